@@ -1,0 +1,134 @@
+#include "battery.hpp"
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+extern "C" {
+#include <testu01/bbattery.h>
+}
+
+namespace rngvet {
+namespace {
+
+    // Sends the process's stdout to a file while TestU01 writes its report, and restores it.
+    class StdoutToFile {
+    public:
+        explicit StdoutToFile(const std::string& path)
+        {
+            std::fflush(stdout);
+            saved_ = dup(STDOUT_FILENO);
+            std::FILE* f = std::freopen(path.c_str(), "w", stdout);
+            if (!f) {
+                restore();
+                throw std::runtime_error("cannot write TestU01's log to '" + path + "'");
+            }
+        }
+        ~StdoutToFile() { restore(); }
+
+    private:
+        void restore()
+        {
+            if (saved_ < 0) return;
+            std::fflush(stdout);
+            dup2(saved_, STDOUT_FILENO);
+            close(saved_);
+            saved_ = -1;
+        }
+        int saved_ = -1;
+    };
+
+    std::string version_from_log(const std::string& path)
+    {
+        std::ifstream in(path);
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto at = line.find("Version:");
+            if (at == std::string::npos) continue;
+            std::string v = line.substr(at + 8);
+            v.erase(0, v.find_first_not_of(" \t"));
+            v.erase(v.find_last_not_of(" \t\r") + 1);
+            return v;
+        }
+        return "unknown";
+    }
+
+    void run(unif01_Gen* gen, const std::string& battery, int* rep)
+    {
+        if (battery == "smallcrush") bbattery_RepeatSmallCrush(gen, rep);
+        else if (battery == "crush") bbattery_RepeatCrush(gen, rep);
+        else if (battery == "bigcrush") bbattery_RepeatBigCrush(gen, rep);
+        else throw std::logic_error("no runner for battery " + battery);
+    }
+
+}  // namespace
+
+BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
+                          const std::vector<int>& tests, const std::string& log_path)
+{
+    // TestU01 reads rep[1..ntests]; its arrays are sized for 200 entries.
+    int rep[201] = {0};
+    std::vector<int> selected = tests;
+    if (selected.empty())
+        for (const TestEntry& t : battery.tests) selected.push_back(t.number);
+    for (int n : selected) rep[battery.test(n).number] = 1;
+
+    // Positions of the selected tests' statistics in the full battery.
+    std::vector<Statistic> expected;
+    int index = 0;
+    for (const TestEntry& t : battery.tests) {
+        for (int k = 0; k < t.statistics; ++k) {
+            ++index;
+            if (rep[t.number]) expected.push_back({index, t.number, "", 0.0});
+        }
+    }
+
+    char tmpl[] = "/tmp/rngvet-testu01-XXXXXX";
+    const int fd = mkstemp(tmpl);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file for TestU01's log");
+    close(fd);
+    const std::string tmp_log = tmpl;
+
+    BatteryResult result;
+    const std::clock_t start = std::clock();
+    {
+        StdoutToFile redirect(tmp_log);
+        run(gen, battery.name, rep);
+    }
+    result.cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    result.testu01_version = version_from_log(tmp_log);
+    if (!log_path.empty()) {
+        std::ifstream src(tmp_log, std::ios::binary);
+        std::ofstream dst(log_path, std::ios::binary);
+        dst << src.rdbuf();
+    }
+    std::remove(tmp_log.c_str());
+
+    if (bbattery_NTests != static_cast<int>(expected.size())) {
+        // The catalogue does not describe this TestU01 build. For a subset the positions cannot
+        // be placed; for the whole battery keep every p-value (hours of CPU) in TestU01's order
+        // and mark the test numbers unknown (0) rather than lose them.
+        if (!tests.empty())
+            throw std::runtime_error("TestU01 wrote " + std::to_string(bbattery_NTests)
+                                     + " statistics where the catalogue of " + battery.name
+                                     + " expects " + std::to_string(expected.size()));
+        std::fprintf(stderr,
+                     "rngvet: warning: TestU01 wrote %d statistics where the catalogue of %s "
+                     "expects %zu; test numbers are stored as 0\n",
+                     bbattery_NTests, battery.name, expected.size());
+        expected.clear();
+        for (int j = 0; j < bbattery_NTests; ++j) expected.push_back({j + 1, 0, "", 0.0});
+    }
+    for (int j = 0; j < bbattery_NTests; ++j) {
+        Statistic s = expected[static_cast<std::size_t>(j)];
+        s.test_name = bbattery_TestNames[j];
+        s.pvalue = bbattery_pVal[j];
+        result.statistics.push_back(s);
+    }
+    return result;
+}
+
+}  // namespace rngvet

@@ -1,0 +1,36 @@
+// Runs a TestU01 battery (or a chosen subset of its tests) on one generator and returns every
+// statistic's p-value with TestU01's own numbering. This file and testu01_gen.cpp are the only
+// places that touch TestU01's process-global state (bbattery_pVal, bbattery_TestNames, swrite):
+// one battery per process at a time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <testu01/unif01.h>
+}
+
+#include "catalogue.hpp"
+
+namespace rngvet {
+
+struct Statistic {
+    int stat_index;   // position in the whole battery, 1-based (as in bbattery_pVal)
+    int test_number;  // TestU01's test number, 1-based
+    std::string test_name;
+    double pvalue;
+};
+
+struct BatteryResult {
+    std::vector<Statistic> statistics;
+    std::string testu01_version;  // as TestU01 prints it, e.g. "TestU01 1.2.3"
+    double cpu_seconds = 0;
+};
+
+// Runs the tests numbered in `tests` (all of them when empty) of the battery. TestU01's own
+// text output goes to `log_path` (discarded when empty).
+BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
+                          const std::vector<int>& tests, const std::string& log_path);
+
+}  // namespace rngvet

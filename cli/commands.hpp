@@ -1,0 +1,12 @@
+// Subcommands of the rngvet driver. Each takes the subcommand's own argv (argv[0] is its
+// name) and returns the process exit status: 0 success, 1 a check failed, 2 bad input.
+#pragma once
+
+namespace rngvet::cli {
+
+int cmd_list(int argc, char** argv);
+int cmd_run(int argc, char** argv);
+int cmd_report(int argc, char** argv);
+int cmd_generate(int argc, char** argv);
+
+}  // namespace rngvet::cli

@@ -1,0 +1,61 @@
+// rngvet: validates parallel random number generators with TestU01.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "generators/error.hpp"
+#include "options.hpp"
+#include "rngvet/version.hpp"
+
+namespace {
+
+struct Command {
+    const char* name;
+    int (*run)(int, char**);
+    const char* summary;
+};
+
+const Command commands[] = {
+    {"list", rngvet::cli::cmd_list, "generators, batteries and backends of this build"},
+    {"run", rngvet::cli::cmd_run, "run a TestU01 battery on a configuration and store it"},
+    {"report", rngvet::cli::cmd_report, "write the markdown report of stored runs"},
+    {"generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools"},
+};
+
+void usage(std::ostream& out)
+{
+    out << "usage: rngvet <command> [options]   (rngvet <command> --help for its options)\n\n"
+           "commands:\n";
+    for (const auto& c : commands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? std::cerr : std::cout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (std::strcmp(argv[1], "--version") == 0) {
+        std::cout << "rngvet " << rngvet::version << " (" << rngvet::git_commit << ")\n";
+        return 0;
+    }
+    rngvet::cli::set_command_line(argc, argv);
+    for (const auto& c : commands) {
+        if (argv[1] != std::string(c.name)) continue;
+        try {
+            return c.run(argc - 1, argv + 1);
+        } catch (const rngvet::InputError& e) {
+            std::cerr << "rngvet: error: " << e.what() << "\n";
+            return 2;
+        } catch (const std::exception& e) {
+            std::cerr << "rngvet: error: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    std::cerr << "rngvet: error: unknown command '" << argv[1] << "' (see rngvet --help)\n";
+    return 2;
+}

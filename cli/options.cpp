@@ -1,0 +1,91 @@
+#include "options.hpp"
+
+#include <iostream>
+
+#include "generators/error.hpp"
+
+namespace rngvet::cli {
+
+void ConfigurationOptions::add_to(po::options_description& options)
+{
+    options.add_options()
+        ("generator,g", po::value(&generator)->required(),
+         "generator: ranmar24, ranmar48, ranmar48x, stdin32, file:PATH")
+        ("seed,s", po::value(&seed), "seeds, e.g. 1802,9373 (RANMAR's IJ,KL)")
+        ("instances,n", po::value(&instances)->default_value(1), "independent instances")
+        ("layout", po::value(&layout),
+         "how instances combine: single (default for 1 instance), interleave (default for more), "
+         "block:K")
+        ("seeding", po::value(&seeding)->default_value("increment"),
+         "instance seeds: increment, same, stride:S, hash")
+        ("zero", po::value(&zero)->default_value("keep"),
+         "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")
+        ("skip", po::value(&skip)->default_value(0), "numbers skipped before use")
+        ("backend", po::value(&backend)->default_value("cpu"), "backend: cpu");
+}
+
+Configuration ConfigurationOptions::configuration() const
+{
+    Configuration c;
+    c.generator = generator;
+    if (!seed.empty()) c.seed = parse_seed(seed);
+    c.instances = instances;
+    if (!layout.empty()) c.layout = parse_layout(layout);
+    else c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;
+    c.seeding = parse_seeding(seeding);
+    c.zero = zero;
+    c.skip = skip;
+    c.backend = backend;
+    if (backend != "cpu")
+        throw InputError("backend '" + backend + "' is not available in this build (available: cpu)");
+    validate(c);
+    return c;
+}
+
+bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,
+           po::variables_map& vm, const po::positional_options_description* positional)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::cout << usage << "\n\n" << options << "\n";
+            return false;
+        }
+    }
+    try {
+        po::command_line_parser parser(argc, argv);
+        parser.options(options);
+        if (positional) parser.positional(*positional);
+        po::store(parser.run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw InputError(std::string(e.what()) + " (see --help)");
+    }
+    return true;
+}
+
+namespace {
+    std::string recorded;
+}
+
+std::string command_line(int argc, char** argv)
+{
+    std::string out;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (i) out += ' ';
+        if (a.find_first_of(" \t'\"$\\`;&|<>()*?") == std::string::npos && !a.empty()) {
+            out += a;
+        } else {
+            out += '\'';
+            for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            out += '\'';
+        }
+    }
+    return out;
+}
+
+void set_command_line(int argc, char** argv) { recorded = command_line(argc, argv); }
+const std::string& recorded_command_line() { return recorded; }
+
+}  // namespace rngvet::cli

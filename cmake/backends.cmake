@@ -1,0 +1,37 @@
+# Optional backends: each is autodetected, and its option defaults to what was found.
+
+find_package(OpenMP)
+option(RNGVET_WITH_OPENMP "Build the OpenMP backend" ${OpenMP_CXX_FOUND})
+if(RNGVET_WITH_OPENMP AND NOT OpenMP_CXX_FOUND)
+  message(FATAL_ERROR "RNGVET_WITH_OPENMP=ON but OpenMP was not found: install libomp-dev or use g++")
+endif()
+
+find_package(OpenCL)
+option(RNGVET_WITH_OPENCL "Build the OpenCL backend" ${OpenCL_FOUND})
+if(RNGVET_WITH_OPENCL AND NOT OpenCL_FOUND)
+  message(FATAL_ERROR "RNGVET_WITH_OPENCL=ON but OpenCL was not found: "
+                      "install ocl-icd-opencl-dev and opencl-headers")
+endif()
+
+include(CheckLanguage)
+check_language(CUDA)
+set(_rngvet_has_cuda OFF)
+if(CMAKE_CUDA_COMPILER)
+  set(_rngvet_has_cuda ON)
+endif()
+option(RNGVET_WITH_CUDA "Build the CUDA backend" ${_rngvet_has_cuda})
+if(RNGVET_WITH_CUDA AND NOT CMAKE_CUDA_COMPILER)
+  message(FATAL_ERROR "RNGVET_WITH_CUDA=ON but no CUDA compiler was found (nvcc, /usr/local/cuda)")
+endif()
+
+function(rngvet_print_summary)
+  message(STATUS "rngvet ${PROJECT_VERSION} configuration:")
+  message(STATUS "  TestU01:            ${TESTU01_LIBRARY}")
+  message(STATUS "  SQLite3:            ${SQLite3_VERSION}")
+  message(STATUS "  Boost:              ${Boost_VERSION}")
+  message(STATUS "  backend cpu:        ON (reference)")
+  message(STATUS "  backend openmp:     ${RNGVET_WITH_OPENMP}")
+  message(STATUS "  backend opencl:     ${RNGVET_WITH_OPENCL}")
+  message(STATUS "  backend cuda:       ${RNGVET_WITH_CUDA}")
+  message(STATUS "  tests:              ${RNGVET_BUILD_TESTS}")
+endfunction()

@@ -1,0 +1,314 @@
+#include "configuration.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "error.hpp"
+#include "ranmar.hpp"
+
+namespace rngvet {
+namespace {
+
+    bool is_ranmar(const std::string& g) { return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x"; }
+    bool is_external(const std::string& g) { return g == "stdin32" || g.rfind("file:", 0) == 0; }
+
+    RanmarVariant ranmar_variant(const std::string& g)
+    {
+        if (g == "ranmar24") return RanmarVariant::r24;
+        if (g == "ranmar48") return RanmarVariant::r48;
+        return RanmarVariant::r48x;
+    }
+
+    std::uint64_t parse_u64(const std::string& text, const std::string& what)
+    {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError(what + " must be a non-negative integer, got '" + text + "'");
+        errno = 0;
+        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        if (errno == ERANGE) throw InputError(what + " is too large: '" + text + "'");
+        return v;
+    }
+
+    // SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
+    // splitmix64): the documented mixing behind --seeding hash.
+    std::uint64_t splitmix64(std::uint64_t x)
+    {
+        x += 0x9E3779B97F4A7C15ull;
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        return x ^ (x >> 31);
+    }
+
+    // Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
+    void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
+    {
+        const std::uint64_t kl_range = ranmar_kl_max + 1;
+        ij = static_cast<int>(c.seed[0]);
+        kl = static_cast<int>(c.seed[1]);
+        const std::uint64_t n = static_cast<std::uint64_t>(i);
+        switch (c.seeding.kind) {
+        case SeedingKind::same: break;
+        case SeedingKind::increment: kl = static_cast<int>((kl + n) % kl_range); break;
+        case SeedingKind::stride:
+            kl = static_cast<int>((kl + (c.seeding.stride % kl_range) * (n % kl_range)) % kl_range);
+            break;
+        case SeedingKind::hash: {
+            const std::uint64_t base = static_cast<std::uint64_t>(ij) * kl_range + kl;
+            const std::uint64_t h = splitmix64((base << 32) ^ n);
+            ij = static_cast<int>((h & 0xFFFFFFFFull) % (ranmar_ij_max + 1));
+            kl = static_cast<int>((h >> 32) % kl_range);
+            break;
+        }
+        }
+    }
+
+    struct RanmarEngine {
+        RanmarState state;
+        std::uint64_t next() { return ranmar_next(state); }
+    };
+
+    // N engines combined into one stream by a layout. Outputs are consumed strictly in stream
+    // order, so each instance simply hands out its own next number when its slot comes up.
+    template <class Engine>
+    class CombinedStream final : public Stream {
+    public:
+        CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
+            : engines_(std::move(engines))
+            , layout_(layout)
+            , bits_(bits)
+            , name_(std::move(name))
+        {
+        }
+        int bits() const override { return bits_; }
+        std::string name() const override { return name_; }
+        void fill(std::uint64_t* out, std::size_t n) override
+        {
+            const std::uint64_t count = engines_.size();
+            for (std::size_t t = 0; t < n; ++t, ++position_) {
+                std::uint64_t instance = 0;
+                if (layout_.kind == LayoutKind::interleave) instance = position_ % count;
+                if (layout_.kind == LayoutKind::block) instance = (position_ / layout_.block) % count;
+                out[t] = engines_[instance].next();
+            }
+        }
+
+    private:
+        std::vector<Engine> engines_;
+        Layout layout_;
+        int bits_;
+        std::string name_;
+        std::uint64_t position_ = 0;
+    };
+
+    // Raw little-endian 32-bit words from a pipe or a file. Never rewinds: running out is an
+    // error that says how many words were read.
+    class ExternalStream final : public Stream {
+    public:
+        ExternalStream(std::FILE* file, bool owned, std::string name)
+            : file_(file)
+            , owned_(owned)
+            , name_(std::move(name))
+        {
+        }
+        ~ExternalStream() override
+        {
+            if (owned_) std::fclose(file_);
+        }
+        int bits() const override { return 32; }
+        std::string name() const override { return name_; }
+        void fill(std::uint64_t* out, std::size_t n) override
+        {
+            if (fill_available(out, n) != n)
+                throw InputError(name_ + ": the stream ended after " + std::to_string(words_)
+                                 + " words; more were needed");
+        }
+        std::size_t fill_available(std::uint64_t* out, std::size_t n) override
+        {
+            buffer_.resize(n * 4);
+            const std::size_t got = std::fread(buffer_.data(), 4, n, file_);
+            words_ += got;
+            for (std::size_t t = 0; t < got; ++t) {
+                const unsigned char* b = &buffer_[4 * t];
+                out[t] = std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16
+                         | std::uint64_t(b[3]) << 24;
+            }
+            return got;
+        }
+
+    private:
+        std::FILE* file_;
+        bool owned_;
+        std::string name_;
+        std::vector<unsigned char> buffer_;
+        std::uint64_t words_ = 0;
+    };
+
+    void discard(Stream& s, std::uint64_t n)
+    {
+        std::vector<std::uint64_t> scratch(1 << 16);
+        while (n > 0) {
+            const std::size_t step = n < scratch.size() ? static_cast<std::size_t>(n) : scratch.size();
+            s.fill(scratch.data(), step);
+            n -= step;
+        }
+    }
+
+}  // namespace
+
+std::vector<std::int64_t> parse_seed(const std::string& text)
+{
+    std::vector<std::int64_t> seed;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const std::uint64_t v = parse_u64(part, "each seed");
+        if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            throw InputError("seed '" + part + "' is too large");
+        seed.push_back(static_cast<std::int64_t>(v));
+    }
+    if (seed.empty() || text.back() == ',')
+        throw InputError("--seed must be a comma-separated list of integers, got '" + text + "'");
+    return seed;
+}
+
+Layout parse_layout(const std::string& text)
+{
+    if (text == "single") return {LayoutKind::single, 0};
+    if (text == "interleave") return {LayoutKind::interleave, 0};
+    if (text.rfind("block:", 0) == 0) {
+        const std::uint64_t k = parse_u64(text.substr(6), "the block size K of --layout block:K");
+        if (k == 0) throw InputError("the block size K of --layout block:K must be at least 1");
+        return {LayoutKind::block, k};
+    }
+    throw InputError("unknown layout '" + text + "' (valid: single, interleave, block:K)");
+}
+
+Seeding parse_seeding(const std::string& text)
+{
+    if (text == "increment") return {SeedingKind::increment, 0};
+    if (text == "same") return {SeedingKind::same, 0};
+    if (text == "hash") return {SeedingKind::hash, 0};
+    if (text.rfind("stride:", 0) == 0) {
+        std::string s = text.substr(7);
+        std::uint64_t v = 0;
+        if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0) {
+            if (s.size() == 2 || s.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos)
+                throw InputError("the stride S of --seeding stride:S must be an integer, got '" + s + "'");
+            v = std::strtoull(s.c_str() + 2, nullptr, 16);
+        } else {
+            v = parse_u64(s, "the stride S of --seeding stride:S");
+        }
+        return {SeedingKind::stride, v};
+    }
+    throw InputError("unknown seeding '" + text + "' (valid: increment, same, stride:S, hash)");
+}
+
+std::string to_string(const Layout& layout)
+{
+    switch (layout.kind) {
+    case LayoutKind::single: return "single";
+    case LayoutKind::interleave: return "interleave";
+    case LayoutKind::block: return "block:" + std::to_string(layout.block);
+    }
+    return "?";
+}
+
+std::string to_string(const Seeding& seeding)
+{
+    switch (seeding.kind) {
+    case SeedingKind::increment: return "increment";
+    case SeedingKind::same: return "same";
+    case SeedingKind::stride: return "stride:" + std::to_string(seeding.stride);
+    case SeedingKind::hash: return "hash";
+    }
+    return "?";
+}
+
+std::string seed_string(const std::vector<std::int64_t>& seed)
+{
+    std::string s;
+    for (std::size_t i = 0; i < seed.size(); ++i) s += (i ? "," : "") + std::to_string(seed[i]);
+    return s.empty() ? "-" : s;
+}
+
+std::vector<std::string> generator_names()
+{
+    return {"ranmar24", "ranmar48", "ranmar48x", "stdin32", "file:PATH"};
+}
+
+void validate(const Configuration& c)
+{
+    if (c.instances < 1)
+        throw InputError("--instances must be at least 1, got " + std::to_string(c.instances));
+    if (c.layout.kind == LayoutKind::single && c.instances != 1)
+        throw InputError("layout 'single' runs one instance; use interleave or block:K for "
+                         + std::to_string(c.instances) + " instances");
+    if (is_external(c.generator)) {
+        if (c.instances != 1) throw InputError(c.generator + " is a single external stream; --instances must be 1");
+        if (!c.seed.empty()) throw InputError(c.generator + " reads its numbers and takes no --seed");
+        if (c.generator == "file:") throw InputError("--generator file:PATH needs a path after 'file:'");
+        return;
+    }
+    if (!is_ranmar(c.generator))
+        throw InputError("unknown generator '" + c.generator + "' (valid: ranmar24, ranmar48, "
+                         "ranmar48x, stdin32, file:PATH)");
+    if (c.seed.size() != 2)
+        throw InputError(c.generator + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
+                         "0 <= KL <= 30081)");
+    if (c.seed[0] < 0 || c.seed[0] > ranmar_ij_max)
+        throw InputError(c.generator + " seed IJ = " + std::to_string(c.seed[0])
+                         + " is out of range 0..31328");
+    if (c.seed[1] < 0 || c.seed[1] > ranmar_kl_max)
+        throw InputError(c.generator + " seed KL = " + std::to_string(c.seed[1])
+                         + " is out of range 0..30081");
+    if (c.zero != "keep" && c.zero != "smallest")
+        throw InputError("unknown zero convention '" + c.zero + "' (valid: keep, smallest)");
+}
+
+std::string canonical_name(const Configuration& c)
+{
+    if (is_external(c.generator)) return c.generator;
+    std::string name = c.generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
+                       + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
+    if (c.zero != "keep") name += ";zero=" + c.zero;
+    if (c.skip != 0) name += ";skip=" + std::to_string(c.skip);
+    return name;
+}
+
+int resolution_bits(const Configuration& c)
+{
+    if (is_ranmar(c.generator)) return ranmar_bits(ranmar_variant(c.generator));
+    return 32;
+}
+
+std::unique_ptr<Stream> make_stream(const Configuration& c)
+{
+    validate(c);
+    std::unique_ptr<Stream> stream;
+    if (c.generator == "stdin32") {
+        stream = std::make_unique<ExternalStream>(stdin, false, c.generator);
+    } else if (is_external(c.generator)) {
+        const std::string path = c.generator.substr(5);
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+        stream = std::make_unique<ExternalStream>(f, true, c.generator);
+    } else {
+        const RanmarVariant variant = ranmar_variant(c.generator);
+        const ZeroPolicy zero = c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep;
+        std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
+        for (int i = 0; i < c.instances; ++i) {
+            int ij = 0, kl = 0;
+            ranmar_instance_seed(c, i, ij, kl);
+            ranmar_seed(engines[static_cast<std::size_t>(i)].state, variant, ij, kl, zero);
+        }
+        stream = std::make_unique<CombinedStream<RanmarEngine>>(
+            std::move(engines), c.layout, ranmar_bits(variant), canonical_name(c));
+    }
+    discard(*stream, c.skip);
+    return stream;
+}
+
+}  // namespace rngvet

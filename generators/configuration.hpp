@@ -1,0 +1,65 @@
+// A generator configuration: which engine, how many instances, how their outputs are combined
+// into one stream (layout), how each instance is seeded, and the options of the engine.
+// Every configuration has one canonical name (see canonical_name) that TestU01's generator
+// name, the result store and the reports all use.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stream.hpp"
+
+namespace rngvet {
+
+enum class LayoutKind { single, interleave, block };
+enum class SeedingKind { increment, same, stride, hash };
+
+struct Layout {
+    LayoutKind kind = LayoutKind::single;
+    std::uint64_t block = 0;  // K for LayoutKind::block
+};
+
+struct Seeding {
+    SeedingKind kind = SeedingKind::increment;
+    std::uint64_t stride = 0;  // S for SeedingKind::stride
+};
+
+struct Configuration {
+    std::string generator;            // ranmar24, ranmar48, ranmar48x, stdin32, file:PATH
+    std::vector<std::int64_t> seed;   // ranmar: {ij, kl}
+    int instances = 1;
+    Layout layout;
+    Seeding seeding;
+    std::string zero = "keep";        // ranmar: keep | smallest
+    std::uint64_t skip = 0;           // numbers of the combined stream skipped before use
+    std::string backend = "cpu";
+};
+
+// Parsers for the command-line spellings; each throws InputError naming what is valid.
+std::vector<std::int64_t> parse_seed(const std::string& text);
+Layout parse_layout(const std::string& text);
+Seeding parse_seeding(const std::string& text);
+std::string to_string(const Layout& layout);
+std::string to_string(const Seeding& seeding);
+std::string seed_string(const std::vector<std::int64_t>& seed);
+
+// Names of the generators this build knows, for `rngvet list`.
+std::vector<std::string> generator_names();
+
+// Checks the configuration (generator known, seeds in range, instances >= 1, ...) and throws
+// InputError with a one-line message on the first problem found.
+void validate(const Configuration& config);
+
+// e.g. "ranmar48x/8/interleave/increment/1802,9373"; options that differ from their defaults
+// are appended (";zero=smallest", ";skip=1000").
+std::string canonical_name(const Configuration& config);
+
+// Resolution in bits of the configuration's stream.
+int resolution_bits(const Configuration& config);
+
+// Builds the stream on the reference (CPU) engines. Validates first.
+std::unique_ptr<Stream> make_stream(const Configuration& config);
+
+}  // namespace rngvet

@@ -1,0 +1,101 @@
+// RANMAR: Marsaglia, Zaman & Tsang (1990) in the two-seed form of F. James (1990), in three
+// variants, all in exact integer arithmetic (values scaled by 2^bits):
+//
+//   ranmar24   James's RANMAR: 24-bit table fill, 24-bit arithmetic sequence.
+//   ranmar48   CERNLIB RM48 / CORSIKA RMMARD: 48-bit table fill, the 24-bit arithmetic sequence
+//              constants (c, cd, cm times 2^24), so only the top 24 output bits are whitened.
+//   ranmar48x  rngvet's extension: 48-bit fill and a 48-bit arithmetic sequence with
+//              c0 = 362436*2^24 + 362436, cd = 7654321*2^24 + 7654321, cm = 2^48 - 59
+//              (the largest prime below 2^48). These constants are this project's definition.
+//
+// Formulas and known answers: ../shared/reference/FACTS.md section 1.
+// LOCKED: the seeding, step and output functions define the streams that known answers pin
+// down. A change that alters output needs a new generator name and new known-answer rows.
+#pragma once
+
+#include <cstdint>
+
+#include "config.hpp"
+
+namespace rngvet {
+
+enum class RanmarVariant : int { r24 = 0, r48 = 1, r48x = 2 };
+
+// What an exact zero output becomes. `keep` is the original algorithm; `smallest` is the
+// CERNLIB V113 / CORSIKA convention (0 is replaced by 2^-bits).
+enum class ZeroPolicy : int { keep = 0, smallest = 1 };
+
+inline constexpr int ranmar_lags = 97;
+inline constexpr int ranmar_short_lag = 33;
+
+// James's seed ranges.
+inline constexpr int ranmar_ij_max = 31328;
+inline constexpr int ranmar_kl_max = 30081;
+
+struct RanmarState {
+    std::uint64_t u[ranmar_lags];  // lagged Fibonacci table, u[0..96] = James's U(1..97)
+    std::uint64_t c;               // arithmetic sequence, scaled by 2^bits
+    std::uint64_t cd;
+    std::uint64_t cm;
+    int i97;  // 0-based position of James's I97
+    int j97;  // 0-based position of James's J97
+    int bits; // 24 or 48
+    int zero_policy;
+};
+
+RNGVET_HD int ranmar_bits(RanmarVariant v) { return v == RanmarVariant::r24 ? 24 : 48; }
+
+// Seeds the state from James's (ij, kl); the caller checks 0 <= ij <= 31328, 0 <= kl <= 30081.
+RNGVET_HD void ranmar_seed(RanmarState& s, RanmarVariant variant, int ij, int kl,
+                           ZeroPolicy zero = ZeroPolicy::keep)
+{
+    int i = (ij / 177) % 177 + 2;
+    int j = ij % 177 + 2;
+    int k = (kl / 169) % 178 + 1;
+    int l = kl % 169;
+    const int bits = ranmar_bits(variant);
+    for (int word = 0; word < ranmar_lags; ++word) {
+        std::uint64_t acc = 0;
+        for (int b = 0; b < bits; ++b) {
+            const int m = ((i * j) % 179) * k % 179;
+            i = j;
+            j = k;
+            k = m;
+            l = (53 * l + 1) % 169;
+            acc = (acc << 1) | (((l * m) % 64 >= 32) ? 1u : 0u);
+        }
+        s.u[word] = acc;
+    }
+    s.i97 = ranmar_lags - 1;
+    s.j97 = ranmar_short_lag - 1;
+    s.bits = bits;
+    s.zero_policy = static_cast<int>(zero);
+    if (variant == RanmarVariant::r48x) {
+        s.c = (362436ull << 24) + 362436ull;
+        s.cd = (7654321ull << 24) + 7654321ull;
+        s.cm = (1ull << 48) - 59ull;
+    } else {
+        const int shift = bits - 24;
+        s.c = 362436ull << shift;
+        s.cd = 7654321ull << shift;
+        s.cm = 16777213ull << shift;
+    }
+}
+
+// Advances the lagged Fibonacci table and the arithmetic sequence by one number and returns
+// the output scaled by 2^bits (0 <= x < 2^bits; x >= 1 under ZeroPolicy::smallest).
+RNGVET_HD std::uint64_t ranmar_next(RanmarState& s)
+{
+    const std::uint64_t one = 1ull << s.bits;
+    std::uint64_t uni = s.u[s.i97] - s.u[s.j97];
+    if (s.u[s.i97] < s.u[s.j97]) uni += one;
+    s.u[s.i97] = uni;
+    s.i97 = s.i97 == 0 ? ranmar_lags - 1 : s.i97 - 1;
+    s.j97 = s.j97 == 0 ? ranmar_lags - 1 : s.j97 - 1;
+    s.c = s.c >= s.cd ? s.c - s.cd : s.c + s.cm - s.cd;
+    std::uint64_t out = uni >= s.c ? uni - s.c : uni + one - s.c;
+    if (out == 0 && s.zero_policy == static_cast<int>(ZeroPolicy::smallest)) out = 1;
+    return out;
+}
+
+}  // namespace rngvet

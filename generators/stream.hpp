@@ -1,0 +1,46 @@
+// A configured generator as the rest of the toolkit sees it: a source of integers of fixed
+// resolution. An integer x from a stream of resolution `bits` stands for the real x * 2^-bits.
+// Engines (ranmar.hpp, mt.hpp) stay plain structs; Stream is the thin polymorphic layer that
+// the command line, the TestU01 adapter and `rngvet generate` work with.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rngvet {
+
+class Stream {
+public:
+    virtual ~Stream() = default;
+    // Resolution in bits (24, 32 or 48): every value is < 2^bits().
+    virtual int bits() const = 0;
+    // Writes the next n values of the stream.
+    virtual void fill(std::uint64_t* out, std::size_t n) = 0;
+    // Writes up to n next values and returns how many; fewer only when a finite stream (a
+    // file or a pipe) is running out. Consumers that read ahead use this so that a stream that
+    // holds exactly the numbers needed is not an error.
+    virtual std::size_t fill_available(std::uint64_t* out, std::size_t n)
+    {
+        fill(out, n);
+        return n;
+    }
+    // Canonical configuration name, e.g. "ranmar48/1/single/increment/1802,9373".
+    virtual std::string name() const = 0;
+};
+
+// The 32 bits TestU01's GetBits sees: the most significant 32 bits, left-aligned at bit 31
+// for resolutions below 32 (TestU01's rule for 24-bit generators such as RANMAR).
+inline std::uint32_t top32(std::uint64_t x, int bits)
+{
+    return bits >= 32 ? static_cast<std::uint32_t>(x >> (bits - 32))
+                      : static_cast<std::uint32_t>(x << (32 - bits));
+}
+
+// The double TestU01's GetU01 sees: x * 2^-bits, exact for bits <= 53, in [0, 1).
+inline double to_u01(std::uint64_t x, int bits)
+{
+    return static_cast<double>(x) * (1.0 / static_cast<double>(1ull << bits));
+}
+
+}  // namespace rngvet

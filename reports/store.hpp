@@ -1,0 +1,73 @@
+// The result store: one SQLite file holding runs and every p-value, versioned by
+// PRAGMA user_version with migrations applied in order on open. Users query it through the
+// stable view `pvalues` (see docs/store.md). All SQL takes user text through bound parameters.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace rngvet {
+
+inline constexpr int store_schema_version = 1;
+
+struct RunRecord {
+    std::int64_t run_id = 0;
+    std::string generator;  // e.g. ranmar48
+    std::string config;     // canonical configuration name
+    std::string seed;       // e.g. 1802,9373
+    std::string backend;    // cpu, openmp, opencl, cuda
+    std::string battery;    // smallcrush, crush, bigcrush
+    std::string mode = "serial";
+    std::string status;     // running, complete, interrupted, failed
+    int resolution_bits = 0;
+    std::string params_sha256;
+    std::string testu01_version;
+    std::string rngvet_version;
+    std::string host;
+    std::string command_line;
+    std::string started_at;   // UTC, ISO 8601
+    std::string finished_at;
+    std::uint64_t numbers_used = 0;
+    double cpu_seconds = 0;
+};
+
+struct StatisticRecord {
+    int stat_index = 0;
+    int test_number = 0;
+    std::string test_name;
+    double pvalue = 0;
+};
+
+// Verdict of one p-value: "pass" inside [0.001, 0.999], "fail" beyond [1e-10, 1 - 1e-10]
+// (L'Ecuyer & Simard's "clear failure"), "suspect" in between.
+const char* verdict(double pvalue);
+
+class Store {
+public:
+    // Opens (creating if needed) and migrates the database. Throws InputError with a one-line
+    // message if the file cannot be opened or written, or is not an rngvet store.
+    explicit Store(const std::string& path);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    int schema_version();
+
+    // Stores a finished run and its statistics in one transaction; returns the run id.
+    std::int64_t insert_run(const RunRecord& run, const std::vector<StatisticRecord>& stats);
+
+    std::vector<RunRecord> runs();
+    std::optional<RunRecord> run(std::int64_t run_id);
+    std::vector<StatisticRecord> statistics(std::int64_t run_id);
+
+private:
+    void migrate();
+    sqlite3* db_ = nullptr;
+    std::string path_;
+};
+
+}  // namespace rngvet

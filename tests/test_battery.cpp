@@ -1,0 +1,93 @@
+// The TestU01 adapter and battery runner: the adapter serves exactly the stream's bits, and a
+// battery run through it equals the same battery run on TestU01's own RANMAR.
+#include <cmath>
+#include <gtest/gtest.h>
+
+extern "C" {
+#include <testu01/bbattery.h>
+#include <testu01/umarsa.h>
+}
+
+#include "batteries/battery.hpp"
+#include "batteries/testu01_gen.hpp"
+#include "generators/configuration.hpp"
+
+namespace rngvet {
+namespace {
+
+    Configuration ranmar(const std::string& g)
+    {
+        Configuration c;
+        c.generator = g;
+        c.seed = {1802, 9373};
+        return c;
+    }
+
+    TEST(Catalogue, StatisticCountsMatchTestU01Guide)
+    {
+        EXPECT_EQ(smallcrush_catalogue().tests.size(), 10u);
+        EXPECT_EQ(smallcrush_catalogue().total_statistics(), 15);
+        EXPECT_EQ(crush_catalogue().tests.size(), 96u);
+        EXPECT_EQ(crush_catalogue().total_statistics(), 144);
+        EXPECT_EQ(bigcrush_catalogue().tests.size(), 106u);
+        EXPECT_EQ(bigcrush_catalogue().total_statistics(), 160);
+    }
+
+    TEST(Adapter, GetU01CarriesAll48BitsAndGetBitsTheTop32)
+    {
+        auto reference = make_stream(ranmar("ranmar48"));
+        auto served = make_stream(ranmar("ranmar48"));
+        TestU01Generator gen(*served, "t", 1000);  // small block: exercises refills
+        unif01_Gen* g = gen.get();
+        for (int n = 0; n < 5000; ++n) {
+            std::uint64_t x = 0;
+            reference->fill(&x, 1);
+            if (n % 2 == 0) {
+                const double u = g->GetU01(g->param, g->state);
+                ASSERT_EQ(std::ldexp(u, 48), static_cast<double>(x)) << "n = " << n;
+            } else {
+                ASSERT_EQ(g->GetBits(g->param, g->state), x >> 16) << "n = " << n;
+            }
+        }
+        EXPECT_EQ(gen.consumed(), 5000u);
+    }
+
+    TEST(Battery, SmallCrushOnRanmar24EqualsTestU01sOwnRanmar)
+    {
+        auto stream = make_stream(ranmar("ranmar24"));
+        TestU01Generator ours(*stream, "ranmar24");
+        const BatteryResult mine = run_battery(ours.get(), smallcrush_catalogue(), {}, "");
+        ASSERT_EQ(mine.statistics.size(), 15u);
+        EXPECT_NE(mine.testu01_version.find("TestU01"), std::string::npos) << mine.testu01_version;
+
+        unif01_Gen* theirs = umarsa_CreateRANMAR(12, 34, 56, 78);
+        const BatteryResult native = run_battery(theirs, smallcrush_catalogue(), {}, "");
+        umarsa_DeleteGen(theirs);
+
+        ASSERT_EQ(native.statistics.size(), 15u);
+        for (std::size_t i = 0; i < 15; ++i) {
+            EXPECT_EQ(mine.statistics[i].pvalue, native.statistics[i].pvalue) << mine.statistics[i].test_name;
+            EXPECT_EQ(mine.statistics[i].test_name, native.statistics[i].test_name);
+            EXPECT_EQ(mine.statistics[i].stat_index, static_cast<int>(i) + 1);
+        }
+        // SmallCrush's test numbers: MaxOft (6) gives two statistics, RandomWalk1 (10) five.
+        EXPECT_EQ(mine.statistics[5].test_number, 6);
+        EXPECT_EQ(mine.statistics[6].test_number, 6);
+        EXPECT_EQ(mine.statistics[14].test_number, 10);
+    }
+
+    TEST(Battery, ASubsetKeepsTheBatterysNumbering)
+    {
+        auto stream = make_stream(ranmar("ranmar48"));
+        TestU01Generator gen(*stream, "ranmar48");
+        const BatteryResult r = run_battery(gen.get(), smallcrush_catalogue(), {6, 8}, "");
+        ASSERT_EQ(r.statistics.size(), 3u);
+        EXPECT_EQ(r.statistics[0].stat_index, 6);
+        EXPECT_EQ(r.statistics[1].stat_index, 7);
+        EXPECT_EQ(r.statistics[2].stat_index, 9);
+        EXPECT_EQ(r.statistics[2].test_number, 8);
+        EXPECT_EQ(r.statistics[2].test_name, "MatrixRank");
+    }
+
+}  // namespace
+}  // namespace rngvet

@@ -1,0 +1,142 @@
+// The rngvet command line end to end: a SmallCrush run into a fresh database, read back with
+// SQL, rendered as a report; and bad input refused with one line, a non-zero exit, and the
+// database left as it was.
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "reports/store.hpp"
+
+namespace {
+
+struct Result {
+    int status;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Result rngvet(const std::string& args)
+{
+    const std::string dir = testing::TempDir();
+    const std::string out = dir + "cli_out.txt", err = dir + "cli_err.txt";
+    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >" + out + " 2>" + err;
+    const int raw = std::system(cmd.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+std::string fresh(const std::string& name)
+{
+    const std::string path = testing::TempDir() + name;
+    std::remove(path.c_str());
+    return path;
+}
+
+int count_lines(const std::string& s)
+{
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
+{
+    const std::string db = fresh("cli_e2e.sqlite");
+    const Result r = rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("15 statistics"), std::string::npos) << r.out;
+
+    rngvet::Store store(db);
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].config, "ranmar48/1/single/increment/1802,9373");
+    EXPECT_EQ(runs[0].resolution_bits, 48);
+    EXPECT_EQ(runs[0].status, "complete");
+    EXPECT_GT(runs[0].numbers_used, 1000000u);
+    const auto stats = store.statistics(runs[0].run_id);
+    ASSERT_EQ(stats.size(), 15u);
+    for (const auto& s : stats) {
+        EXPECT_GE(s.pvalue, 0.0);
+        EXPECT_LE(s.pvalue, 1.0);
+    }
+
+    const std::string md = fresh("cli_report.md");
+    const Result rep = rngvet("report --db " + db + " --out " + md);
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    const std::string text = slurp(md);
+    EXPECT_NE(text.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"), std::string::npos);
+    EXPECT_NE(text.find("| TestU01 | TestU01"), std::string::npos);
+    EXPECT_NE(text.find("RandomWalk1 C"), std::string::npos);
+    // Every statistic outside [0.001, 0.999] is named in the summary.
+    for (const auto& s : stats) {
+        const std::string verdict = rngvet::verdict(s.pvalue);
+        if (verdict == "pass") continue;
+        EXPECT_NE(text.find("| " + std::to_string(s.test_number) + " | " + s.test_name + " |"),
+                  std::string::npos) << s.test_name;
+    }
+}
+
+// Each bad input: exit 2, exactly one line on stderr starting "rngvet: error:", no new run.
+void expect_refused(const std::string& args, const std::string& db, const std::string& mention)
+{
+    const std::size_t before = rngvet::Store(db).runs().size();
+    const Result r = rngvet(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+    EXPECT_EQ(rngvet::Store(db).runs().size(), before) << args;
+}
+
+TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
+{
+    const std::string db = fresh("cli_bad.sqlite");
+    rngvet::Store {db};
+    expect_refused("run --generator nosuch --seed 1,2 --db " + db, db, "unknown generator 'nosuch'");
+    expect_refused("run --generator ranmar48 --seed 40000,1 --db " + db, db, "0..31328");
+    expect_refused("run --generator ranmar48 --seed 1,30082 --db " + db, db, "0..30081");
+    expect_refused("run --generator ranmar48 --seed x --db " + db, db, "seed");
+    expect_refused("run --generator ranmar48 --seed 1,2 --battery tinycrush --db " + db, db, "tinycrush");
+    expect_refused("run --generator ranmar48 --seed 1,2 --layout spiral --db " + db, db, "spiral");
+    expect_refused("run --generator ranmar48 --seed 1,2 --instances 0 --db " + db, db, "at least 1");
+    expect_refused("run --generator ranmar48 --seed 1,2 --bogus --db " + db, db, "bogus");
+    expect_refused("run --generator ranmar48 --seed 1,2 --backend warp --db " + db, db, "warp");
+
+    const Result unwritable = rngvet("run --generator ranmar48 --seed 1,2 --db /nonexistent/dir/x.sqlite");
+    EXPECT_EQ(unwritable.status, 2);
+    EXPECT_EQ(count_lines(unwritable.err), 1) << unwritable.err;
+    EXPECT_NE(unwritable.err.find("/nonexistent/dir/x.sqlite"), std::string::npos) << unwritable.err;
+
+    const Result missing = rngvet("report --db " + fresh("cli_missing.sqlite"));
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_EQ(count_lines(missing.err), 1) << missing.err;
+}
+
+TEST(Cli, EmptyStdinIsAnErrorNamingTheWordsRead)
+{
+    const std::string db = fresh("cli_stdin.sqlite");
+    rngvet::Store {db};
+    const Result r = rngvet("run --generator stdin32 --db " + db + " </dev/null");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("ended after 0 words"), std::string::npos) << r.err;
+    EXPECT_EQ(rngvet::Store(db).runs().size(), 0u);
+}
+
+TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
+{
+    const Result r = rngvet("list");
+    ASSERT_EQ(r.status, 0);
+    for (const char* s : {"ranmar24", "ranmar48x", "smallcrush", "bigcrush", "cpu"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+}  // namespace
