@@ -82,6 +82,7 @@ int cmd_run(int argc, char** argv)
     run.battery = battery.name;
     run.mode = "serial";
     run.resolution_bits = stream->bits();
+    run.params_sha256 = params_sha256(config);
     run.rngvet_version = std::string(version) + " (" + git_commit + ")";
     run.host = host_name();
     run.command_line = recorded_command_line();

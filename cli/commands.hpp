@@ -8,5 +8,7 @@ int cmd_list(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_generate(int argc, char** argv);
+int cmd_validate(int argc, char** argv);
+int cmd_dc(int argc, char** argv);
 
 }  // namespace rngvet::cli

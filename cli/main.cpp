@@ -22,6 +22,8 @@ const Command commands[] = {
     {"run", rngvet::cli::cmd_run, "run a TestU01 battery on a configuration and store it"},
     {"report", rngvet::cli::cmd_report, "write the markdown report of stored runs"},
     {"generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools"},
+    {"validate", rngvet::cli::cmd_validate, "known answers, output contracts, layouts, instances"},
+    {"dc", rngvet::cli::cmd_dc, "Dynamic Creator: create and verify MT parameter sets"},
 };
 
 void usage(std::ostream& out)

@@ -6,12 +6,20 @@
 
 namespace rngvet::cli {
 
-void ConfigurationOptions::add_to(po::options_description& options)
+void ConfigurationOptions::add_to(po::options_description& options, bool generator_required)
 {
+    auto* generator_value = po::value(&generator);
+    if (generator_required) generator_value->required();
     options.add_options()
-        ("generator,g", po::value(&generator)->required(),
-         "generator: ranmar24, ranmar48, ranmar48x, stdin32, file:PATH")
-        ("seed,s", po::value(&seed), "seeds, e.g. 1802,9373 (RANMAR's IJ,KL)")
+        ("generator,g", generator_value,
+         "generator: ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH")
+        ("seed,s", po::value(&seed),
+         "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")
+        ("params", po::value(&params),
+         "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
+         "format), or p=P,aaa=A,maskB=B,maskC=C")
+        ("param-id", po::value(&param_id)->default_value(0),
+         "mtdc: instance i uses parameter set param-id + i")
         ("instances,n", po::value(&instances)->default_value(1), "independent instances")
         ("layout", po::value(&layout),
          "how instances combine: single (default for 1 instance), interleave (default for more), "
@@ -29,6 +37,8 @@ Configuration ConfigurationOptions::configuration() const
     Configuration c;
     c.generator = generator;
     if (!seed.empty()) c.seed = parse_seed(seed);
+    c.params = params;
+    c.param_id = param_id;
     c.instances = instances;
     if (!layout.empty()) c.layout = parse_layout(layout);
     else c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;

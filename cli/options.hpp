@@ -14,6 +14,8 @@ namespace po = boost::program_options;
 struct ConfigurationOptions {
     std::string generator;
     std::string seed;
+    std::string params;
+    int param_id = 0;
     int instances = 1;
     std::string layout;
     std::string seeding = "increment";
@@ -21,7 +23,7 @@ struct ConfigurationOptions {
     std::uint64_t skip = 0;
     std::string backend = "cpu";
 
-    void add_to(po::options_description& options);
+    void add_to(po::options_description& options, bool generator_required = true);
     // Parses and validates; throws InputError.
     Configuration configuration() const;
 };

@@ -7,31 +7,30 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "mt.hpp"
+#include "mt_params.hpp"
 #include "ranmar.hpp"
+#include "sha256.hpp"
 
 namespace rngvet {
 namespace {
 
-    bool is_ranmar(const std::string& g) { return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x"; }
-    bool is_external(const std::string& g) { return g == "stdin32" || g.rfind("file:", 0) == 0; }
-
-    RanmarVariant ranmar_variant(const std::string& g)
-    {
-        if (g == "ranmar24") return RanmarVariant::r24;
-        if (g == "ranmar48") return RanmarVariant::r48;
-        return RanmarVariant::r48x;
-    }
-
+    // A non-negative integer, decimal or 0x-prefixed hexadecimal.
     std::uint64_t parse_u64(const std::string& text, const std::string& what)
     {
-        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
+        const std::string digits = hex ? text.substr(2) : text;
+        if (digits.empty()
+            || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
             throw InputError(what + " must be a non-negative integer, got '" + text + "'");
         errno = 0;
-        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
         if (errno == ERANGE) throw InputError(what + " is too large: '" + text + "'");
         return v;
     }
 
+    bool is_ranmar(const std::string& g) { return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x"; }
+    bool is_external(const std::string& g) { return g == "stdin32" || g.rfind("file:", 0) == 0; }
     // SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
     // splitmix64): the documented mixing behind --seeding hash.
     std::uint64_t splitmix64(std::uint64_t x)
@@ -41,6 +40,95 @@ namespace {
         x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
         return x ^ (x >> 31);
     }
+
+    bool is_mt(const std::string& g) { return g == "mtdc" || g == "mt19937"; }
+
+    std::uint32_t parse_hex32(const std::string& text, const std::string& what)
+    {
+        std::string t = text;
+        if (t.rfind("0x", 0) == 0 || t.rfind("0X", 0) == 0) t = t.substr(2);
+        if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+            throw InputError(what + " must be a 32-bit hexadecimal number, got '" + text + "'");
+        return static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
+    }
+
+    // --params p=P,aaa=A,maskB=B,maskC=C: one DC parameter set written out in full.
+    MtParamSet inline_param_set(const std::string& text)
+    {
+        int p = 0;
+        std::uint32_t aaa = 0, mask_b = 0, mask_c = 0;
+        int seen = 0;
+        std::stringstream in(text);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            const auto eq = item.find('=');
+            const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+            if (key == "p") p = static_cast<int>(parse_u64(value, "p in --params"));
+            else if (key == "aaa") aaa = parse_hex32(value, "aaa in --params");
+            else if (key == "maskB") mask_b = parse_hex32(value, "maskB in --params");
+            else if (key == "maskC") mask_c = parse_hex32(value, "maskC in --params");
+            else throw InputError("unknown key '" + key + "' in --params (valid: p, aaa, maskB, maskC)");
+            ++seen;
+        }
+        if (seen != 4) throw InputError("--params p=P,aaa=A,maskB=B,maskC=C needs all four keys");
+        static const int exponents[] = {521, 607, 1279, 2203, 2281, 3217, 4253, 4423, 9689, 9941,
+                                        11213, 19937, 21701, 23209, 44497};
+        bool known = false;
+        for (int e : exponents) known |= e == p;
+        if (!known) throw InputError("p = " + std::to_string(p) + " is not a supported Mersenne exponent");
+        MtParamSet set;
+        set.source = text;
+        set.p = p;
+        set.sets.push_back(mt_params_for(p, aaa, mask_b, mask_c));
+        set.ids.push_back(aaa & 0xFFFFu);
+        set.sha256 = sha256_hex(text);
+        return set;
+    }
+
+    MtParamSet param_set(const Configuration& c)
+    {
+        if (c.params.empty()) throw InputError("mtdc needs --params (a built-in set such as fixstars-mt521, a file, or p=P,aaa=A,maskB=B,maskC=C)");
+        if (c.params.rfind("p=", 0) == 0) return inline_param_set(c.params);
+        try {
+            return load_param_set(c.params);
+        } catch (const InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw InputError(e.what());
+        }
+    }
+
+    std::string params_label(const Configuration& c, const MtParamSet& set)
+    {
+        std::string source = c.params;
+        if (source.rfind("p=", 0) != 0) {
+            const auto slash = source.find_last_of('/');
+            if (slash != std::string::npos) source = source.substr(slash + 1);
+        }
+        return "mtdc[" + source + "#" + set.sha256.substr(0, 8) + "@" + std::to_string(c.param_id) + "]";
+    }
+
+    // Seed of instance i for the Mersenne Twisters (32-bit seeds, wrapping).
+    std::uint32_t mt_instance_seed(const Configuration& c, int i)
+    {
+        const std::uint64_t base = static_cast<std::uint64_t>(c.seed[0]);
+        const std::uint64_t n = static_cast<std::uint64_t>(i);
+        switch (c.seeding.kind) {
+        case SeedingKind::same: return static_cast<std::uint32_t>(base);
+        case SeedingKind::increment: return static_cast<std::uint32_t>(base + n);
+        case SeedingKind::stride: return static_cast<std::uint32_t>(base + c.seeding.stride * n);
+        case SeedingKind::hash: return static_cast<std::uint32_t>(splitmix64((base << 32) ^ n));
+        }
+        return 0;
+    }
+
+    RanmarVariant ranmar_variant(const std::string& g)
+    {
+        if (g == "ranmar24") return RanmarVariant::r24;
+        if (g == "ranmar48") return RanmarVariant::r48;
+        return RanmarVariant::r48x;
+    }
+
 
     // Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
     void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
@@ -68,6 +156,12 @@ namespace {
     struct RanmarEngine {
         RanmarState state;
         std::uint64_t next() { return ranmar_next(state); }
+    };
+
+    struct MtEngine {
+        MtParams params;
+        MtState state;
+        std::uint64_t next() { return mt_next(state, params); }
     };
 
     // N engines combined into one stream by a layout. Outputs are consumed strictly in stream
@@ -192,15 +286,7 @@ Seeding parse_seeding(const std::string& text)
     if (text == "same") return {SeedingKind::same, 0};
     if (text == "hash") return {SeedingKind::hash, 0};
     if (text.rfind("stride:", 0) == 0) {
-        std::string s = text.substr(7);
-        std::uint64_t v = 0;
-        if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0) {
-            if (s.size() == 2 || s.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos)
-                throw InputError("the stride S of --seeding stride:S must be an integer, got '" + s + "'");
-            v = std::strtoull(s.c_str() + 2, nullptr, 16);
-        } else {
-            v = parse_u64(s, "the stride S of --seeding stride:S");
-        }
+        const std::uint64_t v = parse_u64(text.substr(7), "the stride S of --seeding stride:S");
         return {SeedingKind::stride, v};
     }
     throw InputError("unknown seeding '" + text + "' (valid: increment, same, stride:S, hash)");
@@ -236,7 +322,7 @@ std::string seed_string(const std::vector<std::int64_t>& seed)
 
 std::vector<std::string> generator_names()
 {
-    return {"ranmar24", "ranmar48", "ranmar48x", "stdin32", "file:PATH"};
+    return {"ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937", "stdin32", "file:PATH"};
 }
 
 void validate(const Configuration& c)
@@ -252,9 +338,29 @@ void validate(const Configuration& c)
         if (c.generator == "file:") throw InputError("--generator file:PATH needs a path after 'file:'");
         return;
     }
+    if (!is_ranmar(c.generator) && c.zero != "keep")
+        throw InputError("--zero applies to the RANMAR generators only");
+    if (is_mt(c.generator)) {
+        if (c.seed.empty()) throw InputError(c.generator + " needs --seed S (a 32-bit seed)");
+        for (std::int64_t v : c.seed)
+            if (v > 0xFFFFFFFFll) throw InputError(c.generator + " seed " + std::to_string(v) + " is out of range 0..4294967295");
+        if (c.generator == "mt19937") {
+            if (!c.params.empty()) throw InputError("mt19937 has fixed parameters and takes no --params");
+            return;
+        }
+        if (c.seed.size() != 1) throw InputError("mtdc takes one seed --seed S");
+        if (c.param_id < 0) throw InputError("--param-id must be at least 0");
+        const MtParamSet set = param_set(c);
+        if (static_cast<std::size_t>(c.param_id) + static_cast<std::size_t>(c.instances) > set.sets.size())
+            throw InputError("parameter set '" + c.params + "' has " + std::to_string(set.sets.size())
+                             + " sets; --param-id " + std::to_string(c.param_id) + " with "
+                             + std::to_string(c.instances) + " instances needs "
+                             + std::to_string(c.param_id + c.instances));
+        return;
+    }
     if (!is_ranmar(c.generator))
         throw InputError("unknown generator '" + c.generator + "' (valid: ranmar24, ranmar48, "
-                         "ranmar48x, stdin32, file:PATH)");
+                         "ranmar48x, mtdc, mt19937, stdin32, file:PATH)");
     if (c.seed.size() != 2)
         throw InputError(c.generator + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
                          "0 <= KL <= 30081)");
@@ -271,7 +377,8 @@ void validate(const Configuration& c)
 std::string canonical_name(const Configuration& c)
 {
     if (is_external(c.generator)) return c.generator;
-    std::string name = c.generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
+    const std::string generator = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
+    std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
                        + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
     if (c.zero != "keep") name += ";zero=" + c.zero;
     if (c.skip != 0) name += ";skip=" + std::to_string(c.skip);
@@ -282,6 +389,33 @@ int resolution_bits(const Configuration& c)
 {
     if (is_ranmar(c.generator)) return ranmar_bits(ranmar_variant(c.generator));
     return 32;
+}
+
+Configuration instance_configuration(const Configuration& c, int i)
+{
+    validate(c);
+    if (i < 0 || i >= c.instances)
+        throw InputError("instance " + std::to_string(i) + " does not exist (0.."
+                         + std::to_string(c.instances - 1) + ")");
+    Configuration one = c;
+    one.instances = 1;
+    one.layout = {LayoutKind::single, 0};
+    one.skip = 0;
+    if (is_ranmar(c.generator)) {
+        int ij = 0, kl = 0;
+        ranmar_instance_seed(c, i, ij, kl);
+        one.seed = {ij, kl};
+    } else if (is_mt(c.generator)) {
+        one.seed[0] = mt_instance_seed(c, i);
+        one.param_id = c.param_id + i;
+    }
+    one.seeding = {SeedingKind::same, 0};
+    return one;
+}
+
+std::string params_sha256(const Configuration& c)
+{
+    return c.generator == "mtdc" ? param_set(c).sha256 : "";
 }
 
 std::unique_ptr<Stream> make_stream(const Configuration& c)
@@ -295,6 +429,27 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
         std::FILE* f = std::fopen(path.c_str(), "rb");
         if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
         stream = std::make_unique<ExternalStream>(f, true, c.generator);
+    } else if (is_mt(c.generator)) {
+        std::vector<MtEngine> engines(static_cast<std::size_t>(c.instances));
+        const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet {};
+        for (int i = 0; i < c.instances; ++i) {
+            MtEngine& e = engines[static_cast<std::size_t>(i)];
+            if (c.generator == "mtdc") {
+                e.params = set.sets[static_cast<std::size_t>(c.param_id + i)];
+                mt_seed(e.state, e.params, mt_instance_seed(c, i));
+            } else {
+                e.params = mt19937_params();
+                if (c.seed.size() == 1) {
+                    mt_seed(e.state, e.params, mt_instance_seed(c, i));
+                } else {
+                    std::vector<std::uint32_t> key(c.seed.begin(), c.seed.end());
+                    key[0] = mt_instance_seed(c, i);
+                    mt19937_init_by_array(e.state, e.params, key.data(), static_cast<int>(key.size()));
+                }
+            }
+        }
+        stream = std::make_unique<CombinedStream<MtEngine>>(std::move(engines), c.layout, 32,
+                                                            canonical_name(c));
     } else {
         const RanmarVariant variant = ranmar_variant(c.generator);
         const ZeroPolicy zero = c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep;
@@ -309,6 +464,16 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
     }
     discard(*stream, c.skip);
     return stream;
+}
+
+RanmarState ranmar_instance_state(const Configuration& c, int instance)
+{
+    int ij = 0, kl = 0;
+    ranmar_instance_seed(c, instance, ij, kl);
+    RanmarState state {};
+    ranmar_seed(state, ranmar_variant(c.generator), ij, kl,
+                c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
+    return state;
 }
 
 }  // namespace rngvet

@@ -27,8 +27,10 @@ struct Seeding {
 };
 
 struct Configuration {
-    std::string generator;            // ranmar24, ranmar48, ranmar48x, stdin32, file:PATH
-    std::vector<std::int64_t> seed;   // ranmar: {ij, kl}
+    std::string generator;            // ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH
+    std::vector<std::int64_t> seed;   // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
+    std::string params;               // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
+    int param_id = 0;                 // mtdc: instance i uses set param_id + i of the file
     int instances = 1;
     Layout layout;
     Seeding seeding;
@@ -59,7 +61,20 @@ std::string canonical_name(const Configuration& config);
 // Resolution in bits of the configuration's stream.
 int resolution_bits(const Configuration& config);
 
+// SHA-256 of the configuration's parameter-set file ("" when it has none).
+std::string params_sha256(const Configuration& config);
+
+// The single-instance configuration that reproduces instance i of `config` on its own (its seed,
+// its parameter set, layout single). The seeding schemes are defined here and only here.
+Configuration instance_configuration(const Configuration& config, int i);
+
 // Builds the stream on the reference (CPU) engines. Validates first.
 std::unique_ptr<Stream> make_stream(const Configuration& config);
+
+// The seeded state of RANMAR instance `instance` (0 <= instance < instances) of a validated
+// ranmar configuration: the per-instance seeding make_stream uses, for backends that seed on
+// the host (kernels/).
+struct RanmarState;
+RanmarState ranmar_instance_state(const Configuration& config, int instance);
 
 }  // namespace rngvet

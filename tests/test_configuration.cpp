@@ -184,3 +184,87 @@ namespace {
 
 }  // namespace
 }  // namespace rngvet
+
+namespace rngvet {
+namespace {
+
+    Configuration mtdc(int instances, const std::string& layout, const std::string& seeding,
+                       std::int64_t seed)
+    {
+        Configuration c;
+        c.generator = "mtdc";
+        c.params = "fixstars-mt521";
+        c.seed = {seed};
+        c.instances = instances;
+        c.layout = parse_layout(layout);
+        c.seeding = parse_seeding(seeding);
+        return c;
+    }
+
+    // The OpenCL book's configuration: 32 MT521 twisters, generator gid seeded with 0x33ff*gid,
+    // each writing its numbers contiguously (FACTS 2.5): gid 1's block starts with its known answer.
+    TEST(MtConfiguration, OpenClBookLayoutStartsEachBlockWithTheGeneratorsKnownAnswer)
+    {
+        const std::uint64_t per_generator = 1000;
+        auto s = make_stream(mtdc(32, "block:" + std::to_string(per_generator), "stride:0x33ff", 0));
+        std::vector<std::uint64_t> v(32 * per_generator);
+        s->fill(v.data(), v.size());
+        EXPECT_EQ(v[0], 3435822361u);
+        EXPECT_EQ(v[1], 2593142105u);
+        EXPECT_EQ(v[per_generator], 941032305u);
+        EXPECT_EQ(v[per_generator + 1], 3457884119u);
+        EXPECT_NE(canonical_name(mtdc(32, "interleave", "same", 777)).find("mtdc[fixstars-mt521#"), std::string::npos);
+        EXPECT_EQ(params_sha256(mtdc(1, "single", "same", 1)).size(), 64u);
+    }
+
+    TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
+    {
+        EXPECT_THROW(validate(mtdc(33, "interleave", "same", 1)), InputError);
+        Configuration no_params = mtdc(1, "single", "same", 1);
+        no_params.params = "";
+        EXPECT_THROW(validate(no_params), InputError);
+        Configuration bad_inline = no_params;
+        bad_inline.params = "p=600,aaa=0x1,maskB=0x2,maskC=0x3";
+        EXPECT_THROW(validate(bad_inline), InputError);
+        Configuration zero = mtdc(1, "single", "same", 1);
+        zero.zero = "smallest";
+        EXPECT_THROW(validate(zero), InputError);
+    }
+
+    TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
+    {
+        for (const Configuration& c : {mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9)}) {
+            auto all = make_stream(c);
+            std::vector<std::uint64_t> v(c.instances * 100);
+            all->fill(v.data(), v.size());
+            for (int i = 0; i < c.instances; ++i) {
+                SCOPED_TRACE(canonical_name(c) + " instance " + std::to_string(i));
+                auto one = make_stream(instance_configuration(c, i));
+                std::vector<std::uint64_t> w(100);
+                one->fill(w.data(), w.size());
+                for (std::size_t t = 0; t < 100; ++t) {
+                    const std::size_t g = c.layout.kind == LayoutKind::interleave
+                                              ? t * c.instances + i
+                                              : (t / 5) * 5 * c.instances + i * 5 + t % 5;
+                    ASSERT_EQ(v[g], w[t]) << "t = " << t;
+                }
+            }
+        }
+    }
+
+    TEST(MtConfiguration, Mt19937SeedsByInitGenrandOrByArray)
+    {
+        Configuration c;
+        c.generator = "mt19937";
+        c.seed = {5489};
+        std::uint64_t x[5];
+        make_stream(c)->fill(x, 5);
+        EXPECT_EQ(x[0], 3499211612u);
+        c.seed = {0x123, 0x234, 0x345, 0x456};
+        make_stream(c)->fill(x, 2);
+        EXPECT_EQ(x[0], 1067595299u);
+        EXPECT_EQ(x[1], 955945823u);
+    }
+
+}  // namespace
+}  // namespace rngvet

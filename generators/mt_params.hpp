@@ -1,0 +1,70 @@
+// Identified Mersenne Twister parameter sets (Dynamic Creator output) and their file formats.
+//
+// Two formats are read (FACTS.md 2.4, 2.5):
+//
+// * NVIDIA SDK binary (.dat): records of 4 little-endian uint32 {matrix_a, mask_b, mask_c,
+//   seed}, p = 607, set id = record index. The seed field is not used (0 in the SDK file).
+//
+// * rngvet text format (also written by `rngvet dc create`):
+//
+//       # comment lines ('#' to end of line; blank lines are ignored)
+//       p=521 w=32 dc_seed=4172          header: whitespace-separated key=value tokens
+//       0 cef725c0 a5b6dd80 ffd58000     one set a line: id (decimal) aaa maskB maskC (hex,
+//       1 f4ba7e01 b4b4dd80 ffd58000     optional 0x), optionally followed by '# comment'
+//
+//   Header keys p (required) and w / ww (32 only) fix the layout; mm, nn, rr, wmask, umask,
+//   lmask, shift0, shift1, shiftB, shiftC may be given and must then match DC's layout for p
+//   (mt_params_for). Other keys are kept by nobody and ignored (e.g. dc_seed, created).
+//   Files made before this format, such as the Fixstars MT521 table, state the layout only in
+//   comments: key=value tokens with those known keys inside the comment lines that precede
+//   the first set are read the same way ("(w=32, p=521)" works).
+//
+// Every load records the SHA-256 of the file's bytes: the content hash that runs record.
+// Errors are InputError (a std::runtime_error) with one line naming the file and the problem
+// (and the line number for text files).
+#pragma once
+
+#include "mt.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+struct MtParamSet {
+    std::string source; // "nvidia-sdk-mt607", "fixstars-mt521", or the file path
+    int p = 0; // Mersenne exponent shared by all sets
+    std::vector<MtParams> sets;
+    std::vector<std::uint32_t> ids; // ids[i] identifies sets[i]
+    std::string sha256; // SHA-256 hex of the file's bytes ("" when not from a file)
+};
+
+// The SDK's Mersenne exponent: its .dat format does not record p.
+inline constexpr int sdk_dat_p = 607;
+
+// Parses SDK .dat bytes; `source` names them in error messages and in the result.
+MtParamSet parse_sdk_dat(const std::string& bytes, const std::string& source);
+
+// Parses the text format; `source` names the text in error messages and in the result.
+MtParamSet parse_param_text(const std::string& text, const std::string& source);
+
+// Reads a file in either format: .dat by extension, or any file holding a NUL byte, is read
+// as SDK binary; anything else as text.
+MtParamSet load_param_file(const std::string& path);
+
+// Parameter sets compiled into rngvet. "fixstars-mt521": the 32 MT521 sets of "The OpenCL
+// Programming Book" (generators/params/mt521_fixstars32.txt, embedded byte for byte).
+std::vector<std::string> builtin_param_set_names();
+MtParamSet builtin_param_set(const std::string& name);
+
+// A built-in name, or else a file path.
+MtParamSet load_param_set(const std::string& name_or_path);
+
+// The text format for `set`: `comments` become '#' lines at the top, then the header line
+// (p, w and `extra_header`, e.g. "dc_seed=4172"), then one line per set, with
+// set_comments[i] (if given and non-empty) after it as '# ...'.
+std::string format_param_text(const MtParamSet& set, const std::vector<std::string>& comments,
+    const std::string& extra_header = "", const std::vector<std::string>& set_comments = {});
+
+} // namespace rngvet
