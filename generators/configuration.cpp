@@ -2,11 +2,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sstream>
 
 #include "error.hpp"
+#include "dynamic_creator.hpp"
+#include "jump.hpp"
 #include "mt.hpp"
 #include "mt_params.hpp"
 #include "ranmar.hpp"
@@ -156,12 +159,20 @@ namespace {
     struct RanmarEngine {
         RanmarState state;
         std::uint64_t next() { return ranmar_next(state); }
+        void jump(std::uint64_t n) { ranmar_jump(state, n); }
     };
 
     struct MtEngine {
         MtParams params;
         MtState state;
         std::uint64_t next() { return mt_next(state, params); }
+        void jump(std::uint64_t n)
+        {
+            if (n == 0) return;
+            if (phi.is_zero()) phi = mt_characteristic_polynomial(params);
+            mt_jump(state, params, phi, n);
+        }
+        Gf2Poly phi;  // computed on the first jump
     };
 
     // N engines combined into one stream by a layout. Outputs are consumed strictly in stream
@@ -188,8 +199,32 @@ namespace {
                 out[t] = engines_[instance].next();
             }
         }
+        // Each instance jumps over exactly its own numbers among the next n of the stream.
+        void discard(std::uint64_t n) override
+        {
+            for (std::size_t i = 0; i < engines_.size(); ++i)
+                engines_[i].jump(owned_before(i, position_ + n) - owned_before(i, position_));
+            position_ += n;
+        }
 
     private:
+        // How many of the stream's first g numbers belong to instance i.
+        std::uint64_t owned_before(std::size_t i, std::uint64_t g) const
+        {
+            const std::uint64_t count = engines_.size();
+            switch (layout_.kind) {
+            case LayoutKind::single: return g;
+            case LayoutKind::interleave: return g > i ? (g - i - 1) / count + 1 : 0;
+            case LayoutKind::block: {
+                const std::uint64_t k = layout_.block, round = count * k;
+                const std::uint64_t rest = g % round, start = i * k;
+                const std::uint64_t partial = rest > start ? std::min(rest - start, k) : 0;
+                return (g / round) * k + partial;
+            }
+            }
+            return 0;
+        }
+
         std::vector<Engine> engines_;
         Layout layout_;
         int bits_;
@@ -240,15 +275,6 @@ namespace {
         std::uint64_t words_ = 0;
     };
 
-    void discard(Stream& s, std::uint64_t n)
-    {
-        std::vector<std::uint64_t> scratch(1 << 16);
-        while (n > 0) {
-            const std::size_t step = n < scratch.size() ? static_cast<std::size_t>(n) : scratch.size();
-            s.fill(scratch.data(), step);
-            n -= step;
-        }
-    }
 
 }  // namespace
 
@@ -462,7 +488,7 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
         stream = std::make_unique<CombinedStream<RanmarEngine>>(
             std::move(engines), c.layout, ranmar_bits(variant), canonical_name(c));
     }
-    discard(*stream, c.skip);
+    stream->discard(c.skip);
     return stream;
 }
 

@@ -25,9 +25,22 @@ public:
         fill(out, n);
         return n;
     }
+    // Skips the next n values. Streams with exact jump-ahead do it in O(log n); the default
+    // generates and drops them.
+    virtual void discard(std::uint64_t n);
     // Canonical configuration name, e.g. "ranmar48/1/single/increment/1802,9373".
     virtual std::string name() const = 0;
 };
+
+inline void Stream::discard(std::uint64_t n)
+{
+    std::uint64_t scratch[4096];
+    while (n > 0) {
+        const std::size_t step = n < 4096 ? static_cast<std::size_t>(n) : 4096;
+        fill(scratch, step);
+        n -= step;
+    }
+}
 
 // The 32 bits TestU01's GetBits sees: the most significant 32 bits, left-aligned at bit 31
 // for resolutions below 32 (TestU01's rule for 24-bit generators such as RANMAR).

@@ -47,6 +47,36 @@ SELECT r.run_id, r.generator, r.config, r.seed, r.backend, r.battery,
             ELSE 'pass' END AS verdict
 FROM statistics AS s JOIN runs AS r USING (run_id);
 )sql",
+        // 2: per-test provenance (sharded runs, resume) and benchmark results.
+        R"sql(
+CREATE TABLE tests (
+    run_id        INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    test_number   INTEGER NOT NULL,
+    start_offset  INTEGER NOT NULL,
+    numbers_used  INTEGER NOT NULL,
+    cpu_seconds   REAL NOT NULL,
+    worker        TEXT NOT NULL,
+    refills       INTEGER NOT NULL DEFAULT 0,
+    refill_waits  INTEGER NOT NULL DEFAULT 0,
+    started_at    TEXT NOT NULL,
+    finished_at   TEXT NOT NULL,
+    PRIMARY KEY (run_id, test_number)
+);
+CREATE TABLE bench (
+    bench_id           INTEGER PRIMARY KEY,
+    config             TEXT NOT NULL,
+    backend            TEXT NOT NULL,
+    device             TEXT NOT NULL,
+    placement          TEXT NOT NULL,
+    numbers_per_second REAL NOT NULL,
+    bytes_per_second   REAL NOT NULL,
+    measured_at        TEXT NOT NULL,
+    command_line       TEXT NOT NULL
+);
+ALTER TABLE runs ADD COLUMN jobs INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE runs ADD COLUMN cpu_model TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN gpu_model TEXT NOT NULL DEFAULT '';
+)sql",
     };
     constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
     static_assert(migration_count == store_schema_version, "one migration per schema version");
@@ -157,13 +187,16 @@ FROM statistics AS s JOIN runs AS r USING (run_id);
         r.finished_at = q.text(15);
         r.numbers_used = static_cast<std::uint64_t>(q.integer(16));
         r.cpu_seconds = q.real(17);
+        r.jobs = static_cast<int>(q.integer(18));
+        r.cpu_model = q.text(19);
+        r.gpu_model = q.text(20);
         return r;
     }
 
     const char* const run_columns
         = "run_id, generator, config, seed, backend, battery, mode, status, resolution_bits, "
           "params_sha256, testu01_version, rngvet_version, host, command_line, started_at, "
-          "finished_at, numbers_used, cpu_seconds";
+          "finished_at, numbers_used, cpu_seconds, jobs, cpu_model, gpu_model";
 
 }  // namespace
 
@@ -228,33 +261,137 @@ void Store::migrate()
     t.commit();
 }
 
+namespace {
+
+    std::int64_t insert_run_row(sqlite3* db, const RunRecord& r)
+    {
+        Statement q(db,
+                    "INSERT INTO runs (generator, config, seed, backend, battery, mode, status, "
+                    "resolution_bits, params_sha256, testu01_version, rngvet_version, host, "
+                    "command_line, started_at, finished_at, numbers_used, cpu_seconds, jobs, "
+                    "cpu_model, gpu_model) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+        q.bind(1, r.generator).bind(2, r.config).bind(3, r.seed).bind(4, r.backend).bind(5, r.battery);
+        q.bind(6, r.mode).bind(7, r.status).bind(8, std::int64_t {r.resolution_bits});
+        q.bind(9, r.params_sha256).bind(10, r.testu01_version).bind(11, r.rngvet_version);
+        q.bind(12, r.host).bind(13, r.command_line).bind(14, r.started_at);
+        if (r.finished_at.empty()) q.bind_null(15);
+        else q.bind(15, r.finished_at);
+        q.bind(16, static_cast<std::int64_t>(r.numbers_used)).bind(17, r.cpu_seconds);
+        q.bind(18, std::int64_t {r.jobs}).bind(19, r.cpu_model).bind(20, r.gpu_model);
+        q.step();
+        return sqlite3_last_insert_rowid(db);
+    }
+
+    void insert_statistics(sqlite3* db, std::int64_t id, const std::vector<StatisticRecord>& stats)
+    {
+        Statement s(db, "INSERT INTO statistics (run_id, stat_index, test_number, test_name, "
+                        "pvalue) VALUES (?1, ?2, ?3, ?4, ?5)");
+        for (const StatisticRecord& st : stats) {
+            s.reset();
+            s.bind(1, id).bind(2, std::int64_t {st.stat_index}).bind(3, std::int64_t {st.test_number});
+            s.bind(4, st.test_name).bind(5, st.pvalue);
+            s.step();
+        }
+    }
+
+}  // namespace
+
 std::int64_t Store::insert_run(const RunRecord& r, const std::vector<StatisticRecord>& stats)
 {
     Transaction t(db_);
-    Statement q(db_,
-                "INSERT INTO runs (generator, config, seed, backend, battery, mode, status, "
-                "resolution_bits, params_sha256, testu01_version, rngvet_version, host, "
-                "command_line, started_at, finished_at, numbers_used, cpu_seconds) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
-    q.bind(1, r.generator).bind(2, r.config).bind(3, r.seed).bind(4, r.backend).bind(5, r.battery);
-    q.bind(6, r.mode).bind(7, r.status).bind(8, std::int64_t {r.resolution_bits});
-    q.bind(9, r.params_sha256).bind(10, r.testu01_version).bind(11, r.rngvet_version);
-    q.bind(12, r.host).bind(13, r.command_line).bind(14, r.started_at);
-    if (r.finished_at.empty()) q.bind_null(15);
-    else q.bind(15, r.finished_at);
-    q.bind(16, static_cast<std::int64_t>(r.numbers_used)).bind(17, r.cpu_seconds);
-    q.step();
-    const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    Statement s(db_, "INSERT INTO statistics (run_id, stat_index, test_number, test_name, pvalue) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5)");
-    for (const StatisticRecord& st : stats) {
-        s.reset();
-        s.bind(1, id).bind(2, std::int64_t {st.stat_index}).bind(3, std::int64_t {st.test_number});
-        s.bind(4, st.test_name).bind(5, st.pvalue);
-        s.step();
-    }
+    const std::int64_t id = insert_run_row(db_, r);
+    insert_statistics(db_, id, stats);
     t.commit();
     return id;
+}
+
+std::int64_t Store::create_run(const RunRecord& r)
+{
+    Transaction t(db_);
+    const std::int64_t id = insert_run_row(db_, r);
+    t.commit();
+    return id;
+}
+
+void Store::insert_test(std::int64_t run_id, const TestRecord& test,
+                        const std::vector<StatisticRecord>& stats)
+{
+    Transaction t(db_);
+    Statement q(db_, "INSERT INTO tests (run_id, test_number, start_offset, numbers_used, "
+                     "cpu_seconds, worker, refills, refill_waits, started_at, finished_at) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    q.bind(1, run_id).bind(2, std::int64_t {test.test_number});
+    q.bind(3, static_cast<std::int64_t>(test.start_offset));
+    q.bind(4, static_cast<std::int64_t>(test.numbers_used)).bind(5, test.cpu_seconds);
+    q.bind(6, test.worker).bind(7, static_cast<std::int64_t>(test.refills));
+    q.bind(8, static_cast<std::int64_t>(test.refill_waits)).bind(9, test.started_at);
+    q.bind(10, test.finished_at);
+    q.step();
+    insert_statistics(db_, run_id, stats);
+    Statement u(db_, "UPDATE runs SET numbers_used = numbers_used + ?2, cpu_seconds = cpu_seconds + ?3 "
+                     "WHERE run_id = ?1");
+    u.bind(1, run_id).bind(2, static_cast<std::int64_t>(test.numbers_used)).bind(3, test.cpu_seconds);
+    u.step();
+    t.commit();
+}
+
+void Store::finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at)
+{
+    Transaction t(db_);
+    Statement q(db_, "UPDATE runs SET status = ?2, finished_at = ?3 WHERE run_id = ?1");
+    q.bind(1, run_id).bind(2, status).bind(3, finished_at);
+    q.step();
+    t.commit();
+}
+
+std::vector<TestRecord> Store::tests(std::int64_t run_id)
+{
+    Statement q(db_, "SELECT test_number, start_offset, numbers_used, cpu_seconds, worker, refills, "
+                     "refill_waits, started_at, finished_at FROM tests WHERE run_id = ?1 "
+                     "ORDER BY test_number");
+    q.bind(1, run_id);
+    std::vector<TestRecord> out;
+    while (q.step()) {
+        TestRecord t;
+        t.test_number = static_cast<int>(q.integer(0));
+        t.start_offset = static_cast<std::uint64_t>(q.integer(1));
+        t.numbers_used = static_cast<std::uint64_t>(q.integer(2));
+        t.cpu_seconds = q.real(3);
+        t.worker = q.text(4);
+        t.refills = static_cast<std::uint64_t>(q.integer(5));
+        t.refill_waits = static_cast<std::uint64_t>(q.integer(6));
+        t.started_at = q.text(7);
+        t.finished_at = q.text(8);
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::int64_t Store::insert_bench(const BenchRecord& b)
+{
+    Transaction t(db_);
+    Statement q(db_, "INSERT INTO bench (config, backend, device, placement, numbers_per_second, "
+                     "bytes_per_second, measured_at, command_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                     "?7, ?8)");
+    q.bind(1, b.config).bind(2, b.backend).bind(3, b.device).bind(4, b.placement);
+    q.bind(5, b.numbers_per_second).bind(6, b.bytes_per_second).bind(7, b.measured_at);
+    q.bind(8, b.command_line);
+    q.step();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    t.commit();
+    return id;
+}
+
+std::vector<BenchRecord> Store::bench()
+{
+    Statement q(db_, "SELECT bench_id, config, backend, device, placement, numbers_per_second, "
+                     "bytes_per_second, measured_at, command_line FROM bench ORDER BY bench_id");
+    std::vector<BenchRecord> out;
+    while (q.step())
+        out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3), q.text(4), q.real(5), q.real(6),
+                       q.text(7), q.text(8)});
+    return out;
 }
 
 std::vector<RunRecord> Store::runs()

@@ -12,7 +12,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 1;
+inline constexpr int store_schema_version = 2;
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -33,6 +33,35 @@ struct RunRecord {
     std::string finished_at;
     std::uint64_t numbers_used = 0;
     double cpu_seconds = 0;
+    int jobs = 1;
+    std::string cpu_model;
+    std::string gpu_model;
+};
+
+// Provenance of one test of a run: where in the stream it started and what it cost.
+struct TestRecord {
+    int test_number = 0;
+    std::uint64_t start_offset = 0;
+    std::uint64_t numbers_used = 0;
+    double cpu_seconds = 0;
+    std::string worker;
+    std::uint64_t refills = 0;
+    std::uint64_t refill_waits = 0;
+    std::string started_at;
+    std::string finished_at;
+};
+
+// One measured throughput of a configuration on a backend (`rngvet bench`).
+struct BenchRecord {
+    std::int64_t bench_id = 0;
+    std::string config;
+    std::string backend;
+    std::string device;
+    std::string placement;  // "device" (device-resident) or "host" (delivered to pinned host memory)
+    double numbers_per_second = 0;
+    double bytes_per_second = 0;
+    std::string measured_at;
+    std::string command_line;
 };
 
 struct StatisticRecord {
@@ -59,6 +88,17 @@ public:
 
     // Stores a finished run and its statistics in one transaction; returns the run id.
     std::int64_t insert_run(const RunRecord& run, const std::vector<StatisticRecord>& stats);
+
+    // A run whose tests are stored one by one: create it (status as given, normally
+    // "running"), add each test with its statistics in its own transaction, then finish it.
+    std::int64_t create_run(const RunRecord& run);
+    void insert_test(std::int64_t run_id, const TestRecord& test,
+                     const std::vector<StatisticRecord>& stats);
+    void finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at);
+    std::vector<TestRecord> tests(std::int64_t run_id);
+
+    std::int64_t insert_bench(const BenchRecord& bench);
+    std::vector<BenchRecord> bench();
 
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t run_id);
