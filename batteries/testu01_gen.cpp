@@ -5,13 +5,25 @@
 #include <exception>
 
 namespace rngvet {
+namespace {
 
-TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, std::size_t block)
+    // TestU01 is C: an exception must not cross it. A stream that fails (an external stream
+    // that ended, a device error) ends the process with the one-line error.
+    [[noreturn]] void die(const std::string& message, const std::function<void()>& on_failure)
+    {
+        if (on_failure) on_failure();
+        std::fflush(stdout);
+        std::fprintf(stderr, "rngvet: error: %s\n", message.c_str());
+        std::_Exit(2);
+    }
+
+}  // namespace
+
+TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, FeedOptions options)
     : stream_(stream)
+    , options_(std::move(options))
     , name_(name.begin(), name.end())
-    , buffer_(block)
-    , position_(0)
-    , limit_(0)
+    , current_(options_.block)
     , bits_(stream.bits())
     , scale_(1.0 / static_cast<double>(1ull << stream.bits()))
 {
@@ -22,22 +34,81 @@ TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, std:
     gen_.GetU01 = &get_u01;
     gen_.GetBits = &get_bits;
     gen_.Write = &write_state;
+    if (options_.prefetch) {
+        next_block_.resize(options_.block);
+        producer_ = std::thread([this] { produce(); });
+    }
+}
+
+TestU01Generator::~TestU01Generator()
+{
+    if (!producer_.joinable()) return;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    producer_.join();
+}
+
+std::size_t TestU01Generator::fill_block(std::vector<std::uint64_t>& block)
+{
+    const std::size_t got = stream_.fill_available(block.data(), block.size());
+    // Nothing left: fill() reports the end of the stream with the count of words read.
+    if (got == 0) stream_.fill(block.data(), 1);
+    return got;
+}
+
+void TestU01Generator::produce()
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+        cv_.wait(lock, [this] { return quit_ || !next_ready_; });
+        if (quit_) return;
+        lock.unlock();
+        std::size_t got = 0;
+        std::string error;
+        try {
+            got = fill_block(next_block_);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        lock.lock();
+        next_limit_ = got;
+        producer_error_ = error;
+        next_ready_ = true;
+        cv_.notify_all();
+    }
 }
 
 void TestU01Generator::refill()
 {
-    // TestU01 is C: an exception must not cross it. A stream that fails (an external stream
-    // that ended) ends the process with the one-line error; nothing of the run was stored yet.
-    try {
-        limit_ = stream_.fill_available(buffer_.data(), buffer_.size());
-        // Nothing left: fill() reports the end of the stream with the count of words read.
-        if (limit_ == 0) stream_.fill(buffer_.data(), 1);
-    } catch (const std::exception& e) {
+    if (options_.stop_flag && *options_.stop_flag) {
+        if (options_.on_stop) options_.on_stop();
         std::fflush(stdout);
-        std::fprintf(stderr, "rngvet: error: %s\n", e.what());
-        std::_Exit(2);
+        std::_Exit(130);
     }
     ++refills_;
+    if (!options_.prefetch) {
+        try {
+            limit_ = fill_block(current_);
+        } catch (const std::exception& e) {
+            die(e.what(), options_.on_failure);
+        }
+    } else {
+        std::unique_lock<std::mutex> lock(mutex_);
+        // The first block cannot have been prepared before TestU01 asked: not a wait.
+        if (!next_ready_) {
+            waits_ += refills_ > 1;
+            cv_.wait(lock, [this] { return next_ready_; });
+        }
+        if (!producer_error_.empty()) die(producer_error_, options_.on_failure);
+        current_.swap(next_block_);
+        limit_ = next_limit_;
+        next_ready_ = false;
+        lock.unlock();
+        cv_.notify_all();
+    }
     position_ = 0;
 }
 
@@ -45,7 +116,7 @@ inline std::uint64_t TestU01Generator::next()
 {
     if (position_ == limit_) refill();
     ++delivered_;
-    return buffer_[position_++];
+    return current_[position_++];
 }
 
 double TestU01Generator::get_u01(void*, void* state)

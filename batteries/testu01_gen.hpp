@@ -1,13 +1,23 @@
-// A TestU01 generator record (unif01_Gen) served from a Stream through a buffer that the
-// stream refills in blocks. The record is filled by hand (state/param pointers), so any number
-// of them can exist in one process, unlike unif01_CreateExternGen*.
+// A TestU01 generator record (unif01_Gen) served from a Stream. The record is filled by hand
+// (state/param pointers), so any number of them can exist in one process, unlike
+// unif01_CreateExternGen*.
 //
 // GetU01 returns x * 2^-bits (all 48 bits for the 48-bit generators); GetBits returns the top
 // 32 bits, left-aligned at bit 31 for the 24-bit generators.
+//
+// Numbers come from blocks. With prefetch on, a producer thread fills the next block (a GPU
+// launch and copy for the device backends) while TestU01 reads the current one: double
+// buffering. The generator counts refills and how many of them had to wait for the producer.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -18,17 +28,31 @@ extern "C" {
 
 namespace rngvet {
 
+struct FeedOptions {
+    std::size_t block = 1u << 16;  // numbers per block
+    bool prefetch = false;         // fill the next block on a producer thread
+    // Checked at every refill: when it becomes non-zero, on_stop runs and the process ends
+    // with status 130 (TestU01 cannot be left in the middle of a test otherwise).
+    const volatile std::sig_atomic_t* stop_flag = nullptr;
+    std::function<void()> on_stop;
+    // Runs when the stream fails (an external stream ended, a device error), before the
+    // process ends with the one-line error and status 2.
+    std::function<void()> on_failure;
+};
+
 class TestU01Generator {
 public:
-    TestU01Generator(Stream& stream, const std::string& name, std::size_t block = 1u << 16);
+    TestU01Generator(Stream& stream, const std::string& name, FeedOptions options = {});
+    ~TestU01Generator();
     TestU01Generator(const TestU01Generator&) = delete;
     TestU01Generator& operator=(const TestU01Generator&) = delete;
 
     unif01_Gen* get() { return &gen_; }
     // Numbers handed to TestU01 so far.
     std::uint64_t consumed() const { return delivered_; }
-    // Times the buffer was refilled.
+    // Times a block was taken, and how many of those found the producer not yet done.
     std::uint64_t refills() const { return refills_; }
+    std::uint64_t refill_waits() const { return waits_; }
 
 private:
     static double get_u01(void* param, void* state);
@@ -36,17 +60,31 @@ private:
     static void write_state(void* state);
     std::uint64_t next();
     void refill();
+    void produce();
+    std::size_t fill_block(std::vector<std::uint64_t>& block);
 
     Stream& stream_;
+    FeedOptions options_;
     std::vector<char> name_;
-    std::vector<std::uint64_t> buffer_;
-    std::size_t position_;
-    std::size_t limit_;
+    std::vector<std::uint64_t> current_;
+    std::size_t position_ = 0;
+    std::size_t limit_ = 0;
     std::uint64_t delivered_ = 0;
     std::uint64_t refills_ = 0;
+    std::uint64_t waits_ = 0;
     int bits_;
     double scale_;
     unif01_Gen gen_;
+
+    // Producer side (prefetch only).
+    std::vector<std::uint64_t> next_block_;
+    std::size_t next_limit_ = 0;
+    bool next_ready_ = false;
+    bool quit_ = false;
+    std::string producer_error_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::thread producer_;
 };
 
 }  // namespace rngvet

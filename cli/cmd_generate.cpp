@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "generators/error.hpp"
+#include "kernels/backend.hpp"
 #include "options.hpp"
 
 namespace rngvet::cli {
@@ -92,7 +93,7 @@ int cmd_generate(int argc, char** argv)
             || errno == ERANGE)
             throw InputError("--count must be a non-negative integer or 'inf', got '" + count_text + "'");
     }
-    auto stream = make_stream(config);
+    auto stream = make_backend_stream(config);
 
     std::FILE* out = stdout;
     if (!out_path.empty()) {

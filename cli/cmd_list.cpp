@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "commands.hpp"
+#include "kernels/backend.hpp"
 #include "options.hpp"
 
 namespace rngvet::cli {
@@ -20,7 +21,15 @@ int cmd_list(int argc, char** argv)
         std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
                   << " statistics)\n";
     }
-    std::cout << "backends:\n  cpu\n";
+    std::cout << "backends (available here):\n";
+    for (const auto& b : available_backends()) {
+        std::cout << "  " << b;
+        if (b != "cpu") {
+            const auto devices = backend_devices(b);
+            for (std::size_t i = 0; i < devices.size(); ++i) std::cout << (i ? "; " : ": ") << devices[i];
+        }
+        std::cout << "\n";
+    }
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "kernels/backend.hpp"
 #include "options.hpp"
 #include "validators/checks.hpp"
 
@@ -52,13 +53,12 @@ int cmd_validate(int argc, char** argv)
     std::vector<Configuration> configs;
     if (config_options.generator.empty()) {
         configs = default_configurations(config_options.backend);
-        config_options.generator = "ranmar24";  // only to validate the backend option below
-        config_options.seed = "1,1";
-        (void)config_options.configuration();
+        (void)make_backend_stream(configs.front());  // the backend exists here
     } else {
         configs.push_back(config_options.configuration());
     }
-    const StreamFactory factory = [](const Configuration& c) { return make_stream(c); };
+    // Every check runs on the chosen backend; the layout checks compare against the reference.
+    const StreamFactory factory = [](const Configuration& c) { return make_backend_stream(c); };
 
     std::vector<CheckResult> results = check_known_answers(factory, config_options.backend);
     for (auto& r : check_output_contracts()) results.push_back(r);

@@ -10,5 +10,6 @@ int cmd_report(int argc, char** argv);
 int cmd_generate(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_dc(int argc, char** argv);
+int cmd_status(int argc, char** argv);
 
 }  // namespace rngvet::cli

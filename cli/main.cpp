@@ -20,6 +20,7 @@ struct Command {
 const Command commands[] = {
     {"list", rngvet::cli::cmd_list, "generators, batteries and backends of this build"},
     {"run", rngvet::cli::cmd_run, "run a TestU01 battery on a configuration and store it"},
+    {"status", rngvet::cli::cmd_status, "runs in a database and their progress"},
     {"report", rngvet::cli::cmd_report, "write the markdown report of stored runs"},
     {"generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools"},
     {"validate", rngvet::cli::cmd_validate, "known answers, output contracts, layouts, instances"},

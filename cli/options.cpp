@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <iostream>
+#include <sstream>
 
 #include "generators/error.hpp"
 
@@ -29,7 +30,8 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         ("zero", po::value(&zero)->default_value("keep"),
          "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")
         ("skip", po::value(&skip)->default_value(0), "numbers skipped before use")
-        ("backend", po::value(&backend)->default_value("cpu"), "backend: cpu");
+        ("backend", po::value(&backend)->default_value("cpu"),
+         "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)");
 }
 
 Configuration ConfigurationOptions::configuration() const
@@ -46,10 +48,21 @@ Configuration ConfigurationOptions::configuration() const
     c.zero = zero;
     c.skip = skip;
     c.backend = backend;
-    if (backend != "cpu")
-        throw InputError("backend '" + backend + "' is not available in this build (available: cpu)");
     validate(c);
     return c;
+}
+
+std::string ConfigurationOptions::arguments() const
+{
+    std::ostringstream out;
+    out << "--generator\n" << generator << "\n";
+    if (!seed.empty()) out << "--seed\n" << seed << "\n";
+    if (!params.empty()) out << "--params\n" << params << "\n--param-id\n" << param_id << "\n";
+    out << "--instances\n" << instances << "\n";
+    if (!layout.empty()) out << "--layout\n" << layout << "\n";
+    out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip << "\n";
+    out << "--backend\n" << backend << "\n";
+    return out.str();
 }
 
 bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,

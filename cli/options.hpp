@@ -26,6 +26,9 @@ struct ConfigurationOptions {
     void add_to(po::options_description& options, bool generator_required = true);
     // Parses and validates; throws InputError.
     Configuration configuration() const;
+    // The options as given, one per line ("--seed\n1802,9373\n..."), to rebuild the
+    // configuration later (rngvet run --resume).
+    std::string arguments() const;
 };
 
 // Parses argv against `options`; returns false (after printing usage) when --help was given.

@@ -456,23 +456,13 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
         if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
         stream = std::make_unique<ExternalStream>(f, true, c.generator);
     } else if (is_mt(c.generator)) {
+        std::vector<MtParams> params;
+        std::vector<MtState> states;
+        mt_instance_states(c, params, states);
         std::vector<MtEngine> engines(static_cast<std::size_t>(c.instances));
-        const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet {};
-        for (int i = 0; i < c.instances; ++i) {
-            MtEngine& e = engines[static_cast<std::size_t>(i)];
-            if (c.generator == "mtdc") {
-                e.params = set.sets[static_cast<std::size_t>(c.param_id + i)];
-                mt_seed(e.state, e.params, mt_instance_seed(c, i));
-            } else {
-                e.params = mt19937_params();
-                if (c.seed.size() == 1) {
-                    mt_seed(e.state, e.params, mt_instance_seed(c, i));
-                } else {
-                    std::vector<std::uint32_t> key(c.seed.begin(), c.seed.end());
-                    key[0] = mt_instance_seed(c, i);
-                    mt19937_init_by_array(e.state, e.params, key.data(), static_cast<int>(key.size()));
-                }
-            }
+        for (std::size_t i = 0; i < engines.size(); ++i) {
+            engines[i].params = params[i];
+            engines[i].state = states[i];
         }
         stream = std::make_unique<CombinedStream<MtEngine>>(std::move(engines), c.layout, 32,
                                                             canonical_name(c));
@@ -500,6 +490,32 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
     ranmar_seed(state, ranmar_variant(c.generator), ij, kl,
                 c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
     return state;
+}
+
+void mt_instance_states(const Configuration& c, std::vector<MtParams>& params,
+                        std::vector<MtState>& states)
+{
+    const std::size_t n = static_cast<std::size_t>(c.instances);
+    params.assign(n, MtParams {});
+    states.assign(n, MtState {});
+    const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet {};
+    for (int i = 0; i < c.instances; ++i) {
+        MtParams& prm = params[static_cast<std::size_t>(i)];
+        MtState& st = states[static_cast<std::size_t>(i)];
+        if (c.generator == "mtdc") {
+            prm = set.sets[static_cast<std::size_t>(c.param_id + i)];
+            mt_seed(st, prm, mt_instance_seed(c, i));
+        } else {
+            prm = mt19937_params();
+            if (c.seed.size() == 1) {
+                mt_seed(st, prm, mt_instance_seed(c, i));
+            } else {
+                std::vector<std::uint32_t> key(c.seed.begin(), c.seed.end());
+                key[0] = mt_instance_seed(c, i);
+                mt19937_init_by_array(st, prm, key.data(), static_cast<int>(key.size()));
+            }
+        }
+    }
 }
 
 }  // namespace rngvet

@@ -77,4 +77,11 @@ std::unique_ptr<Stream> make_stream(const Configuration& config);
 struct RanmarState;
 RanmarState ranmar_instance_state(const Configuration& config, int instance);
 
+// The parameters and seeded states of every instance of a validated mtdc / mt19937
+// configuration: what make_stream builds, for backends that seed on the host (kernels/).
+struct MtParams;
+struct MtState;
+void mt_instance_states(const Configuration& config, std::vector<MtParams>& params,
+                        std::vector<MtState>& states);
+
 }  // namespace rngvet

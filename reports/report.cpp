@@ -103,8 +103,9 @@ std::string format_pvalue(double p)
     return printf_string("%.2f", p);
 }
 
-std::string render_report(Store& store, const std::string& db_label,
-                          const std::vector<std::int64_t>& run_ids)
+RenderedReport render_validation_report(Store& store, const std::string& db_label,
+                                      const std::vector<std::int64_t>& run_ids,
+                                      const ReportOptions& options)
 {
     std::vector<RunRecord> runs;
     if (run_ids.empty()) {
@@ -116,6 +117,7 @@ std::string render_report(Store& store, const std::string& db_label,
             runs.push_back(*r);
         }
     }
+    RenderedReport report;
     std::ostringstream out;
     out << "# rngvet validation report\n\n";
     out << "Database " << code(db_label) << ", " << runs.size() << (runs.size() == 1 ? " run" : " runs")
@@ -123,8 +125,23 @@ std::string render_report(Store& store, const std::string& db_label,
            "when it lies outside [1e-10, 1 - 1e-10]. With many statistics, some suspect values "
            "are expected by chance alone: about 0.2% of them.\n\n";
     if (runs.empty()) out << "The database holds no runs yet.\n";
-    for (const RunRecord& r : runs) write_run(out, r, store.statistics(r.run_id));
-    return out.str();
+    if (!runs.empty()) {
+        // The comparison comes first when it says more than the single runs can: on request,
+        // or as soon as some configuration was run with several seeds.
+        const Comparison comparison = compare_runs(store, runs);
+        if (options.compare_only || comparison.repeated_seeds())
+            out << render_comparison(comparison, options.plot_prefix, report.files);
+    }
+    if (!options.compare_only)
+        for (const RunRecord& r : runs) write_run(out, r, store.statistics(r.run_id));
+    report.markdown = out.str();
+    return report;
+}
+
+std::string render_report(Store& store, const std::string& db_label,
+                          const std::vector<std::int64_t>& run_ids)
+{
+    return render_validation_report(store, db_label, run_ids, {}).markdown;
 }
 
 }  // namespace rngvet

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compare.hpp"
 #include "store.hpp"
 
 namespace rngvet {
@@ -13,7 +14,24 @@ namespace rngvet {
 // "1 - 4.2e-5" close to 1, scientific notation below 0.01, otherwise fixed.
 std::string format_pvalue(double p);
 
-// Renders the runs (all of them when run_ids is empty) as GitHub-flavoured markdown.
+struct ReportOptions {
+    bool compare_only = false;  // only the comparison across seeds, without the per-run sections
+    std::string plot_prefix;    // file-name stem of the SVG plots; empty: no plots
+};
+
+struct RenderedReport {
+    std::string markdown;
+    std::vector<ReportFile> files;  // plots to write beside the markdown (relative links)
+};
+
+// Renders the runs (all of them when run_ids is empty) as GitHub-flavoured markdown: the
+// comparison across seeds (compare.hpp) when options.compare_only is set or some configuration
+// has several seeds, then one section per run unless options.compare_only.
+RenderedReport render_validation_report(Store& store, const std::string& db_label,
+                                        const std::vector<std::int64_t>& run_ids,
+                                        const ReportOptions& options);
+
+// render_validation_report without plots; the markdown only.
 std::string render_report(Store& store, const std::string& db_label,
                           const std::vector<std::int64_t>& run_ids);
 

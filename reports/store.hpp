@@ -12,7 +12,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 2;
+inline constexpr int store_schema_version = 3;
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -36,6 +36,8 @@ struct RunRecord {
     int jobs = 1;
     std::string cpu_model;
     std::string gpu_model;
+    std::string options;         // the configuration's command-line options, one per line
+    std::string tests_selected;  // "" for the whole battery, else e.g. "1,5,10"
 };
 
 // Provenance of one test of a run: where in the stream it started and what it cost.
@@ -75,6 +77,35 @@ struct StatisticRecord {
 // (L'Ecuyer & Simard's "clear failure"), "suspect" in between.
 const char* verdict(double pvalue);
 
+// Campaigns (schema 3; rngvet campaign, docs/campaigns.md).
+
+// Which task of which campaign a task database holds; written before the task's run starts.
+struct CampaignStamp {
+    std::string campaign_id;
+    int task_id = 0;
+    std::string configuration;  // the campaign file's name of the configuration
+    std::string seed;           // as in runs.seed
+    std::string tests;          // the task's tests, e.g. "1,4,7"
+};
+
+// What a campaign database expects of one task database.
+struct CampaignTaskSpec {
+    CampaignStamp stamp;
+    std::string config;          // canonical configuration name (runs.config)
+    std::string battery;         // runs.battery
+    std::string tests_selected;  // the campaign's selection of the battery, "" for all of it
+    int battery_tests = 0;       // tests in that selection: the folded run is complete with all
+};
+
+// What merging one task database did.
+struct CampaignMerge {
+    std::int64_t run_id = 0;  // the campaign run the task was folded into (0: no run yet)
+    std::int64_t tests_added = 0;
+    std::int64_t statistics_added = 0;
+    std::string task_status;  // status of the task's run; "" when the task has no run yet
+    std::size_t task_tests = 0;  // tests the task database holds
+};
+
 class Store {
 public:
     // Opens (creating if needed) and migrates the database. Throws InputError with a one-line
@@ -96,6 +127,7 @@ public:
                      const std::vector<StatisticRecord>& stats);
     void finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at);
     std::vector<TestRecord> tests(std::int64_t run_id);
+    void set_testu01_version(std::int64_t run_id, const std::string& version);
 
     std::int64_t insert_bench(const BenchRecord& bench);
     std::vector<BenchRecord> bench();
@@ -103,6 +135,19 @@ public:
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
+
+    // Campaigns. The stamp of a task database (nullopt when it has none); stamping again with
+    // the same stamp is a no-op, with another one an InputError.
+    std::optional<CampaignStamp> campaign_stamp();
+    void stamp_campaign_task(const CampaignStamp& stamp);
+
+    // Folds the runs of the task database at `task_db` into this campaign database, in one
+    // transaction: one run per (campaign, configuration, seed), each test and statistic at most
+    // once, so merging again adds nothing and changes nothing. A file that is not an rngvet
+    // store, is damaged, or carries another stamp (or runs of another configuration) is refused
+    // with InputError before anything is written.
+    CampaignMerge merge_campaign_task(const std::string& task_db, const CampaignTaskSpec& spec,
+                                      const std::string& merged_at);
 
 private:
     void migrate();

@@ -37,7 +37,9 @@ namespace {
     {
         auto reference = make_stream(ranmar("ranmar48"));
         auto served = make_stream(ranmar("ranmar48"));
-        TestU01Generator gen(*served, "t", 1000);  // small block: exercises refills
+        FeedOptions feed;
+        feed.block = 1000;  // small blocks: exercises refills
+        TestU01Generator gen(*served, "t", feed);
         unif01_Gen* g = gen.get();
         for (int n = 0; n < 5000; ++n) {
             std::uint64_t x = 0;
@@ -50,6 +52,23 @@ namespace {
             }
         }
         EXPECT_EQ(gen.consumed(), 5000u);
+        EXPECT_EQ(gen.refills(), 5u);
+    }
+
+    TEST(Adapter, PrefetchingServesTheSameNumbers)
+    {
+        auto plain_stream = make_stream(ranmar("ranmar48x"));
+        auto fed_stream = make_stream(ranmar("ranmar48x"));
+        FeedOptions plain_feed, fed_feed;
+        plain_feed.block = fed_feed.block = 777;
+        fed_feed.prefetch = true;
+        TestU01Generator plain(*plain_stream, "plain", plain_feed);
+        TestU01Generator fed(*fed_stream, "fed", fed_feed);
+        for (int n = 0; n < 100000; ++n)
+            ASSERT_EQ(plain.get()->GetBits(nullptr, plain.get()->state),
+                      fed.get()->GetBits(nullptr, fed.get()->state)) << "n = " << n;
+        EXPECT_EQ(fed.refills(), plain.refills());
+        EXPECT_LE(fed.refill_waits(), fed.refills());
     }
 
     TEST(Battery, SmallCrushOnRanmar24EqualsTestU01sOwnRanmar)

@@ -128,7 +128,11 @@ TEST(Cli, EmptyStdinIsAnErrorNamingTheWordsRead)
     const Result r = rngvet("run --generator stdin32 --db " + db + " </dev/null");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("ended after 0 words"), std::string::npos) << r.err;
-    EXPECT_EQ(rngvet::Store(db).runs().size(), 0u);
+    // The run had started: it is kept, marked failed, with no statistics.
+    rngvet::Store store(db);
+    ASSERT_EQ(store.runs().size(), 1u);
+    EXPECT_EQ(store.runs()[0].status, "failed");
+    EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
 }
 
 TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)

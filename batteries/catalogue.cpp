@@ -1,0 +1,301 @@
+// Catalogue of TestU01's SmallCrush, Crush and BigCrush, for TestU01 1.2.3 as installed here
+// (Debian libtestu01-0-dev 1.2.3+ds1, 64-bit Linux: USE_LONGLONG defined, LONG_MAX > 2^31 - 1;
+// the 32-bit branches of bbattery.c run other BirthdaySpacings tests with other names).
+//
+// Test numbers, names and statistic counts were read from the code of SmallCrush(), Crush()
+// and BigCrush() in TestU01's bbattery.c (GitHub umontreal-simul/TestU01-2009, path
+// testu01/bbattery.c), counting the p-values each test stores into bbattery_pVal; the
+// CRUSH_RUNS/BIGCRUSH_RUNS arrays there are only overflow bounds (CRUSH_RUNS gives test 18 six
+// values and test 65 one, where Crush writes five and five). Then every test of the three
+// batteries was run alone through bbattery_Repeat* against the installed 1.2.3 library, and
+// bbattery_NTests and bbattery_TestNames matched this table for all 212 tests.
+//
+// A name is the first statistic's name. The others of a multi-statistic test follow TestU01's
+// pattern: "ClosePairs NP/mNP/mNP1/mNP2/NJumps[/mNP2S]<suffix>", "RandomWalk1 H/M/J/R/C<suffix>",
+// "MaxOft" then "MaxOft AD<suffix>", or the same name twice (LinearComp, LongestHeadRun,
+// Run of bits), except that BigCrush test 81 names its second value "LinearComp, r = 0".
+// Names are not unique within a battery (e.g. Crush tests 3 and 4 are both
+// "CollisionOver, t = 2").
+//
+// Costs: the CPU seconds each test took when run alone on MT19937 (ugfsr_CreateMT19937_02) on
+// a Xeon server (16 tests at a time on 16 cores), times 0.89 so that the sums match the known
+// totals: Crush 1640 s (measured 1842 s; its longest, test 76, measured 80 s against the known
+// 64 s) and BigCrush 11200 s (measured 12592 s; test 94 gives 286 s here against the known
+// 330 s on RANMAR, and test 13 is slightly longer). SmallCrush used the same factor (7.3 s in
+// all). Costs depend on the generator and the machine; use them only to compare and schedule
+// tests.
+
+#include "catalogue.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "generators/error.hpp"
+
+namespace rngvet {
+
+int BatteryCatalogue::total_statistics() const
+{
+    int total = 0;
+    for (const TestEntry& t : tests) total += t.statistics;
+    return total;
+}
+
+const TestEntry& BatteryCatalogue::test(int number) const
+{
+    for (const TestEntry& t : tests)
+        if (t.number == number) return t;
+    throw std::out_of_range(std::string(name) + " has no test " + std::to_string(number)
+                            + " (tests are 1 to " + std::to_string(tests.size()) + ")");
+}
+
+// Columns: test number, first statistic's name, statistics, cost in seconds.
+
+const BatteryCatalogue& smallcrush_catalogue()
+{
+    // clang-format off
+    static const BatteryCatalogue catalogue{"smallcrush", {
+        {  1, "BirthdaySpacings",            1,    1.6},
+        {  2, "Collision",                   1,    1.0},
+        {  3, "Gap",                         1,    0.5},
+        {  4, "SimpPoker",                   1,    0.6},
+        {  5, "CouponCollector",             1,    0.5},
+        {  6, "MaxOft",                      2,    0.6},
+        {  7, "WeightDistrib",               1,    0.5},
+        {  8, "MatrixRank",                  1,    0.5},
+        {  9, "HammingIndep",                1,    0.7},
+        { 10, "RandomWalk1 H",               5,    0.8},
+    }};
+    // clang-format on
+    return catalogue;
+}
+
+const BatteryCatalogue& crush_catalogue()
+{
+    // clang-format off
+    static const BatteryCatalogue catalogue{"crush", {
+        {  1, "SerialOver, t = 2",           1,   24.8},
+        {  2, "SerialOver, t = 4",           1,   16.5},
+        {  3, "CollisionOver, t = 2",        1,   21.7},
+        {  4, "CollisionOver, t = 2",        1,   22.3},
+        {  5, "CollisionOver, t = 4",        1,   28.4},
+        {  6, "CollisionOver, t = 4",        1,   29.5},
+        {  7, "CollisionOver, t = 8",        1,   28.2},
+        {  8, "CollisionOver, t = 8",        1,   29.0},
+        {  9, "CollisionOver, t = 20",       1,   28.2},
+        { 10, "CollisionOver, t = 20",       1,   28.8},
+        { 11, "BirthdaySpacings, t = 2",     1,   34.0},
+        { 12, "BirthdaySpacings, t = 3",     1,   34.5},
+        { 13, "BirthdaySpacings, t = 4",     1,   35.4},
+        { 14, "BirthdaySpacings, t = 7",     1,   23.5},
+        { 15, "BirthdaySpacings, t = 7",     1,   24.0},
+        { 16, "BirthdaySpacings, t = 8",     1,   24.9},
+        { 17, "BirthdaySpacings, t = 8",     1,   24.5},
+        { 18, "ClosePairs NP, t = 2",        5,    9.2},
+        { 19, "ClosePairs NP, t = 3",        6,   13.2},
+        { 20, "ClosePairs NP, t = 7",        6,   25.3},
+        { 21, "ClosePairsBitMatch, t = 2",   1,    9.0},
+        { 22, "ClosePairsBitMatch, t = 4",   1,    8.0},
+        { 23, "SimpPoker, d = 16",           1,   12.5},
+        { 24, "SimpPoker, d = 16",           1,   14.9},
+        { 25, "SimpPoker, d = 64",           1,   11.8},
+        { 26, "SimpPoker, d = 64",           1,   14.3},
+        { 27, "CouponCollector, d = 4",      1,    6.3},
+        { 28, "CouponCollector, d = 4",      1,    7.1},
+        { 29, "CouponCollector, d = 16",     1,    7.8},
+        { 30, "CouponCollector, d = 16",     1,    9.3},
+        { 31, "Gap, r = 0",                  1,    8.7},
+        { 32, "Gap, r = 27",                 1,   11.3},
+        { 33, "Gap, r = 0",                  1,   10.1},
+        { 34, "Gap, r = 22",                 1,   12.9},
+        { 35, "Run of U01, r = 0",           1,    8.0},
+        { 36, "Run of U01, r = 15",          1,    9.5},
+        { 37, "Permutation, r = 0",          1,   14.6},
+        { 38, "Permutation, r = 15",         1,   15.8},
+        { 39, "CollisionPermut, r = 0",      1,   26.5},
+        { 40, "CollisionPermut, r = 15",     1,   27.3},
+        { 41, "MaxOft, t = 5",               2,   28.6},
+        { 42, "MaxOft, t = 10",              2,   16.5},
+        { 43, "MaxOft, t = 20",              2,    4.3},
+        { 44, "MaxOft, t = 30",              2,    5.0},
+        { 45, "SampleProd, t = 10",          1,    2.9},
+        { 46, "SampleProd, t = 30",          1,    4.7},
+        { 47, "SampleMean",                  1,    5.4},
+        { 48, "SampleCorr",                  1,    4.3},
+        { 49, "AppearanceSpacings, r = 0",   1,    6.9},
+        { 50, "AppearanceSpacings, r = 20",  1,    3.1},
+        { 51, "WeightDistrib, r = 0",        1,    3.9},
+        { 52, "WeightDistrib, r = 8",        1,    5.2},
+        { 53, "WeightDistrib, r = 16",       1,    4.9},
+        { 54, "WeightDistrib, r = 24",       1,    4.0},
+        { 55, "SumCollector",                1,    3.6},
+        { 56, "MatrixRank, 60 x 60",         1,   20.5},
+        { 57, "MatrixRank, 60 x 60",         1,   23.2},
+        { 58, "MatrixRank, 300 x 300",       1,   30.5},
+        { 59, "MatrixRank, 300 x 300",       1,   37.8},
+        { 60, "MatrixRank, 1200 x 1200",     1,   34.6},
+        { 61, "MatrixRank, 1200 x 1200",     1,   49.6},
+        { 62, "Savir2",                      1,    5.3},
+        { 63, "GCD, r = 0",                  1,   14.7},
+        { 64, "GCD, r = 10",                 1,    4.4},
+        { 65, "RandomWalk1 H (L = 90)",      5,   27.5},
+        { 66, "RandomWalk1 H (L = 90)",      5,    6.2},
+        { 67, "RandomWalk1 H (L = 1000)",    5,   21.6},
+        { 68, "RandomWalk1 H (L = 1000)",    5,    5.0},
+        { 69, "RandomWalk1 H (L = 10000)",   5,   17.6},
+        { 70, "RandomWalk1 H (L = 10000)",   5,    4.2},
+        { 71, "LinearComp, r = 0",           2,    3.3},
+        { 72, "LinearComp, r = 29",          2,    3.2},
+        { 73, "LempelZiv",                   1,   18.6},
+        { 74, "Fourier3, r = 0",             1,   18.5},
+        { 75, "Fourier3, r = 20",            1,   19.6},
+        { 76, "LongestHeadRun, r = 0",       2,   71.5},
+        { 77, "LongestHeadRun, r = 20",      2,   25.9},
+        { 78, "PeriodsInStrings, r = 0",     1,   19.0},
+        { 79, "PeriodsInStrings, r = 15",    1,   12.1},
+        { 80, "HammingWeight2, r = 0",       1,   10.4},
+        { 81, "HammingWeight2, r = 20",      1,    7.4},
+        { 82, "HammingCorr, L = 30",         1,   16.7},
+        { 83, "HammingCorr, L = 300",        1,   15.9},
+        { 84, "HammingCorr, L = 1200",       1,   12.7},
+        { 85, "HammingIndep, L = 30",        1,   20.0},
+        { 86, "HammingIndep, L = 30",        1,   15.4},
+        { 87, "HammingIndep, L = 300",       1,   20.0},
+        { 88, "HammingIndep, L = 300",       1,   14.5},
+        { 89, "HammingIndep, L = 1200",      1,   25.3},
+        { 90, "HammingIndep, L = 1200",      1,    5.8},
+        { 91, "Run of bits, r = 0",          2,   29.0},
+        { 92, "Run of bits, r = 20",         2,   34.6},
+        { 93, "AutoCor, d = 1",              1,   15.5},
+        { 94, "AutoCor, d = 1",              1,   19.8},
+        { 95, "AutoCor, d = 30",             1,   12.7},
+        { 96, "AutoCor, d = 10",             1,   15.4},
+    }};
+    // clang-format on
+    return catalogue;
+}
+
+const BatteryCatalogue& bigcrush_catalogue()
+{
+    // clang-format off
+    static const BatteryCatalogue catalogue{"bigcrush", {
+        {  1, "SerialOver, r = 0",           1,   46.1},
+        {  2, "SerialOver, r = 22",          1,   53.8},
+        {  3, "CollisionOver, t = 2",        1,  132.2},
+        {  4, "CollisionOver, t = 2",        1,  135.7},
+        {  5, "CollisionOver, t = 3",        1,  177.7},
+        {  6, "CollisionOver, t = 3",        1,  182.1},
+        {  7, "CollisionOver, t = 7",        1,  178.3},
+        {  8, "CollisionOver, t = 7",        1,  186.4},
+        {  9, "CollisionOver, t = 14",       1,  179.9},
+        { 10, "CollisionOver, t = 14",       1,  180.6},
+        { 11, "CollisionOver, t = 21",       1,  172.2},
+        { 12, "CollisionOver, t = 21",       1,  179.2},
+        { 13, "BirthdaySpacings, t = 2",     1,  325.9},
+        { 14, "BirthdaySpacings, t = 3",     1,  143.3},
+        { 15, "BirthdaySpacings, t = 4",     1,  225.3},
+        { 16, "BirthdaySpacings, t = 7",     1,  156.9},
+        { 17, "BirthdaySpacings, t = 7",     1,  162.1},
+        { 18, "BirthdaySpacings, t = 8",     1,  246.9},
+        { 19, "BirthdaySpacings, t = 8",     1,  248.7},
+        { 20, "BirthdaySpacings, t = 16",    1,  282.9},
+        { 21, "BirthdaySpacings, t = 16",    1,  298.5},
+        { 22, "ClosePairs NP, t = 3",        6,  132.9},
+        { 23, "ClosePairs NP, t = 5",        6,   90.7},
+        { 24, "ClosePairs NP, t = 9",        6,  163.1},
+        { 25, "ClosePairs NP, t = 16",       6,  205.5},
+        { 26, "SimpPoker, r = 0",            1,   59.6},
+        { 27, "SimpPoker, r = 27",           1,   70.7},
+        { 28, "SimpPoker, r = 0",            1,   61.1},
+        { 29, "SimpPoker, r = 25",           1,   68.2},
+        { 30, "CouponCollector, r = 0",      1,   65.3},
+        { 31, "CouponCollector, r = 10",     1,   85.3},
+        { 32, "CouponCollector, r = 20",     1,   85.5},
+        { 33, "CouponCollector, r = 27",     1,   85.8},
+        { 34, "Gap, r = 0",                  1,   67.9},
+        { 35, "Gap, r = 25",                 1,   89.2},
+        { 36, "Gap, r = 0",                  1,   92.0},
+        { 37, "Gap, r = 20",                 1,   99.6},
+        { 38, "Run, r = 0",                  1,   70.4},
+        { 39, "Run, r = 15",                 1,  185.7},
+        { 40, "Permutation, t = 3",          1,   35.1},
+        { 41, "Permutation, t = 5",          1,   70.7},
+        { 42, "Permutation, t = 7",          1,   58.9},
+        { 43, "Permutation, t = 10",         1,  150.5},
+        { 44, "CollisionPermut, r = 0",      1,  255.9},
+        { 45, "CollisionPermut, r = 10",     1,  270.8},
+        { 46, "MaxOft, t = 8",               2,  127.6},
+        { 47, "MaxOft, t = 16",              2,  116.3},
+        { 48, "MaxOft, t = 24",              2,   90.1},
+        { 49, "MaxOft, t = 32",              2,  102.0},
+        { 50, "SampleProd, t = 8",           1,  106.7},
+        { 51, "SampleProd, t = 16",          1,   67.9},
+        { 52, "SampleProd, t = 24",          1,   82.0},
+        { 53, "SampleMean, r = 0",           1,   14.8},
+        { 54, "SampleMean, r = 10",          1,   17.0},
+        { 55, "SampleCorr, k = 1",           1,   17.9},
+        { 56, "SampleCorr, k = 2",           1,   17.7},
+        { 57, "AppearanceSpacings, r = 0",   1,   64.5},
+        { 58, "AppearanceSpacings, r = 27",  1,   54.6},
+        { 59, "WeightDistrib, r = 0",        1,   44.7},
+        { 60, "WeightDistrib, r = 20",       1,   43.3},
+        { 61, "WeightDistrib, r = 28",       1,   46.1},
+        { 62, "WeightDistrib, r = 0",        1,   41.2},
+        { 63, "WeightDistrib, r = 10",       1,   40.5},
+        { 64, "WeightDistrib, r = 26",       1,   55.7},
+        { 65, "SumCollector",                1,   77.3},
+        { 66, "MatrixRank, L=30, r=0",       1,   63.8},
+        { 67, "MatrixRank, L=30, r=26",      1,   62.8},
+        { 68, "MatrixRank, L=1000, r=0",     1,  111.0},
+        { 69, "MatrixRank, L=1000, r=26",    1,  114.2},
+        { 70, "MatrixRank, L=5000",          1,   96.1},
+        { 71, "MatrixRank, L=5000",          1,   67.6},
+        { 72, "Savir2",                      1,   30.2},
+        { 73, "GCD",                         1,   77.4},
+        { 74, "RandomWalk1 H (L=50, r=0)",   5,   42.7},
+        { 75, "RandomWalk1 H (L=50, r=25)",  5,   46.5},
+        { 76, "RandomWalk1 H (L=1000, r=0)", 5,   46.5},
+        { 77, "RandomWalk1 H (L=1000, r=20)", 5,   42.8},
+        { 78, "RandomWalk1 H (L=10000, r=0)", 5,   35.4},
+        { 79, "RandomWalk1 H (L=10000, r=15)", 5,   33.5},
+        { 80, "LinearComp, r = 0",           2,    8.4},
+        { 81, "LinearComp, r = 29",          2,    8.5},
+        { 82, "LempelZiv, r = 0",            1,  112.4},
+        { 83, "LempelZiv, r = 15",           1,   96.8},
+        { 84, "Fourier3, r = 0",             1,   44.3},
+        { 85, "Fourier3, r = 27",            1,   44.7},
+        { 86, "LongestHeadRun, r = 0",       2,  104.7},
+        { 87, "LongestHeadRun, r = 27",      2,  107.1},
+        { 88, "PeriodsInStrings, r = 0",     1,  156.1},
+        { 89, "PeriodsInStrings, r = 20",    1,  173.7},
+        { 90, "HammingWeight2, r = 0",       1,   59.5},
+        { 91, "HammingWeight2, r = 27",      1,   64.2},
+        { 92, "HammingCorr, L = 30",         1,   74.4},
+        { 93, "HammingCorr, L = 300",        1,   76.9},
+        { 94, "HammingCorr, L = 1200",       1,  286.1},
+        { 95, "HammingIndep, L=30, r=0",     1,  119.6},
+        { 96, "HammingIndep, L=30, r=27",    1,  123.2},
+        { 97, "HammingIndep, L=300, r=0",    1,   81.8},
+        { 98, "HammingIndep, L=300, r=26",   1,   94.2},
+        { 99, "HammingIndep, L=1200, r=0",   1,   95.8},
+        {100, "HammingIndep, L=1200, r=25",  1,  101.3},
+        {101, "Run of bits, r = 0",          2,   85.7},
+        {102, "Run of bits, r = 27",         2,   90.8},
+        {103, "AutoCor, d=1, r=0",           1,  107.8},
+        {104, "AutoCor, d=3, r=0",           1,   81.4},
+        {105, "AutoCor, d=1, r=27",          1,  109.9},
+        {106, "AutoCor, d=3, r=27",          1,   77.3},
+    }};
+    // clang-format on
+    return catalogue;
+}
+
+const BatteryCatalogue& catalogue_for(const std::string& battery)
+{
+    if (battery == "smallcrush") return smallcrush_catalogue();
+    if (battery == "crush") return crush_catalogue();
+    if (battery == "bigcrush") return bigcrush_catalogue();
+    throw InputError("unknown battery '" + battery + "' (valid: smallcrush, crush, bigcrush)");
+}
+
+}  // namespace rngvet

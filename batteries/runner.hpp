@@ -1,0 +1,69 @@
+// Runs the tests of a battery one by one and reports each as it finishes, so that every test's
+// p-values can be committed on their own and an interrupted run resumed.
+//
+//   serial:  one process, one stream, tests in TestU01's order: exactly the battery TestU01
+//            runs (the same numbers reach the same tests), started at a given stream offset.
+//   sharded: each test in its own worker process (TestU01 reports through process globals),
+//            reading its own segment of the stream that starts at (test number - 1) * 2^40,
+//            reached by exact jump-ahead; up to `jobs` workers at once, longest test first by
+//            the catalogue's cost.
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "battery.hpp"
+#include "generators/stream.hpp"
+
+namespace rngvet {
+
+// Segments of the sharded mode: test k reads [ (k-1) * 2^40, k * 2^40 ). No battery test reads
+// more than 2^40 numbers (BigCrush reads about 2^38 in all); a test that did would be an error.
+inline constexpr std::uint64_t shard_stride = 1ull << 40;
+
+struct TestOutcome {
+    int test_number = 0;
+    std::uint64_t start_offset = 0;
+    std::uint64_t numbers_used = 0;
+    double cpu_seconds = 0;
+    std::string worker;
+    std::uint64_t refills = 0;
+    std::uint64_t refill_waits = 0;
+    std::string started_at;
+    std::string finished_at;
+    std::string testu01_version;
+    std::vector<Statistic> statistics;
+};
+
+struct RunnerOptions {
+    std::string mode = "serial";  // serial | sharded
+    int jobs = 1;
+    bool prefetch = false;
+    std::uint64_t serial_start = 0;  // serial: stream offset of the first test to run
+    std::string log_path;            // TestU01's output (serial: the whole run; sharded: per test, suffixed)
+    // Set by the caller's signal handler; the runner stops at the next opportunity.
+    const volatile std::sig_atomic_t* stop_flag = nullptr;
+    std::function<void()> on_stop;     // serial: called from inside TestU01 before the process exits
+    std::function<void()> on_failure;  // serial: the stream failed; called before the process exits
+};
+
+using StreamFactoryFn = std::function<std::unique_ptr<Stream>()>;
+using TestDone = std::function<void(const TestOutcome&)>;
+
+struct RunnerResult {
+    std::vector<int> failed;  // tests whose worker died or failed
+    bool interrupted = false;
+};
+
+RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
+                       const BatteryCatalogue& battery, const std::vector<int>& tests,
+                       const RunnerOptions& options, const TestDone& done);
+
+std::string utc_now();
+std::string host_name();
+
+}  // namespace rngvet

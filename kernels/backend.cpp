@@ -1,0 +1,350 @@
+#include "kernels/backend.hpp"
+
+#include "generators/error.hpp"
+#include "generators/jump.hpp"
+#include "generators/mt.hpp"
+#include "generators/ranmar.hpp"
+#include "kernels/mt_device.hpp"
+#include "kernels/ranmar_device.hpp"
+
+#include <algorithm>
+#include <new>
+
+namespace rngvet {
+namespace {
+
+bool is_ranmar(const std::string& g)
+{
+    return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x";
+}
+
+bool is_mt(const std::string& g)
+{
+    return g == "mtdc" || g == "mt19937";
+}
+
+std::string join(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (const auto& item : items)
+        s += (s.empty() ? "" : ", ") + item;
+    return s;
+}
+
+struct Probe {
+    std::vector<std::string> available{ "cpu" };
+    std::string why_openmp, why_opencl, why_cuda;
+};
+
+const Probe& probe()
+{
+    static const Probe result = [] {
+        Probe p;
+        if (openmp_usable(p.why_openmp)) p.available.push_back("openmp");
+        if (opencl_usable(p.why_opencl)) p.available.push_back("opencl");
+        if (cuda_usable(p.why_cuda)) p.available.push_back("cuda");
+        return p;
+    }();
+    return result;
+}
+
+std::uint64_t layout_code(const Layout& layout)
+{
+    switch (layout.kind) {
+    case LayoutKind::interleave:
+        return RNGVET_LAYOUT_INTERLEAVE;
+    case LayoutKind::block:
+        return RNGVET_LAYOUT_BLOCK;
+    case LayoutKind::single:
+        break;
+    }
+    return RNGVET_LAYOUT_SINGLE;
+}
+
+void check_layout_size(const Configuration& c)
+{
+    const auto n = static_cast<std::uint64_t>(c.instances);
+    if (c.layout.kind == LayoutKind::block && c.layout.block > (std::uint64_t(1) << 62) / n)
+        throw InputError("block:" + std::to_string(c.layout.block) + " with "
+            + std::to_string(c.instances)
+            + " instances is too large for the kernels (N*K must be below 2^62)");
+}
+
+template <class T> void allocate(std::vector<T>& v, std::size_t n, const Configuration& c)
+{
+    try {
+        v.assign(n, T{});
+    } catch (const std::bad_alloc&) {
+        throw InputError("cannot allocate host memory for the states of "
+            + std::to_string(c.instances) + " instances");
+    }
+}
+
+// The combined stream of a configuration, generated `launch` numbers at a time on a device
+// and served from a host buffer. Launches follow one another, so any sequence of fill() and
+// discard() calls continues the stream exactly.
+class DeviceStream final : public Stream {
+public:
+    DeviceStream(std::unique_ptr<KernelDevice> device, std::uint64_t start, int bits,
+        std::string name, std::size_t launch)
+        : device_(std::move(device))
+        , bits_(bits)
+        , name_(std::move(name))
+        , launch_(launch)
+        , next_(start)
+    {
+        device_->reserve(launch_);
+        try {
+            buffer_.resize(launch_);
+        } catch (const std::bad_alloc&) {
+            throw InputError("cannot allocate a host buffer of " + std::to_string(launch_)
+                + " numbers for " + device_->description());
+        }
+    }
+
+    int bits() const override { return bits_; }
+    std::string name() const override { return name_; }
+
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        while (n > 0) {
+            if (pos_ == have_) {
+                if (n >= launch_) { // straight into the caller's memory
+                    run(out, launch_);
+                    out += launch_;
+                    n -= launch_;
+                    continue;
+                }
+                refill();
+            }
+            const std::size_t take = std::min(n, have_ - pos_);
+            std::copy_n(buffer_.data() + pos_, take, out);
+            pos_ += take;
+            out += take;
+            n -= take;
+        }
+    }
+
+    // Skips n numbers: whole launches are generated on the device and not copied back. (The
+    // skip of the configuration is jumped over on the host instead, in the setup.)
+    void discard(std::uint64_t n) override
+    {
+        while (n > 0) {
+            if (pos_ == have_) {
+                if (n >= launch_) {
+                    run(nullptr, launch_);
+                    n -= launch_;
+                    continue;
+                }
+                refill();
+            }
+            const std::size_t take
+                = static_cast<std::size_t>(std::min<std::uint64_t>(n, have_ - pos_));
+            pos_ += take;
+            n -= take;
+        }
+    }
+
+private:
+    void refill()
+    {
+        run(buffer_.data(), launch_);
+        have_ = launch_;
+        pos_ = 0;
+    }
+
+    void run(std::uint64_t* host, std::size_t len)
+    {
+        device_->launch(next_, len, 0, false);
+        if (host) device_->download(host, len);
+        next_ += len;
+    }
+
+    std::unique_ptr<KernelDevice> device_;
+    int bits_;
+    std::string name_;
+    std::size_t launch_;
+    std::vector<std::uint64_t> buffer_;
+    std::size_t have_ = 0; // valid numbers in buffer_
+    std::size_t pos_ = 0; // next one to hand out
+    std::uint64_t next_; // first combined index of the next launch
+};
+
+} // namespace
+
+void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint64_t* words)
+{
+    const int lags = ranmar_lags;
+    for (int m = 0; m < lags; ++m) {
+        const std::uint64_t slot = (position + static_cast<std::uint64_t>(m)) % ranmar_lags;
+        words[slot] = s.u[(s.i97 - m + lags) % lags];
+    }
+    words[RNGVET_RANMAR_C] = s.c;
+    for (int w = RNGVET_RANMAR_C + 1; w < RNGVET_RANMAR_STRIDE; ++w)
+        words[w] = 0;
+}
+
+RanmarSetup ranmar_setup(const Configuration& c)
+{
+    validate(c);
+    if (!is_ranmar(c.generator))
+        throw InputError("ranmar_setup: '" + c.generator + "' is not RANMAR");
+    check_layout_size(c);
+    RanmarSetup setup;
+    setup.instances = static_cast<std::uint64_t>(c.instances);
+    setup.blocks = (setup.instances + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
+    setup.bits = resolution_bits(c);
+    setup.name = canonical_name(c);
+    allocate(setup.state, setup.instances * RNGVET_RANMAR_STRIDE, c);
+    const RanmarState first = ranmar_instance_state(c, 0);
+    RanmarKernelParams& p = setup.params;
+    p.cd = first.cd;
+    p.cm = first.cm;
+    p.cd_step = RNGVET_RANMAR_LANES * first.cd % first.cm;
+    p.mask = (std::uint64_t(1) << first.bits) - 1;
+    p.instances = setup.instances;
+    p.layout = layout_code(c.layout);
+    p.block = c.layout.kind == LayoutKind::block ? c.layout.block : 1;
+    p.zero_smallest = first.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0;
+
+    // Each instance jumps (O(log n), generators/jump.hpp) over its own numbers among the first
+    // c.skip of the combined stream; the first launch then starts at combined index c.skip.
+    setup.start = c.skip;
+    for (int i = 0; i < c.instances; ++i) {
+        RanmarState s = ranmar_instance_state(c, i);
+        const std::uint64_t position
+            = ranmar_count_before(p, static_cast<std::uint64_t>(i), c.skip);
+        ranmar_jump(s, position);
+        ranmar_device_state(
+            s, position, setup.state.data() + static_cast<std::size_t>(i) * RNGVET_RANMAR_STRIDE);
+    }
+    return setup;
+}
+
+void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup)
+{
+    const std::uint64_t stride = setup.params.stride;
+    for (int w = 0; w < prm.nn; ++w)
+        setup.state[static_cast<std::uint64_t>(w) * stride + i] = s.st[w];
+    setup.position[i] = static_cast<std::uint32_t>(s.k);
+    setup.consts[i] = prm.aaa;
+    setup.consts[stride + i] = prm.maskB;
+    setup.consts[2 * stride + i] = prm.maskC;
+}
+
+MtSetup mt_setup(const Configuration& c)
+{
+    validate(c);
+    if (!is_mt(c.generator)) throw InputError("mt_setup: '" + c.generator + "' is not an MT");
+    check_layout_size(c);
+    std::vector<MtParams> prms;
+    std::vector<MtState> states;
+    try {
+        mt_instance_states(c, prms, states);
+    } catch (const std::bad_alloc&) {
+        throw InputError("cannot allocate host memory for the states of "
+            + std::to_string(c.instances) + " instances");
+    }
+    const MtParams& first = prms.front();
+    for (const MtParams& q : prms)
+        if (q.nn != first.nn || q.mm != first.mm || q.rr != first.rr || q.ww != 32
+            || q.umask != first.umask || q.lmask != first.lmask || q.shift0 != first.shift0
+            || q.shift1 != first.shift1 || q.shiftB != first.shiftB || q.shiftC != first.shiftC)
+            throw InputError("the backends need all instances of " + c.generator
+                + " to share one layout (w = 32, nn, mm, rr and the tempering shifts)");
+    MtSetup setup;
+    setup.instances = static_cast<std::uint64_t>(c.instances);
+    setup.blocks
+        = (setup.instances + RNGVET_MT_THREADS_PER_BLOCK - 1) / RNGVET_MT_THREADS_PER_BLOCK;
+    setup.name = canonical_name(c);
+    MtKernelParams& p = setup.params;
+    p.instances = setup.instances;
+    p.stride = (setup.instances + 15) / 16 * 16;
+    p.layout = layout_code(c.layout);
+    p.block = c.layout.kind == LayoutKind::block ? c.layout.block : 1;
+    p.nn = static_cast<std::uint64_t>(first.nn);
+    p.mm = static_cast<std::uint64_t>(first.mm);
+    p.umask = first.umask;
+    p.lmask = first.lmask;
+    p.shift0 = static_cast<std::uint64_t>(first.shift0);
+    p.shift1 = static_cast<std::uint64_t>(first.shift1);
+    p.shift_b = static_cast<std::uint64_t>(first.shiftB);
+    p.shift_c = static_cast<std::uint64_t>(first.shiftC);
+    allocate(setup.state, p.nn * p.stride, c);
+    allocate(setup.position, setup.instances, c);
+    allocate(setup.consts, 3 * p.stride, c);
+    setup.start = c.skip;
+    for (std::uint64_t i = 0; i < setup.instances; ++i) {
+        MtState& s = states[i];
+        const std::uint64_t position
+            = rv_layout_count_before(p.instances, p.layout, p.block, i, c.skip);
+        if (position > 0) mt_jump(s, prms[i], position);
+        mt_device_state(s, prms[i], i, setup);
+    }
+    return setup;
+}
+
+std::vector<std::string> available_backends()
+{
+    return probe().available;
+}
+
+std::vector<std::string> backend_devices(const std::string& backend)
+{
+    if (backend == "cpu") return { "reference engine (one host thread)" };
+    if (backend == "openmp") {
+        std::string why;
+        return openmp_usable(why) ? std::vector<std::string>{ "host threads (OpenMP)" }
+                                  : std::vector<std::string>{};
+    }
+    if (backend == "opencl") return opencl_device_names();
+    if (backend == "cuda") return cuda_device_names();
+    return {};
+}
+
+std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
+{
+    return make_backend_stream(c, BackendOptions{});
+}
+
+std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
+{
+    if (c.backend == "cpu") return make_stream(c);
+    const Probe& pr = probe();
+    const std::string available = join(pr.available);
+    const std::string* why = c.backend == "openmp" ? &pr.why_openmp
+        : c.backend == "opencl"                    ? &pr.why_opencl
+        : c.backend == "cuda"                      ? &pr.why_cuda
+                                                   : nullptr;
+    if (!why)
+        throw InputError("unknown backend '" + c.backend
+            + "' (valid: cpu, openmp, opencl, cuda); available: " + available);
+    if (std::find(pr.available.begin(), pr.available.end(), c.backend) == pr.available.end())
+        throw InputError(
+            "backend '" + c.backend + "' is not available (" + *why + "); available: " + available);
+    if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
+    validate(c);
+    if (is_ranmar(c.generator)) {
+        const RanmarSetup setup = ranmar_setup(c);
+        std::unique_ptr<KernelDevice> device;
+        if (c.backend == "openmp") device = make_openmp_ranmar(setup);
+        if (c.backend == "opencl") device = make_opencl_ranmar(setup, options.device);
+        if (c.backend == "cuda") device = make_cuda_ranmar(setup, options.device);
+        return std::make_unique<DeviceStream>(
+            std::move(device), setup.start, setup.bits, setup.name, options.launch_numbers);
+    }
+    if (is_mt(c.generator)) {
+        const MtSetup setup = mt_setup(c);
+        std::unique_ptr<KernelDevice> device;
+        if (c.backend == "openmp") device = make_openmp_mt(setup);
+        if (c.backend == "opencl") device = make_opencl_mt(setup, options.device);
+        if (c.backend == "cuda") device = make_cuda_mt(setup, options.device);
+        return std::make_unique<DeviceStream>(
+            std::move(device), setup.start, 32, setup.name, options.launch_numbers);
+    }
+    throw InputError("backend '" + c.backend
+        + "' runs ranmar24, ranmar48, ranmar48x, mtdc and mt19937; use --backend cpu for '"
+        + c.generator + "'");
+}
+
+} // namespace rngvet

@@ -1,0 +1,40 @@
+// Backends: where a configuration's stream is computed. "cpu" is the reference engine of
+// generators/ (make_stream); "openmp", "opencl" and "cuda" run the kernels of kernels/
+// (ranmar24/48/48x, mtdc, mt19937) and produce exactly the same numbers (bit for bit,
+// tests/test_backends.cpp). External streams (stdin32, file:PATH) run on "cpu" only.
+#pragma once
+
+#include "generators/configuration.hpp"
+#include "generators/stream.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+struct BackendOptions {
+    // Numbers of the combined stream generated per kernel launch (and copied to the host).
+    std::size_t launch_numbers = std::size_t(1) << 22;
+    // OpenCL: index into backend_devices("opencl"); CUDA: device ordinal. -1: the default
+    // (OpenCL: $RNGVET_OPENCL_DEVICE if set, else the first GPU, else the first device).
+    int device = -1;
+};
+
+// "cpu" first, then every backend compiled in and usable here: OpenMP always, OpenCL when a
+// platform has a device, CUDA when a device is present. Probed once per process.
+std::vector<std::string> available_backends();
+
+// The devices a backend can use, e.g. "Portable Computing Language / pthread-...".
+std::vector<std::string> backend_devices(const std::string& backend);
+
+// The stream of a configuration on c.backend. A backend not built or not usable here, or a
+// device that runs out of memory, is an InputError with one line, for example
+// "backend 'cuda' is not available (no CUDA device found); available: cpu, openmp, opencl".
+// name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
+// (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
+std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
+std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
+
+} // namespace rngvet

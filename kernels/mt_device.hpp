@@ -1,0 +1,37 @@
+// Mersenne Twister (mtdc, mt19937) on the backends: the host-side setup and each backend's
+// launcher. One thread per instance, state word-major across instances (mt_kernel.hpp).
+#pragma once
+
+#include "generators/configuration.hpp"
+#include "generators/mt.hpp"
+#include "kernels/device.hpp"
+#include "kernels/mt_kernel.hpp"
+
+#include <memory>
+
+namespace rngvet {
+
+struct MtSetup {
+    MtKernelParams params{}; // g0, len and count_mode are set per launch
+    std::vector<std::uint32_t> state; // params.nn rows of params.stride words
+    std::vector<std::uint32_t> position; // k of each instance
+    std::vector<std::uint32_t> consts; // 3 rows of params.stride words: aaa, maskB, maskC
+    std::uint64_t start = 0; // combined index of the first launch (the configuration's skip)
+    std::uint64_t instances = 0;
+    std::uint64_t blocks = 0; // ceil(instances / RNGVET_MT_THREADS_PER_BLOCK)
+    std::string name; // canonical_name of the configuration
+};
+
+// Seeds every instance as make_stream does and jumps it over its share of c.skip. Throws
+// InputError when the instances do not share one layout (nn, mm, rr, shifts) or N*K is too
+// large for 64-bit indices.
+MtSetup mt_setup(const Configuration& config);
+
+// Writes instance i's state (stride-separated words) and position from a reference state.
+void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup);
+
+std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup& setup);
+std::unique_ptr<KernelDevice> make_opencl_mt(const MtSetup& setup, int device);
+std::unique_ptr<KernelDevice> make_cuda_mt(const MtSetup& setup, int device);
+
+} // namespace rngvet

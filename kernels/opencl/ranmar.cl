@@ -1,0 +1,37 @@
+/* OpenCL driver of the RANMAR kernel body (kernels/ranmar_kernel.hpp). The program text is
+ * kernel_portability.hpp + ranmar_kernel.hpp + this file, embedded at build time
+ * (kernels/embed_text.cmake). Build options supply RNGVET_RANMAR_PER_BLOCK.
+ *
+ * A work-group holds RNGVET_RANMAR_PER_BLOCK instances of 32 work-items each, the same grid
+ * as the CUDA and OpenMP backends: group b, work-item w*32 + l is lane l of instance
+ * b*RNGVET_RANMAR_PER_BLOCK + w. Sub-groups are not assumed, so the barriers are group-wide
+ * and every work-item runs as many steps as the busiest instance of its group. */
+
+__kernel __attribute__((reqd_work_group_size(RNGVET_RANMAR_PER_BLOCK * RNGVET_RANMAR_LANES, 1, 1)))
+void ranmar_generate(RanmarKernelParams p, __global ulong* state, __global ulong* out,
+                     ulong offset)
+{
+    __local ulong hist[RNGVET_RANMAR_PER_BLOCK * RNGVET_RANMAR_LAGS];
+    const uint lid = (uint)get_local_id(0);
+    const uint warp = lid / RNGVET_RANMAR_LANES;
+    const uint lane = lid % RNGVET_RANMAR_LANES;
+    const ulong first = (ulong)get_group_id(0) * RNGVET_RANMAR_PER_BLOCK;
+    const ulong i = first + warp;
+    const int active = i < p.instances;
+    __global ulong* st = state + (active ? i : 0) * RNGVET_RANMAR_STRIDE;
+    __local ulong* h = hist + warp * RNGVET_RANMAR_LAGS;
+
+    RanmarLane r = ranmar_lane_begin(p, st, i, lane);
+    if (active) ranmar_lane_load(st, h, lane);
+    ulong steps = 0;
+    for (ulong w = 0; w < RNGVET_RANMAR_PER_BLOCK; ++w) {
+        const ulong s = ranmar_steps(p, first + w);
+        if (s > steps) steps = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong s = 0; s < steps; ++s) {
+        r = ranmar_lane_step(p, h, st, out + offset, i, r);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (active) ranmar_lane_store(st, h, lane);
+}

@@ -1,0 +1,152 @@
+/* RANMAR kernel body, shared by the CUDA, OpenCL and OpenMP backends (C subset, see
+ * kernel_portability.hpp). The arithmetic is that of generators/ranmar.hpp (the reference,
+ * LOCKED); this file only reorganises it so that 32 lanes compute one instance together.
+ *
+ * Leapfrog over 32 lanes (FACTS.md 1.3). The lagged Fibonacci part is
+ *     X_k = (X_{k-97} - X_{k-33}) mod 2^bits,
+ * so X_k .. X_{k+31} depend only on values at least 2 positions older and 32 lanes compute
+ * them at once: lane l makes X_{k+l}. The arithmetic sequence has the closed form
+ *     c_k = (c_{-1} - (k+1)*cd) mod cm      (c_{-1} the seeded c, c_k the one output k uses),
+ * so lane l starts at c_{k+l} and advances by 32*cd mod cm per step. Output k is
+ * (X_k - c_k) mod 2^bits, with 0 replaced by 1 under ZeroPolicy::smallest.
+ *
+ * History. The last 97 values live in a circular table indexed by absolute position:
+ * X_k sits in slot k mod 97, overwriting X_{k-97}; X_{k-33} is in slot (k + 64) mod 97.
+ * In a step, lane l writes slot (k+l) mod 97 and reads slots (k+l) and (k+l-33) mod 97; no lane
+ * reads a slot another lane writes in the same step (that would need l' - l = 33), so one
+ * barrier between steps is enough, and a sequential host loop over the lanes is exact.
+ * After ranmar_seed (i97 = 96, j97 = 32, indices decreasing), u[96 - m] holds X_{-97+m}; in
+ * general u[(i97 - m) mod 97] holds X_{n-97+m} after n numbers (ranmar_device_state).
+ *
+ * Device state of one instance: RNGVET_RANMAR_STRIDE words; [0..96] the history slots,
+ * [97] c_{n-1} (the c of the last number made; the seeded c when n = 0). The position n is
+ * not stored: it is the number of the instance's values before the launch's first combined
+ * index, ranmar_count_before(p, i, p.g0). 104 words = 13 cache lines of 64 bytes, so that host
+ * threads working on neighbouring instances never share a line.
+ *
+ * Layouts: layout_kernel.hpp; output goes straight into the configuration's layout.
+ */
+#ifndef RNGVET_RANMAR_KERNEL_HPP
+#define RNGVET_RANMAR_KERNEL_HPP
+
+#if !defined(RNGVET_OPENCL_C)
+#include "kernels/kernel_portability.hpp"
+#include "kernels/layout_kernel.hpp"
+#endif
+
+#define RNGVET_RANMAR_LANES 32
+#define RNGVET_RANMAR_LAGS 97
+#define RNGVET_RANMAR_STRIDE 104
+#define RNGVET_RANMAR_C 97
+
+#if defined(__cplusplus)
+namespace rngvet {
+#endif
+
+/* Uniform launch parameters. Only 64-bit members, so host and OpenCL agree on the layout. */
+typedef struct RanmarKernelParams {
+    rv_u64 cd; /* arithmetic sequence decrement, scaled by 2^bits */
+    rv_u64 cm; /* its modulus */
+    rv_u64 cd_step; /* RNGVET_RANMAR_LANES * cd mod cm */
+    rv_u64 mask; /* 2^bits - 1 */
+    rv_u64 instances; /* N */
+    rv_u64 layout; /* RNGVET_LAYOUT_* */
+    rv_u64 block; /* K of block:K */
+    rv_u64 g0; /* first combined index of this launch */
+    rv_u64 len; /* combined indices in this launch */
+    rv_u64 zero_smallest; /* 1: an output 0 becomes 1 */
+    rv_u64 count_mode; /* 1: out[j] += 1 instead of out[j] = value (canary tests) */
+} RanmarKernelParams;
+
+/* Registers of one lane. */
+typedef struct RanmarLane {
+    rv_u64 k; /* absolute position of the value this lane makes next */
+    rv_u64 end; /* the instance's first position after this launch */
+    rv_u64 slot; /* k mod 97 */
+    rv_u64 c; /* c_k */
+} RanmarLane;
+
+/* How many of instance i's numbers have combined index < g (0 for i >= N). */
+RNGVET_HD rv_u64 ranmar_count_before(RanmarKernelParams p, rv_u64 i, rv_u64 g)
+{
+    return rv_layout_count_before(p.instances, p.layout, p.block, i, g);
+}
+
+/* Combined index of instance i's t-th number. */
+RNGVET_HD rv_u64 ranmar_combined_index(RanmarKernelParams p, rv_u64 i, rv_u64 t)
+{
+    return rv_layout_index(p.instances, p.layout, p.block, i, t);
+}
+
+/* Steps of 32 numbers that instance i needs in this launch. */
+RNGVET_HD rv_u64 ranmar_steps(RanmarKernelParams p, rv_u64 i)
+{
+    const rv_u64 n = ranmar_count_before(p, i, p.g0 + p.len) - ranmar_count_before(p, i, p.g0);
+    return (n + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
+}
+
+/* Phase 1: the lane's registers for this launch. It reads state[RNGVET_RANMAR_C], which
+ * the steps overwrite, so every lane calls it before the barrier that precedes the first step.
+ * For i >= N (idle warps of the last block) the lane makes nothing and reads no state. */
+RNGVET_HD RanmarLane ranmar_lane_begin(
+    RanmarKernelParams p, RV_GLOBAL const rv_u64* state, rv_u64 i, unsigned lane)
+{
+    RanmarLane r;
+    const rv_u64 start = ranmar_count_before(p, i, p.g0);
+    const rv_u64 back = ((rv_u64)lane + 1) * p.cd % p.cm; /* (lane + 1) * cd < 2^54 */
+    const rv_u64 c = i < p.instances ? state[RNGVET_RANMAR_C] : 0;
+    r.k = start + lane;
+    r.end = ranmar_count_before(p, i, p.g0 + p.len);
+    r.slot = r.k % RNGVET_RANMAR_LAGS;
+    r.c = c >= back ? c - back : c + p.cm - back;
+    return r;
+}
+
+/* Phase 2: the lanes copy the instance's history into scratch (hist, 97 words). A barrier
+ * must follow before any lane calls ranmar_lane_step. */
+RNGVET_HD void ranmar_lane_load(RV_GLOBAL const rv_u64* state, RV_LOCAL rv_u64* hist, unsigned lane)
+{
+    for (unsigned w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES)
+        hist[w] = state[w];
+}
+
+/* Phase 3, once per step with a barrier after each: the lane makes X_k and output k (if k is
+ * in this launch), writes it to out[g(i, k) - g0] and moves on by 32 positions. The lane that
+ * makes the launch's last number of the instance records its c in state[RNGVET_RANMAR_C]. */
+RNGVET_HD RanmarLane ranmar_lane_step(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
+    RV_GLOBAL rv_u64* state, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
+{
+    if (r.k < r.end) {
+        rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
+        if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
+        const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
+        rv_u64 value = (x - r.c) & p.mask;
+        const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
+        hist[r.slot] = x;
+        if (value == 0 && p.zero_smallest != 0) value = 1;
+        if (p.count_mode != 0)
+            out[j] += 1;
+        else
+            out[j] = value;
+        if (r.k + 1 == r.end) state[RNGVET_RANMAR_C] = r.c;
+    }
+    r.k += RNGVET_RANMAR_LANES;
+    r.slot += RNGVET_RANMAR_LANES;
+    if (r.slot >= RNGVET_RANMAR_LAGS) r.slot -= RNGVET_RANMAR_LAGS;
+    r.c = r.c >= p.cd_step ? r.c - p.cd_step : r.c + p.cm - p.cd_step;
+    return r;
+}
+
+/* Phase 4, after the last step's barrier: the lanes copy the history back. */
+RNGVET_HD void ranmar_lane_store(
+    RV_GLOBAL rv_u64* state, RV_LOCAL const rv_u64* hist, unsigned lane)
+{
+    for (unsigned w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES)
+        state[w] = hist[w];
+}
+
+#if defined(__cplusplus)
+} /* namespace rngvet */
+#endif
+
+#endif

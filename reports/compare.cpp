@@ -1,0 +1,833 @@
+#include "compare.hpp"
+
+#include "batteries/bits_read.hpp"
+#include "report.hpp"
+#include "svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace rngvet {
+namespace {
+
+// Level at which a count of suspect values or a uniformity test is called more than chance,
+// after multiplying by the number of statistics examined (Bonferroni).
+constexpr double decision_level = 0.001;
+constexpr std::size_t max_histograms = 10;
+constexpr std::size_t max_second_level_rows = 20;
+
+std::string printf_string(const char* format, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// A probability that is not a TestU01 p-value (binomial tails, corrected levels).
+std::string prob(double p)
+{
+    if (p < 1e-300) return "< 1e-300";
+    if (p >= 0.01) return printf_string("%.2f", p);
+    return printf_string("%.1e", p);
+}
+
+std::string duration(double seconds)
+{
+    if (seconds < 120) return printf_string("%.1f s", seconds);
+    if (seconds < 7200) return printf_string("%.1f min", seconds / 60);
+    return printf_string("%.1f h", seconds / 3600);
+}
+
+// Markdown table cells must not contain a bare pipe or a line break.
+std::string md(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string code(const std::string& s)
+{
+    std::string inner = md(s);
+    std::replace(inner.begin(), inner.end(), '`', '\'');
+    return "`" + inner + "`";
+}
+
+// A GitHub-flavoured markdown table whose rows always have the header's column count.
+class Table {
+public:
+    Table(std::vector<std::string> header, std::string align)
+        : header_(std::move(header))
+        , align_(std::move(align))
+    {
+        if (align_.size() != header_.size())
+            throw std::logic_error("markdown table: alignment does not match the header");
+    }
+    void row(std::vector<std::string> cells)
+    {
+        if (cells.size() != header_.size())
+            throw std::logic_error("markdown table: row width does not match the header");
+        rows_.push_back(std::move(cells));
+    }
+    std::string str() const
+    {
+        std::ostringstream o;
+        line(o, header_);
+        o << "|";
+        for (char a : align_)
+            o << (a == 'r' ? "---:|" : a == 'c' ? ":---:|" : "---|");
+        o << "\n";
+        for (const auto& r : rows_)
+            line(o, r);
+        o << "\n";
+        return o.str();
+    }
+
+private:
+    static void line(std::ostream& o, const std::vector<std::string>& cells)
+    {
+        o << "|";
+        for (const auto& c : cells)
+            o << " " << c << " |";
+        o << "\n";
+    }
+    std::vector<std::string> header_;
+    std::string align_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+const char* battery_title(const std::string& b)
+{
+    if (b == "smallcrush") return "SmallCrush";
+    if (b == "crush") return "Crush";
+    if (b == "bigcrush") return "BigCrush";
+    return "unknown battery";
+}
+
+int battery_rank(const std::string& b)
+{
+    if (b == "smallcrush") return 0;
+    if (b == "crush") return 1;
+    if (b == "bigcrush") return 2;
+    return 3;
+}
+
+int severity(StatisticClass c)
+{
+    switch (c) {
+    case StatisticClass::pass:
+        return 0;
+    case StatisticClass::chance:
+        return 1;
+    case StatisticClass::resolution:
+        return 2;
+    case StatisticClass::nonuniform:
+        return 3;
+    case StatisticClass::some_seeds:
+        return 4;
+    case StatisticClass::systematic:
+        return 5;
+    }
+    return 0;
+}
+
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::defective:
+        return 3;
+    case Verdict::suspect:
+        return 2;
+    case Verdict::resolution:
+        return 1;
+    case Verdict::sound:
+        return 0;
+    }
+    return 0;
+}
+
+bool is_suspect(double p)
+{
+    return p < 0.001 || p > 0.999;
+}
+bool is_failure(double p)
+{
+    return p < 1e-10 || p > 1.0 - 1e-10;
+}
+double distance_from_half(double p)
+{
+    return std::fabs(p - 0.5);
+}
+
+// Tests whose p-values come from a discrete distribution (Poisson counts of collisions or
+// spacings, bit-match counts): their p-values are not uniform even for a perfect generator.
+bool discrete_family(const std::string& test_name)
+{
+    for (const char* prefix : { "BirthdaySpacings", "Collision", "ClosePairsBitMatch" })
+        if (test_name.rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
+bool has_ties(std::vector<double> v)
+{
+    // Values that are clear failures tie at the extremes without saying anything about
+    // discreteness.
+    v.erase(std::remove_if(v.begin(), v.end(), is_failure), v.end());
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) != v.end();
+}
+
+void classify(StatisticSummary& s, int testable_statistics)
+{
+    const double m = std::max(1, testable_statistics);
+    const long n = static_cast<long>(s.pvalues.size());
+    s.chance_tail = binomial_tail(n, suspect_probability, s.suspect);
+    const bool second_rejects
+        = s.uniformity && !s.discrete && std::min(1.0, m * s.uniformity->ad_p) < decision_level;
+    const bool count_rejects = s.failures > 0 || std::min(1.0, m * s.chance_tail) < decision_level;
+    if (s.suspect == 0 && !second_rejects)
+        s.cls = StatisticClass::pass;
+    else if (s.beyond_resolution)
+        s.cls = StatisticClass::resolution;
+    else if (count_rejects && s.suspect > 0)
+        s.cls = 2 * s.suspect >= n ? StatisticClass::systematic : StatisticClass::some_seeds;
+    else if (second_rejects)
+        s.cls = StatisticClass::nonuniform;
+    else
+        s.cls = StatisticClass::chance;
+}
+
+std::string counts(const StatisticSummary& s)
+{
+    return std::to_string(s.suspect) + "/" + std::to_string(s.pvalues.size());
+}
+
+void decide(ConfigurationSummary& c)
+{
+    std::vector<const StatisticSummary*> defects, nonuniform;
+    int resolution = 0;
+    for (const auto& s : c.stats) {
+        if (s.cls == StatisticClass::systematic || s.cls == StatisticClass::some_seeds)
+            defects.push_back(&s);
+        if (s.cls == StatisticClass::nonuniform) nonuniform.push_back(&s);
+        if (s.cls == StatisticClass::resolution) ++resolution;
+    }
+    std::stable_sort(defects.begin(), defects.end(), [](const auto* a, const auto* b) {
+        return a->suspect * b->pvalues.size() > b->suspect * a->pvalues.size();
+    });
+    const std::string seeds = std::to_string(c.seeds.size());
+    const std::string chance_line = std::to_string(c.testable_suspect) + " suspect "
+        + (c.testable_suspect == 1 ? "value" : "values") + " in "
+        + std::to_string(c.testable_statistics)
+        + (c.testable_statistics == 1 ? " statistic x " : " statistics x ") + seeds
+        + (c.seeds.size() == 1 ? " seed" : " seeds");
+    std::ostringstream line;
+    if (!defects.empty()) {
+        c.verdict = Verdict::defective;
+        for (std::size_t i = 0; i < defects.size() && i < 3; ++i) {
+            const auto* s = defects[i];
+            line << (i ? "; " : "") << "fails " << s->label() << " on " << counts(*s)
+                 << (s->pvalues.size() == 1 ? " seed" : " seeds")
+                 << (s->failures > 0 ? " (clear failure, p = " + format_pvalue(s->extreme) + ")"
+                                     : "")
+                 << ": "
+                 << (s->cls == StatisticClass::systematic ? "systematic" : "seed-dependent");
+        }
+        if (defects.size() > 3) line << "; and " << defects.size() - 3 << " more statistics";
+    } else if (!nonuniform.empty()) {
+        c.verdict = Verdict::suspect;
+        const auto* s = nonuniform.front();
+        line << "p-values of " << s->label() << " are not uniform over " << s->pvalues.size()
+             << " seeds (Anderson-Darling p = " << format_pvalue(s->uniformity->ad_p) << ")";
+        if (nonuniform.size() > 1) line << " and " << nonuniform.size() - 1 << " more";
+        line << ": suspect";
+    } else if (c.chance_tail < decision_level) {
+        c.verdict = Verdict::suspect;
+        line << chance_line << " where " << printf_string("%.2f", c.expected_suspect)
+             << " are expected (P = " << prob(c.chance_tail) << "): more than chance";
+    } else {
+        c.verdict = resolution > 0 ? Verdict::resolution : Verdict::sound;
+        if (resolution > 0)
+            line << resolution << (resolution == 1 ? " statistic reads" : " statistics read")
+                 << " beyond bit " << c.resolution_bits
+                 << ": expected (resolution), not a defect; otherwise ";
+        line << chance_line << ": consistent with chance (expected "
+             << printf_string("%.2f", c.expected_suspect) << ")";
+    }
+    c.verdict_line = line.str();
+}
+
+std::string throughput(const ConfigurationSummary& c)
+{
+    if (c.bench.empty()) return "not measured";
+    const auto best = std::max_element(c.bench.begin(), c.bench.end(),
+        [](const auto& a, const auto& b) { return a.numbers_per_second < b.numbers_per_second; });
+    std::string s = printf_string("%.3g", best->numbers_per_second) + " numbers/s (" + best->backend
+        + (best->device.empty() ? "" : ", " + best->device) + ", " + best->placement + ")";
+    if (c.bench.size() > 1) s += ", best of " + std::to_string(c.bench.size());
+    return md(s);
+}
+
+std::string seed_list(const ConfigurationSummary& c)
+{
+    std::string s = std::to_string(c.seeds.size()) + " (";
+    for (std::size_t i = 0; i < c.seeds.size() && i < 4; ++i)
+        s += (i ? "; " : "") + c.seeds[i];
+    if (c.seeds.size() > 4) s += "; ...";
+    return md(s + ")");
+}
+
+// The matrix cell of one statistic of one configuration.
+std::string matrix_cell(const StatisticSummary* s)
+{
+    if (!s) return "-";
+    std::string text = counts(*s) + " (" + format_pvalue(s->extreme) + ")";
+    switch (s->cls) {
+    case StatisticClass::systematic:
+    case StatisticClass::some_seeds:
+        return "**" + text + "**";
+    case StatisticClass::resolution:
+        return text + " res.";
+    case StatisticClass::nonuniform:
+        return text + " AD!";
+    default:
+        return text;
+    }
+}
+
+// A relative link target that survives spaces and parentheses in the file name.
+std::string link(const std::string& name)
+{
+    std::string out;
+    for (char c : name) {
+        if (c == ' ')
+            out += "%20";
+        else if (c == '(')
+            out += "%28";
+        else if (c == ')')
+            out += "%29";
+        else
+            out += c;
+    }
+    return out;
+}
+
+const StatisticSummary* find_stat(const ConfigurationSummary& c, int stat_index)
+{
+    for (const auto& s : c.stats)
+        if (s.stat_index == stat_index) return &s;
+    return nullptr;
+}
+
+} // namespace
+
+std::string configuration_family(const std::string& config)
+{
+    const auto semicolon = config.find(';');
+    const std::string head = config.substr(0, semicolon);
+    const std::string tail = semicolon == std::string::npos ? "" : config.substr(semicolon);
+    if (head.rfind("file:", 0) == 0) return config;
+    const auto fields = std::count(head.begin(), head.end(), '/') + 1;
+    if (fields < 5) return config;
+    return head.substr(0, head.find_last_of('/')) + "/*" + tail;
+}
+
+const char* to_string(StatisticClass c)
+{
+    switch (c) {
+    case StatisticClass::pass:
+        return "pass";
+    case StatisticClass::chance:
+        return "consistent with chance";
+    case StatisticClass::resolution:
+        return "expected (resolution)";
+    case StatisticClass::nonuniform:
+        return "p-values not uniform";
+    case StatisticClass::some_seeds:
+        return "seed-dependent";
+    case StatisticClass::systematic:
+        return "systematic";
+    }
+    return "?";
+}
+
+const char* to_string(Verdict v)
+{
+    switch (v) {
+    case Verdict::defective:
+        return "defective";
+    case Verdict::suspect:
+        return "suspect";
+    case Verdict::resolution:
+        return "sound within its resolution";
+    case Verdict::sound:
+        return "sound";
+    }
+    return "?";
+}
+
+std::string StatisticSummary::label() const
+{
+    return test_name + " (test " + std::to_string(test_number) + ")";
+}
+
+std::string StatisticSummary::bits() const
+{
+    if (highest_bit == 0) return "?";
+    return std::to_string(first_bit) + "-" + std::to_string(highest_bit)
+        + (all_bits ? " (all)" : "");
+}
+
+bool Comparison::repeated_seeds() const
+{
+    for (const auto& c : configurations)
+        if (c.seeds.size() > 1) return true;
+    return false;
+}
+
+Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
+{
+    struct Group {
+        std::map<std::string, std::pair<RunRecord, std::vector<StatisticRecord>>> by_seed;
+        int duplicates = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Group> groups;
+    for (const RunRecord& r : runs) {
+        auto stats = store.statistics(r.run_id);
+        if (stats.empty()) continue;
+        Group& g = groups[{ configuration_family(r.config), r.battery }];
+        auto it = g.by_seed.find(r.seed);
+        if (it == g.by_seed.end()) {
+            g.by_seed.emplace(r.seed, std::make_pair(r, std::move(stats)));
+            continue;
+        }
+        ++g.duplicates;
+        if (stats.size() >= it->second.second.size()) it->second = { r, std::move(stats) };
+    }
+    const std::vector<BenchRecord> bench = store.bench();
+
+    Comparison out;
+    for (auto& [key, g] : groups) {
+        ConfigurationSummary c;
+        c.family = key.first;
+        c.battery = key.second;
+        c.duplicate_runs = g.duplicates;
+        std::map<int, StatisticSummary> stats;
+        for (auto& [seed, entry] : g.by_seed) {
+            const RunRecord& r = entry.first;
+            c.seeds.push_back(seed);
+            c.run_ids.push_back(r.run_id);
+            c.generator = r.generator;
+            c.resolution_bits = c.resolution_bits == 0
+                ? r.resolution_bits
+                : std::min(c.resolution_bits, r.resolution_bits);
+            c.cpu_seconds += r.cpu_seconds;
+            if (r.status != "complete") ++c.incomplete_runs;
+            for (const auto& st : entry.second) {
+                StatisticSummary& s = stats[st.stat_index];
+                s.stat_index = st.stat_index;
+                s.test_number = st.test_number;
+                if (s.test_name.empty()) s.test_name = st.test_name;
+                s.pvalues.push_back(st.pvalue);
+            }
+        }
+        for (auto& [index, s] : stats) {
+            for (double p : s.pvalues) {
+                s.suspect += is_suspect(p);
+                s.failures += is_failure(p);
+                if (distance_from_half(p) > distance_from_half(s.extreme)) s.extreme = p;
+            }
+            try {
+                const BitsRead b = bits_read(c.battery, s.test_number);
+                s.first_bit = b.first_bit;
+                s.highest_bit = b.highest_bit;
+                s.all_bits = b.all_bits;
+                s.bits_call = b.call;
+                s.beyond_resolution = c.resolution_bits > 0 && b.highest_bit > c.resolution_bits;
+            } catch (const std::out_of_range&) {
+                // Unknown battery or test: never excused by resolution.
+            }
+            s.discrete = discrete_family(s.test_name) || has_ties(s.pvalues);
+            if (s.pvalues.size() >= 3) s.uniformity = uniformity_test(s.pvalues);
+            if (!s.beyond_resolution) ++c.testable_statistics;
+            c.stats.push_back(std::move(s));
+        }
+        for (auto& s : c.stats) {
+            classify(s, c.testable_statistics);
+            const long n = static_cast<long>(s.pvalues.size());
+            if (s.beyond_resolution) {
+                c.resolution_pvalues += n;
+                c.resolution_suspect += s.suspect;
+            } else {
+                c.testable_pvalues += n;
+                c.testable_suspect += s.suspect;
+            }
+        }
+        c.expected_suspect = suspect_probability * static_cast<double>(c.testable_pvalues);
+        c.chance_tail = binomial_tail(c.testable_pvalues, suspect_probability, c.testable_suspect);
+        for (const auto& b : bench)
+            if (configuration_family(b.config) == c.family) c.bench.push_back(b);
+        decide(c);
+        out.configurations.push_back(std::move(c));
+    }
+    std::stable_sort(out.configurations.begin(), out.configurations.end(),
+        [](const ConfigurationSummary& a, const ConfigurationSummary& b) {
+            if (battery_rank(a.battery) != battery_rank(b.battery))
+                return battery_rank(a.battery) < battery_rank(b.battery);
+            if (severity(a.verdict) != severity(b.verdict))
+                return severity(a.verdict) > severity(b.verdict);
+            return a.family < b.family;
+        });
+    for (std::size_t i = 0; i < out.configurations.size(); ++i)
+        out.configurations[i].id = "C" + std::to_string(i + 1);
+    return out;
+}
+
+std::string render_comparison(
+    const Comparison& comparison, const std::string& plot_prefix, std::vector<ReportFile>& files)
+{
+    const auto& configs = comparison.configurations;
+    std::ostringstream o;
+    o << "## Comparison across seeds\n\n";
+    if (configs.empty()) {
+        o << "No run has statistics yet.\n\n";
+        return o.str();
+    }
+    o << "A configuration is a run's configuration name with its seed replaced by `*`, together "
+         "with the battery; each seed counts once. A p-value is *suspect* outside [0.001, 0.999] "
+         "(probability 0.002 for a sound generator) and a *clear failure* outside [1e-10, "
+         "1 - 1e-10]. A statistic fails *systematically* when its suspect values are more "
+         "frequent than chance allows (binomial tail, or any clear failure) at level "
+      << decision_level
+      << " after multiplying by the number of statistics examined, on at least half of the "
+         "seeds (otherwise *seed-dependent*). A statistic whose test reads bits beyond the "
+         "generator's resolution is *expected (resolution)* and never makes a configuration "
+         "defective.\n\n";
+
+    // Configurations, verdicts and cost.
+    o << "### Configurations\n\n";
+    Table table({ "", "Configuration", "Battery", "Seeds", "Resolution", "Verdict",
+                    "CPU time per seed", "Throughput" },
+        "llllllrl");
+    for (const auto& c : configs) {
+        const double per_seed = c.cpu_seconds / static_cast<double>(c.seeds.size());
+        table.row({ c.id, code(c.family), battery_title(c.battery), seed_list(c),
+            std::to_string(c.resolution_bits) + " bits",
+            std::string("**") + to_string(c.verdict) + "**", duration(per_seed), throughput(c) });
+    }
+    o << table.str();
+    for (const auto& c : configs) {
+        o << "- **" << c.id << "** " << code(c.family) << ", " << battery_title(c.battery) << ": "
+          << md(c.verdict_line) << ". Battery CPU time " << duration(c.cpu_seconds) << " for "
+          << c.seeds.size() << (c.seeds.size() == 1 ? " seed" : " seeds") << "; throughput "
+          << throughput(c) << ".";
+        if (c.duplicate_runs > 0)
+            o << " " << c.duplicate_runs
+              << " further run(s) of seeds already counted were left out.";
+        if (c.incomplete_runs > 0)
+            o << " " << c.incomplete_runs << " counted run(s) did not complete.";
+        o << "\n";
+    }
+    o << "\n";
+
+    // Chance expectation.
+    o << "### What chance alone would give\n\n";
+    long all_pvalues = 0, all_suspect = 0, defect_suspect = 0;
+    for (const auto& c : configs) {
+        all_pvalues += c.testable_pvalues;
+        all_suspect += c.testable_suspect;
+        for (const auto& s : c.stats)
+            if (s.cls == StatisticClass::systematic || s.cls == StatisticClass::some_seeds)
+                defect_suspect += s.suspect;
+    }
+    const double all_expected = suspect_probability * static_cast<double>(all_pvalues);
+    o << "Within the generators' resolution, " << all_pvalues << " p-values were examined. Chance "
+      << "alone gives each a probability of 0.002 of being suspect, so about "
+      << printf_string("%.2f", all_expected) << " suspect values are expected (0.002 x "
+      << all_pvalues << "); " << all_suspect << " were observed (P(X >= " << all_suspect
+      << ") = " << prob(binomial_tail(all_pvalues, suspect_probability, all_suspect))
+      << " for X ~ Binomial(" << all_pvalues << ", 0.002))";
+    if (defect_suspect > 0)
+        o << ", " << defect_suspect << " of them in statistics that fail more often than chance "
+          << "allows and " << all_suspect - defect_suspect << " elsewhere";
+    o << ". Statistics that read beyond a generator's resolution are not counted here.\n\n";
+    Table chance({ "", "Statistics", "p-values", "Suspect", "Expected by chance", "P(X >= suspect)",
+                     "Beyond resolution: suspect / p-values" },
+        "lrrrrrr");
+    for (const auto& c : configs)
+        chance.row({ c.id, std::to_string(c.testable_statistics),
+            std::to_string(c.testable_pvalues), std::to_string(c.testable_suspect),
+            printf_string("%.2f", c.expected_suspect), prob(c.chance_tail),
+            std::to_string(c.resolution_suspect) + " / " + std::to_string(c.resolution_pvalues) });
+    o << chance.str();
+
+    // One matrix (and heat map) per battery.
+    std::vector<std::string> batteries;
+    for (const auto& c : configs)
+        if (std::find(batteries.begin(), batteries.end(), c.battery) == batteries.end())
+            batteries.push_back(c.battery);
+    for (const std::string& battery : batteries) {
+        std::vector<const ConfigurationSummary*> cols;
+        for (const auto& c : configs)
+            if (c.battery == battery) cols.push_back(&c);
+        struct Row {
+            int stat_index;
+            const StatisticSummary* first;
+            int worst;
+            double fraction;
+        };
+        std::map<int, Row> rows;
+        int all_rows = 0;
+        std::set<int> seen;
+        for (const auto* c : cols)
+            for (const auto& s : c->stats) {
+                seen.insert(s.stat_index);
+                if (s.cls == StatisticClass::pass) continue;
+                auto [it, inserted]
+                    = rows.try_emplace(s.stat_index, Row{ s.stat_index, &s, 0, 0.0 });
+                it->second.worst = std::max(it->second.worst, severity(s.cls));
+                it->second.fraction
+                    += static_cast<double>(s.suspect) / static_cast<double>(s.pvalues.size());
+                (void)inserted;
+            }
+        all_rows = static_cast<int>(seen.size());
+        std::vector<Row> ordered;
+        for (const auto& [index, r] : rows)
+            ordered.push_back(r);
+        std::stable_sort(ordered.begin(), ordered.end(), [](const Row& a, const Row& b) {
+            if (a.worst != b.worst) return a.worst > b.worst;
+            if (a.fraction != b.fraction) return a.fraction > b.fraction;
+            return a.stat_index < b.stat_index;
+        });
+
+        o << "### " << battery_title(battery) << ": statistics x configurations\n\n";
+        if (ordered.empty()) {
+            o << "No statistic of " << battery_title(battery) << " gave a suspect value in any "
+              << "configuration (" << all_rows << " statistics).\n\n";
+            continue;
+        }
+        o << "Each cell: seeds with a suspect p-value / seeds run, then the most extreme p-value. "
+             "**Bold**: fails more often than chance allows; res.: expected, the test reads bits "
+             "beyond the generator's resolution; AD!: p-values not uniform (Anderson-Darling). "
+             "Only the "
+          << ordered.size() << " of " << all_rows
+          << " statistics with at least one suspect value or non-uniform p-values are listed, "
+             "most severe first.\n\n";
+        if (!plot_prefix.empty()) {
+            HeatMap map;
+            map.title = std::string(battery_title(battery))
+                + ": fraction of seeds with a suspect p-value";
+            map.value_label = "fraction of seeds suspect";
+            for (const auto* c : cols)
+                map.row_labels.push_back(c->id + " " + c->family);
+            for (const Row& r : ordered)
+                map.column_labels.push_back(
+                    "#" + std::to_string(r.stat_index) + " " + r.first->test_name);
+            for (const auto* c : cols) {
+                std::vector<HeatCell> line;
+                for (const Row& r : ordered) {
+                    HeatCell cell;
+                    const StatisticSummary* s = find_stat(*c, r.stat_index);
+                    if (s) {
+                        cell.kind = s->cls == StatisticClass::resolution
+                            ? HeatCell::Kind::resolution
+                            : HeatCell::Kind::value;
+                        cell.value = static_cast<double>(s->suspect)
+                            / static_cast<double>(s->pvalues.size());
+                        cell.text = s->suspect > 0 ? std::to_string(s->suspect) : "";
+                        cell.tooltip = c->id + ", " + s->label() + ": " + counts(*s)
+                            + " seeds suspect, most extreme p = " + format_pvalue(s->extreme) + ", "
+                            + to_string(s->cls);
+                    }
+                    line.push_back(cell);
+                }
+                map.cells.push_back(std::move(line));
+            }
+            const std::string name = plot_prefix + "-heatmap-" + battery + ".svg";
+            files.push_back({ name, heat_map_svg(map) });
+            o << "![" << battery_title(battery) << " heat map: configurations x statistics]("
+              << link(name) << ")\n\n";
+        }
+        std::vector<std::string> header = { "#", "Test", "Statistic", "Bits read" };
+        std::string align = "rrll";
+        for (const auto* c : cols) {
+            header.push_back(c->id);
+            align += 'l';
+        }
+        Table matrix(header, align);
+        for (const Row& r : ordered) {
+            std::vector<std::string> line = { std::to_string(r.stat_index),
+                std::to_string(r.first->test_number), md(r.first->test_name), r.first->bits() };
+            for (const auto* c : cols)
+                line.push_back(matrix_cell(find_stat(*c, r.stat_index)));
+            matrix.row(line);
+        }
+        o << matrix.str();
+        o << all_rows - static_cast<int>(ordered.size())
+          << " other statistics had no suspect value in any configuration.\n\n";
+    }
+
+    // Expected failures (resolution).
+    o << "### Expected failures (resolution)\n\n";
+    bool any_resolution = false;
+    for (const auto& c : configs) {
+        std::vector<const StatisticSummary*> beyond, flagged;
+        for (const auto& s : c.stats)
+            if (s.beyond_resolution) {
+                beyond.push_back(&s);
+                if (s.cls == StatisticClass::resolution) flagged.push_back(&s);
+            }
+        if (beyond.empty()) continue;
+        any_resolution = true;
+        o << "**" << c.id << "** " << code(c.family) << " has " << c.resolution_bits
+          << " bits of resolution: bits " << c.resolution_bits + 1 << "-32 of U are constant, and "
+          << beyond.size() << " of its " << c.stats.size()
+          << " statistics read some of them. Their suspect values (" << c.resolution_suspect
+          << " of " << c.resolution_pvalues
+          << " p-values) describe the resolution, not the recurrence, and are not counted as "
+             "defects; the verdict rests on the other "
+          << c.testable_statistics
+          << ". \"(all)\" marks tests that use U as a real number "
+             "(comparisons, sums, distances) and so read every bit.\n\n";
+        if (!flagged.empty()) {
+            Table t({ "#", "Test", "Statistic", "Bits read", "TestU01 call", "Suspect seeds" },
+                "rrllll");
+            for (const auto* s : flagged)
+                t.row({ std::to_string(s->stat_index), std::to_string(s->test_number),
+                    md(s->test_name), s->bits(), code(s->bits_call), counts(*s) });
+            o << t.str();
+        }
+        if (flagged.size() < beyond.size()) {
+            o << (flagged.empty() ? "All of them" : "The others")
+              << " passed (statistic number, bits read):";
+            const char* sep = " ";
+            for (const auto* s : beyond)
+                if (s->cls != StatisticClass::resolution) {
+                    o << sep << "#" << s->stat_index << " " << s->bits();
+                    sep = ", ";
+                }
+            o << ".\n\n";
+        }
+    }
+    if (!any_resolution)
+        o << "No statistic in this comparison reads bits beyond its generator's resolution.\n\n";
+
+    // Second-level tests.
+    o << "### Second-level tests\n\n";
+    o << "For every statistic run on at least 3 seeds, the uniformity of its p-values is tested "
+         "with the Anderson-Darling (A2) and Kolmogorov-Smirnov (D) statistics, computed by "
+         "TestU01 (gofs_AndersonDarling, gofs_KS; p-values from fbar_AndersonDarling, fbar_KS1). "
+         "A rejection counts when the Anderson-Darling p-value, multiplied by the number of "
+         "statistics examined, is below "
+      << decision_level
+      << ". Statistics with discrete p-values (Poisson counts such as BirthdaySpacings and the "
+         "collision tests, or ties among the seeds) are reported but do not decide a verdict: "
+         "their p-values are not uniform even for a perfect generator.\n\n";
+    bool any_second = false;
+    Table second(
+        { "", "#", "Statistic", "Seeds", "A2", "AD p", "D", "KS p", "Result" }, "lrlrrrrrl");
+    std::size_t left_out = 0;
+    for (const auto& c : configs) {
+        std::vector<const StatisticSummary*> tested;
+        for (const auto& s : c.stats)
+            if (s.uniformity) tested.push_back(&s);
+        if (tested.empty()) continue;
+        any_second = true;
+        std::stable_sort(tested.begin(), tested.end(),
+            [](const auto* a, const auto* b) { return a->uniformity->ad_p < b->uniformity->ad_p; });
+        const double m = std::max(1, c.testable_statistics);
+        int rejected = 0, excused = 0;
+        for (const auto* s : tested) {
+            if (std::min(1.0, m * s->uniformity->ad_p) >= decision_level) continue;
+            if (s->discrete || s->beyond_resolution)
+                ++excused;
+            else
+                ++rejected;
+        }
+        o << "- **" << c.id << "**: " << tested.size() << " statistics tested, " << rejected
+          << " reject uniformity (chance alone: about "
+          << printf_string("%.3f", decision_level * static_cast<double>(tested.size()) / m)
+          << " at the corrected level)";
+        if (excused > 0)
+            o << ", and " << excused << " more among discrete or beyond-resolution statistics";
+        o << ".\n";
+        std::size_t shown = 0;
+        for (const auto* s : tested) {
+            const bool notable = s->uniformity->ad_p < 0.01 || shown < 3;
+            if (!notable || shown >= max_second_level_rows) {
+                ++left_out;
+                continue;
+            }
+            ++shown;
+            const bool rejects = std::min(1.0, m * s->uniformity->ad_p) < decision_level;
+            std::string result = rejects ? "rejects" : "uniform";
+            if (rejects && s->beyond_resolution)
+                result += " (beyond resolution)";
+            else if (rejects && s->discrete)
+                result += " (discrete: indicative)";
+            second.row({ c.id, std::to_string(s->stat_index), md(s->label()),
+                std::to_string(s->uniformity->n), printf_string("%.3g", s->uniformity->ad),
+                format_pvalue(s->uniformity->ad_p), printf_string("%.3f", s->uniformity->ks),
+                format_pvalue(s->uniformity->ks_p), result });
+        }
+    }
+    if (any_second) {
+        o << "\nThe smallest Anderson-Darling p-values of each configuration (at least three, "
+             "and all below 0.01, up to "
+          << max_second_level_rows << "):\n\n"
+          << second.str();
+        if (left_out > 0)
+            o << left_out << " further statistics were tested and are not listed.\n\n";
+    } else {
+        o << "No statistic has been run on 3 or more seeds yet.\n\n";
+    }
+
+    // Histograms of the suspect statistics.
+    struct Pick {
+        const ConfigurationSummary* c;
+        const StatisticSummary* s;
+    };
+    std::vector<Pick> picks;
+    for (const auto& c : configs)
+        for (const auto& s : c.stats)
+            if (s.cls != StatisticClass::pass && s.pvalues.size() >= 2) picks.push_back({ &c, &s });
+    std::stable_sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) {
+        if (severity(a.s->cls) != severity(b.s->cls))
+            return severity(a.s->cls) > severity(b.s->cls);
+        return a.s->suspect * b.s->pvalues.size() > b.s->suspect * a.s->pvalues.size();
+    });
+    if (!plot_prefix.empty() && !picks.empty()) {
+        o << "### p-value histograms\n\n";
+        o << "p-values of the suspect statistics over their seeds (10 bins on [0, 1]; dashed: the "
+             "count per bin of a uniform sample)";
+        if (picks.size() > max_histograms)
+            o << "; the " << max_histograms << " most severe of " << picks.size() << " are shown";
+        o << ".\n\n";
+        for (std::size_t i = 0; i < picks.size() && i < max_histograms; ++i) {
+            const Pick& p = picks[i];
+            Histogram h;
+            h.title = p.c->id + " #" + std::to_string(p.s->stat_index) + " " + p.s->test_name + ": "
+                + std::to_string(p.s->pvalues.size()) + " seeds";
+            h.values = p.s->pvalues;
+            const std::string name = plot_prefix + "-hist-" + std::to_string(i + 1) + ".svg";
+            files.push_back({ name, histogram_svg(h) });
+            o << "![" << md(p.c->id + " " + p.s->label()) << "](" << link(name) << ")\n";
+        }
+        o << "\n";
+    }
+    return o.str();
+}
+
+} // namespace rngvet

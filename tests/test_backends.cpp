@@ -1,0 +1,635 @@
+// The OpenMP, OpenCL and CUDA backends against the reference engines (make_stream): bit-exact
+// streams for every RANMAR variant and for the Mersenne Twisters (mt19937, DC sets, the NVIDIA
+// SDK and OpenCL-book configurations), under every layout and seeding scheme; skips; chunked
+// generation equal to one-shot; kernel launches that write every output slot exactly once and
+// nothing else.
+//
+// A backend that is not available here is skipped with the reason, unless it is listed in
+// $RNGVET_REQUIRE_BACKENDS (comma-separated; scripts/gpu-check sets it), which turns the skip
+// into a failure.
+#include "generators/configuration.hpp"
+#include "generators/error.hpp"
+#include "generators/ranmar.hpp"
+#include "kernels/backend.hpp"
+#include "kernels/mt_device.hpp"
+#include "kernels/ranmar_device.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace rngvet {
+namespace {
+
+Configuration config(const std::string& generator, int instances, const std::string& layout,
+    const std::string& seeding, int ij, int kl, const std::string& zero = "keep",
+    std::uint64_t skip = 0)
+{
+    Configuration c;
+    c.generator = generator;
+    c.instances = instances;
+    c.layout = parse_layout(layout);
+    c.seeding = parse_seeding(seeding);
+    c.seed = { ij, kl };
+    c.zero = zero;
+    c.skip = skip;
+    return c;
+}
+
+Configuration mt_config(const std::string& generator, const std::string& params, int instances,
+    const std::string& layout, const std::string& seeding, std::vector<std::int64_t> seed,
+    int param_id = 0, std::uint64_t skip = 0)
+{
+    Configuration c;
+    c.generator = generator;
+    c.params = params;
+    c.param_id = param_id;
+    c.instances = instances;
+    c.layout = parse_layout(layout);
+    c.seeding = parse_seeding(seeding);
+    c.seed = std::move(seed);
+    c.skip = skip;
+    return c;
+}
+
+// NVIDIA's MersenneTwister.dat (FACTS.md 2.4); $RNGVET_SHARED_DATA_DIR overrides the folder
+// (scripts/gpu-check carries the file along).
+std::string sdk_dat()
+{
+    const char* env = std::getenv("RNGVET_SHARED_DATA_DIR");
+    return std::string(env && *env ? env : RNGVET_SHARED_DATA_DIR) + "/MersenneTwister.dat";
+}
+
+std::vector<std::uint64_t> reference(Configuration c, std::size_t n)
+{
+    c.backend = "cpu";
+    std::vector<std::uint64_t> out(n);
+    make_stream(c)->fill(out.data(), n);
+    return out;
+}
+
+// Bit-exact comparison that reports the first difference, not a million numbers.
+::testing::AssertionResult same_words(
+    const std::vector<std::uint64_t>& want, const std::vector<std::uint64_t>& got)
+{
+    if (want.size() != got.size())
+        return ::testing::AssertionFailure()
+            << "sizes differ: " << want.size() << " vs " << got.size();
+    std::size_t first = want.size(), count = 0;
+    for (std::size_t k = 0; k < want.size(); ++k)
+        if (want[k] != got[k]) {
+            if (count++ == 0) first = k;
+        }
+    if (count == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+        << count << " of " << want.size() << " words differ; first at combined index " << first
+        << ": reference " << want[first] << ", backend " << got[first];
+}
+
+std::string describe(const Configuration& c)
+{
+    return canonical_name(c) + " on " + c.backend;
+}
+
+bool required(const std::string& backend)
+{
+    const char* env = std::getenv("RNGVET_REQUIRE_BACKENDS");
+    if (!env) return false;
+    std::stringstream in(env);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (item == backend) return true;
+    return false;
+}
+
+// Reports once per backend which device the tests run on.
+void announce(const std::string& backend)
+{
+    static std::set<std::string> done;
+    if (!done.insert(backend).second) return;
+    const RanmarSetup setup = ranmar_setup(config("ranmar24", 1, "single", "increment", 1, 1));
+    std::unique_ptr<KernelDevice> d;
+    if (backend == "openmp") d = make_openmp_ranmar(setup);
+    if (backend == "opencl") d = make_opencl_ranmar(setup, -1);
+    if (backend == "cuda") d = make_cuda_ranmar(setup, -1);
+    std::cout << "[ backend  ] " << d->description() << std::endl;
+}
+
+class Backend : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override
+    {
+        const std::vector<std::string> available = available_backends();
+        if (std::find(available.begin(), available.end(), GetParam()) == available.end()) {
+            std::string why;
+            try {
+                Configuration c = config("ranmar24", 1, "single", "increment", 1, 1);
+                c.backend = GetParam();
+                make_backend_stream(c);
+            } catch (const InputError& e) {
+                why = e.what();
+            }
+            if (required(GetParam())) FAIL() << "required backend unavailable: " << why;
+            GTEST_SKIP() << why;
+        }
+        announce(GetParam());
+    }
+
+    Configuration on_backend(Configuration c) const
+    {
+        c.backend = GetParam();
+        return c;
+    }
+
+    std::vector<std::uint64_t> generate(
+        const Configuration& c, std::size_t n, std::size_t launch = std::size_t(1) << 22) const
+    {
+        BackendOptions options;
+        options.launch_numbers = launch;
+        auto stream = make_backend_stream(on_backend(c), options);
+        std::vector<std::uint64_t> out(n);
+        stream->fill(out.data(), n);
+        return out;
+    }
+
+    // A launcher for the configuration on this backend, for kernel-level checks.
+    std::unique_ptr<KernelDevice> device(const Configuration& c) const
+    {
+        if (c.generator == "mtdc" || c.generator == "mt19937") {
+            const MtSetup setup = mt_setup(c);
+            if (GetParam() == "openmp") return make_openmp_mt(setup);
+            if (GetParam() == "opencl") return make_opencl_mt(setup, -1);
+            return make_cuda_mt(setup, -1);
+        }
+        const RanmarSetup setup = ranmar_setup(c);
+        if (GetParam() == "openmp") return make_openmp_ranmar(setup);
+        if (GetParam() == "opencl") return make_opencl_ranmar(setup, -1);
+        return make_cuda_ranmar(setup, -1);
+    }
+};
+
+struct Case {
+    Configuration c;
+    std::size_t n;
+    std::size_t launch;
+};
+
+// About 1.2e7 numbers per backend: every variant under single, interleave (N = 1, 7, 64) and
+// block:K (odd K, N = 1, 7, 64), with five seeding schemes, seeds at the corners of James's
+// ranges, zero=smallest and skips, and launch lengths that split blocks and rows.
+std::vector<Case> equality_cases()
+{
+    std::vector<Case> cases;
+    const int seeds[][2] = { { 1802, 9373 }, { 0, 0 }, { 31328, 30081 }, { 12345, 678 } };
+    int s = 0;
+    for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" }) {
+        auto seed = [&](int k) { return seeds[(s + k) % 4]; };
+        cases.push_back(
+            { config(g, 1, "single", "increment", seed(0)[0], seed(0)[1]), 1000003, 1 << 22 });
+        cases.push_back({ config(g, 1, "single", "same", seed(1)[0], seed(1)[1], "smallest", 97),
+            300001, 65537 });
+        cases.push_back(
+            { config(g, 1, "interleave", "increment", seed(2)[0], seed(2)[1]), 200000, 4099 });
+        cases.push_back(
+            { config(g, 7, "interleave", "increment", seed(3)[0], seed(3)[1]), 700007, 1 << 22 });
+        cases.push_back(
+            { config(g, 7, "interleave", "stride:1000", seed(0)[0], seed(0)[1], "keep", 12345),
+                300000, 99991 });
+        cases.push_back(
+            { config(g, 64, "interleave", "hash", seed(1)[0], seed(1)[1]), 1000000, 1 << 22 });
+        cases.push_back(
+            { config(g, 64, "interleave", "increment", seed(2)[0], seed(2)[1], "smallest"), 300000,
+                65536 + 33 });
+        cases.push_back(
+            { config(g, 1, "block:77", "increment", seed(3)[0], seed(3)[1]), 200000, 4096 });
+        cases.push_back(
+            { config(g, 7, "block:3", "increment", seed(0)[0], seed(0)[1]), 300000, 1 << 22 });
+        cases.push_back({ config(g, 7, "block:1001", "hash", seed(1)[0], seed(1)[1], "keep", 5000),
+            300000, 77777 });
+        cases.push_back(
+            { config(g, 64, "block:1", "same", seed(2)[0], seed(2)[1]), 200000, 1 << 22 });
+        cases.push_back(
+            { config(g, 64, "block:4095", "stride:7", seed(3)[0], seed(3)[1]), 1000000, 300007 });
+        ++s;
+    }
+    return cases;
+}
+
+TEST_P(Backend, StreamsAreBitIdenticalToReference)
+{
+    std::size_t total = 0;
+    for (const Case& k : equality_cases()) {
+        const Configuration c = on_backend(k.c);
+        SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
+            + std::to_string(k.launch));
+        EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch)));
+        total += k.n;
+    }
+    EXPECT_GE(total, std::size_t(10000000));
+}
+
+TEST_P(Backend, NameAndBitsAreTheReferences)
+{
+    std::vector<Configuration> configs;
+    for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" })
+        configs.push_back(config(g, 7, "block:5", "hash", 1, 2, "smallest", 3));
+    configs.push_back(mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }, 2, 9));
+    configs.push_back(mt_config("mt19937", "", 1, "single", "same", { 1, 2, 3 }));
+    for (const Configuration& base : configs) {
+        const Configuration c = on_backend(base);
+        auto stream = make_backend_stream(c);
+        auto ref = make_stream(c);
+        EXPECT_EQ(stream->name(), canonical_name(c));
+        EXPECT_EQ(stream->bits(), ref->bits());
+    }
+}
+
+// ranmar24 seeded (1802, 1490) outputs an exact 0 as its number 568 (found by a search with
+// the reference engine). With 7 interleaved instances seeded by increment from kl = 1487,
+// that instance is number 3 and the zero sits at combined index 3 + 7*568 = 3979.
+TEST_P(Backend, ZeroPolicyMatchesReference)
+{
+    const std::size_t zero_at = 3 + 7 * 568;
+    const Configuration keep
+        = on_backend(config("ranmar24", 7, "interleave", "increment", 1802, 1487));
+    const std::vector<std::uint64_t> want_keep = reference(keep, 8000);
+    ASSERT_EQ(want_keep[zero_at], 0u) << "the search result no longer holds";
+    EXPECT_TRUE(same_words(want_keep, generate(keep, 8000, 1001)));
+
+    const Configuration smallest = on_backend(
+        config("ranmar24", 7, "interleave", "increment", 1802, 1487, "smallest", 3000));
+    const std::vector<std::uint64_t> want = reference(smallest, 5000);
+    ASSERT_EQ(want[zero_at - 3000], 1u);
+    EXPECT_TRUE(same_words(want, generate(smallest, 5000, 333)));
+}
+
+// rocRAND's continuity sizes: chunked generation equals one-shot generation, both with
+// launches longer than the chunks and with launches shorter than some of them.
+TEST_P(Backend, ChunkedEqualsOneShot)
+{
+    const std::size_t sizes[] = { 1, 3, 24783, 2, 776543, 100, 1, 65536, 31, 500000 };
+    std::size_t total = 0;
+    for (std::size_t s : sizes)
+        total += s;
+    const Configuration configs[] = {
+        config("ranmar48x", 7, "block:5", "increment", 1802, 9373),
+        config("ranmar24", 64, "interleave", "hash", 4, 5, "smallest"),
+        config("ranmar48", 1, "single", "increment", 31328, 30081, "keep", 1000),
+        mt_config("mtdc", "fixstars-mt521", 32, "block:7", "stride:0x33ff", { 0 }),
+        mt_config("mt19937", "", 5, "interleave", "increment", { 5489 }, 0, 77),
+    };
+    for (const Configuration& base : configs) {
+        for (std::size_t launch : { std::size_t(1) << 22, std::size_t(65537) }) {
+            const Configuration c = on_backend(base);
+            SCOPED_TRACE(describe(c) + ", launches of " + std::to_string(launch));
+            const std::vector<std::uint64_t> one_shot = generate(c, total, launch);
+            BackendOptions options;
+            options.launch_numbers = launch;
+            auto stream = make_backend_stream(c, options);
+            std::vector<std::uint64_t> chunked(total);
+            std::size_t at = 0;
+            for (std::size_t s : sizes) {
+                stream->fill(chunked.data() + at, s);
+                at += s;
+            }
+            EXPECT_TRUE(same_words(one_shot, chunked));
+            EXPECT_TRUE(same_words(reference(c, total), one_shot));
+        }
+    }
+}
+
+// The Mersenne Twisters: mt19937 (one seed or a key array) and DC sets under every layout and
+// seeding scheme, with skips and awkward launch lengths; one thread per instance, so instance
+// counts that leave the last block part empty (5, 130) are included.
+TEST_P(Backend, MersenneTwisterStreamsAreBitIdenticalToReference)
+{
+    const Case cases[] = {
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }), 300000, 65537 },
+        { mt_config("mt19937", "", 1, "single", "same", { 0x123, 0x234, 0x345, 0x456 }), 1000,
+            1 << 22 },
+        { mt_config("mt19937", "", 64, "interleave", "increment", { 1 }), 1000000, 1 << 22 },
+        { mt_config("mt19937", "", 5, "block:1001", "stride:3", { 9 }, 0, 12345), 300000, 77777 },
+        { mt_config("mtdc", "fixstars-mt521", 7, "interleave", "hash", { 12345 }, 3, 100003),
+            300000, 65537 },
+        { mt_config("mtdc", "fixstars-mt521", 32, "block:3", "increment", { 4 }), 1000000, 4099 },
+        { mt_config("mtdc", "fixstars-mt521", 1, "block:77", "same", { 5 }, 31), 100000, 1 << 22 },
+        { mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 777 }, 1000), 1000000,
+            1 << 22 },
+    };
+    for (const Case& k : cases) {
+        const Configuration c = on_backend(k.c);
+        SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
+            + std::to_string(k.launch));
+        EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch)));
+    }
+}
+
+// The two published GPU configurations, with the known answers of FACTS.md 2.2-2.5 checked on
+// the backend's own output, and the whole output against the reference.
+TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
+{
+    { // MT19937, init_genrand(5489): the first five and the 10000th output.
+        const Configuration c = on_backend(mt_config("mt19937", "", 1, "single", "same", { 5489 }));
+        const std::vector<std::uint64_t> got = generate(c, 10000);
+        const std::uint64_t first[]
+            = { 3499211612u, 581869302u, 3890346734u, 3586334585u, 545404204u };
+        for (std::size_t t = 0; t < 5; ++t)
+            EXPECT_EQ(got[t], first[t]) << "output " << t;
+        EXPECT_EQ(got[9999], 4123659995u);
+    }
+    { // NVIDIA SDK: 4096 MT607 sets, every twister seeded 777, out[id + 4096 * t].
+        const Configuration c
+            = on_backend(mt_config("mtdc", sdk_dat(), 4096, "interleave", "same", { 777 }));
+        SCOPED_TRACE(describe(c));
+        const std::size_t n = 4096 * 64;
+        const std::vector<std::uint64_t> got = generate(c, n, 100003);
+        const std::pair<std::size_t, std::vector<std::uint64_t>> known[] = {
+            { 0, { 266438323u, 3738112288u, 410106672u, 3516699363u, 2828855469u, 758469217u } },
+            { 1, { 84377738u, 53293241u, 1574281272u, 3351025515u, 2753163148u, 2769445992u } },
+            { 4095,
+                { 390570138u, 3841073232u, 2823469249u, 2277279595u, 1712970508u, 3776344425u } },
+        };
+        for (const auto& [id, words] : known)
+            for (std::size_t t = 0; t < words.size(); ++t)
+                EXPECT_EQ(got[id + 4096 * t], words[t]) << "id " << id << ", output " << t;
+        EXPECT_TRUE(same_words(reference(c, n), got));
+    }
+    { // The OpenCL book: 32 MT521 sets, generator gid seeded 0x33ff * gid, out[gid * K + t].
+        const std::size_t k = 4096;
+        const Configuration c = on_backend(mt_config(
+            "mtdc", "fixstars-mt521", 32, "block:" + std::to_string(k), "stride:0x33ff", { 0 }));
+        SCOPED_TRACE(describe(c));
+        const std::vector<std::uint64_t> got = generate(c, 32 * k, 65537);
+        const std::uint64_t gid0[]
+            = { 3435822361u, 2593142105u, 1380007438u, 1855630689u, 2791445388u, 3267650319u };
+        const std::uint64_t gid1[]
+            = { 941032305u, 3457884119u, 3029038885u, 1246296401u, 4195980896u, 2037642049u };
+        for (std::size_t t = 0; t < 6; ++t) {
+            EXPECT_EQ(got[t], gid0[t]) << "gid 0, output " << t;
+            EXPECT_EQ(got[k + t], gid1[t]) << "gid 1, output " << t;
+        }
+        EXPECT_TRUE(same_words(reference(c, 32 * k), got));
+    }
+}
+
+// A configuration's skip is jumped over on the host (each instance by its own share of the
+// skipped numbers); discard() in mid-stream runs launches that are not copied back. Both land
+// where the reference (which jumps) lands.
+TEST_P(Backend, SkipAndDiscardMatchReference)
+{
+    const Configuration skips[] = {
+        config("ranmar24", 1, "single", "increment", 1802, 9373, "keep", 1000000000000000ull),
+        config("ranmar48x", 7, "interleave", "hash", 5, 6, "keep", 1000000000007ull),
+        config("ranmar48", 64, "block:1001", "increment", 7, 8, "smallest", 123456789012ull),
+    };
+    for (const Configuration& base : skips) {
+        const Configuration c = on_backend(base);
+        SCOPED_TRACE(describe(c));
+        EXPECT_TRUE(same_words(reference(c, 100000), generate(c, 100000, 65537)));
+    }
+    const Configuration c = on_backend(config("ranmar48x", 7, "block:9", "stride:3", 11, 12));
+    BackendOptions options;
+    options.launch_numbers = 65537;
+    auto stream = make_backend_stream(c, options);
+    auto ref = make_stream(c);
+    for (std::uint64_t skip : { 0ull, 5ull, 200003ull, 65537ull, 1ull }) {
+        SCOPED_TRACE(describe(c) + ", discard " + std::to_string(skip));
+        stream->discard(skip);
+        ref->discard(skip);
+        std::vector<std::uint64_t> got(1001), want(1001);
+        stream->fill(got.data(), got.size());
+        ref->fill(want.data(), want.size());
+        EXPECT_TRUE(same_words(want, got));
+    }
+}
+
+// Kernel level: the output buffer is filled with a canary word (no output can equal it, all
+// outputs are below 2^48) and guard zones on both sides. After a launch every slot of the
+// launch holds the reference value and both guards are intact; in count mode (out[j] += 1
+// on a zeroed buffer) every slot was written exactly once and the guards not at all.
+TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
+{
+    const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
+    const std::size_t guard = 1000;
+    const Configuration configs[] = {
+        config("ranmar24", 7, "interleave", "increment", 1802, 9373),
+        config("ranmar48", 64, "block:5", "hash", 77, 88),
+        config("ranmar48x", 1, "single", "same", 3, 4),
+        config("ranmar24", 9, "block:33", "stride:5", 9, 10, "smallest"),
+        mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }),
+        mt_config("mt19937", "", 130, "interleave", "hash", { 1 }),
+    };
+    // Launch lengths that start and end inside rows and blocks.
+    const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
+    for (const Configuration& base : configs) {
+        const Configuration c = on_backend(base);
+        SCOPED_TRACE(describe(c));
+        std::size_t total = 0;
+        for (std::size_t len : lengths)
+            total += len;
+        const std::vector<std::uint64_t> want = reference(c, total);
+        auto values = device(c);
+        auto counts = device(c);
+        values->reserve(lengths[5] + 2 * guard);
+        counts->reserve(lengths[5] + 2 * guard);
+        std::uint64_t g0 = 0;
+        for (std::size_t len : lengths) {
+            SCOPED_TRACE("launch of " + std::to_string(len) + " at " + std::to_string(g0));
+            std::vector<std::uint64_t> buffer(len + 2 * guard, canary);
+            values->upload(buffer.data(), buffer.size());
+            values->launch(g0, len, guard, false);
+            values->download(buffer.data(), buffer.size());
+            std::size_t touched_guard = 0, unwritten = 0;
+            for (std::size_t k = 0; k < guard; ++k) {
+                touched_guard += buffer[k] != canary;
+                touched_guard += buffer[guard + len + k] != canary;
+            }
+            for (std::size_t k = 0; k < len; ++k)
+                unwritten += buffer[guard + k] == canary;
+            EXPECT_EQ(touched_guard, 0u);
+            EXPECT_EQ(unwritten, 0u);
+            EXPECT_TRUE(same_words(
+                std::vector<std::uint64_t>(want.begin() + static_cast<std::ptrdiff_t>(g0),
+                    want.begin() + static_cast<std::ptrdiff_t>(g0 + len)),
+                std::vector<std::uint64_t>(buffer.begin() + static_cast<std::ptrdiff_t>(guard),
+                    buffer.begin() + static_cast<std::ptrdiff_t>(guard + len))));
+
+            std::vector<std::uint64_t> hits(len + 2 * guard, 0);
+            counts->upload(hits.data(), hits.size());
+            counts->launch(g0, len, guard, true);
+            counts->download(hits.data(), hits.size());
+            std::size_t wrong = 0;
+            for (std::size_t k = 0; k < hits.size(); ++k) {
+                const bool inside = k >= guard && k < guard + len;
+                wrong += hits[k] != (inside ? 1u : 0u);
+            }
+            EXPECT_EQ(wrong, 0u)
+                << "slots written other than exactly once (inside) or never (guards)";
+            g0 += len;
+        }
+    }
+}
+
+TEST_P(Backend, OutOfMemoryIsAnInputError)
+{
+    BackendOptions options;
+    options.launch_numbers = std::size_t(1) << 42; // 32 TiB of output buffer
+    const Configuration c = on_backend(config("ranmar24", 1, "single", "increment", 1, 1));
+    try {
+        make_backend_stream(c, options);
+        FAIL() << "a 32 TiB buffer was allocated";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("memory"), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Backend, ::testing::Values("openmp", "opencl", "cuda"),
+    [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
+
+// --- Host-only checks of the kernel's building blocks ---------------------------------
+
+// The brief's mapping: after ranmar_seed, u[96 - m] holds X_{-97+m}; the plain recurrence
+// X_k = X_{k-97} - X_{k-33} with c_k = c_{-1} - (k+1)*cd (mod cm) reproduces ranmar_next.
+TEST(RanmarKernelMath, SeededTableIsTheHistoryTheRecurrenceContinues)
+{
+    for (RanmarVariant v : { RanmarVariant::r24, RanmarVariant::r48, RanmarVariant::r48x }) {
+        RanmarState s{};
+        ranmar_seed(s, v, 1802, 9373);
+        ASSERT_EQ(s.i97, 96);
+        ASSERT_EQ(s.j97, 32);
+        const std::uint64_t mask = (std::uint64_t(1) << s.bits) - 1;
+        std::vector<std::uint64_t> x(97 + 5000); // x[97 + k] = X_k
+        for (int m = 0; m < 97; ++m)
+            x[static_cast<std::size_t>(m)] = s.u[96 - m];
+        std::uint64_t c = s.c;
+        RanmarState r = s;
+        for (std::size_t k = 0; k < 5000; ++k) {
+            x[97 + k] = (x[k] - x[k + 64]) & mask;
+            c = c >= s.cd ? c - s.cd : c + s.cm - s.cd;
+            ASSERT_EQ((x[97 + k] - c) & mask, ranmar_next(r))
+                << "variant " << int(v) << ", k = " << k;
+        }
+    }
+}
+
+// The device state of a reference state at any position continues its stream (OpenMP
+// launcher, so this runs wherever the OpenMP backend is built).
+TEST(RanmarKernelMath, DeviceStateAtAnyPositionContinuesTheStream)
+{
+    std::string why;
+    if (!openmp_usable(why)) GTEST_SKIP() << why;
+    for (std::uint64_t position : { 0u, 1u, 32u, 96u, 97u, 98u, 1000u, 12345u }) {
+        SCOPED_TRACE("position " + std::to_string(position));
+        const Configuration c = config("ranmar48x", 1, "single", "increment", 555, 666);
+        RanmarSetup setup = ranmar_setup(c);
+        RanmarState s = ranmar_instance_state(c, 0);
+        for (std::uint64_t k = 0; k < position; ++k)
+            ranmar_next(s);
+        ranmar_device_state(s, position, setup.state.data());
+        auto d = make_openmp_ranmar(setup);
+        const std::size_t len = 1000;
+        d->reserve(len);
+        d->launch(position, len, 0, false);
+        std::vector<std::uint64_t> got(len), want(len);
+        d->download(got.data(), len);
+        for (std::uint64_t& w : want)
+            w = ranmar_next(s);
+        EXPECT_TRUE(same_words(want, got));
+    }
+}
+
+// Every instance's share of a range [g0, g0 + len) adds up to len, and its numbers land
+// exactly on the range, each slot once.
+TEST(RanmarKernelMath, LayoutCountsAndIndicesTileTheRange)
+{
+    struct L {
+        std::uint64_t layout, n, k;
+    };
+    const L layouts[] = { { RNGVET_LAYOUT_SINGLE, 1, 1 }, { RNGVET_LAYOUT_INTERLEAVE, 1, 1 },
+        { RNGVET_LAYOUT_INTERLEAVE, 7, 1 }, { RNGVET_LAYOUT_INTERLEAVE, 64, 1 },
+        { RNGVET_LAYOUT_BLOCK, 1, 77 }, { RNGVET_LAYOUT_BLOCK, 7, 3 },
+        { RNGVET_LAYOUT_BLOCK, 64, 1 }, { RNGVET_LAYOUT_BLOCK, 9, 1001 } };
+    for (const L& l : layouts)
+        for (std::uint64_t g0 : { 0u, 1u, 6u, 1000u, 20021u })
+            for (std::uint64_t len : { 1u, 5u, 64u, 3003u }) {
+                RanmarKernelParams p{};
+                p.layout = l.layout;
+                p.instances = l.n;
+                p.block = l.k;
+                p.g0 = g0;
+                p.len = len;
+                std::vector<int> hits(len, 0);
+                std::uint64_t sum = 0;
+                for (std::uint64_t i = 0; i < l.n; ++i) {
+                    const std::uint64_t a = ranmar_count_before(p, i, g0);
+                    const std::uint64_t b = ranmar_count_before(p, i, g0 + len);
+                    sum += b - a;
+                    for (std::uint64_t t = a; t < b; ++t) {
+                        const std::uint64_t g = ranmar_combined_index(p, i, t);
+                        ASSERT_TRUE(g >= g0 && g < g0 + len)
+                            << "layout " << l.layout << " N " << l.n << " K " << l.k;
+                        ++hits[g - g0];
+                    }
+                }
+                EXPECT_EQ(sum, len);
+                EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), static_cast<long>(len));
+            }
+}
+
+TEST(Backends, CpuIsAlwaysAvailableAndFirst)
+{
+    const std::vector<std::string> b = available_backends();
+    ASSERT_FALSE(b.empty());
+    EXPECT_EQ(b.front(), "cpu");
+}
+
+TEST(Backends, CpuBackendIsTheReferenceStream)
+{
+    const Configuration c = config("ranmar48", 7, "block:3", "increment", 1, 2);
+    auto stream = make_backend_stream(c);
+    std::vector<std::uint64_t> got(1000);
+    stream->fill(got.data(), got.size());
+    EXPECT_TRUE(same_words(reference(c, 1000), got));
+}
+
+TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
+{
+    const std::vector<std::string> available = available_backends();
+    std::string list;
+    for (const auto& a : available)
+        list += (list.empty() ? "" : ", ") + a;
+    std::vector<std::string> tried{ "metal" };
+    for (const char* b : { "openmp", "opencl", "cuda" })
+        if (std::find(available.begin(), available.end(), b) == available.end()) tried.push_back(b);
+    for (const std::string& b : tried) {
+        Configuration c = config("ranmar24", 1, "single", "increment", 1, 1);
+        c.backend = b;
+        try {
+            make_backend_stream(c);
+            ADD_FAILURE() << b << " made a stream";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("'" + b + "'"), std::string::npos) << what;
+            EXPECT_NE(what.find("; available: " + list), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+}
+
+TEST(Backends, ExternalStreamsStayOnTheCpu)
+{
+    const std::vector<std::string> available = available_backends();
+    if (available.size() < 2) GTEST_SKIP() << "no backend other than cpu here";
+    Configuration c;
+    c.generator = "stdin32";
+    c.backend = available[1];
+    EXPECT_THROW(make_backend_stream(c), InputError);
+}
+
+} // namespace
+} // namespace rngvet
