@@ -162,9 +162,8 @@ namespace {
                     close(fds[0]);
                     int status = 0;
                     try {
-                        auto stream = make();
                         const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
-                        stream->discard(start);
+                        auto stream = make(start);
                         RunnerOptions worker = options;
                         worker.stop_flag = nullptr;
                         worker.on_failure = nullptr;
@@ -249,8 +248,7 @@ RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
     RunnerResult result;
     std::vector<int> ordered = tests;
     std::sort(ordered.begin(), ordered.end());
-    auto stream = make();
-    stream->discard(options.serial_start);
+    auto stream = make(options.serial_start);
     // One generator for all tests, so that no number read ahead into its buffer is lost.
     TestU01Generator gen(*stream, name, feed_options(options));
     std::uint64_t offset = options.serial_start;

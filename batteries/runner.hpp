@@ -51,7 +51,9 @@ struct RunnerOptions {
     std::function<void()> on_failure;  // serial: the stream failed; called before the process exits
 };
 
-using StreamFactoryFn = std::function<std::unique_ptr<Stream>()>;
+// Builds the configuration's stream positioned `offset` numbers in (by jump-ahead where the
+// backend has it, so that a shard's start costs O(log offset)).
+using StreamFactoryFn = std::function<std::unique_ptr<Stream>(std::uint64_t offset)>;
 using TestDone = std::function<void(const TestOutcome&)>;
 
 struct RunnerResult {

@@ -253,7 +253,12 @@ int cmd_run(int argc, char** argv)
     Progress progress(*battery, to_run, jobs);
     int suspect = 0, failed = 0;
     std::size_t stats = 0;
-    const auto result = run_tests([&] { return make_backend_stream(config); }, run.config + " backend=" + config.backend,
+    const auto at = [&](std::uint64_t offset) {
+        Configuration c = config;
+        c.skip += offset;
+        return make_backend_stream(c);
+    };
+    const auto result = run_tests(at, run.config + " backend=" + config.backend,
                                   *battery, to_run, ro, [&](const TestOutcome& t) {
                                       TestRecord rec {t.test_number, t.start_offset, t.numbers_used, t.cpu_seconds,
                                                       t.worker, t.refills, t.refill_waits, t.started_at, t.finished_at};

@@ -11,5 +11,7 @@ int cmd_generate(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_dc(int argc, char** argv);
 int cmd_status(int argc, char** argv);
+int cmd_campaign(int argc, char** argv);
+int cmd_bench(int argc, char** argv);
 
 }  // namespace rngvet::cli

@@ -1,0 +1,43 @@
+#include "bench.hpp"
+
+#include <chrono>
+#include <vector>
+
+#include "backend.hpp"
+
+namespace rngvet {
+
+Throughput measure_stream(const Configuration& config, std::size_t launch, const std::string& placement,
+                          double min_seconds)
+{
+    BackendOptions options;
+    options.launch_numbers = launch;
+    auto stream = make_backend_stream(config, options);
+    std::vector<std::uint64_t> host(placement == "host" ? launch : 0);
+    auto once = [&](std::uint64_t n) {
+        for (std::uint64_t done = 0; done < n; done += launch) {
+            if (placement == "host") stream->fill(host.data(), launch);
+            else stream->discard(launch);
+        }
+    };
+    once(launch);  // warm up: first launch, allocations, program builds
+    Throughput t;
+    t.what = canonical_name(config);
+    t.backend = config.backend;
+    t.placement = placement;
+    std::uint64_t n = launch;
+    while (true) {
+        const auto start = std::chrono::steady_clock::now();
+        once(n);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (s >= min_seconds || n >= (1ull << 40)) {
+            t.numbers = n;
+            t.seconds = s;
+            return t;
+        }
+        n *= s > 0 ? std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_seconds / s) + 1) : 16;
+        n = (n + launch - 1) / launch * launch;
+    }
+}
+
+}  // namespace rngvet

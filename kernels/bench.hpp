@@ -1,0 +1,35 @@
+// Throughput measurements for `rngvet bench`: the configurations on each backend, cuRAND's
+// generators and the device's hardware limits, all in one run on one machine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generators/configuration.hpp"
+
+namespace rngvet {
+
+struct Throughput {
+    std::string what;       // configuration name or reference ("curand MTGP32", "device write")
+    std::string backend;    // cpu, openmp, opencl, cuda
+    std::string placement;  // "device" (numbers left in device memory) or "host" (copied back)
+    std::uint64_t numbers = 0;
+    double seconds = 0;
+    double bytes_per_number = 8;
+    double numbers_per_second() const { return seconds > 0 ? static_cast<double>(numbers) / seconds : 0; }
+    double bytes_per_second() const { return numbers_per_second() * bytes_per_number; }
+};
+
+// Generates at least min_seconds worth of numbers of the configuration on its backend, with
+// `launch` numbers per launch. Device placement uses discard() (launches whose output stays on
+// the device); host placement uses fill() into host memory.
+Throughput measure_stream(const Configuration& config, std::size_t launch, const std::string& placement,
+                          double min_seconds);
+
+// CUDA references measured on the device (empty when CUDA is not built or no device is there):
+// cuRAND MTGP32, MT19937 and Philox4_32_10 writing 32-bit numbers to device memory, the device
+// memory write bandwidth (a plain store kernel) and the pinned device-to-host copy bandwidth.
+std::vector<Throughput> cuda_references(std::size_t bytes);
+
+}  // namespace rngvet

@@ -1,0 +1,8 @@
+// Built when the CUDA backend is off: there are no CUDA references to measure.
+#include "kernels/bench.hpp"
+
+namespace rngvet {
+
+std::vector<Throughput> cuda_references(std::size_t) { return {}; }
+
+}  // namespace rngvet
