@@ -474,44 +474,49 @@ std::optional<CampaignStamp> Store::campaign_stamp()
 {
     Statement q(db_, "SELECT campaign_id, task_id, configuration, seed, tests FROM campaign_stamp");
     if (!q.step()) return std::nullopt;
-    CampaignStamp s {q.text(0), static_cast<int>(q.integer(1)), q.text(2), q.text(3), q.text(4)};
+    CampaignStamp s{ q.text(0), static_cast<int>(q.integer(1)), q.text(2), q.text(3), q.text(4) };
     if (q.step()) throw InputError("database '" + path_ + "' holds more than one campaign stamp");
     return s;
 }
 
 namespace {
 
-    std::string describe(const CampaignStamp& s)
-    {
-        return "campaign " + s.campaign_id + " task " + std::to_string(s.task_id) + " ("
-               + s.configuration + ", seed " + s.seed + ", tests " + s.tests + ")";
-    }
+std::string describe(const CampaignStamp& s)
+{
+    return "campaign " + s.campaign_id + " task " + std::to_string(s.task_id) + " ("
+        + s.configuration + ", seed " + s.seed + ", tests " + s.tests + ")";
+}
 
-    bool same(const CampaignStamp& a, const CampaignStamp& b)
-    {
-        return a.campaign_id == b.campaign_id && a.task_id == b.task_id
-               && a.configuration == b.configuration && a.seed == b.seed && a.tests == b.tests;
-    }
+bool same(const CampaignStamp& a, const CampaignStamp& b)
+{
+    return a.campaign_id == b.campaign_id && a.task_id == b.task_id
+        && a.configuration == b.configuration && a.seed == b.seed && a.tests == b.tests;
+}
 
-}  // namespace
+} // namespace
 
 void Store::stamp_campaign_task(const CampaignStamp& stamp)
 {
     Transaction t(db_);
     if (const auto held = campaign_stamp()) {
         if (!same(*held, stamp))
-            throw InputError("'" + path_ + "' belongs to " + describe(*held) + ", not to "
-                             + describe(stamp));
+            throw InputError(
+                "'" + path_ + "' belongs to " + describe(*held) + ", not to " + describe(stamp));
         return;
     }
     Statement runs(db_, "SELECT count(*) FROM runs");
     runs.step();
     if (runs.integer(0) != 0)
-        throw InputError("'" + path_ + "' holds runs but no campaign stamp; it is not a task "
-                         "database of campaign " + stamp.campaign_id);
-    Statement q(db_, "INSERT INTO campaign_stamp (campaign_id, task_id, configuration, seed, tests) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5)");
-    q.bind(1, stamp.campaign_id).bind(2, std::int64_t {stamp.task_id}).bind(3, stamp.configuration);
+        throw InputError("'" + path_
+            + "' holds runs but no campaign stamp; it is not a task "
+              "database of campaign "
+            + stamp.campaign_id);
+    Statement q(db_,
+        "INSERT INTO campaign_stamp (campaign_id, task_id, configuration, seed, tests) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)");
+    q.bind(1, stamp.campaign_id)
+        .bind(2, std::int64_t{ stamp.task_id })
+        .bind(3, stamp.configuration);
     q.bind(4, stamp.seed).bind(5, stamp.tests);
     q.step();
     t.commit();
@@ -519,42 +524,44 @@ void Store::stamp_campaign_task(const CampaignStamp& stamp)
 
 namespace {
 
-    // ATTACH cannot run inside a transaction; this detaches after the transaction has ended,
-    // whether it committed or rolled back.
-    class Attached {
-    public:
-        Attached(sqlite3* db, const std::string& path)
-            : db_(db)
-        {
-            Statement q(db, "ATTACH DATABASE ?1 AS task");
-            q.bind(1, path);
-            q.step();
-        }
-        ~Attached() { sqlite3_exec(db_, "DETACH DATABASE task", nullptr, nullptr, nullptr); }
-        Attached(const Attached&) = delete;
-        Attached& operator=(const Attached&) = delete;
-
-    private:
-        sqlite3* db_;
-    };
-
-    std::int64_t single_integer(sqlite3* db, const char* sql, std::int64_t a = 0, std::int64_t b = 0)
+// ATTACH cannot run inside a transaction; this detaches after the transaction has ended,
+// whether it committed or rolled back.
+class Attached {
+public:
+    Attached(sqlite3* db, const std::string& path)
+        : db_(db)
     {
-        Statement q(db, sql);
-        if (a) q.bind(1, a);
-        if (b) q.bind(2, b);
+        Statement q(db, "ATTACH DATABASE ?1 AS task");
+        q.bind(1, path);
         q.step();
-        return q.integer(0);
     }
+    ~Attached() { sqlite3_exec(db_, "DETACH DATABASE task", nullptr, nullptr, nullptr); }
+    Attached(const Attached&) = delete;
+    Attached& operator=(const Attached&) = delete;
 
-}  // namespace
+private:
+    sqlite3* db_;
+};
 
-CampaignMerge Store::merge_campaign_task(const std::string& task_db, const CampaignTaskSpec& spec,
-                                         const std::string& merged_at)
+std::int64_t single_integer(sqlite3* db, const char* sql, std::int64_t a = 0, std::int64_t b = 0)
+{
+    Statement q(db, sql);
+    if (a) q.bind(1, a);
+    if (b) q.bind(2, b);
+    q.step();
+    return q.integer(0);
+}
+
+} // namespace
+
+CampaignMerge Store::merge_campaign_task(
+    const std::string& task_db, const CampaignTaskSpec& spec, const std::string& merged_at)
 {
     // ATTACH would create a missing file.
-    if (std::FILE* f = std::fopen(task_db.c_str(), "rb")) std::fclose(f);
-    else throw InputError("no task database at '" + task_db + "'");
+    if (std::FILE* f = std::fopen(task_db.c_str(), "rb"))
+        std::fclose(f);
+    else
+        throw InputError("no task database at '" + task_db + "'");
     const std::string refused = "task database '" + task_db + "' refused: ";
     CampaignMerge result;
     try {
@@ -566,82 +573,91 @@ CampaignMerge Store::merge_campaign_task(const std::string& task_db, const Campa
         master.step();
         const std::int64_t version = single_integer(db_, "PRAGMA task.user_version");
         if (version < 3 || version > store_schema_version)
-            throw InputError("not an rngvet task database (schema version "
-                             + std::to_string(version) + ")");
+            throw InputError(
+                "not an rngvet task database (schema version " + std::to_string(version) + ")");
         Statement check(db_, "PRAGMA task.quick_check");
         check.step();
         if (check.text(0) != "ok") throw InputError("damaged: " + check.text(0));
 
-        Statement stamp_q(db_, "SELECT campaign_id, task_id, configuration, seed, tests "
-                               "FROM task.campaign_stamp");
+        Statement stamp_q(db_,
+            "SELECT campaign_id, task_id, configuration, seed, tests "
+            "FROM task.campaign_stamp");
         if (!stamp_q.step()) throw InputError("it has no campaign stamp");
-        const CampaignStamp stamp {stamp_q.text(0), static_cast<int>(stamp_q.integer(1)),
-                                   stamp_q.text(2), stamp_q.text(3), stamp_q.text(4)};
+        const CampaignStamp stamp{ stamp_q.text(0), static_cast<int>(stamp_q.integer(1)),
+            stamp_q.text(2), stamp_q.text(3), stamp_q.text(4) };
         if (stamp_q.step()) throw InputError("it holds more than one campaign stamp");
         if (!same(stamp, spec.stamp))
-            throw InputError("it belongs to " + describe(stamp) + ", not to " + describe(spec.stamp));
+            throw InputError(
+                "it belongs to " + describe(stamp) + ", not to " + describe(spec.stamp));
 
         struct TaskRun {
             std::int64_t id;
             std::string status, started_at, finished_at, host, command_line;
         };
         std::vector<TaskRun> task_runs;
-        Statement runs_q(db_, "SELECT run_id, config, seed, battery, mode, tests_selected, status, "
-                              "started_at, coalesce(finished_at, ''), host, command_line "
-                              "FROM task.runs ORDER BY run_id");
+        Statement runs_q(db_,
+            "SELECT run_id, config, seed, battery, mode, tests_selected, status, "
+            "started_at, coalesce(finished_at, ''), host, command_line "
+            "FROM task.runs ORDER BY run_id");
         while (runs_q.step()) {
             if (runs_q.text(1) != spec.config || runs_q.text(2) != spec.stamp.seed
                 || runs_q.text(3) != spec.battery || runs_q.text(4) != "sharded"
                 || runs_q.text(5) != spec.stamp.tests)
                 throw InputError("its run " + std::to_string(runs_q.integer(0)) + " is "
-                                 + runs_q.text(3) + " " + runs_q.text(4) + " tests '"
-                                 + runs_q.text(5) + "' of " + runs_q.text(1) + ", not sharded "
-                                 + spec.battery + " tests '" + spec.stamp.tests + "' of "
-                                 + spec.config);
-            task_runs.push_back({runs_q.integer(0), runs_q.text(6), runs_q.text(7), runs_q.text(8),
-                                 runs_q.text(9), runs_q.text(10)});
+                    + runs_q.text(3) + " " + runs_q.text(4) + " tests '" + runs_q.text(5) + "' of "
+                    + runs_q.text(1) + ", not sharded " + spec.battery + " tests '"
+                    + spec.stamp.tests + "' of " + spec.config);
+            task_runs.push_back({ runs_q.integer(0), runs_q.text(6), runs_q.text(7), runs_q.text(8),
+                runs_q.text(9), runs_q.text(10) });
         }
-        if (task_runs.empty()) return result;  // nothing to fold yet
+        if (task_runs.empty()) return result; // nothing to fold yet
 
-        Statement find(db_, "SELECT run_id FROM campaign_runs WHERE campaign_id = ?1 AND "
-                            "configuration = ?2 AND seed = ?3");
-        find.bind(1, spec.stamp.campaign_id).bind(2, spec.stamp.configuration).bind(3, spec.stamp.seed);
+        Statement find(db_,
+            "SELECT run_id FROM campaign_runs WHERE campaign_id = ?1 AND "
+            "configuration = ?2 AND seed = ?3");
+        find.bind(1, spec.stamp.campaign_id)
+            .bind(2, spec.stamp.configuration)
+            .bind(3, spec.stamp.seed);
         if (find.step()) {
             result.run_id = find.integer(0);
         } else {
             // The folded run takes its description from the first task run; the sums and the
             // status are recomputed below from what it holds.
-            Statement add(db_, "INSERT INTO runs (generator, config, seed, backend, battery, mode, "
-                               "status, resolution_bits, params_sha256, testu01_version, "
-                               "rngvet_version, host, command_line, started_at, finished_at, jobs, "
-                               "cpu_model, gpu_model, options, tests_selected) "
-                               "SELECT generator, config, seed, backend, battery, mode, 'running', "
-                               "resolution_bits, params_sha256, testu01_version, rngvet_version, "
-                               "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
-                               "options, ?2 FROM task.runs WHERE run_id = ?1");
+            Statement add(db_,
+                "INSERT INTO runs (generator, config, seed, backend, battery, mode, "
+                "status, resolution_bits, params_sha256, testu01_version, "
+                "rngvet_version, host, command_line, started_at, finished_at, jobs, "
+                "cpu_model, gpu_model, options, tests_selected) "
+                "SELECT generator, config, seed, backend, battery, mode, 'running', "
+                "resolution_bits, params_sha256, testu01_version, rngvet_version, "
+                "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
+                "options, ?2 FROM task.runs WHERE run_id = ?1");
             add.bind(1, task_runs.front().id).bind(2, spec.tests_selected);
             add.step();
             result.run_id = sqlite3_last_insert_rowid(db_);
-            Statement link(db_, "INSERT INTO campaign_runs (run_id, campaign_id, configuration, "
-                                "seed) VALUES (?1, ?2, ?3, ?4)");
+            Statement link(db_,
+                "INSERT INTO campaign_runs (run_id, campaign_id, configuration, "
+                "seed) VALUES (?1, ?2, ?3, ?4)");
             link.bind(1, result.run_id).bind(2, spec.stamp.campaign_id);
             link.bind(3, spec.stamp.configuration).bind(4, spec.stamp.seed);
             link.step();
         }
 
         for (const TaskRun& run : task_runs) {
-            Statement tests(db_, "INSERT OR IGNORE INTO tests (run_id, test_number, start_offset, "
-                                 "numbers_used, cpu_seconds, worker, refills, refill_waits, "
-                                 "started_at, finished_at) SELECT ?1, test_number, start_offset, "
-                                 "numbers_used, cpu_seconds, worker, refills, refill_waits, "
-                                 "started_at, finished_at FROM task.tests WHERE run_id = ?2");
+            Statement tests(db_,
+                "INSERT OR IGNORE INTO tests (run_id, test_number, start_offset, "
+                "numbers_used, cpu_seconds, worker, refills, refill_waits, "
+                "started_at, finished_at) SELECT ?1, test_number, start_offset, "
+                "numbers_used, cpu_seconds, worker, refills, refill_waits, "
+                "started_at, finished_at FROM task.tests WHERE run_id = ?2");
             tests.bind(1, result.run_id).bind(2, run.id);
             tests.step();
             result.tests_added += sqlite3_changes(db_);
-            Statement stats(db_, "INSERT OR IGNORE INTO statistics (run_id, stat_index, "
-                                 "test_number, test_name, pvalue) SELECT ?1, stat_index, "
-                                 "test_number, test_name, pvalue FROM task.statistics "
-                                 "WHERE run_id = ?2");
+            Statement stats(db_,
+                "INSERT OR IGNORE INTO statistics (run_id, stat_index, "
+                "test_number, test_name, pvalue) SELECT ?1, stat_index, "
+                "test_number, test_name, pvalue FROM task.statistics "
+                "WHERE run_id = ?2");
             stats.bind(1, result.run_id).bind(2, run.id);
             stats.step();
             result.statistics_added += sqlite3_changes(db_);
@@ -649,18 +665,20 @@ CampaignMerge Store::merge_campaign_task(const std::string& task_db, const Campa
                 single_integer(db_, "SELECT count(*) FROM task.tests WHERE run_id = ?1", run.id));
 
             // Written only when something changed, so that merging again changes nothing.
-            Statement seen(db_, "SELECT status FROM campaign_tasks WHERE campaign_id = ?1 AND "
-                                "task_id = ?2 AND task_run_id = ?3");
-            seen.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t {spec.stamp.task_id});
+            Statement seen(db_,
+                "SELECT status FROM campaign_tasks WHERE campaign_id = ?1 AND "
+                "task_id = ?2 AND task_run_id = ?3");
+            seen.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t{ spec.stamp.task_id });
             seen.bind(3, run.id);
             const bool known = seen.step();
             if (!known || seen.text(0) != run.status) {
-                Statement rec(db_, "INSERT INTO campaign_tasks (campaign_id, task_id, task_run_id, "
-                                   "run_id, status, host, command_line, merged_at) VALUES (?1, ?2, "
-                                   "?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (campaign_id, task_id, "
-                                   "task_run_id) DO UPDATE SET status = excluded.status, "
-                                   "merged_at = excluded.merged_at");
-                rec.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t {spec.stamp.task_id});
+                Statement rec(db_,
+                    "INSERT INTO campaign_tasks (campaign_id, task_id, task_run_id, "
+                    "run_id, status, host, command_line, merged_at) VALUES (?1, ?2, "
+                    "?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (campaign_id, task_id, "
+                    "task_run_id) DO UPDATE SET status = excluded.status, "
+                    "merged_at = excluded.merged_at");
+                rec.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t{ spec.stamp.task_id });
                 rec.bind(3, run.id).bind(4, result.run_id).bind(5, run.status).bind(6, run.host);
                 rec.bind(7, run.command_line).bind(8, merged_at);
                 rec.step();
@@ -673,19 +691,24 @@ CampaignMerge Store::merge_campaign_task(const std::string& task_db, const Campa
         const std::int64_t have
             = single_integer(db_, "SELECT count(*) FROM tests WHERE run_id = ?1", result.run_id);
         const bool any_running = single_integer(db_,
-                                                "SELECT count(*) FROM campaign_tasks WHERE "
-                                                "run_id = ?1 AND status = 'running'",
-                                                result.run_id)
-                                 != 0;
-        const char* status = have >= spec.battery_tests ? "complete" : any_running ? "running" : "interrupted";
-        Statement fold(db_, "UPDATE runs SET status = ?2, "
-                            "numbers_used = (SELECT coalesce(sum(numbers_used), 0) FROM tests WHERE run_id = ?1), "
-                            "cpu_seconds = (SELECT coalesce(sum(cpu_seconds), 0) FROM tests WHERE run_id = ?1), "
-                            "started_at = min(started_at, coalesce((SELECT min(started_at) FROM tests WHERE run_id = ?1), started_at)), "
-                            "finished_at = CASE WHEN ?2 = 'complete' THEN (SELECT max(finished_at) FROM tests WHERE run_id = ?1) END, "
-                            "testu01_version = CASE WHEN testu01_version = '' THEN "
-                            "(SELECT testu01_version FROM task.runs WHERE run_id = ?3) ELSE testu01_version END "
-                            "WHERE run_id = ?1");
+                                     "SELECT count(*) FROM campaign_tasks WHERE "
+                                     "run_id = ?1 AND status = 'running'",
+                                     result.run_id)
+            != 0;
+        const char* status = have >= spec.battery_tests ? "complete"
+            : any_running                               ? "running"
+                                                        : "interrupted";
+        Statement fold(db_,
+            "UPDATE runs SET status = ?2, "
+            "numbers_used = (SELECT coalesce(sum(numbers_used), 0) FROM tests WHERE run_id = ?1), "
+            "cpu_seconds = (SELECT coalesce(sum(cpu_seconds), 0) FROM tests WHERE run_id = ?1), "
+            "started_at = min(started_at, coalesce((SELECT min(started_at) FROM tests WHERE run_id "
+            "= ?1), started_at)), "
+            "finished_at = CASE WHEN ?2 = 'complete' THEN (SELECT max(finished_at) FROM tests "
+            "WHERE run_id = ?1) END, "
+            "testu01_version = CASE WHEN testu01_version = '' THEN "
+            "(SELECT testu01_version FROM task.runs WHERE run_id = ?3) ELSE testu01_version END "
+            "WHERE run_id = ?1");
         fold.bind(1, result.run_id).bind(2, std::string(status)).bind(3, task_runs.back().id);
         fold.step();
         t.commit();
@@ -698,4 +721,4 @@ CampaignMerge Store::merge_campaign_task(const std::string& task_db, const Campa
     return result;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

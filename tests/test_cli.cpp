@@ -144,3 +144,81 @@ TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
 }
 
 }  // namespace
+
+namespace {
+
+// A 32-bit configuration written by `rngvet generate` and read back through stdin32 is the same
+// stream TestU01 sees: a serial SmallCrush gives the very same p-values both ways.
+TEST(Cli, GeneratedStreamPipedThroughStdinGivesTheSameBattery)
+{
+    const std::string db = fresh("cli_pipe.sqlite");
+    const std::string config = "--generator mtdc --params fixstars-mt521 --seed 0 --instances 32 "
+                               "--layout block:1000 --seeding stride:0x33ff";
+    ASSERT_EQ(rngvet("run " + config + " --mode serial --db " + db).status, 0);
+    const Result piped = rngvet("generate " + config + " --count inf --format u32 | " + std::string(RNGVET_BINARY)
+                                + " run --generator stdin32 --mode serial --db " + db);
+    ASSERT_EQ(piped.status, 0) << piped.err;
+    rngvet::Store store(db);
+    const auto a = store.statistics(1), b = store.statistics(2);
+    ASSERT_EQ(a.size(), 15u);
+    ASSERT_EQ(b.size(), 15u);
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].pvalue, b[i].pvalue) << a[i].test_name;
+    EXPECT_EQ(store.run(1)->params_sha256.size(), 64u);
+    EXPECT_NE(store.run(1)->config.find("mtdc[fixstars-mt521#"), std::string::npos);
+}
+
+TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
+{
+    const std::string base = testing::TempDir() + "gen";
+    const std::string config = "generate --generator ranmar24 --seed 1802,9373 --count 5";
+    ASSERT_EQ(rngvet(config + " --format u32 --out " + base + ".u32").status, 0);
+    ASSERT_EQ(rngvet(config + " --format text-u32 --out " + base + ".txt").status, 0);
+    ASSERT_EQ(rngvet(config + " --format text-double --out " + base + ".dtxt").status, 0);
+    const std::string raw = slurp(base + ".u32");
+    ASSERT_EQ(raw.size(), 20u);
+    // FACTS 1.4: the first output is 0.11639106273651123 = 1952718 / 2^24; GetBits is x << 8.
+    const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
+    EXPECT_EQ(b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, 1952718u << 8);
+    EXPECT_EQ(slurp(base + ".txt").substr(0, 10), std::to_string(1952718u << 8) + "\n");
+    EXPECT_EQ(slurp(base + ".dtxt").substr(0, 20), "0.11639106273651123\n");
+    const Result head = rngvet("generate --generator ranmar48 --seed 1,2 --count inf | head -c 100 >/dev/null");
+    EXPECT_EQ(head.status, 0) << head.err;
+    EXPECT_EQ(head.err, "");
+}
+
+TEST(Cli, BadParameterFilesAreRefusedWithOneLine)
+{
+    const std::string db = fresh("cli_params.sqlite");
+    rngvet::Store {db};
+    const std::string truncated = testing::TempDir() + "truncated.dat";
+    {
+        std::ofstream f(truncated, std::ios::binary);
+        f << std::string(100, '\x01');  // not a multiple of 16 bytes
+    }
+    expect_refused("run --generator mtdc --params " + truncated + " --seed 1 --db " + db, db, "truncated.dat");
+    const std::string malformed = testing::TempDir() + "malformed.txt";
+    std::ofstream(malformed) << "p=521 w=32\n0 zzzz 1 2\n";
+    expect_refused("run --generator mtdc --params " + malformed + " --seed 1 --db " + db, db, "malformed.txt");
+    expect_refused("run --generator mtdc --params fixstars-mt521 --seed 1 --instances 40 --layout interleave --db " + db,
+                   db, "32 sets");
+}
+
+TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
+{
+    EXPECT_EQ(rngvet("dc verify fixstars-mt521").status, 0);
+    std::string table = slurp(std::string(RNGVET_SHARED_DATA_DIR) + "/mt521_fixstars32.txt");
+    const auto at = table.find("\n3 c2ae2083");
+    ASSERT_NE(at, std::string::npos);
+    table.replace(at + 3, 8, "c2ae2183");  // one bit of set 3's aaa flipped
+    const std::string altered = testing::TempDir() + "altered.txt";
+    std::ofstream(altered) << table;
+    const Result r = rngvet("dc verify " + altered);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("set 3"), std::string::npos) << r.out << r.err;
+
+    const std::string created = testing::TempDir() + "created.txt";
+    ASSERT_EQ(rngvet("dc create --p 521 --count 2 --seed 4172 --out " + created).status, 0);
+    EXPECT_EQ(rngvet("dc verify " + created).status, 0);
+}
+
+}  // namespace

@@ -1,0 +1,100 @@
+// Campaigns: many configurations x many seeds x one battery, split into tasks of roughly equal
+// estimated cost that run anywhere (a Slurm job array or this machine), each into its own
+// SQLite file, and are merged afterwards. The file format is described in docs/campaigns.md.
+#pragma once
+
+#include "batteries/catalogue.hpp"
+#include "options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rngvet::cli {
+
+// One [configuration NAME] section.
+struct CampaignConfiguration {
+    std::string name;
+    ConfigurationOptions options; // everything but the seed
+    std::vector<std::string> seeds; // canonical seed strings, e.g. "1802,9373"
+};
+
+// The [slurm] section: per-task resources, written as #SBATCH lines.
+struct SlurmResources {
+    std::string partition, account, qos, time, mem, gres, constraint;
+    std::string merge_time = "01:00:00";
+    int cpus_per_task = 1;
+};
+
+struct Campaign {
+    std::string name; // letters, digits, '.', '_', '-'
+    std::string battery; // catalogue name
+    std::vector<int> tests; // the battery's tests to run; all of them when empty
+    int shards = 1; // per (configuration, seed)
+    std::vector<CampaignConfiguration> configurations;
+    SlurmResources slurm;
+};
+
+// One task: one configuration, one seed, one shard of the tests.
+struct CampaignTask {
+    int id = 0; // 0-based; the Slurm array index
+    std::string configuration; // the campaign's name of the configuration
+    std::string config; // canonical configuration name (runs.config)
+    std::string seed; // canonical seed string (runs.seed)
+    std::vector<int> tests; // ascending
+    double cost = 0; // estimated CPU seconds (the catalogue's costs)
+    // Arguments of `rngvet run` for this task, without --mode, --jobs and --db.
+    std::vector<std::string> run_arguments;
+};
+
+// Parses and validates a campaign file. Every problem is an InputError "FILE:LINE: ...".
+// Relative parameter-set file names are resolved against the file's directory.
+Campaign parse_campaign_file(const std::string& path);
+Campaign parse_campaign(
+    const std::string& text, const std::string& file_name, const std::string& base_dir);
+
+// Splits `tests` into `shards` groups of roughly equal cost: greedy longest-first (each test,
+// costliest first, goes to the group with the least cost so far). Groups are sorted ascending
+// and ordered by their smallest test.
+std::vector<std::vector<int>> pack_shards(
+    const BatteryCatalogue& battery, const std::vector<int>& tests, int shards);
+
+// Wall time of `costs` run on `workers` identical workers, longest first onto the least loaded.
+double longest_first_makespan(std::vector<double> costs, int workers);
+
+// configurations x seeds x shards, in that order; task ids 0, 1, ...
+std::vector<CampaignTask> expand(const Campaign& campaign);
+
+// The task table (DIR/tasks.tsv) that merge, status and resubmit read back.
+struct TaskTable {
+    std::string campaign_id;
+    std::string name;
+    std::string battery;
+    std::string tests_selected; // "" for the whole battery
+    std::vector<CampaignTask> tasks; // run_arguments only as text in the file
+};
+std::string write_task_table(const TaskTable& table);
+TaskTable read_task_table(const std::string& path); // throws InputError
+// True when two tables describe the same tasks (ids, configurations, seeds, tests).
+bool same_tasks(const std::vector<CampaignTask>& a, const std::vector<CampaignTask>& b);
+
+// Shell quoting ('...' where needed) and "0-3,5,7-9" ranges of sorted ids.
+std::string shell_quote(const std::string& word);
+std::string id_ranges(const std::vector<int>& ids);
+std::string join_ints(const std::vector<int>& values);
+// "00:01:05" and "2.5 h" style durations.
+std::string clock_time(double seconds);
+
+// The sbatch array script and the merge script, self-contained and editable.
+struct ScriptPaths {
+    std::string rngvet; // absolute path of the binary
+    std::string dir; // absolute campaign directory
+};
+std::string array_script(
+    const Campaign& campaign, const TaskTable& table, const ScriptPaths& paths);
+std::string merge_script(
+    const Campaign& campaign, const TaskTable& table, const ScriptPaths& paths);
+
+// A new campaign id: NAME-YYYYMMDDThhmmssZ-xxxxxx (random hex).
+std::string new_campaign_id(const std::string& name);
+
+} // namespace rngvet::cli

@@ -1,0 +1,635 @@
+// Campaigns: the file format and its errors, task expansion, shard balance, the task table, the
+// merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
+// local `rngvet campaign run` that is killed part way and completed by running it again.
+#include "batteries/catalogue.hpp"
+#include "campaign.hpp"
+#include "generators/error.hpp"
+#include "reports/store.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sqlite3.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace rngvet::cli {
+namespace {
+
+const char* const small_campaign = R"(# two configurations x two seeds x 3 shards
+[campaign]
+name = small
+battery = smallcrush
+shards = 3
+seeds = 1802,9373 17,42
+
+[configuration single]
+generator = ranmar48
+
+[configuration x4]
+generator = ranmar48x
+instances = 4   # interleaved
+layout = interleave
+
+[slurm]
+time = 00:10:00
+cpus-per-task = 2
+)";
+
+std::string temp(const std::string& name)
+{
+    const std::string path = testing::TempDir() + name;
+    std::system(("rm -rf '" + path + "' '" + path + "-wal' '" + path + "-shm'").c_str());
+    return path;
+}
+
+std::string expect_error(const std::string& text)
+{
+    try {
+        (void)parse_campaign(text, "c.ini", ".");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "accepted:\n" << text;
+    return "";
+}
+
+TEST(CampaignFile, ExpandsConfigurationsTimesSeedsTimesShardsInOrder)
+{
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    EXPECT_EQ(c.name, "small");
+    EXPECT_EQ(c.slurm.time, "00:10:00");
+    EXPECT_EQ(c.slurm.cpus_per_task, 2);
+    const auto tasks = expand(c);
+    ASSERT_EQ(tasks.size(), 12u);
+    const BatteryCatalogue& battery = smallcrush_catalogue();
+    double battery_cost = 0;
+    for (const auto& t : battery.tests)
+        battery_cost += t.cost;
+    for (std::size_t pair = 0; pair < 4; ++pair) {
+        std::multiset<int> tests;
+        double cost = 0;
+        for (std::size_t s = 0; s < 3; ++s) {
+            const CampaignTask& t = tasks[pair * 3 + s];
+            EXPECT_EQ(t.id, static_cast<int>(pair * 3 + s));
+            EXPECT_EQ(t.configuration, pair < 2 ? "single" : "x4");
+            EXPECT_EQ(t.seed, pair % 2 == 0 ? "1802,9373" : "17,42");
+            tests.insert(t.tests.begin(), t.tests.end());
+            cost += t.cost;
+            // The run arguments name the shard's tests and the configuration's options.
+            const auto& a = t.run_arguments;
+            const auto tests_at = std::find(a.begin(), a.end(), "--tests");
+            ASSERT_NE(tests_at, a.end());
+            EXPECT_EQ(*(tests_at + 1), join_ints(t.tests));
+            EXPECT_NE(std::find(a.begin(), a.end(), pair < 2 ? "ranmar48" : "ranmar48x"), a.end());
+        }
+        EXPECT_EQ(tests, (std::multiset<int>{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }))
+            << "each test in one shard";
+        EXPECT_NEAR(cost, battery_cost, 1e-9);
+    }
+    EXPECT_EQ(tasks[6].config, "ranmar48x/4/interleave/increment/1802,9373");
+}
+
+TEST(CampaignFile, PerConfigurationSeedsRangesAndTestSelection)
+{
+    const Campaign c
+        = parse_campaign("[campaign]\nname = r\nbattery = crush\ntests = 1-4, 10\nshards = 2\n"
+                         "seeds = 5 6\n[configuration a]\ngenerator = mt19937\n"
+                         "[configuration b]\ngenerator = mt19937\nseeds = 1..4\n",
+            "c.ini", ".");
+    EXPECT_EQ(c.tests, (std::vector<int>{ 1, 2, 3, 4, 10 }));
+    EXPECT_EQ(c.configurations[0].seeds, (std::vector<std::string>{ "5", "6" }));
+    EXPECT_EQ(c.configurations[1].seeds, (std::vector<std::string>{ "1", "2", "3", "4" }));
+    EXPECT_EQ(expand(c).size(), (2u + 4u) * 2u);
+}
+
+TEST(CampaignFile, ErrorsNameTheFileAndLine)
+{
+    const std::string head = "[campaign]\nname = n\nbattery = smallcrush\nseeds = 1802,9373\n";
+    const std::string conf = "[configuration a]\ngenerator = ranmar48\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        { head + conf + "[runs]\n", "c.ini:7: unknown section [runs]" },
+        { head + "[configuration a]\ngenerator = ranmar48\ngenrator = x\n",
+            "c.ini:7: unknown key 'genrator'" },
+        { head + conf + conf, "c.ini:7: configuration 'a' is defined twice (first on line 5)" },
+        { "name = n\n", "c.ini:1: 'name' is outside any section" },
+        { "[campaign]\nbattery = smallcrush\n" + conf, "c.ini:1: [campaign] needs 'name'" },
+        { "[campaign]\nname = n\nbattery = tinycrush\n" + conf, "c.ini:3:" },
+        { "[campaign]\nname = n\nbattery = smallcrush\n" + conf,
+            "c.ini:4: [configuration a] has no seeds" },
+        { head + "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373 99999,1\n",
+            "c.ini:7: [configuration a] with seed 99999,1:" },
+        { head + "[configuration a]\ngenerator = ranmar48\nseeds = 1,2 1,2\n",
+            "c.ini:7: seed 1,2 is listed twice" },
+        { head + "shards = 11\n" + conf, "c.ini:5: 'shards' must be an integer in 1..10" },
+        { head + "shards = 2\nshards = 3\n" + conf, "c.ini:6: 'shards' is given twice" },
+        { head + conf + "[slurm]\ntime = 10 minutes\n",
+            "c.ini:8: 'time' goes into an #SBATCH line" },
+        { head + conf + "[slurm]\ntime = 1:2:3:4\n", "c.ini:8: 'time' is a Slurm time" },
+        { head + "[configuration a]\ngenerator = stdin32\n",
+            "c.ini:5: [configuration a]: a campaign runs" },
+        { head + "[configuration a b]\ngenerator = ranmar48\n",
+            "c.ini:5: [configuration NAME] needs a name" },
+        { head, "c.ini: no [configuration NAME] section" },
+        { head + "[configuration a]\ngenerator = mt19937\nseeds = 1..200000\n",
+            "more than 100000 seeds" },
+        { head + "[configuration a]\ngenerator = ranmar48\ninstances = 0\n",
+            "c.ini:7: 'instances' must be" },
+        { head + "[configuration a]\ngenerator = ranmar48\nlayout = diagonal\n",
+            "c.ini:5: [configuration a] with seed" },
+        { head + "[configuration a]\ngenerator\n", "c.ini:6: expected 'key = value'" },
+    };
+    for (const auto& [text, expected] : cases) {
+        const std::string message = expect_error(text);
+        EXPECT_NE(message.find(expected), std::string::npos) << "got: " << message << "\nfor:\n"
+                                                             << text;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+    }
+}
+
+// Greedy longest-first: every test in exactly one shard, and no shard more than the
+// costliest single test above the lightest one (so shards are as even as tests allow).
+TEST(CampaignShards, EveryTestOnceAndLoadsWithinTheLargestTest)
+{
+    for (const BatteryCatalogue* b :
+        { &smallcrush_catalogue(), &crush_catalogue(), &bigcrush_catalogue() })
+        for (int k : { 1, 2, 3, 7, 10, 16, 106 }) {
+            if (static_cast<std::size_t>(k) > b->tests.size()) continue;
+            const auto shards = pack_shards(*b, {}, k);
+            ASSERT_EQ(shards.size(), static_cast<std::size_t>(k));
+            std::vector<int> all;
+            std::vector<double> load;
+            double largest = 0, total = 0;
+            for (const auto& s : shards) {
+                ASSERT_FALSE(s.empty());
+                EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
+                all.insert(all.end(), s.begin(), s.end());
+                double l = 0;
+                for (int t : s) {
+                    l += b->test(t).cost;
+                    largest = std::max(largest, b->test(t).cost);
+                }
+                load.push_back(l);
+                total += l;
+            }
+            std::sort(all.begin(), all.end());
+            std::vector<int> expected(b->tests.size());
+            std::iota(expected.begin(), expected.end(), 1);
+            EXPECT_EQ(all, expected) << b->name << " k=" << k;
+            const auto [lo, hi] = std::minmax_element(load.begin(), load.end());
+            EXPECT_LE(*hi - *lo, largest + 1e-9) << b->name << " k=" << k;
+            // Graham's bound for longest-first: at most 4/3 of the best possible.
+            EXPECT_LE(*hi, 4.0 / 3.0 * std::max(total / k, largest) + 1e-9)
+                << b->name << " k=" << k;
+            EXPECT_NEAR(*hi,
+                longest_first_makespan(
+                    [&] {
+                        std::vector<double> c;
+                        for (int t : all)
+                            c.push_back(b->test(t).cost);
+                        return c;
+                    }(),
+                    k),
+                1e-9);
+        }
+    EXPECT_THROW(pack_shards(smallcrush_catalogue(), {}, 11), InputError);
+    EXPECT_EQ(pack_shards(smallcrush_catalogue(), { 2, 5 }, 2),
+        (std::vector<std::vector<int>>{ { 2 }, { 5 } }));
+}
+
+TEST(CampaignShards, MakespanOfSimpleCases)
+{
+    EXPECT_DOUBLE_EQ(longest_first_makespan({ 3, 3, 2, 2, 2 }, 2), 7);
+    EXPECT_DOUBLE_EQ(longest_first_makespan({ 5, 1, 1 }, 4), 5);
+    EXPECT_DOUBLE_EQ(longest_first_makespan({ 1, 1, 1, 1 }, 1), 4);
+}
+
+TEST(CampaignTable, RoundTripsAndRejectsDamage)
+{
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    const TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    const std::string path = temp("tasks.tsv");
+    std::ofstream(path) << write_task_table(table);
+    const TaskTable back = read_task_table(path);
+    EXPECT_EQ(back.campaign_id, "small-1");
+    EXPECT_EQ(back.battery, "smallcrush");
+    EXPECT_EQ(back.tests_selected, "");
+    EXPECT_TRUE(same_tasks(back.tasks, table.tasks));
+    auto other = table.tasks;
+    other[4].tests.push_back(10);
+    EXPECT_FALSE(same_tasks(other, table.tasks));
+
+    std::string text = write_task_table(table);
+    text.replace(text.rfind("\n11\t"), 4, "\n12\t");
+    std::ofstream(path) << text;
+    EXPECT_THROW(read_task_table(path), InputError);
+    EXPECT_THROW(read_task_table(temp("absent.tsv")), InputError);
+}
+
+TEST(CampaignText, RangesQuotingAndScripts)
+{
+    EXPECT_EQ(id_ranges({ 0, 1, 2, 3, 5, 7, 8, 9 }), "0-3,5,7-9");
+    EXPECT_EQ(id_ranges({ 4 }), "4");
+    EXPECT_EQ(shell_quote("1802,9373"), "1802,9373");
+    EXPECT_EQ(shell_quote("a b'c"), "'a b'\\''c'");
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    const TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    const std::string script = array_script(c, table, { "/opt/rngvet", "/scratch/c" });
+    for (const char* line :
+        { "#SBATCH --array=0-11\n", "#SBATCH --time=00:10:00\n", "#SBATCH --cpus-per-task=2\n",
+            "#SBATCH --output=/scratch/c/logs/task-%a.job-%A.out\n", "RNGVET=/opt/rngvet\n",
+            "campaign prepare \"$DIR\" \"$TASK\"", "--mode sharded --jobs \"$JOBS\" --db \"$DB\"" })
+        EXPECT_NE(script.find(line), std::string::npos) << line;
+    EXPECT_NE(script.find("  11) RUN=(--generator ranmar48x --seed 17,42"), std::string::npos);
+    const std::string merge = merge_script(c, table, { "/opt/rngvet", "/scratch/c" });
+    EXPECT_NE(merge.find("exec /opt/rngvet campaign merge /scratch/c\n"), std::string::npos);
+}
+
+// ---- merge ---------------------------------------------------------------------------
+
+std::string dump(const std::string& db)
+{
+    sqlite3* h = nullptr;
+    sqlite3_open(db.c_str(), &h);
+    std::string out;
+    for (const char* table : { "runs", "tests", "statistics", "campaign_runs", "campaign_tasks" }) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(h, (std::string("SELECT * FROM ") + table + " ORDER BY 1, 2, 3").c_str(),
+            -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int i = 0; i < sqlite3_column_count(st); ++i) {
+                const auto* t = sqlite3_column_text(st, i);
+                out += t ? reinterpret_cast<const char*>(t) : "NULL";
+                out += '|';
+            }
+            out += '\n';
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
+CampaignTaskSpec spec_for(const std::string& campaign, int task, const std::string& tests)
+{
+    return { { campaign, task, "single", "1802,9373", tests },
+        "ranmar48/1/single/increment/1802,9373", "smallcrush", "", 10 };
+}
+
+// A task database like `rngvet run` writes one: stamped, one sharded run, `done` of its tests.
+void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
+    const std::vector<int>& done, const std::string& status)
+{
+    Store s(path);
+    s.stamp_campaign_task(spec.stamp);
+    RunRecord r;
+    r.generator = "ranmar48";
+    r.config = spec.config;
+    r.seed = spec.stamp.seed;
+    r.backend = "cpu";
+    r.battery = "smallcrush";
+    r.mode = "sharded";
+    r.status = "running";
+    r.resolution_bits = 48;
+    r.testu01_version = "TestU01 1.2.3";
+    r.rngvet_version = "test";
+    r.host = "node7";
+    r.command_line = "rngvet run";
+    r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";
+    r.tests_selected = spec.stamp.tests;
+    const auto id = s.runs().empty() ? s.create_run(r) : s.runs().back().run_id;
+    std::set<int> stored;
+    for (const auto& t : s.tests(id))
+        stored.insert(t.test_number);
+    for (int n : done) {
+        if (stored.count(n)) continue;
+        TestRecord t{ n, static_cast<std::uint64_t>(n - 1) << 40, 1000u * n, 0.5, "node7:1", 1, 0,
+            "2026-11-22T00:00:10Z", "2026-11-22T00:00:1" + std::to_string(n % 10) + "Z" };
+        std::vector<StatisticRecord> stats;
+        const auto& entry = smallcrush_catalogue().test(n);
+        int first = 1;
+        for (const auto& e : smallcrush_catalogue().tests)
+            if (e.number < n) first += e.statistics;
+        for (int k = 0; k < entry.statistics; ++k)
+            stats.push_back({ first + k, n, entry.name, 0.01 * n + 0.001 * k });
+        s.insert_test(id, t, stats);
+    }
+    s.finish_run(id, status, status == "complete" ? "2026-11-22T00:01:00Z" : "");
+}
+
+TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
+{
+    const std::string campaign_db = temp("campaign.sqlite"), t0 = temp("t0.sqlite"),
+                      t1 = temp("t1.sqlite");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, "interrupted");
+    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, "complete");
+    Store store(campaign_db);
+    auto m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
+    auto m1 = store.merge_campaign_task(t1, spec_for("c1", 1, "6,7,8,9,10"), "now");
+    EXPECT_EQ(m0.run_id, m1.run_id);
+    EXPECT_EQ(m0.statistics_added, 3);
+    EXPECT_EQ(m1.statistics_added, 10); // test 6 has 2 statistics, 10 has 5
+    EXPECT_EQ(store.run(m0.run_id)->status, "interrupted");
+    EXPECT_EQ(store.run(m0.run_id)->tests_selected, "");
+
+    const std::string before = dump(campaign_db);
+    m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
+    m1 = store.merge_campaign_task(t1, spec_for("c1", 1, "6,7,8,9,10"), "later");
+    EXPECT_EQ(m0.statistics_added + m1.statistics_added + m0.tests_added + m1.tests_added, 0);
+    EXPECT_EQ(dump(campaign_db), before);
+
+    // The task is resumed and finishes: merging adds exactly its missing tests.
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, "complete");
+    m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
+    EXPECT_EQ(m0.tests_added, 2);
+    EXPECT_EQ(m0.statistics_added, 2);
+    const auto run = store.run(m0.run_id);
+    EXPECT_EQ(run->status, "complete");
+    EXPECT_EQ(run->finished_at, "2026-11-22T00:00:19Z");
+    EXPECT_EQ(run->numbers_used, 55000u);
+    EXPECT_EQ(store.runs().size(), 1u);
+    const auto stats = store.statistics(m0.run_id);
+    ASSERT_EQ(stats.size(), 15u);
+    for (std::size_t i = 0; i < stats.size(); ++i)
+        EXPECT_EQ(stats[i].stat_index, static_cast<int>(i + 1));
+}
+
+TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWriting)
+{
+    const std::string campaign_db = temp("campaign_refuse.sqlite");
+    const std::string good = temp("good.sqlite");
+    write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, "running");
+    Store store(campaign_db);
+    store.merge_campaign_task(good, spec_for("c1", 0, "1,2,3,4,5"), "now");
+    const std::string before = dump(campaign_db);
+
+    auto refused
+        = [&](const std::string& path, const CampaignTaskSpec& spec, const std::string& why) {
+              try {
+                  store.merge_campaign_task(path, spec, "now");
+                  ADD_FAILURE() << "merged " << path;
+              } catch (const InputError& e) {
+                  EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+              }
+              EXPECT_EQ(dump(campaign_db), before) << path;
+          };
+    // Another campaign's task, and another task of this campaign.
+    const std::string foreign = temp("foreign.sqlite");
+    write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, "running");
+    refused(foreign, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c2 task 1");
+    refused(good, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c1 task 0");
+    // Random bytes; an rngvet store without a stamp; a file that is no rngvet store.
+    const std::string noise = temp("noise.sqlite");
+    {
+        std::ofstream out(noise, std::ios::binary);
+        for (int i = 0; i < 8192; ++i)
+            out.put(static_cast<char>(i * 37 + 11));
+    }
+    refused(noise, spec_for("c1", 0, "1,2,3,4,5"), "refused");
+    const std::string plain = temp("plain.sqlite");
+    {
+        Store s(plain);
+    }
+    refused(plain, spec_for("c1", 0, "1,2,3,4,5"), "no campaign stamp");
+    const std::string other = temp("other.sqlite");
+    {
+        sqlite3* h = nullptr;
+        sqlite3_open(other.c_str(), &h);
+        sqlite3_exec(h, "CREATE TABLE x (a); INSERT INTO x VALUES (1);", nullptr, nullptr, nullptr);
+        sqlite3_close(h);
+    }
+    refused(other, spec_for("c1", 0, "1,2,3,4,5"), "not an rngvet task database");
+    // A stamped database whose pages were overwritten in the middle.
+    const std::string damaged = temp("damaged.sqlite");
+    write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, "running");
+    {
+        Store checkpoint(damaged); // the WAL is folded in when the last connection closes
+    }
+    struct stat st { };
+    ASSERT_EQ(stat(damaged.c_str(), &st), 0);
+    {
+        std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+        // Every page after the first (the b-tree pages of the tables) becomes garbage.
+        f.seekp(4096);
+        for (std::streamoff at = 4096; at < st.st_size; ++at)
+            f.put(static_cast<char>(0xA5));
+    }
+    refused(damaged, spec_for("c1", 0, "1,2,3,4,5"), "refused");
+    EXPECT_THROW(
+        store.merge_campaign_task(temp("absent.sqlite"), spec_for("c1", 0, "1,2,3,4,5"), "now"),
+        InputError);
+    struct stat none { };
+    EXPECT_NE(stat(temp("absent.sqlite").c_str(), &none), 0)
+        << "merge must not create a missing task database";
+}
+
+TEST(CampaignMerge, StampIsWrittenOnceAndAnotherIsRefused)
+{
+    const std::string db = temp("stamp.sqlite");
+    Store s(db);
+    EXPECT_FALSE(s.campaign_stamp());
+    const CampaignStamp a{ "c1", 3, "single", "1802,9373", "1,2" };
+    s.stamp_campaign_task(a);
+    s.stamp_campaign_task(a);
+    EXPECT_EQ(s.campaign_stamp()->task_id, 3);
+    EXPECT_THROW(s.stamp_campaign_task({ "c1", 4, "single", "1802,9373", "1,2" }), InputError);
+    EXPECT_THROW(s.stamp_campaign_task({ "c2", 3, "single", "1802,9373", "1,2" }), InputError);
+}
+
+// ---- the binary ----------------------------------------------------------------------
+
+struct Result {
+    int status;
+    std::string err;
+};
+
+// Output files of the binary, per test (ctest runs the tests of this file in parallel).
+std::string output(const char* stream)
+{
+    return testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + "."
+        + stream;
+}
+
+Result rngvet(const std::string& args, const std::string& env = "")
+{
+    const std::string err = output("err");
+    const std::string cmd
+        = env + " " + RNGVET_BINARY + " " + args + " >" + output("out") + " 2>" + err;
+    const int raw = std::system(cmd.c_str());
+    std::ifstream in(err);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str() };
+}
+
+std::string write(const std::string& name, const std::string& text)
+{
+    const std::string path = temp(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+bool exists(const std::string& path)
+{
+    struct stat st { };
+    return stat(path.c_str(), &st) == 0;
+}
+
+TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
+{
+    const std::string file = write("c.ini", small_campaign);
+    const std::string dir = temp("submit_dir");
+    // No sbatch on PATH.
+    auto r = rngvet("campaign submit " + file + " --slurm --out " + dir, "PATH=/nonexistent");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("rngvet: error: sbatch is not on PATH"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir));
+    // A malformed file, an unknown queue, a directory that cannot be made.
+    const std::string bad
+        = write("bad.ini", std::string(small_campaign) + "[configuration y]\ngenerator = nope\n");
+    r = rngvet("campaign submit " + bad + " --slurm --dry-run --out " + dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("bad.ini:19: [configuration y]"), std::string::npos) << r.err;
+    EXPECT_EQ(rngvet("campaign submit " + file + " --dry-run --out " + dir).status, 2);
+    EXPECT_FALSE(exists(dir));
+    r = rngvet("campaign submit " + file + " --slurm --dry-run --out " + file + "/sub");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    // --dry-run writes the scripts and the table, and a second submit to the same place is refused.
+    ASSERT_EQ(rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir).status, 0);
+    for (const char* f : { "/campaign.sbatch", "/merge.sbatch", "/tasks.tsv", "/campaign.ini" })
+        EXPECT_TRUE(exists(dir + f)) << f;
+    EXPECT_EQ(
+        std::system(
+            ("bash -n " + dir + "/campaign.sbatch && bash -n " + dir + "/merge.sbatch").c_str()),
+        0);
+    EXPECT_FALSE(exists(dir + "/jobs.tsv"));
+    r = rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("already holds campaign small-"), std::string::npos) << r.err;
+    // Status of a campaign that has not started.
+    EXPECT_EQ(rngvet("campaign status " + dir).status, 0);
+    std::ifstream out(output("out"));
+    std::ostringstream text;
+    text << out.rdbuf();
+    EXPECT_NE(
+        text.str().find("12 tasks: 0 done, 0 running, 0 failed, 12 missing"), std::string::npos)
+        << text.str();
+}
+
+int count(const std::string& db, const std::string& sql)
+{
+    sqlite3* h = nullptr;
+    sqlite3_open(db.c_str(), &h);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr);
+    const int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return n;
+}
+
+// Killed with SIGKILL while a task runs, then run again: every statistic exactly once, and the
+// same p-values as one sharded run of the whole battery.
+TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
+{
+    const std::string file = write("local.ini",
+        "[campaign]\nname = local\nbattery = smallcrush\nshards = 3\n"
+        "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
+    const std::string dir = temp("local_dir");
+    const std::string pidfile = temp("local.pid");
+    ASSERT_EQ(std::system(("setsid " + std::string(RNGVET_BINARY) + " campaign run " + file
+                  + " --jobs 1 --out " + dir + " >/dev/null 2>&1 & echo $! >" + pidfile)
+                              .c_str()),
+        0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    pid_t pid = 0;
+    std::ifstream(pidfile) >> pid;
+    ASSERT_GT(pid, 0);
+    // Kill as soon as some task has stored part of its tests.
+    bool partial = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!partial && std::chrono::steady_clock::now() < deadline) {
+        for (int t = 0; t < 3 && !partial; ++t) {
+            const std::string db = dir + "/tasks/task-" + std::to_string(t) + ".sqlite";
+            if (!exists(db)) continue;
+            const int n = count(db, "SELECT count(*) FROM tests");
+            const int of = count(db,
+                "SELECT length(tests_selected) - length(replace(tests_selected, ',', '')) + 1 FROM "
+                "runs");
+            partial = n >= 1 && n < of;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    kill(-pid, SIGKILL);
+    ASSERT_TRUE(partial) << "no task was seen part way";
+    for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+
+    auto r = rngvet("campaign status " + dir);
+    EXPECT_EQ(r.status, 0);
+    r = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("of 3 tasks to run"), std::string::npos) << r.err;
+    const std::string db = dir + "/campaign.sqlite";
+    EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM statistics"), 15);
+    EXPECT_EQ(count(db, "SELECT count(DISTINCT stat_index) FROM statistics"), 15);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM tests"), 10);
+
+    // One sharded run of the whole battery reads the same segments: the same p-values.
+    const std::string whole = temp("whole.sqlite");
+    ASSERT_EQ(rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --mode "
+                     "sharded --jobs 2 --db "
+                  + whole)
+                  .status,
+        0);
+    Store a(db), b(whole);
+    const auto merged = a.statistics(1), reference = b.statistics(1);
+    ASSERT_EQ(merged.size(), reference.size());
+    for (std::size_t i = 0; i < merged.size(); ++i) {
+        EXPECT_EQ(merged[i].stat_index, reference[i].stat_index);
+        EXPECT_EQ(merged[i].pvalue, reference[i].pvalue) << merged[i].test_name;
+    }
+
+    // Running the finished campaign again runs nothing and changes nothing; another file
+    // cannot reuse the directory.
+    const std::string before = dump(db);
+    r = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.err.find("0 of 3 tasks to run"), std::string::npos) << r.err;
+    EXPECT_EQ(dump(db), before);
+    const std::string other = write("other.ini",
+        "[campaign]\nname = local\nbattery = smallcrush\nshards = 2\n"
+        "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
+    r = rngvet("campaign run " + other + " --out " + dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("whose tasks differ"), std::string::npos) << r.err;
+
+    // A task database of another campaign put in place of task 1 is refused by merge, and the
+    // rest is still merged.
+    const std::string dir2 = temp("local_dir2");
+    ASSERT_EQ(rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir2).status, 0);
+    ASSERT_EQ(std::system(("mkdir -p " + dir2 + "/tasks && cp " + dir + "/tasks/task-1.sqlite "
+                  + dir2 + "/tasks/")
+                              .c_str()),
+        0);
+    r = rngvet("campaign merge " + dir2);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("rngvet: error: task 1 (a, seed 1802,9373"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("belongs to campaign local-"), std::string::npos) << r.err;
+    EXPECT_EQ(count(dir2 + "/campaign.sqlite", "SELECT count(*) FROM statistics"), 0);
+}
+
+} // namespace
+} // namespace rngvet::cli
