@@ -225,6 +225,10 @@ int cmd_run(int argc, char** argv)
         run.started_at = utc_now();
         run.jobs = jobs;
         run.cpu_model = first_line_of("/proc/cpuinfo", "model name");
+        if (config.backend == "cuda" || config.backend == "opencl") {
+            for (const std::string& d : backend_devices(config.backend))
+                run.gpu_model += (run.gpu_model.empty() ? "" : "; ") + d;
+        }
         run.options = config_options.arguments();
         run.tests_selected = join(tests);
     }

@@ -53,6 +53,9 @@ namespace {
         out << "| TestU01 | " << cell(r.testu01_version) << " |\n";
         if (!r.params_sha256.empty()) out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
         out << "| Host | " << cell(r.host) << " |\n";
+        if (!r.cpu_model.empty()) out << "| CPU | " << cell(r.cpu_model) << " |\n";
+        if (!r.gpu_model.empty()) out << "| Device | " << cell(r.gpu_model) << " |\n";
+        if (r.mode == "sharded") out << "| Jobs | " << r.jobs << " worker processes |\n";
         out << "| Started (UTC) | " << r.started_at << " |\n";
         out << "| Finished (UTC) | " << (r.finished_at.empty() ? "-" : r.finished_at) << " |\n";
         out << "| Numbers used | " << r.numbers_used << " |\n";

@@ -222,3 +222,25 @@ TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
 }
 
 }  // namespace
+
+namespace {
+
+// The comparison across seeds through the command line: markdown plus the SVG plots beside it.
+TEST(Cli, ReportComparesSeedsAndWritesItsPlotsBesideTheMarkdown)
+{
+    const std::string db = fresh("cli_compare.sqlite");
+    for (const char* seed : {"1802,9373", "17,42", "5,5"})
+        ASSERT_EQ(rngvet("run --generator ranmar24 --seed " + std::string(seed) + " --tests 1,7,8 --jobs 2 --db " + db).status, 0);
+    const std::string dir = testing::TempDir() + "cli_compare_out";
+    std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
+    const Result r = rngvet("report --compare --db " + db + " --out " + dir + "/report.md");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string md = slurp(dir + "/report.md");
+    EXPECT_NE(md.find("ranmar24/1/single/increment/*"), std::string::npos) << md.substr(0, 2000);
+    EXPECT_NE(md.find("3 seeds"), std::string::npos) << md.substr(0, 2000);
+    const std::string svg = slurp(dir + "/report-heatmap-smallcrush.svg");
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u) << "heat map missing or malformed";
+    EXPECT_NE(md.find("report-heatmap-smallcrush.svg"), std::string::npos);
+}
+
+}  // namespace
