@@ -1,9 +1,11 @@
 // rngvet dc: the Dynamic Creator. `dc create` searches Mersenne Twister parameter sets and
 // writes them in rngvet's text format; `dc verify` checks a parameter file or built-in set.
 // Exit status: 0 every check passed, 1 a check failed, 2 bad input.
+#include "batteries/runner.hpp"
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/mt_params.hpp"
+#include "options.hpp"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -37,38 +39,6 @@ int error_exit(const std::string& message)
     return 2;
 }
 
-// Parses argv (argv[0] the subcommand's name) into vm; false after printing help.
-bool parse_options(int argc, char** argv, const po::options_description& options,
-    const po::positional_options_description* positional, const char* usage, po::variables_map& vm)
-{
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << usage << "\n\n" << options << "\n";
-            return false;
-        }
-    }
-    try {
-        po::command_line_parser parser(argc, argv);
-        parser.options(options);
-        if (positional) parser.positional(*positional);
-        po::store(parser.run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw InputError(std::string(e.what()) + " (see rngvet dc " + argv[0] + " --help)");
-    }
-    return true;
-}
-
-std::string utc_now()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    std::ostringstream out;
-    out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
-    return out.str();
-}
 
 std::string kv_list(const MtEquidistribution& kv)
 {
@@ -93,8 +63,8 @@ int run_create(int argc, char** argv)
         "out", po::value<std::string>(&out_path), "output file (default: standard output)")(
         "threads", po::value<int>(&threads), "worker threads (default: all cores)");
     po::variables_map vm;
-    if (!parse_options(argc, argv, options, nullptr,
-            "usage: rngvet dc create --p P --count N --seed S [--out FILE]", vm)) {
+    if (!parse(argc, argv, options, "usage: rngvet dc create --p P --count N --seed S [--out FILE]",
+            vm)) {
         return 0;
     }
     if (!is_mersenne_exponent(p) || p < 521 || p > mt_kv_max_p) {
@@ -196,8 +166,8 @@ int run_verify(int argc, char** argv)
     po::positional_options_description positional;
     positional.add("params", 1);
     po::variables_map vm;
-    if (!parse_options(argc, argv, options, &positional,
-            "usage: rngvet dc verify FILE|fixstars-mt521 [options]", vm)) {
+    if (!parse(argc, argv, options, "usage: rngvet dc verify FILE|fixstars-mt521 [options]", vm,
+            &positional)) {
         return 0;
     }
     const MtParamSet set = load_param_set(what);
