@@ -14,67 +14,73 @@ extern "C" {
 namespace rngvet {
 namespace {
 
-    // Sends the process's stdout to a file while TestU01 writes its report, and restores it.
-    class StdoutToFile {
-    public:
-        explicit StdoutToFile(const std::string& path)
-        {
-            std::fflush(stdout);
-            saved_ = dup(STDOUT_FILENO);
-            std::FILE* f = std::freopen(path.c_str(), "w", stdout);
-            if (!f) {
-                restore();
-                throw std::runtime_error("cannot write TestU01's log to '" + path + "'");
-            }
-        }
-        ~StdoutToFile() { restore(); }
-
-    private:
-        void restore()
-        {
-            if (saved_ < 0) return;
-            std::fflush(stdout);
-            dup2(saved_, STDOUT_FILENO);
-            close(saved_);
-            saved_ = -1;
-        }
-        int saved_ = -1;
-    };
-
-    std::string version_from_log(const std::string& path)
+// Sends the process's stdout to a file while TestU01 writes its report, and restores it.
+class StdoutToFile {
+public:
+    explicit StdoutToFile(const std::string& path)
     {
-        std::ifstream in(path);
-        std::string line;
-        while (std::getline(in, line)) {
-            const auto at = line.find("Version:");
-            if (at == std::string::npos) continue;
-            std::string v = line.substr(at + 8);
-            v.erase(0, v.find_first_not_of(" \t"));
-            v.erase(v.find_last_not_of(" \t\r") + 1);
-            return v;
+        std::fflush(stdout);
+        saved_ = dup(STDOUT_FILENO);
+        std::FILE* f = std::freopen(path.c_str(), "w", stdout);
+        if (!f) {
+            restore();
+            throw std::runtime_error("cannot write TestU01's log to '" + path + "'");
         }
-        return "unknown";
     }
+    ~StdoutToFile() { restore(); }
 
-    void run(unif01_Gen* gen, const std::string& battery, int* rep)
+private:
+    void restore()
     {
-        if (battery == "smallcrush") bbattery_RepeatSmallCrush(gen, rep);
-        else if (battery == "crush") bbattery_RepeatCrush(gen, rep);
-        else if (battery == "bigcrush") bbattery_RepeatBigCrush(gen, rep);
-        else throw std::logic_error("no runner for battery " + battery);
+        if (saved_ < 0) return;
+        std::fflush(stdout);
+        dup2(saved_, STDOUT_FILENO);
+        close(saved_);
+        saved_ = -1;
     }
+    int saved_ = -1;
+};
 
-}  // namespace
+std::string version_from_log(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto at = line.find("Version:");
+        if (at == std::string::npos) continue;
+        std::string v = line.substr(at + 8);
+        v.erase(0, v.find_first_not_of(" \t"));
+        v.erase(v.find_last_not_of(" \t\r") + 1);
+        return v;
+    }
+    return "unknown";
+}
+
+void run(unif01_Gen* gen, const std::string& battery, int* rep)
+{
+    if (battery == "smallcrush")
+        bbattery_RepeatSmallCrush(gen, rep);
+    else if (battery == "crush")
+        bbattery_RepeatCrush(gen, rep);
+    else if (battery == "bigcrush")
+        bbattery_RepeatBigCrush(gen, rep);
+    else
+        throw std::logic_error("no runner for battery " + battery);
+}
+
+} // namespace
 
 BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
-                          const std::vector<int>& tests, const std::string& log_path)
+    const std::vector<int>& tests, const std::string& log_path)
 {
     // TestU01 reads rep[1..ntests]; its arrays are sized for 200 entries.
-    int rep[201] = {0};
+    int rep[201] = { 0 };
     std::vector<int> selected = tests;
     if (selected.empty())
-        for (const TestEntry& t : battery.tests) selected.push_back(t.number);
-    for (int n : selected) rep[battery.test(n).number] = 1;
+        for (const TestEntry& t : battery.tests)
+            selected.push_back(t.number);
+    for (int n : selected)
+        rep[battery.test(n).number] = 1;
 
     // Positions of the selected tests' statistics in the full battery.
     std::vector<Statistic> expected;
@@ -82,7 +88,7 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     for (const TestEntry& t : battery.tests) {
         for (int k = 0; k < t.statistics; ++k) {
             ++index;
-            if (rep[t.number]) expected.push_back({index, t.number, "", 0.0});
+            if (rep[t.number]) expected.push_back({ index, t.number, "", 0.0 });
         }
     }
 
@@ -113,14 +119,15 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
         // and mark the test numbers unknown (0) rather than lose them.
         if (!tests.empty())
             throw std::runtime_error("TestU01 wrote " + std::to_string(bbattery_NTests)
-                                     + " statistics where the catalogue of " + battery.name
-                                     + " expects " + std::to_string(expected.size()));
+                + " statistics where the catalogue of " + battery.name + " expects "
+                + std::to_string(expected.size()));
         std::fprintf(stderr,
-                     "rngvet: warning: TestU01 wrote %d statistics where the catalogue of %s "
-                     "expects %zu; test numbers are stored as 0\n",
-                     bbattery_NTests, battery.name, expected.size());
+            "rngvet: warning: TestU01 wrote %d statistics where the catalogue of %s "
+            "expects %zu; test numbers are stored as 0\n",
+            bbattery_NTests, battery.name, expected.size());
         expected.clear();
-        for (int j = 0; j < bbattery_NTests; ++j) expected.push_back({j + 1, 0, "", 0.0});
+        for (int j = 0; j < bbattery_NTests; ++j)
+            expected.push_back({ j + 1, 0, "", 0.0 });
     }
     for (int j = 0; j < bbattery_NTests; ++j) {
         Statistic s = expected[static_cast<std::size_t>(j)];
@@ -131,4 +138,4 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     return result;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

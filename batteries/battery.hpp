@@ -16,21 +16,21 @@ extern "C" {
 namespace rngvet {
 
 struct Statistic {
-    int stat_index;   // position in the whole battery, 1-based (as in bbattery_pVal)
-    int test_number;  // TestU01's test number, 1-based
+    int stat_index; // position in the whole battery, 1-based (as in bbattery_pVal)
+    int test_number; // TestU01's test number, 1-based
     std::string test_name;
     double pvalue;
 };
 
 struct BatteryResult {
     std::vector<Statistic> statistics;
-    std::string testu01_version;  // as TestU01 prints it, e.g. "TestU01 1.2.3"
+    std::string testu01_version; // as TestU01 prints it, e.g. "TestU01 1.2.3"
     double cpu_seconds = 0;
 };
 
 // Runs the tests numbered in `tests` (all of them when empty) of the battery. TestU01's own
 // text output goes to `log_path` (discarded when empty).
 BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
-                          const std::vector<int>& tests, const std::string& log_path);
+    const std::vector<int>& tests, const std::string& log_path);
 
-}  // namespace rngvet
+} // namespace rngvet

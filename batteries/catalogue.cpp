@@ -27,17 +27,18 @@
 
 #include "catalogue.hpp"
 
+#include "generators/error.hpp"
+
 #include <stdexcept>
 #include <string>
-
-#include "generators/error.hpp"
 
 namespace rngvet {
 
 int BatteryCatalogue::total_statistics() const
 {
     int total = 0;
-    for (const TestEntry& t : tests) total += t.statistics;
+    for (const TestEntry& t : tests)
+        total += t.statistics;
     return total;
 }
 
@@ -46,7 +47,7 @@ const TestEntry& BatteryCatalogue::test(int number) const
     for (const TestEntry& t : tests)
         if (t.number == number) return t;
     throw std::out_of_range(std::string(name) + " has no test " + std::to_string(number)
-                            + " (tests are 1 to " + std::to_string(tests.size()) + ")");
+        + " (tests are 1 to " + std::to_string(tests.size()) + ")");
 }
 
 // Columns: test number, first statistic's name, statistics, cost in seconds.
@@ -298,4 +299,4 @@ const BatteryCatalogue& catalogue_for(const std::string& battery)
     throw InputError("unknown battery '" + battery + "' (valid: smallcrush, crush, bigcrush)");
 }
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -9,15 +9,15 @@
 //            the catalogue's cost.
 #pragma once
 
+#include "battery.hpp"
+#include "generators/stream.hpp"
+
 #include <csignal>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "battery.hpp"
-#include "generators/stream.hpp"
 
 namespace rngvet {
 
@@ -40,15 +40,15 @@ struct TestOutcome {
 };
 
 struct RunnerOptions {
-    std::string mode = "serial";  // serial | sharded
+    std::string mode = "serial"; // serial | sharded
     int jobs = 1;
     bool prefetch = false;
-    std::uint64_t serial_start = 0;  // serial: stream offset of the first test to run
-    std::string log_path;            // TestU01's output (serial: the whole run; sharded: per test, suffixed)
+    std::uint64_t serial_start = 0; // serial: stream offset of the first test to run
+    std::string log_path; // TestU01's output (serial: the whole run; sharded: per test, suffixed)
     // Set by the caller's signal handler; the runner stops at the next opportunity.
     const volatile std::sig_atomic_t* stop_flag = nullptr;
-    std::function<void()> on_stop;     // serial: called from inside TestU01 before the process exits
-    std::function<void()> on_failure;  // serial: the stream failed; called before the process exits
+    std::function<void()> on_stop; // serial: called from inside TestU01 before the process exits
+    std::function<void()> on_failure; // serial: the stream failed; called before the process exits
 };
 
 // Builds the configuration's stream positioned `offset` numbers in (by jump-ahead where the
@@ -57,15 +57,15 @@ using StreamFactoryFn = std::function<std::unique_ptr<Stream>(std::uint64_t offs
 using TestDone = std::function<void(const TestOutcome&)>;
 
 struct RunnerResult {
-    std::vector<int> failed;  // tests whose worker died or failed
+    std::vector<int> failed; // tests whose worker died or failed
     bool interrupted = false;
 };
 
 RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
-                       const BatteryCatalogue& battery, const std::vector<int>& tests,
-                       const RunnerOptions& options, const TestDone& done);
+    const BatteryCatalogue& battery, const std::vector<int>& tests, const RunnerOptions& options,
+    const TestDone& done);
 
 std::string utc_now();
 std::string host_name();
 
-}  // namespace rngvet
+} // namespace rngvet

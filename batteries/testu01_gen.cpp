@@ -7,17 +7,17 @@
 namespace rngvet {
 namespace {
 
-    // TestU01 is C: an exception must not cross it. A stream that fails (an external stream
-    // that ended, a device error) ends the process with the one-line error.
-    [[noreturn]] void die(const std::string& message, const std::function<void()>& on_failure)
-    {
-        if (on_failure) on_failure();
-        std::fflush(stdout);
-        std::fprintf(stderr, "rngvet: error: %s\n", message.c_str());
-        std::_Exit(2);
-    }
+// TestU01 is C: an exception must not cross it. A stream that fails (an external stream
+// that ended, a device error) ends the process with the one-line error.
+[[noreturn]] void die(const std::string& message, const std::function<void()>& on_failure)
+{
+    if (on_failure) on_failure();
+    std::fflush(stdout);
+    std::fprintf(stderr, "rngvet: error: %s\n", message.c_str());
+    std::_Exit(2);
+}
 
-}  // namespace
+} // namespace
 
 TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, FeedOptions options)
     : stream_(stream)
@@ -137,4 +137,4 @@ void TestU01Generator::write_state(void* state)
     std::printf("  %llu numbers delivered\n", static_cast<unsigned long long>(self->consumed()));
 }
 
-}  // namespace rngvet
+} // namespace rngvet

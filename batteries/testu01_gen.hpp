@@ -29,8 +29,8 @@ extern "C" {
 namespace rngvet {
 
 struct FeedOptions {
-    std::size_t block = 1u << 16;  // numbers per block
-    bool prefetch = false;         // fill the next block on a producer thread
+    std::size_t block = 1u << 16; // numbers per block
+    bool prefetch = false; // fill the next block on a producer thread
     // Checked at every refill: when it becomes non-zero, on_stop runs and the process ends
     // with status 130 (TestU01 cannot be left in the middle of a test otherwise).
     const volatile std::sig_atomic_t* stop_flag = nullptr;
@@ -87,4 +87,4 @@ private:
     std::thread producer_;
 };
 
-}  // namespace rngvet
+} // namespace rngvet

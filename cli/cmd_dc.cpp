@@ -39,7 +39,6 @@ int error_exit(const std::string& message)
     return 2;
 }
 
-
 std::string kv_list(const MtEquidistribution& kv)
 {
     std::ostringstream out;

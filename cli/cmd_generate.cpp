@@ -1,3 +1,8 @@
+#include "commands.hpp"
+#include "generators/error.hpp"
+#include "kernels/backend.hpp"
+#include "options.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -6,62 +11,60 @@
 #include <limits>
 #include <vector>
 
-#include "commands.hpp"
-#include "generators/error.hpp"
-#include "kernels/backend.hpp"
-#include "options.hpp"
-
 namespace rngvet::cli {
 namespace {
 
-    enum class Format { u32, f64, text_u32, text_f64 };
+enum class Format { u32, f64, text_u32, text_f64 };
 
-    Format parse_format(const std::string& f)
-    {
-        if (f == "u32") return Format::u32;
-        if (f == "double") return Format::f64;
-        if (f == "text-u32") return Format::text_u32;
-        if (f == "text-double") return Format::text_f64;
-        throw InputError("unknown format '" + f + "' (valid: u32, double, text-u32, text-double)");
-    }
+Format parse_format(const std::string& f)
+{
+    if (f == "u32") return Format::u32;
+    if (f == "double") return Format::f64;
+    if (f == "text-u32") return Format::text_u32;
+    if (f == "text-double") return Format::text_f64;
+    throw InputError("unknown format '" + f + "' (valid: u32, double, text-u32, text-double)");
+}
 
-    void put_le(std::vector<unsigned char>& out, std::uint64_t v, int bytes)
-    {
-        for (int i = 0; i < bytes; ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
-    }
+void put_le(std::vector<unsigned char>& out, std::uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
 
-    // Converts a block of stream values to the output bytes of the format.
-    void encode(const std::vector<std::uint64_t>& values, std::size_t n, int bits, Format format,
-                std::vector<unsigned char>& out)
-    {
-        out.clear();
-        char text[40];
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint64_t x = values[i];
-            switch (format) {
-            case Format::u32: put_le(out, top32(x, bits), 4); break;
-            case Format::f64: {
-                const double d = to_u01(x, bits);
-                std::uint64_t raw;
-                std::memcpy(&raw, &d, sizeof raw);
-                put_le(out, raw, 8);
-                break;
-            }
-            case Format::text_u32: {
-                const int len = std::snprintf(text, sizeof text, "%u\n", top32(x, bits));
-                out.insert(out.end(), text, text + len);
-                break;
-            }
-            case Format::text_f64: {
-                const int len = std::snprintf(text, sizeof text, "%.17g\n", to_u01(x, bits));
-                out.insert(out.end(), text, text + len);
-                break;
-            }
-            }
+// Converts a block of stream values to the output bytes of the format.
+void encode(const std::vector<std::uint64_t>& values, std::size_t n, int bits, Format format,
+    std::vector<unsigned char>& out)
+{
+    out.clear();
+    char text[40];
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t x = values[i];
+        switch (format) {
+        case Format::u32:
+            put_le(out, top32(x, bits), 4);
+            break;
+        case Format::f64: {
+            const double d = to_u01(x, bits);
+            std::uint64_t raw;
+            std::memcpy(&raw, &d, sizeof raw);
+            put_le(out, raw, 8);
+            break;
+        }
+        case Format::text_u32: {
+            const int len = std::snprintf(text, sizeof text, "%u\n", top32(x, bits));
+            out.insert(out.end(), text, text + len);
+            break;
+        }
+        case Format::text_f64: {
+            const int len = std::snprintf(text, sizeof text, "%.17g\n", to_u01(x, bits));
+            out.insert(out.end(), text, text + len);
+            break;
+        }
         }
     }
+}
 
-}  // namespace
+} // namespace
 
 int cmd_generate(int argc, char** argv)
 {
@@ -69,17 +72,17 @@ int cmd_generate(int argc, char** argv)
     std::string count_text, format_text, out_path;
     po::options_description options("rngvet generate options");
     config_options.add_to(options);
-    options.add_options()
-        ("count", po::value(&count_text)->required(), "how many numbers, or 'inf' for no end")
-        ("format", po::value(&format_text)->default_value("u32"),
-         "u32 (little-endian top 32 bits, as TestU01's GetBits), double (little-endian, as "
-         "GetU01), text-u32, text-double (%.17g)")
-        ("out,o", po::value(&out_path), "output file (default: standard output)");
+    options.add_options()("count", po::value(&count_text)->required(),
+        "how many numbers, or 'inf' for no end")("format",
+        po::value(&format_text)->default_value("u32"),
+        "u32 (little-endian top 32 bits, as TestU01's GetBits), double (little-endian, as "
+        "GetU01), text-u32, text-double (%.17g)")(
+        "out,o", po::value(&out_path), "output file (default: standard output)");
     po::variables_map vm;
     if (!parse(argc, argv, options,
-               "usage: rngvet generate --generator G [--seed S] [configuration options] --count N "
-               "[--format FMT] [--out FILE]",
-               vm))
+            "usage: rngvet generate --generator G [--seed S] [configuration options] --count N "
+            "[--format FMT] [--out FILE]",
+            vm))
         return 0;
 
     const Configuration config = config_options.configuration();
@@ -91,7 +94,8 @@ int cmd_generate(int argc, char** argv)
         count = std::strtoull(count_text.c_str(), &end, 10);
         if (count_text.empty() || count_text.find_first_not_of("0123456789") != std::string::npos
             || errno == ERANGE)
-            throw InputError("--count must be a non-negative integer or 'inf', got '" + count_text + "'");
+            throw InputError(
+                "--count must be a non-negative integer or 'inf', got '" + count_text + "'");
     }
     auto stream = make_backend_stream(config);
 
@@ -106,7 +110,8 @@ int cmd_generate(int argc, char** argv)
     std::vector<std::uint64_t> values(1u << 16);
     std::vector<unsigned char> bytes;
     for (std::uint64_t done = 0; done < count;) {
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(values.size(), count - done));
+        const std::size_t n
+            = static_cast<std::size_t>(std::min<std::uint64_t>(values.size(), count - done));
         stream->fill(values.data(), n);
         encode(values, n, stream->bits(), format, bytes);
         if (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size()) {
@@ -121,4 +126,4 @@ int cmd_generate(int argc, char** argv)
     return 0;
 }
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

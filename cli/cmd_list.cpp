@@ -1,9 +1,9 @@
-#include <iostream>
-
 #include "batteries/catalogue.hpp"
 #include "commands.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
+
+#include <iostream>
 
 namespace rngvet::cli {
 
@@ -14,9 +14,10 @@ int cmd_list(int argc, char** argv)
     if (!parse(argc, argv, options, "usage: rngvet list", vm)) return 0;
 
     std::cout << "generators:\n";
-    for (const auto& g : generator_names()) std::cout << "  " << g << "\n";
+    for (const auto& g : generator_names())
+        std::cout << "  " << g << "\n";
     std::cout << "batteries:\n";
-    for (const char* b : {"smallcrush", "crush", "bigcrush"}) {
+    for (const char* b : { "smallcrush", "crush", "bigcrush" }) {
         const BatteryCatalogue& c = catalogue_for(b);
         std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
                   << " statistics)\n";
@@ -26,11 +27,12 @@ int cmd_list(int argc, char** argv)
         std::cout << "  " << b;
         if (b != "cpu") {
             const auto devices = backend_devices(b);
-            for (std::size_t i = 0; i < devices.size(); ++i) std::cout << (i ? "; " : ": ") << devices[i];
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                std::cout << (i ? "; " : ": ") << devices[i];
         }
         std::cout << "\n";
     }
     return 0;
 }
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

@@ -1,11 +1,11 @@
-#include <fstream>
-#include <iostream>
-#include <sys/stat.h>
-
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "reports/report.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sys/stat.h>
 
 namespace rngvet::cli {
 
@@ -15,18 +15,19 @@ int cmd_report(int argc, char** argv)
     std::vector<std::int64_t> run_ids;
     bool compare = false;
     po::options_description options("rngvet report options");
-    options.add_options()
-        ("db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")
-        ("out,o", po::value(&out_path), "write the markdown here (default: standard output)")
-        ("run", po::value(&run_ids)->composing(), "report only this run (repeatable)")
-        ("compare", po::bool_switch(&compare),
-         "only the comparison of configurations across seeds (it is included anyway when a "
-         "configuration has several seeds); with --out, SVG plots are written beside the report");
+    options.add_options()(
+        "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
+        "out,o", po::value(&out_path), "write the markdown here (default: standard output)")(
+        "run", po::value(&run_ids)->composing(), "report only this run (repeatable)")("compare",
+        po::bool_switch(&compare),
+        "only the comparison of configurations across seeds (it is included anyway when a "
+        "configuration has several seeds); with --out, SVG plots are written beside the report");
     po::variables_map vm;
-    if (!parse(argc, argv, options, "usage: rngvet report [--db FILE] [--out report.md] [--compare]", vm))
+    if (!parse(argc, argv, options,
+            "usage: rngvet report [--db FILE] [--out report.md] [--compare]", vm))
         return 0;
 
-    struct stat st {};
+    struct stat st { };
     if (stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
     Store store(db_path);
     ReportOptions report_options;
@@ -54,11 +55,12 @@ int cmd_report(int argc, char** argv)
         if (!out) throw InputError("cannot write the report to '" + path + "'");
     };
     write(out_path, report.markdown);
-    for (const ReportFile& f : report.files) write(dir + f.name, f.content);
+    for (const ReportFile& f : report.files)
+        write(dir + f.name, f.content);
     std::cout << "report written to " << out_path;
     if (!report.files.empty()) std::cout << " with " << report.files.size() << " plots beside it";
     std::cout << "\n";
     return 0;
 }
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

@@ -1,11 +1,3 @@
-#include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <iostream>
-#include <map>
-#include <sstream>
-#include <unistd.h>
-
 #include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
@@ -14,101 +6,116 @@
 #include "reports/store.hpp"
 #include "rngvet/version.hpp"
 
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
 namespace rngvet::cli {
 namespace {
 
-    volatile std::sig_atomic_t stop_requested = 0;
-    void on_signal(int) { stop_requested = 1; }
+volatile std::sig_atomic_t stop_requested = 0;
+void on_signal(int)
+{
+    stop_requested = 1;
+}
 
-    std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
+std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
+{
+    std::vector<int> tests;
+    for (std::int64_t n : parse_seed(text)) {
+        if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
+            throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
+                + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
+        tests.push_back(static_cast<int>(n));
+    }
+    return tests;
+}
+
+std::string join(const std::vector<int>& v)
+{
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v[i]);
+    return s;
+}
+
+std::string first_line_of(const char* path, const char* key)
+{
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return "";
+    char line[512];
+    std::string found;
+    while (std::fgets(line, sizeof line, f)) {
+        std::string l = line;
+        if (l.rfind(key, 0) != 0) continue;
+        const auto colon = l.find(':');
+        found = l.substr(colon + 1);
+        found.erase(0, found.find_first_not_of(" \t"));
+        found.erase(found.find_last_not_of(" \t\n") + 1);
+        break;
+    }
+    std::fclose(f);
+    return found;
+}
+
+std::string duration(double seconds)
+{
+    const long s = static_cast<long>(seconds + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return buf;
+}
+
+// Tests done / total, elapsed, and an ETA from the catalogue's cost of what is left.
+class Progress {
+public:
+    Progress(const BatteryCatalogue& battery, const std::vector<int>& tests, int jobs)
+        : battery_(battery)
+        , total_(tests.size())
+        , jobs_(jobs)
+        , terminal_(isatty(STDERR_FILENO) != 0)
+        , start_(std::chrono::steady_clock::now())
     {
-        std::vector<int> tests;
-        for (std::int64_t n : parse_seed(text)) {
-            if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
-                throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
-                                 + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
-            tests.push_back(static_cast<int>(n));
-        }
-        return tests;
+        for (int t : tests)
+            remaining_cost_ += battery.test(t).cost;
+        total_cost_ = remaining_cost_;
+    }
+    void test_done(int test)
+    {
+        ++done_;
+        remaining_cost_ -= battery_.test(test).cost;
+        const double elapsed
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const double done_cost = total_cost_ - remaining_cost_;
+        const double eta = done_cost > 0 ? elapsed * remaining_cost_ / done_cost : 0;
+        std::ostringstream line;
+        line << "rngvet: " << done_ << "/" << total_ << " tests done (last: " << test << " "
+             << battery_.test(test).name << "), elapsed " << duration(elapsed) << ", ETA "
+             << duration(eta);
+        if (terminal_)
+            std::cerr << "\r" << line.str() << "   " << std::flush;
+        else
+            std::cerr << line.str() << "\n";
+    }
+    ~Progress()
+    {
+        if (terminal_ && done_) std::cerr << "\n";
     }
 
-    std::string join(const std::vector<int>& v)
-    {
-        std::string s;
-        for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-        return s;
-    }
+private:
+    const BatteryCatalogue& battery_;
+    std::size_t total_, done_ = 0;
+    int jobs_;
+    bool terminal_;
+    double remaining_cost_ = 0, total_cost_ = 0;
+    std::chrono::steady_clock::time_point start_;
+};
 
-    std::string first_line_of(const char* path, const char* key)
-    {
-        std::FILE* f = std::fopen(path, "r");
-        if (!f) return "";
-        char line[512];
-        std::string found;
-        while (std::fgets(line, sizeof line, f)) {
-            std::string l = line;
-            if (l.rfind(key, 0) != 0) continue;
-            const auto colon = l.find(':');
-            found = l.substr(colon + 1);
-            found.erase(0, found.find_first_not_of(" \t"));
-            found.erase(found.find_last_not_of(" \t\n") + 1);
-            break;
-        }
-        std::fclose(f);
-        return found;
-    }
-
-    std::string duration(double seconds)
-    {
-        const long s = static_cast<long>(seconds + 0.5);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-        return buf;
-    }
-
-    // Tests done / total, elapsed, and an ETA from the catalogue's cost of what is left.
-    class Progress {
-    public:
-        Progress(const BatteryCatalogue& battery, const std::vector<int>& tests, int jobs)
-            : battery_(battery)
-            , total_(tests.size())
-            , jobs_(jobs)
-            , terminal_(isatty(STDERR_FILENO) != 0)
-            , start_(std::chrono::steady_clock::now())
-        {
-            for (int t : tests) remaining_cost_ += battery.test(t).cost;
-            total_cost_ = remaining_cost_;
-        }
-        void test_done(int test)
-        {
-            ++done_;
-            remaining_cost_ -= battery_.test(test).cost;
-            const double elapsed
-                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-            const double done_cost = total_cost_ - remaining_cost_;
-            const double eta = done_cost > 0 ? elapsed * remaining_cost_ / done_cost : 0;
-            std::ostringstream line;
-            line << "rngvet: " << done_ << "/" << total_ << " tests done (last: " << test << " "
-                 << battery_.test(test).name << "), elapsed " << duration(elapsed) << ", ETA "
-                 << duration(eta);
-            if (terminal_) std::cerr << "\r" << line.str() << "   " << std::flush;
-            else std::cerr << line.str() << "\n";
-        }
-        ~Progress()
-        {
-            if (terminal_ && done_) std::cerr << "\n";
-        }
-
-    private:
-        const BatteryCatalogue& battery_;
-        std::size_t total_, done_ = 0;
-        int jobs_;
-        bool terminal_;
-        double remaining_cost_ = 0, total_cost_ = 0;
-        std::chrono::steady_clock::time_point start_;
-    };
-
-}  // namespace
+} // namespace
 
 int cmd_run(int argc, char** argv)
 {
@@ -119,25 +126,23 @@ int cmd_run(int argc, char** argv)
     std::string prefetch = "auto";
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
-    options.add_options()
-        ("battery,b", po::value(&battery_name)->default_value("smallcrush"),
-         "TestU01 battery: smallcrush, crush, bigcrush")
-        ("tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")
-        ("mode", po::value(&mode),
-         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
-         "test, each on its own jumped-to segment); default: sharded when --jobs > 1")
-        ("jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")
-        ("prefetch", po::value(&prefetch)->default_value("auto"),
-         "fill the next block on a producer thread: on, off, auto (on for device backends)")
-        ("resume", po::value(&resume), "run only the tests that run RUN of --db is missing")
-        ("db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")
-        ("log", po::value(&log_path), "write TestU01's own output to FILE.testN");
+    options.add_options()("battery,b", po::value(&battery_name)->default_value("smallcrush"),
+        "TestU01 battery: smallcrush, crush, bigcrush")("tests", po::value(&tests_text),
+        "run only these tests of the battery, e.g. 1,5,10")("mode", po::value(&mode),
+        "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
+        "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
+        "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
+        po::value(&prefetch)->default_value("auto"),
+        "fill the next block on a producer thread: on, off, auto (on for device backends)")(
+        "resume", po::value(&resume), "run only the tests that run RUN of --db is missing")(
+        "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
+        "log", po::value(&log_path), "write TestU01's own output to FILE.testN");
     po::variables_map vm;
     if (!parse(argc, argv, options,
-               "usage: rngvet run --generator G [--seed S] [configuration options] "
-               "[--battery B] [--jobs N] [--db FILE]\n"
-               "       rngvet run --resume RUN [--jobs N] [--db FILE]",
-               vm))
+            "usage: rngvet run --generator G [--seed S] [configuration options] "
+            "[--battery B] [--jobs N] [--db FILE]\n"
+            "       rngvet run --resume RUN [--jobs N] [--db FILE]",
+            vm))
         return 0;
 
     // Everything that can be refused is refused before anything is stored or run.
@@ -155,17 +160,20 @@ int cmd_run(int argc, char** argv)
 
     if (vm.count("resume")) {
         if (!config_options.generator.empty())
-            throw InputError("--resume takes the configuration from the stored run; give no --generator");
+            throw InputError(
+                "--resume takes the configuration from the stored run; give no --generator");
         store = std::make_unique<Store>(db_path);
         auto stored = store->run(resume);
         if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
         run = *stored;
         run_id = resume;
-        std::vector<std::string> args {"rngvet"};
+        std::vector<std::string> args{ "rngvet" };
         std::istringstream lines(run.options);
-        for (std::string l; std::getline(lines, l);) args.push_back(l);
+        for (std::string l; std::getline(lines, l);)
+            args.push_back(l);
         std::vector<char*> argp;
-        for (auto& a : args) argp.push_back(a.data());
+        for (auto& a : args)
+            argp.push_back(a.data());
         ConfigurationOptions again;
         po::options_description o;
         again.add_to(o);
@@ -173,42 +181,56 @@ int cmd_run(int argc, char** argv)
         parse(static_cast<int>(argp.size()), argp.data(), o, "", v2);
         config = again.configuration();
         battery = &catalogue_for(run.battery);
-        tests = run.tests_selected.empty() ? std::vector<int> {} : parse_tests(run.tests_selected, *battery);
+        tests = run.tests_selected.empty() ? std::vector<int>{}
+                                           : parse_tests(run.tests_selected, *battery);
         if (tests.empty())
-            for (const auto& t : battery->tests) tests.push_back(t.number);
+            for (const auto& t : battery->tests)
+                tests.push_back(t.number);
         std::map<int, TestRecord> finished;
-        for (const TestRecord& t : store->tests(run_id)) finished[t.test_number] = t;
+        for (const TestRecord& t : store->tests(run_id))
+            finished[t.test_number] = t;
         for (int t : tests)
             if (!finished.count(t)) to_run.push_back(t);
         if (!vm.count("mode")) mode = run.mode;
         if (mode == "serial" && run.mode == "serial") {
             // Continue the one stream where the last finished test ended; serial tests run in
             // order, so only a tail can be missing.
-            for (const auto& [n, t] : finished) serial_start = std::max(serial_start, t.start_offset + t.numbers_used);
+            for (const auto& [n, t] : finished)
+                serial_start = std::max(serial_start, t.start_offset + t.numbers_used);
             for (int t : to_run)
                 for (const auto& [n, f] : finished)
-                    if (n > t) throw InputError("run " + std::to_string(run_id) + " has test " + std::to_string(n)
-                                                + " but not test " + std::to_string(t) + "; a serial run cannot be resumed out of order");
+                    if (n > t)
+                        throw InputError("run " + std::to_string(run_id) + " has test "
+                            + std::to_string(n) + " but not test " + std::to_string(t)
+                            + "; a serial run cannot be resumed out of order");
         }
-        if (mode != run.mode) throw InputError("run " + std::to_string(run_id) + " was " + run.mode + "; resume it in the same mode");
+        if (mode != run.mode)
+            throw InputError("run " + std::to_string(run_id) + " was " + run.mode
+                + "; resume it in the same mode");
         if (to_run.empty()) {
             std::cout << "run " << run_id << " has every test already\n";
-            store->finish_run(run_id, "complete", run.finished_at.empty() ? utc_now() : run.finished_at);
+            store->finish_run(
+                run_id, "complete", run.finished_at.empty() ? utc_now() : run.finished_at);
             return 0;
         }
     } else {
-        if (config_options.generator.empty()) throw InputError("the option '--generator' is required but missing (see --help)");
+        if (config_options.generator.empty())
+            throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
         battery = &catalogue_for(battery_name);
-        tests = tests_text.empty() ? std::vector<int> {} : parse_tests(tests_text, *battery);
+        tests = tests_text.empty() ? std::vector<int>{} : parse_tests(tests_text, *battery);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
-        if (mode != "serial" && mode != "sharded") throw InputError("--mode must be serial or sharded, got '" + mode + "'");
-        if (mode == "sharded" && (config.generator == "stdin32" || config.generator.rfind("file:", 0) == 0))
-            throw InputError("sharded mode jumps in the stream; an external stream can only run serially");
+        if (mode != "serial" && mode != "sharded")
+            throw InputError("--mode must be serial or sharded, got '" + mode + "'");
+        if (mode == "sharded"
+            && (config.generator == "stdin32" || config.generator.rfind("file:", 0) == 0))
+            throw InputError(
+                "sharded mode jumps in the stream; an external stream can only run serially");
         store = std::make_unique<Store>(db_path);
         to_run = tests;
         if (to_run.empty())
-            for (const auto& t : battery->tests) to_run.push_back(t.number);
+            for (const auto& t : battery->tests)
+                to_run.push_back(t.number);
         run.generator = config.generator;
         run.config = canonical_name(config);
         run.seed = seed_string(config.seed);
@@ -236,8 +258,10 @@ int cmd_run(int argc, char** argv)
 
     // Make sure the configuration builds on its backend before the run is stored.
     (void)make_backend_stream(config);
-    if (run_id == 0) run_id = store->create_run(run);
-    else store->finish_run(run_id, "running", "");
+    if (run_id == 0)
+        run_id = store->create_run(run);
+    else
+        store->finish_run(run_id, "running", "");
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -252,8 +276,9 @@ int cmd_run(int argc, char** argv)
     ro.on_failure = [&] { store->finish_run(run_id, "failed", utc_now()); };
 
     std::cerr << "rngvet: run " << run_id << ": " << battery->name << " (" << to_run.size()
-              << " tests, " << mode << (mode == "sharded" ? ", " + std::to_string(jobs) + " jobs" : "")
-              << ") on " << run.config << "\n";
+              << " tests, " << mode
+              << (mode == "sharded" ? ", " + std::to_string(jobs) + " jobs" : "") << ") on "
+              << run.config << "\n";
     Progress progress(*battery, to_run, jobs);
     int suspect = 0, failed = 0;
     std::size_t stats = 0;
@@ -262,34 +287,37 @@ int cmd_run(int argc, char** argv)
         c.skip += offset;
         return make_backend_stream(c);
     };
-    const auto result = run_tests(at, run.config + " backend=" + config.backend,
-                                  *battery, to_run, ro, [&](const TestOutcome& t) {
-                                      TestRecord rec {t.test_number, t.start_offset, t.numbers_used, t.cpu_seconds,
-                                                      t.worker, t.refills, t.refill_waits, t.started_at, t.finished_at};
-                                      std::vector<StatisticRecord> records;
-                                      for (const Statistic& s : t.statistics) {
-                                          records.push_back({s.stat_index, s.test_number, s.test_name, s.pvalue});
-                                          const std::string v = verdict(s.pvalue);
-                                          suspect += v == "suspect";
-                                          failed += v == "fail";
-                                      }
-                                      stats += records.size();
-                                      store->insert_test(run_id, rec, records);
-                                      store->set_testu01_version(run_id, t.testu01_version);
-                                      progress.test_done(t.test_number);
-                                  });
+    const auto result = run_tests(at, run.config + " backend=" + config.backend, *battery, to_run,
+        ro, [&](const TestOutcome& t) {
+            TestRecord rec{ t.test_number, t.start_offset, t.numbers_used, t.cpu_seconds, t.worker,
+                t.refills, t.refill_waits, t.started_at, t.finished_at };
+            std::vector<StatisticRecord> records;
+            for (const Statistic& s : t.statistics) {
+                records.push_back({ s.stat_index, s.test_number, s.test_name, s.pvalue });
+                const std::string v = verdict(s.pvalue);
+                suspect += v == "suspect";
+                failed += v == "fail";
+            }
+            stats += records.size();
+            store->insert_test(run_id, rec, records);
+            store->set_testu01_version(run_id, t.testu01_version);
+            progress.test_done(t.test_number);
+        });
 
-    const std::string status = result.interrupted ? "interrupted" : result.failed.empty() ? "complete" : "failed";
+    const std::string status = result.interrupted ? "interrupted"
+        : result.failed.empty()                   ? "complete"
+                                                  : "failed";
     store->finish_run(run_id, status, utc_now());
     std::cout << "run " << run_id << " " << status << " in " << db_path << ": " << stats
               << " statistics stored now, " << suspect << " suspect, " << failed << " failed\n";
     if (result.interrupted) return 130;
     if (!result.failed.empty()) {
-        std::cerr << "rngvet: error: tests " << join(result.failed) << " did not finish; rngvet run --resume "
-                  << run_id << " --db " << db_path << " runs them again\n";
+        std::cerr << "rngvet: error: tests " << join(result.failed)
+                  << " did not finish; rngvet run --resume " << run_id << " --db " << db_path
+                  << " runs them again\n";
         return 1;
     }
     return 0;
 }
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

@@ -14,4 +14,4 @@ int cmd_status(int argc, char** argv);
 int cmd_campaign(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

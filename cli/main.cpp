@@ -1,13 +1,13 @@
 // rngvet: validates parallel random number generators with TestU01.
-#include <cstring>
-#include <exception>
-#include <iostream>
-#include <string>
-
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "rngvet/version.hpp"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
 
 namespace {
 
@@ -18,25 +18,28 @@ struct Command {
 };
 
 const Command commands[] = {
-    {"list", rngvet::cli::cmd_list, "generators, batteries and backends of this build"},
-    {"run", rngvet::cli::cmd_run, "run a TestU01 battery on a configuration and store it"},
-    {"status", rngvet::cli::cmd_status, "runs in a database and their progress"},
-    {"campaign", rngvet::cli::cmd_campaign, "configurations x seeds as tasks on a Slurm queue or here"},
-    {"report", rngvet::cli::cmd_report, "write the markdown report of stored runs"},
-    {"generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools"},
-    {"validate", rngvet::cli::cmd_validate, "known answers, output contracts, layouts, instances"},
-    {"bench", rngvet::cli::cmd_bench, "throughput of configurations and references, per backend"},
-    {"dc", rngvet::cli::cmd_dc, "Dynamic Creator: create and verify MT parameter sets"},
+    { "list", rngvet::cli::cmd_list, "generators, batteries and backends of this build" },
+    { "run", rngvet::cli::cmd_run, "run a TestU01 battery on a configuration and store it" },
+    { "status", rngvet::cli::cmd_status, "runs in a database and their progress" },
+    { "campaign", rngvet::cli::cmd_campaign,
+        "configurations x seeds as tasks on a Slurm queue or here" },
+    { "report", rngvet::cli::cmd_report, "write the markdown report of stored runs" },
+    { "generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools" },
+    { "validate", rngvet::cli::cmd_validate,
+        "known answers, output contracts, layouts, instances" },
+    { "bench", rngvet::cli::cmd_bench, "throughput of configurations and references, per backend" },
+    { "dc", rngvet::cli::cmd_dc, "Dynamic Creator: create and verify MT parameter sets" },
 };
 
 void usage(std::ostream& out)
 {
     out << "usage: rngvet <command> [options]   (rngvet <command> --help for its options)\n\n"
            "commands:\n";
-    for (const auto& c : commands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    for (const auto& c : commands)
+        out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv)
 {

@@ -1,9 +1,9 @@
 #include "options.hpp"
 
+#include "generators/error.hpp"
+
 #include <iostream>
 #include <sstream>
-
-#include "generators/error.hpp"
 
 namespace rngvet::cli {
 
@@ -11,27 +11,24 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 {
     auto* generator_value = po::value(&generator);
     if (generator_required) generator_value->required();
-    options.add_options()
-        ("generator,g", generator_value,
-         "generator: ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH")
-        ("seed,s", po::value(&seed),
-         "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")
-        ("params", po::value(&params),
-         "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
-         "format), or p=P,aaa=A,maskB=B,maskC=C")
-        ("param-id", po::value(&param_id)->default_value(0),
-         "mtdc: instance i uses parameter set param-id + i")
-        ("instances,n", po::value(&instances)->default_value(1), "independent instances")
-        ("layout", po::value(&layout),
-         "how instances combine: single (default for 1 instance), interleave (default for more), "
-         "block:K")
-        ("seeding", po::value(&seeding)->default_value("increment"),
-         "instance seeds: increment, same, stride:S, hash")
-        ("zero", po::value(&zero)->default_value("keep"),
-         "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")
-        ("skip", po::value(&skip)->default_value(0), "numbers skipped before use")
-        ("backend", po::value(&backend)->default_value("cpu"),
-         "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)");
+    options.add_options()("generator,g", generator_value,
+        "generator: ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH")("seed,s",
+        po::value(&seed),
+        "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")(
+        "params", po::value(&params),
+        "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
+        "format), or p=P,aaa=A,maskB=B,maskC=C")("param-id", po::value(&param_id)->default_value(0),
+        "mtdc: instance i uses parameter set param-id + i")(
+        "instances,n", po::value(&instances)->default_value(1), "independent instances")("layout",
+        po::value(&layout),
+        "how instances combine: single (default for 1 instance), interleave (default for more), "
+        "block:K")("seeding", po::value(&seeding)->default_value("increment"),
+        "instance seeds: increment, same, stride:S, hash")("zero",
+        po::value(&zero)->default_value("keep"),
+        "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")(
+        "skip", po::value(&skip)->default_value(0), "numbers skipped before use")("backend",
+        po::value(&backend)->default_value("cpu"),
+        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)");
 }
 
 Configuration ConfigurationOptions::configuration() const
@@ -42,8 +39,10 @@ Configuration ConfigurationOptions::configuration() const
     c.params = params;
     c.param_id = param_id;
     c.instances = instances;
-    if (!layout.empty()) c.layout = parse_layout(layout);
-    else c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;
+    if (!layout.empty())
+        c.layout = parse_layout(layout);
+    else
+        c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;
     c.seeding = parse_seeding(seeding);
     c.zero = zero;
     c.skip = skip;
@@ -66,7 +65,7 @@ std::string ConfigurationOptions::arguments() const
 }
 
 bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,
-           po::variables_map& vm, const po::positional_options_description* positional)
+    po::variables_map& vm, const po::positional_options_description* positional)
 {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -88,7 +87,7 @@ bool parse(int argc, char** argv, const po::options_description& options, const 
 }
 
 namespace {
-    std::string recorded;
+std::string recorded;
 }
 
 std::string command_line(int argc, char** argv)
@@ -101,14 +100,21 @@ std::string command_line(int argc, char** argv)
             out += a;
         } else {
             out += '\'';
-            for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            for (char c : a)
+                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
             out += '\'';
         }
     }
     return out;
 }
 
-void set_command_line(int argc, char** argv) { recorded = command_line(argc, argv); }
-const std::string& recorded_command_line() { return recorded; }
+void set_command_line(int argc, char** argv)
+{
+    recorded = command_line(argc, argv);
+}
+const std::string& recorded_command_line()
+{
+    return recorded;
+}
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

@@ -1,10 +1,10 @@
 // Command-line pieces shared by the subcommands.
 #pragma once
 
+#include "generators/configuration.hpp"
+
 #include <boost/program_options.hpp>
 #include <string>
-
-#include "generators/configuration.hpp"
 
 namespace rngvet::cli {
 
@@ -33,13 +33,12 @@ struct ConfigurationOptions {
 
 // Parses argv against `options`; returns false (after printing usage) when --help was given.
 // Throws InputError on unknown or malformed options.
-bool parse(int argc, char** argv, const po::options_description& options,
-           const std::string& usage, po::variables_map& vm,
-           const po::positional_options_description* positional = nullptr);
+bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,
+    po::variables_map& vm, const po::positional_options_description* positional = nullptr);
 
 // The process's command line, shell-quoted where needed, for provenance.
 std::string command_line(int argc, char** argv);
 void set_command_line(int argc, char** argv);
 const std::string& recorded_command_line();
 
-}  // namespace rngvet::cli
+} // namespace rngvet::cli

@@ -1,282 +1,310 @@
 #include "configuration.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <algorithm>
-#include <cstring>
-#include <limits>
-#include <sstream>
-
-#include "error.hpp"
 #include "dynamic_creator.hpp"
+#include "error.hpp"
 #include "jump.hpp"
 #include "mt.hpp"
 #include "mt_params.hpp"
 #include "ranmar.hpp"
 #include "sha256.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
 namespace rngvet {
 namespace {
 
-    // A non-negative integer, decimal or 0x-prefixed hexadecimal.
-    std::uint64_t parse_u64(const std::string& text, const std::string& what)
-    {
-        const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
-        const std::string digits = hex ? text.substr(2) : text;
-        if (digits.empty()
-            || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
-            throw InputError(what + " must be a non-negative integer, got '" + text + "'");
-        errno = 0;
-        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
-        if (errno == ERANGE) throw InputError(what + " is too large: '" + text + "'");
-        return v;
+// A non-negative integer, decimal or 0x-prefixed hexadecimal.
+std::uint64_t parse_u64(const std::string& text, const std::string& what)
+{
+    const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
+    const std::string digits = hex ? text.substr(2) : text;
+    if (digits.empty()
+        || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789")
+            != std::string::npos)
+        throw InputError(what + " must be a non-negative integer, got '" + text + "'");
+    errno = 0;
+    const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+    if (errno == ERANGE) throw InputError(what + " is too large: '" + text + "'");
+    return v;
+}
+
+bool is_ranmar(const std::string& g)
+{
+    return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x";
+}
+bool is_external(const std::string& g)
+{
+    return g == "stdin32" || g.rfind("file:", 0) == 0;
+}
+// SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
+// splitmix64): the documented mixing behind --seeding hash.
+std::uint64_t splitmix64(std::uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+bool is_mt(const std::string& g)
+{
+    return g == "mtdc" || g == "mt19937";
+}
+
+std::uint32_t parse_hex32(const std::string& text, const std::string& what)
+{
+    std::string t = text;
+    if (t.rfind("0x", 0) == 0 || t.rfind("0X", 0) == 0) t = t.substr(2);
+    if (t.empty() || t.size() > 8
+        || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        throw InputError(what + " must be a 32-bit hexadecimal number, got '" + text + "'");
+    return static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
+}
+
+// --params p=P,aaa=A,maskB=B,maskC=C: one DC parameter set written out in full.
+MtParamSet inline_param_set(const std::string& text)
+{
+    int p = 0;
+    std::uint32_t aaa = 0, mask_b = 0, mask_c = 0;
+    int seen = 0;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const auto eq = item.find('=');
+        const std::string key = item.substr(0, eq),
+                          value = eq == std::string::npos ? "" : item.substr(eq + 1);
+        if (key == "p")
+            p = static_cast<int>(parse_u64(value, "p in --params"));
+        else if (key == "aaa")
+            aaa = parse_hex32(value, "aaa in --params");
+        else if (key == "maskB")
+            mask_b = parse_hex32(value, "maskB in --params");
+        else if (key == "maskC")
+            mask_c = parse_hex32(value, "maskC in --params");
+        else
+            throw InputError("unknown key '" + key + "' in --params (valid: p, aaa, maskB, maskC)");
+        ++seen;
     }
+    if (seen != 4) throw InputError("--params p=P,aaa=A,maskB=B,maskC=C needs all four keys");
+    static const int exponents[] = { 521, 607, 1279, 2203, 2281, 3217, 4253, 4423, 9689, 9941,
+        11213, 19937, 21701, 23209, 44497 };
+    bool known = false;
+    for (int e : exponents)
+        known |= e == p;
+    if (!known)
+        throw InputError("p = " + std::to_string(p) + " is not a supported Mersenne exponent");
+    MtParamSet set;
+    set.source = text;
+    set.p = p;
+    set.sets.push_back(mt_params_for(p, aaa, mask_b, mask_c));
+    set.ids.push_back(aaa & 0xFFFFu);
+    set.sha256 = sha256_hex(text);
+    return set;
+}
 
-    bool is_ranmar(const std::string& g) { return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x"; }
-    bool is_external(const std::string& g) { return g == "stdin32" || g.rfind("file:", 0) == 0; }
-    // SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
-    // splitmix64): the documented mixing behind --seeding hash.
-    std::uint64_t splitmix64(std::uint64_t x)
-    {
-        x += 0x9E3779B97F4A7C15ull;
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        return x ^ (x >> 31);
+MtParamSet param_set(const Configuration& c)
+{
+    if (c.params.empty())
+        throw InputError("mtdc needs --params (a built-in set such as fixstars-mt521, a file, or "
+                         "p=P,aaa=A,maskB=B,maskC=C)");
+    if (c.params.rfind("p=", 0) == 0) return inline_param_set(c.params);
+    try {
+        return load_param_set(c.params);
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(e.what());
     }
+}
 
-    bool is_mt(const std::string& g) { return g == "mtdc" || g == "mt19937"; }
-
-    std::uint32_t parse_hex32(const std::string& text, const std::string& what)
-    {
-        std::string t = text;
-        if (t.rfind("0x", 0) == 0 || t.rfind("0X", 0) == 0) t = t.substr(2);
-        if (t.empty() || t.size() > 8 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-            throw InputError(what + " must be a 32-bit hexadecimal number, got '" + text + "'");
-        return static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
+std::string params_label(const Configuration& c, const MtParamSet& set)
+{
+    std::string source = c.params;
+    if (source.rfind("p=", 0) != 0) {
+        const auto slash = source.find_last_of('/');
+        if (slash != std::string::npos) source = source.substr(slash + 1);
     }
+    return "mtdc[" + source + "#" + set.sha256.substr(0, 8) + "@" + std::to_string(c.param_id)
+        + "]";
+}
 
-    // --params p=P,aaa=A,maskB=B,maskC=C: one DC parameter set written out in full.
-    MtParamSet inline_param_set(const std::string& text)
+// Seed of instance i for the Mersenne Twisters (32-bit seeds, wrapping).
+std::uint32_t mt_instance_seed(const Configuration& c, int i)
+{
+    const std::uint64_t base = static_cast<std::uint64_t>(c.seed[0]);
+    const std::uint64_t n = static_cast<std::uint64_t>(i);
+    switch (c.seeding.kind) {
+    case SeedingKind::same:
+        return static_cast<std::uint32_t>(base);
+    case SeedingKind::increment:
+        return static_cast<std::uint32_t>(base + n);
+    case SeedingKind::stride:
+        return static_cast<std::uint32_t>(base + c.seeding.stride * n);
+    case SeedingKind::hash:
+        return static_cast<std::uint32_t>(splitmix64((base << 32) ^ n));
+    }
+    return 0;
+}
+
+RanmarVariant ranmar_variant(const std::string& g)
+{
+    if (g == "ranmar24") return RanmarVariant::r24;
+    if (g == "ranmar48") return RanmarVariant::r48;
+    return RanmarVariant::r48x;
+}
+
+// Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
+void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
+{
+    const std::uint64_t kl_range = ranmar_kl_max + 1;
+    ij = static_cast<int>(c.seed[0]);
+    kl = static_cast<int>(c.seed[1]);
+    const std::uint64_t n = static_cast<std::uint64_t>(i);
+    switch (c.seeding.kind) {
+    case SeedingKind::same:
+        break;
+    case SeedingKind::increment:
+        kl = static_cast<int>((kl + n) % kl_range);
+        break;
+    case SeedingKind::stride:
+        kl = static_cast<int>((kl + (c.seeding.stride % kl_range) * (n % kl_range)) % kl_range);
+        break;
+    case SeedingKind::hash: {
+        const std::uint64_t base = static_cast<std::uint64_t>(ij) * kl_range + kl;
+        const std::uint64_t h = splitmix64((base << 32) ^ n);
+        ij = static_cast<int>((h & 0xFFFFFFFFull) % (ranmar_ij_max + 1));
+        kl = static_cast<int>((h >> 32) % kl_range);
+        break;
+    }
+    }
+}
+
+struct RanmarEngine {
+    RanmarState state;
+    std::uint64_t next() { return ranmar_next(state); }
+    void jump(std::uint64_t n) { ranmar_jump(state, n); }
+};
+
+struct MtEngine {
+    MtParams params;
+    MtState state;
+    std::uint64_t next() { return mt_next(state, params); }
+    void jump(std::uint64_t n)
     {
-        int p = 0;
-        std::uint32_t aaa = 0, mask_b = 0, mask_c = 0;
-        int seen = 0;
-        std::stringstream in(text);
-        std::string item;
-        while (std::getline(in, item, ',')) {
-            const auto eq = item.find('=');
-            const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
-            if (key == "p") p = static_cast<int>(parse_u64(value, "p in --params"));
-            else if (key == "aaa") aaa = parse_hex32(value, "aaa in --params");
-            else if (key == "maskB") mask_b = parse_hex32(value, "maskB in --params");
-            else if (key == "maskC") mask_c = parse_hex32(value, "maskC in --params");
-            else throw InputError("unknown key '" + key + "' in --params (valid: p, aaa, maskB, maskC)");
-            ++seen;
+        if (n == 0) return;
+        if (phi.is_zero()) phi = mt_characteristic_polynomial(params);
+        mt_jump(state, params, phi, n);
+    }
+    Gf2Poly phi; // computed on the first jump
+};
+
+// N engines combined into one stream by a layout. Outputs are consumed strictly in stream
+// order, so each instance simply hands out its own next number when its slot comes up.
+template <class Engine> class CombinedStream final : public Stream {
+public:
+    CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
+        : engines_(std::move(engines))
+        , layout_(layout)
+        , bits_(bits)
+        , name_(std::move(name))
+    {
+    }
+    int bits() const override { return bits_; }
+    std::string name() const override { return name_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        const std::uint64_t count = engines_.size();
+        for (std::size_t t = 0; t < n; ++t, ++position_) {
+            std::uint64_t instance = 0;
+            if (layout_.kind == LayoutKind::interleave) instance = position_ % count;
+            if (layout_.kind == LayoutKind::block) instance = (position_ / layout_.block) % count;
+            out[t] = engines_[instance].next();
         }
-        if (seen != 4) throw InputError("--params p=P,aaa=A,maskB=B,maskC=C needs all four keys");
-        static const int exponents[] = {521, 607, 1279, 2203, 2281, 3217, 4253, 4423, 9689, 9941,
-                                        11213, 19937, 21701, 23209, 44497};
-        bool known = false;
-        for (int e : exponents) known |= e == p;
-        if (!known) throw InputError("p = " + std::to_string(p) + " is not a supported Mersenne exponent");
-        MtParamSet set;
-        set.source = text;
-        set.p = p;
-        set.sets.push_back(mt_params_for(p, aaa, mask_b, mask_c));
-        set.ids.push_back(aaa & 0xFFFFu);
-        set.sha256 = sha256_hex(text);
-        return set;
+    }
+    // Each instance jumps over exactly its own numbers among the next n of the stream.
+    void discard(std::uint64_t n) override
+    {
+        for (std::size_t i = 0; i < engines_.size(); ++i)
+            engines_[i].jump(owned_before(i, position_ + n) - owned_before(i, position_));
+        position_ += n;
     }
 
-    MtParamSet param_set(const Configuration& c)
+private:
+    // How many of the stream's first g numbers belong to instance i.
+    std::uint64_t owned_before(std::size_t i, std::uint64_t g) const
     {
-        if (c.params.empty()) throw InputError("mtdc needs --params (a built-in set such as fixstars-mt521, a file, or p=P,aaa=A,maskB=B,maskC=C)");
-        if (c.params.rfind("p=", 0) == 0) return inline_param_set(c.params);
-        try {
-            return load_param_set(c.params);
-        } catch (const InputError&) {
-            throw;
-        } catch (const std::exception& e) {
-            throw InputError(e.what());
+        const std::uint64_t count = engines_.size();
+        switch (layout_.kind) {
+        case LayoutKind::single:
+            return g;
+        case LayoutKind::interleave:
+            return g > i ? (g - i - 1) / count + 1 : 0;
+        case LayoutKind::block: {
+            const std::uint64_t k = layout_.block, round = count * k;
+            const std::uint64_t rest = g % round, start = i * k;
+            const std::uint64_t partial = rest > start ? std::min(rest - start, k) : 0;
+            return (g / round) * k + partial;
         }
-    }
-
-    std::string params_label(const Configuration& c, const MtParamSet& set)
-    {
-        std::string source = c.params;
-        if (source.rfind("p=", 0) != 0) {
-            const auto slash = source.find_last_of('/');
-            if (slash != std::string::npos) source = source.substr(slash + 1);
-        }
-        return "mtdc[" + source + "#" + set.sha256.substr(0, 8) + "@" + std::to_string(c.param_id) + "]";
-    }
-
-    // Seed of instance i for the Mersenne Twisters (32-bit seeds, wrapping).
-    std::uint32_t mt_instance_seed(const Configuration& c, int i)
-    {
-        const std::uint64_t base = static_cast<std::uint64_t>(c.seed[0]);
-        const std::uint64_t n = static_cast<std::uint64_t>(i);
-        switch (c.seeding.kind) {
-        case SeedingKind::same: return static_cast<std::uint32_t>(base);
-        case SeedingKind::increment: return static_cast<std::uint32_t>(base + n);
-        case SeedingKind::stride: return static_cast<std::uint32_t>(base + c.seeding.stride * n);
-        case SeedingKind::hash: return static_cast<std::uint32_t>(splitmix64((base << 32) ^ n));
         }
         return 0;
     }
 
-    RanmarVariant ranmar_variant(const std::string& g)
+    std::vector<Engine> engines_;
+    Layout layout_;
+    int bits_;
+    std::string name_;
+    std::uint64_t position_ = 0;
+};
+
+// Raw little-endian 32-bit words from a pipe or a file. Never rewinds: running out is an
+// error that says how many words were read.
+class ExternalStream final : public Stream {
+public:
+    ExternalStream(std::FILE* file, bool owned, std::string name)
+        : file_(file)
+        , owned_(owned)
+        , name_(std::move(name))
     {
-        if (g == "ranmar24") return RanmarVariant::r24;
-        if (g == "ranmar48") return RanmarVariant::r48;
-        return RanmarVariant::r48x;
+    }
+    ~ExternalStream() override
+    {
+        if (owned_) std::fclose(file_);
+    }
+    int bits() const override { return 32; }
+    std::string name() const override { return name_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        if (fill_available(out, n) != n)
+            throw InputError(name_ + ": the stream ended after " + std::to_string(words_)
+                + " words; more were needed");
+    }
+    std::size_t fill_available(std::uint64_t* out, std::size_t n) override
+    {
+        buffer_.resize(n * 4);
+        const std::size_t got = std::fread(buffer_.data(), 4, n, file_);
+        words_ += got;
+        for (std::size_t t = 0; t < got; ++t) {
+            const unsigned char* b = &buffer_[4 * t];
+            out[t] = std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16
+                | std::uint64_t(b[3]) << 24;
+        }
+        return got;
     }
 
+private:
+    std::FILE* file_;
+    bool owned_;
+    std::string name_;
+    std::vector<unsigned char> buffer_;
+    std::uint64_t words_ = 0;
+};
 
-    // Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
-    void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
-    {
-        const std::uint64_t kl_range = ranmar_kl_max + 1;
-        ij = static_cast<int>(c.seed[0]);
-        kl = static_cast<int>(c.seed[1]);
-        const std::uint64_t n = static_cast<std::uint64_t>(i);
-        switch (c.seeding.kind) {
-        case SeedingKind::same: break;
-        case SeedingKind::increment: kl = static_cast<int>((kl + n) % kl_range); break;
-        case SeedingKind::stride:
-            kl = static_cast<int>((kl + (c.seeding.stride % kl_range) * (n % kl_range)) % kl_range);
-            break;
-        case SeedingKind::hash: {
-            const std::uint64_t base = static_cast<std::uint64_t>(ij) * kl_range + kl;
-            const std::uint64_t h = splitmix64((base << 32) ^ n);
-            ij = static_cast<int>((h & 0xFFFFFFFFull) % (ranmar_ij_max + 1));
-            kl = static_cast<int>((h >> 32) % kl_range);
-            break;
-        }
-        }
-    }
-
-    struct RanmarEngine {
-        RanmarState state;
-        std::uint64_t next() { return ranmar_next(state); }
-        void jump(std::uint64_t n) { ranmar_jump(state, n); }
-    };
-
-    struct MtEngine {
-        MtParams params;
-        MtState state;
-        std::uint64_t next() { return mt_next(state, params); }
-        void jump(std::uint64_t n)
-        {
-            if (n == 0) return;
-            if (phi.is_zero()) phi = mt_characteristic_polynomial(params);
-            mt_jump(state, params, phi, n);
-        }
-        Gf2Poly phi;  // computed on the first jump
-    };
-
-    // N engines combined into one stream by a layout. Outputs are consumed strictly in stream
-    // order, so each instance simply hands out its own next number when its slot comes up.
-    template <class Engine>
-    class CombinedStream final : public Stream {
-    public:
-        CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
-            : engines_(std::move(engines))
-            , layout_(layout)
-            , bits_(bits)
-            , name_(std::move(name))
-        {
-        }
-        int bits() const override { return bits_; }
-        std::string name() const override { return name_; }
-        void fill(std::uint64_t* out, std::size_t n) override
-        {
-            const std::uint64_t count = engines_.size();
-            for (std::size_t t = 0; t < n; ++t, ++position_) {
-                std::uint64_t instance = 0;
-                if (layout_.kind == LayoutKind::interleave) instance = position_ % count;
-                if (layout_.kind == LayoutKind::block) instance = (position_ / layout_.block) % count;
-                out[t] = engines_[instance].next();
-            }
-        }
-        // Each instance jumps over exactly its own numbers among the next n of the stream.
-        void discard(std::uint64_t n) override
-        {
-            for (std::size_t i = 0; i < engines_.size(); ++i)
-                engines_[i].jump(owned_before(i, position_ + n) - owned_before(i, position_));
-            position_ += n;
-        }
-
-    private:
-        // How many of the stream's first g numbers belong to instance i.
-        std::uint64_t owned_before(std::size_t i, std::uint64_t g) const
-        {
-            const std::uint64_t count = engines_.size();
-            switch (layout_.kind) {
-            case LayoutKind::single: return g;
-            case LayoutKind::interleave: return g > i ? (g - i - 1) / count + 1 : 0;
-            case LayoutKind::block: {
-                const std::uint64_t k = layout_.block, round = count * k;
-                const std::uint64_t rest = g % round, start = i * k;
-                const std::uint64_t partial = rest > start ? std::min(rest - start, k) : 0;
-                return (g / round) * k + partial;
-            }
-            }
-            return 0;
-        }
-
-        std::vector<Engine> engines_;
-        Layout layout_;
-        int bits_;
-        std::string name_;
-        std::uint64_t position_ = 0;
-    };
-
-    // Raw little-endian 32-bit words from a pipe or a file. Never rewinds: running out is an
-    // error that says how many words were read.
-    class ExternalStream final : public Stream {
-    public:
-        ExternalStream(std::FILE* file, bool owned, std::string name)
-            : file_(file)
-            , owned_(owned)
-            , name_(std::move(name))
-        {
-        }
-        ~ExternalStream() override
-        {
-            if (owned_) std::fclose(file_);
-        }
-        int bits() const override { return 32; }
-        std::string name() const override { return name_; }
-        void fill(std::uint64_t* out, std::size_t n) override
-        {
-            if (fill_available(out, n) != n)
-                throw InputError(name_ + ": the stream ended after " + std::to_string(words_)
-                                 + " words; more were needed");
-        }
-        std::size_t fill_available(std::uint64_t* out, std::size_t n) override
-        {
-            buffer_.resize(n * 4);
-            const std::size_t got = std::fread(buffer_.data(), 4, n, file_);
-            words_ += got;
-            for (std::size_t t = 0; t < got; ++t) {
-                const unsigned char* b = &buffer_[4 * t];
-                out[t] = std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16
-                         | std::uint64_t(b[3]) << 24;
-            }
-            return got;
-        }
-
-    private:
-        std::FILE* file_;
-        bool owned_;
-        std::string name_;
-        std::vector<unsigned char> buffer_;
-        std::uint64_t words_ = 0;
-    };
-
-
-}  // namespace
+} // namespace
 
 std::vector<std::int64_t> parse_seed(const std::string& text)
 {
@@ -296,24 +324,24 @@ std::vector<std::int64_t> parse_seed(const std::string& text)
 
 Layout parse_layout(const std::string& text)
 {
-    if (text == "single") return {LayoutKind::single, 0};
-    if (text == "interleave") return {LayoutKind::interleave, 0};
+    if (text == "single") return { LayoutKind::single, 0 };
+    if (text == "interleave") return { LayoutKind::interleave, 0 };
     if (text.rfind("block:", 0) == 0) {
         const std::uint64_t k = parse_u64(text.substr(6), "the block size K of --layout block:K");
         if (k == 0) throw InputError("the block size K of --layout block:K must be at least 1");
-        return {LayoutKind::block, k};
+        return { LayoutKind::block, k };
     }
     throw InputError("unknown layout '" + text + "' (valid: single, interleave, block:K)");
 }
 
 Seeding parse_seeding(const std::string& text)
 {
-    if (text == "increment") return {SeedingKind::increment, 0};
-    if (text == "same") return {SeedingKind::same, 0};
-    if (text == "hash") return {SeedingKind::hash, 0};
+    if (text == "increment") return { SeedingKind::increment, 0 };
+    if (text == "same") return { SeedingKind::same, 0 };
+    if (text == "hash") return { SeedingKind::hash, 0 };
     if (text.rfind("stride:", 0) == 0) {
         const std::uint64_t v = parse_u64(text.substr(7), "the stride S of --seeding stride:S");
-        return {SeedingKind::stride, v};
+        return { SeedingKind::stride, v };
     }
     throw InputError("unknown seeding '" + text + "' (valid: increment, same, stride:S, hash)");
 }
@@ -321,9 +349,12 @@ Seeding parse_seeding(const std::string& text)
 std::string to_string(const Layout& layout)
 {
     switch (layout.kind) {
-    case LayoutKind::single: return "single";
-    case LayoutKind::interleave: return "interleave";
-    case LayoutKind::block: return "block:" + std::to_string(layout.block);
+    case LayoutKind::single:
+        return "single";
+    case LayoutKind::interleave:
+        return "interleave";
+    case LayoutKind::block:
+        return "block:" + std::to_string(layout.block);
     }
     return "?";
 }
@@ -331,10 +362,14 @@ std::string to_string(const Layout& layout)
 std::string to_string(const Seeding& seeding)
 {
     switch (seeding.kind) {
-    case SeedingKind::increment: return "increment";
-    case SeedingKind::same: return "same";
-    case SeedingKind::stride: return "stride:" + std::to_string(seeding.stride);
-    case SeedingKind::hash: return "hash";
+    case SeedingKind::increment:
+        return "increment";
+    case SeedingKind::same:
+        return "same";
+    case SeedingKind::stride:
+        return "stride:" + std::to_string(seeding.stride);
+    case SeedingKind::hash:
+        return "hash";
     }
     return "?";
 }
@@ -342,13 +377,14 @@ std::string to_string(const Seeding& seeding)
 std::string seed_string(const std::vector<std::int64_t>& seed)
 {
     std::string s;
-    for (std::size_t i = 0; i < seed.size(); ++i) s += (i ? "," : "") + std::to_string(seed[i]);
+    for (std::size_t i = 0; i < seed.size(); ++i)
+        s += (i ? "," : "") + std::to_string(seed[i]);
     return s.empty() ? "-" : s;
 }
 
 std::vector<std::string> generator_names()
 {
-    return {"ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937", "stdin32", "file:PATH"};
+    return { "ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937", "stdin32", "file:PATH" };
 }
 
 void validate(const Configuration& c)
@@ -357,11 +393,14 @@ void validate(const Configuration& c)
         throw InputError("--instances must be at least 1, got " + std::to_string(c.instances));
     if (c.layout.kind == LayoutKind::single && c.instances != 1)
         throw InputError("layout 'single' runs one instance; use interleave or block:K for "
-                         + std::to_string(c.instances) + " instances");
+            + std::to_string(c.instances) + " instances");
     if (is_external(c.generator)) {
-        if (c.instances != 1) throw InputError(c.generator + " is a single external stream; --instances must be 1");
-        if (!c.seed.empty()) throw InputError(c.generator + " reads its numbers and takes no --seed");
-        if (c.generator == "file:") throw InputError("--generator file:PATH needs a path after 'file:'");
+        if (c.instances != 1)
+            throw InputError(c.generator + " is a single external stream; --instances must be 1");
+        if (!c.seed.empty())
+            throw InputError(c.generator + " reads its numbers and takes no --seed");
+        if (c.generator == "file:")
+            throw InputError("--generator file:PATH needs a path after 'file:'");
         return;
     }
     if (!is_ranmar(c.generator) && c.zero != "keep")
@@ -369,33 +408,39 @@ void validate(const Configuration& c)
     if (is_mt(c.generator)) {
         if (c.seed.empty()) throw InputError(c.generator + " needs --seed S (a 32-bit seed)");
         for (std::int64_t v : c.seed)
-            if (v > 0xFFFFFFFFll) throw InputError(c.generator + " seed " + std::to_string(v) + " is out of range 0..4294967295");
+            if (v > 0xFFFFFFFFll)
+                throw InputError(
+                    c.generator + " seed " + std::to_string(v) + " is out of range 0..4294967295");
         if (c.generator == "mt19937") {
-            if (!c.params.empty()) throw InputError("mt19937 has fixed parameters and takes no --params");
+            if (!c.params.empty())
+                throw InputError("mt19937 has fixed parameters and takes no --params");
             return;
         }
         if (c.seed.size() != 1) throw InputError("mtdc takes one seed --seed S");
         if (c.param_id < 0) throw InputError("--param-id must be at least 0");
         const MtParamSet set = param_set(c);
-        if (static_cast<std::size_t>(c.param_id) + static_cast<std::size_t>(c.instances) > set.sets.size())
-            throw InputError("parameter set '" + c.params + "' has " + std::to_string(set.sets.size())
-                             + " sets; --param-id " + std::to_string(c.param_id) + " with "
-                             + std::to_string(c.instances) + " instances needs "
-                             + std::to_string(c.param_id + c.instances));
+        if (static_cast<std::size_t>(c.param_id) + static_cast<std::size_t>(c.instances)
+            > set.sets.size())
+            throw InputError("parameter set '" + c.params + "' has "
+                + std::to_string(set.sets.size()) + " sets; --param-id "
+                + std::to_string(c.param_id) + " with " + std::to_string(c.instances)
+                + " instances needs " + std::to_string(c.param_id + c.instances));
         return;
     }
     if (!is_ranmar(c.generator))
-        throw InputError("unknown generator '" + c.generator + "' (valid: ranmar24, ranmar48, "
-                         "ranmar48x, mtdc, mt19937, stdin32, file:PATH)");
+        throw InputError("unknown generator '" + c.generator
+            + "' (valid: ranmar24, ranmar48, "
+              "ranmar48x, mtdc, mt19937, stdin32, file:PATH)");
     if (c.seed.size() != 2)
-        throw InputError(c.generator + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
-                         "0 <= KL <= 30081)");
+        throw InputError(c.generator
+            + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
+              "0 <= KL <= 30081)");
     if (c.seed[0] < 0 || c.seed[0] > ranmar_ij_max)
-        throw InputError(c.generator + " seed IJ = " + std::to_string(c.seed[0])
-                         + " is out of range 0..31328");
+        throw InputError(
+            c.generator + " seed IJ = " + std::to_string(c.seed[0]) + " is out of range 0..31328");
     if (c.seed[1] < 0 || c.seed[1] > ranmar_kl_max)
-        throw InputError(c.generator + " seed KL = " + std::to_string(c.seed[1])
-                         + " is out of range 0..30081");
+        throw InputError(
+            c.generator + " seed KL = " + std::to_string(c.seed[1]) + " is out of range 0..30081");
     if (c.zero != "keep" && c.zero != "smallest")
         throw InputError("unknown zero convention '" + c.zero + "' (valid: keep, smallest)");
 }
@@ -403,9 +448,10 @@ void validate(const Configuration& c)
 std::string canonical_name(const Configuration& c)
 {
     if (is_external(c.generator)) return c.generator;
-    const std::string generator = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
+    const std::string generator
+        = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
-                       + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
+        + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
     if (c.zero != "keep") name += ";zero=" + c.zero;
     if (c.skip != 0) name += ";skip=" + std::to_string(c.skip);
     return name;
@@ -422,20 +468,20 @@ Configuration instance_configuration(const Configuration& c, int i)
     validate(c);
     if (i < 0 || i >= c.instances)
         throw InputError("instance " + std::to_string(i) + " does not exist (0.."
-                         + std::to_string(c.instances - 1) + ")");
+            + std::to_string(c.instances - 1) + ")");
     Configuration one = c;
     one.instances = 1;
-    one.layout = {LayoutKind::single, 0};
+    one.layout = { LayoutKind::single, 0 };
     one.skip = 0;
     if (is_ranmar(c.generator)) {
         int ij = 0, kl = 0;
         ranmar_instance_seed(c, i, ij, kl);
-        one.seed = {ij, kl};
+        one.seed = { ij, kl };
     } else if (is_mt(c.generator)) {
         one.seed[0] = mt_instance_seed(c, i);
         one.param_id = c.param_id + i;
     }
-    one.seeding = {SeedingKind::same, 0};
+    one.seeding = { SeedingKind::same, 0 };
     return one;
 }
 
@@ -464,8 +510,8 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
             engines[i].params = params[i];
             engines[i].state = states[i];
         }
-        stream = std::make_unique<CombinedStream<MtEngine>>(std::move(engines), c.layout, 32,
-                                                            canonical_name(c));
+        stream = std::make_unique<CombinedStream<MtEngine>>(
+            std::move(engines), c.layout, 32, canonical_name(c));
     } else {
         const RanmarVariant variant = ranmar_variant(c.generator);
         const ZeroPolicy zero = c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep;
@@ -486,19 +532,19 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
 {
     int ij = 0, kl = 0;
     ranmar_instance_seed(c, instance, ij, kl);
-    RanmarState state {};
+    RanmarState state{};
     ranmar_seed(state, ranmar_variant(c.generator), ij, kl,
-                c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
+        c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
     return state;
 }
 
-void mt_instance_states(const Configuration& c, std::vector<MtParams>& params,
-                        std::vector<MtState>& states)
+void mt_instance_states(
+    const Configuration& c, std::vector<MtParams>& params, std::vector<MtState>& states)
 {
     const std::size_t n = static_cast<std::size_t>(c.instances);
-    params.assign(n, MtParams {});
-    states.assign(n, MtState {});
-    const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet {};
+    params.assign(n, MtParams{});
+    states.assign(n, MtState{});
+    const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet{};
     for (int i = 0; i < c.instances; ++i) {
         MtParams& prm = params[static_cast<std::size_t>(i)];
         MtState& st = states[static_cast<std::size_t>(i)];
@@ -518,4 +564,4 @@ void mt_instance_states(const Configuration& c, std::vector<MtParams>& params,
     }
 }
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -4,12 +4,12 @@
 // name, the result store and the reports all use.
 #pragma once
 
+#include "stream.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "stream.hpp"
 
 namespace rngvet {
 
@@ -18,24 +18,24 @@ enum class SeedingKind { increment, same, stride, hash };
 
 struct Layout {
     LayoutKind kind = LayoutKind::single;
-    std::uint64_t block = 0;  // K for LayoutKind::block
+    std::uint64_t block = 0; // K for LayoutKind::block
 };
 
 struct Seeding {
     SeedingKind kind = SeedingKind::increment;
-    std::uint64_t stride = 0;  // S for SeedingKind::stride
+    std::uint64_t stride = 0; // S for SeedingKind::stride
 };
 
 struct Configuration {
-    std::string generator;            // ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH
-    std::vector<std::int64_t> seed;   // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
-    std::string params;               // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
-    int param_id = 0;                 // mtdc: instance i uses set param_id + i of the file
+    std::string generator; // ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH
+    std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
+    std::string params; // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
+    int param_id = 0; // mtdc: instance i uses set param_id + i of the file
     int instances = 1;
     Layout layout;
     Seeding seeding;
-    std::string zero = "keep";        // ranmar: keep | smallest
-    std::uint64_t skip = 0;           // numbers of the combined stream skipped before use
+    std::string zero = "keep"; // ranmar: keep | smallest
+    std::uint64_t skip = 0; // numbers of the combined stream skipped before use
     std::string backend = "cpu";
 };
 
@@ -81,7 +81,7 @@ RanmarState ranmar_instance_state(const Configuration& config, int instance);
 // configuration: what make_stream builds, for backends that seed on the host (kernels/).
 struct MtParams;
 struct MtState;
-void mt_instance_states(const Configuration& config, std::vector<MtParams>& params,
-                        std::vector<MtState>& states);
+void mt_instance_states(
+    const Configuration& config, std::vector<MtParams>& params, std::vector<MtState>& states);
 
-}  // namespace rngvet
+} // namespace rngvet

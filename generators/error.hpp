@@ -9,4 +9,4 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -13,11 +13,11 @@
 // the low rr bits of the word about to be replaced, which no step reads, may differ.
 #pragma once
 
-#include <cstdint>
-
 #include "gf2poly.hpp"
 #include "mt.hpp"
 #include "ranmar.hpp"
+
+#include <cstdint>
 
 namespace rngvet {
 
@@ -27,4 +27,4 @@ void ranmar_jump(RanmarState& s, std::uint64_t n);
 void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n);
 void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t n);
 
-}  // namespace rngvet
+} // namespace rngvet

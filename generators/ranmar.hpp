@@ -13,9 +13,9 @@
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
-#include <cstdint>
-
 #include "config.hpp"
+
+#include <cstdint>
 
 namespace rngvet {
 
@@ -33,21 +33,24 @@ inline constexpr int ranmar_ij_max = 31328;
 inline constexpr int ranmar_kl_max = 30081;
 
 struct RanmarState {
-    std::uint64_t u[ranmar_lags];  // lagged Fibonacci table, u[0..96] = James's U(1..97)
-    std::uint64_t c;               // arithmetic sequence, scaled by 2^bits
+    std::uint64_t u[ranmar_lags]; // lagged Fibonacci table, u[0..96] = James's U(1..97)
+    std::uint64_t c; // arithmetic sequence, scaled by 2^bits
     std::uint64_t cd;
     std::uint64_t cm;
-    int i97;  // 0-based position of James's I97
-    int j97;  // 0-based position of James's J97
+    int i97; // 0-based position of James's I97
+    int j97; // 0-based position of James's J97
     int bits; // 24 or 48
     int zero_policy;
 };
 
-RNGVET_HD int ranmar_bits(RanmarVariant v) { return v == RanmarVariant::r24 ? 24 : 48; }
+RNGVET_HD int ranmar_bits(RanmarVariant v)
+{
+    return v == RanmarVariant::r24 ? 24 : 48;
+}
 
 // Seeds the state from James's (ij, kl); the caller checks 0 <= ij <= 31328, 0 <= kl <= 30081.
-RNGVET_HD void ranmar_seed(RanmarState& s, RanmarVariant variant, int ij, int kl,
-                           ZeroPolicy zero = ZeroPolicy::keep)
+RNGVET_HD void ranmar_seed(
+    RanmarState& s, RanmarVariant variant, int ij, int kl, ZeroPolicy zero = ZeroPolicy::keep)
 {
     int i = (ij / 177) % 177 + 2;
     int j = ij % 177 + 2;
@@ -98,4 +101,4 @@ RNGVET_HD std::uint64_t ranmar_next(RanmarState& s)
     return out;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -56,4 +56,4 @@ inline double to_u01(std::uint64_t x, int bits)
     return static_cast<double>(x) * (1.0 / static_cast<double>(1ull << bits));
 }
 
-}  // namespace rngvet
+} // namespace rngvet

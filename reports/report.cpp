@@ -1,100 +1,108 @@
 #include "report.hpp"
 
+#include "generators/error.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "generators/error.hpp"
-
 namespace rngvet {
 namespace {
 
-    const char* battery_title(const std::string& b)
-    {
-        if (b == "smallcrush") return "SmallCrush";
-        if (b == "crush") return "Crush";
-        if (b == "bigcrush") return "BigCrush";
-        return "unknown battery";
+const char* battery_title(const std::string& b)
+{
+    if (b == "smallcrush") return "SmallCrush";
+    if (b == "crush") return "Crush";
+    if (b == "bigcrush") return "BigCrush";
+    return "unknown battery";
+}
+
+std::string printf_string(const char* format, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// Markdown table cells must not contain a bare pipe or a line break.
+std::string cell(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string code(const std::string& s)
+{
+    return "`" + cell(s) + "`";
+}
+
+void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats)
+{
+    out << "## Run " << r.run_id << ": " << cell(r.config) << ", " << battery_title(r.battery)
+        << "\n\n";
+    out << "| Provenance | |\n|---|---|\n";
+    out << "| Generator | " << r.generator << " (" << r.resolution_bits << "-bit resolution) |\n";
+    out << "| Configuration | " << code(r.config) << " |\n";
+    out << "| Seeds | " << cell(r.seed) << " |\n";
+    out << "| Backend | " << r.backend << " |\n";
+    out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, " << stats.size()
+        << " statistics |\n";
+    out << "| Status | " << r.status << " |\n";
+    out << "| TestU01 | " << cell(r.testu01_version) << " |\n";
+    if (!r.params_sha256.empty())
+        out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
+    out << "| Host | " << cell(r.host) << " |\n";
+    if (!r.cpu_model.empty()) out << "| CPU | " << cell(r.cpu_model) << " |\n";
+    if (!r.gpu_model.empty()) out << "| Device | " << cell(r.gpu_model) << " |\n";
+    if (r.mode == "sharded") out << "| Jobs | " << r.jobs << " worker processes |\n";
+    out << "| Started (UTC) | " << r.started_at << " |\n";
+    out << "| Finished (UTC) | " << (r.finished_at.empty() ? "-" : r.finished_at) << " |\n";
+    out << "| Numbers used | " << r.numbers_used << " |\n";
+    out << "| CPU time | " << printf_string("%.1f", r.cpu_seconds) << " s |\n";
+    out << "| rngvet | " << cell(r.rngvet_version) << " |\n";
+    out << "| Command | " << code(r.command_line) << " |\n\n";
+
+    if (r.resolution_bits < 32)
+        out << "> This generator has " << r.resolution_bits
+            << " bits of resolution. Tests that read bits beyond the " << r.resolution_bits
+            << "th are expected to fail; such failures describe the resolution, not a defect of "
+               "the recurrence.\n\n";
+
+    out << "### Summary\n\n";
+    std::vector<const StatisticRecord*> outside;
+    for (const auto& s : stats)
+        if (std::string(verdict(s.pvalue)) != "pass") outside.push_back(&s);
+    if (outside.empty()) {
+        out << "All tests were passed: every p-value lies in [0.001, 0.999].\n\n";
+    } else {
+        out << "The following statistics gave p-values outside [0.001, 0.999] (eps means a "
+               "value < 1.0e-300, eps1 a value < 1.0e-15):\n\n";
+        out << "| Test | Statistic | p-value | Verdict |\n|---:|---|---:|---|\n";
+        for (const auto* s : outside)
+            out << "| " << s->test_number << " | " << cell(s->test_name) << " | "
+                << format_pvalue(s->pvalue) << " | " << verdict(s->pvalue) << " |\n";
+        out << "\n"
+            << (stats.size() - outside.size()) << " of " << stats.size()
+            << " statistics were passed.\n\n";
     }
 
-    std::string printf_string(const char* format, double v)
-    {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, format, v);
-        return buf;
-    }
+    out << "### All p-values\n\n";
+    out << "| # | Test | Statistic | p-value | Verdict |\n|---:|---:|---|---:|---|\n";
+    for (const auto& s : stats)
+        out << "| " << s.stat_index << " | " << s.test_number << " | " << cell(s.test_name) << " | "
+            << format_pvalue(s.pvalue) << " | " << verdict(s.pvalue) << " |\n";
+    out << "\n";
+}
 
-    // Markdown table cells must not contain a bare pipe or a line break.
-    std::string cell(const std::string& s)
-    {
-        std::string out;
-        for (char c : s) {
-            if (c == '|') out += "\\|";
-            else if (c == '\n') out += ' ';
-            else out += c;
-        }
-        return out;
-    }
-
-    std::string code(const std::string& s) { return "`" + cell(s) + "`"; }
-
-    void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats)
-    {
-        out << "## Run " << r.run_id << ": " << cell(r.config) << ", " << battery_title(r.battery)
-            << "\n\n";
-        out << "| Provenance | |\n|---|---|\n";
-        out << "| Generator | " << r.generator << " (" << r.resolution_bits << "-bit resolution) |\n";
-        out << "| Configuration | " << code(r.config) << " |\n";
-        out << "| Seeds | " << cell(r.seed) << " |\n";
-        out << "| Backend | " << r.backend << " |\n";
-        out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, "
-            << stats.size() << " statistics |\n";
-        out << "| Status | " << r.status << " |\n";
-        out << "| TestU01 | " << cell(r.testu01_version) << " |\n";
-        if (!r.params_sha256.empty()) out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
-        out << "| Host | " << cell(r.host) << " |\n";
-        if (!r.cpu_model.empty()) out << "| CPU | " << cell(r.cpu_model) << " |\n";
-        if (!r.gpu_model.empty()) out << "| Device | " << cell(r.gpu_model) << " |\n";
-        if (r.mode == "sharded") out << "| Jobs | " << r.jobs << " worker processes |\n";
-        out << "| Started (UTC) | " << r.started_at << " |\n";
-        out << "| Finished (UTC) | " << (r.finished_at.empty() ? "-" : r.finished_at) << " |\n";
-        out << "| Numbers used | " << r.numbers_used << " |\n";
-        out << "| CPU time | " << printf_string("%.1f", r.cpu_seconds) << " s |\n";
-        out << "| rngvet | " << cell(r.rngvet_version) << " |\n";
-        out << "| Command | " << code(r.command_line) << " |\n\n";
-
-        if (r.resolution_bits < 32)
-            out << "> This generator has " << r.resolution_bits
-                << " bits of resolution. Tests that read bits beyond the " << r.resolution_bits
-                << "th are expected to fail; such failures describe the resolution, not a defect of "
-                   "the recurrence.\n\n";
-
-        out << "### Summary\n\n";
-        std::vector<const StatisticRecord*> outside;
-        for (const auto& s : stats)
-            if (std::string(verdict(s.pvalue)) != "pass") outside.push_back(&s);
-        if (outside.empty()) {
-            out << "All tests were passed: every p-value lies in [0.001, 0.999].\n\n";
-        } else {
-            out << "The following statistics gave p-values outside [0.001, 0.999] (eps means a "
-                   "value < 1.0e-300, eps1 a value < 1.0e-15):\n\n";
-            out << "| Test | Statistic | p-value | Verdict |\n|---:|---|---:|---|\n";
-            for (const auto* s : outside)
-                out << "| " << s->test_number << " | " << cell(s->test_name) << " | "
-                    << format_pvalue(s->pvalue) << " | " << verdict(s->pvalue) << " |\n";
-            out << "\n" << (stats.size() - outside.size()) << " of " << stats.size()
-                << " statistics were passed.\n\n";
-        }
-
-        out << "### All p-values\n\n";
-        out << "| # | Test | Statistic | p-value | Verdict |\n|---:|---:|---|---:|---|\n";
-        for (const auto& s : stats)
-            out << "| " << s.stat_index << " | " << s.test_number << " | " << cell(s.test_name)
-                << " | " << format_pvalue(s.pvalue) << " | " << verdict(s.pvalue) << " |\n";
-        out << "\n";
-    }
-
-}  // namespace
+} // namespace
 
 std::string format_pvalue(double p)
 {
@@ -107,8 +115,7 @@ std::string format_pvalue(double p)
 }
 
 RenderedReport render_validation_report(Store& store, const std::string& db_label,
-                                      const std::vector<std::int64_t>& run_ids,
-                                      const ReportOptions& options)
+    const std::vector<std::int64_t>& run_ids, const ReportOptions& options)
 {
     std::vector<RunRecord> runs;
     if (run_ids.empty()) {
@@ -123,8 +130,10 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
     RenderedReport report;
     std::ostringstream out;
     out << "# rngvet validation report\n\n";
-    out << "Database " << code(db_label) << ", " << runs.size() << (runs.size() == 1 ? " run" : " runs")
-        << ". A statistic is *suspect* when its p-value lies outside [0.001, 0.999] and a *failure* "
+    out << "Database " << code(db_label) << ", " << runs.size()
+        << (runs.size() == 1 ? " run" : " runs")
+        << ". A statistic is *suspect* when its p-value lies outside [0.001, 0.999] and a "
+           "*failure* "
            "when it lies outside [1e-10, 1 - 1e-10]. With many statistics, some suspect values "
            "are expected by chance alone: about 0.2% of them.\n\n";
     if (runs.empty()) out << "The database holds no runs yet.\n";
@@ -136,15 +145,16 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
             out << render_comparison(comparison, options.plot_prefix, report.files);
     }
     if (!options.compare_only)
-        for (const RunRecord& r : runs) write_run(out, r, store.statistics(r.run_id));
+        for (const RunRecord& r : runs)
+            write_run(out, r, store.statistics(r.run_id));
     report.markdown = out.str();
     return report;
 }
 
-std::string render_report(Store& store, const std::string& db_label,
-                          const std::vector<std::int64_t>& run_ids)
+std::string render_report(
+    Store& store, const std::string& db_label, const std::vector<std::int64_t>& run_ids)
 {
     return render_validation_report(store, db_label, run_ids, {}).markdown;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -1,12 +1,12 @@
 // Markdown validation reports rendered from the result store.
 #pragma once
 
+#include "compare.hpp"
+#include "store.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "compare.hpp"
-#include "store.hpp"
 
 namespace rngvet {
 
@@ -15,24 +15,23 @@ namespace rngvet {
 std::string format_pvalue(double p);
 
 struct ReportOptions {
-    bool compare_only = false;  // only the comparison across seeds, without the per-run sections
-    std::string plot_prefix;    // file-name stem of the SVG plots; empty: no plots
+    bool compare_only = false; // only the comparison across seeds, without the per-run sections
+    std::string plot_prefix; // file-name stem of the SVG plots; empty: no plots
 };
 
 struct RenderedReport {
     std::string markdown;
-    std::vector<ReportFile> files;  // plots to write beside the markdown (relative links)
+    std::vector<ReportFile> files; // plots to write beside the markdown (relative links)
 };
 
 // Renders the runs (all of them when run_ids is empty) as GitHub-flavoured markdown: the
 // comparison across seeds (compare.hpp) when options.compare_only is set or some configuration
 // has several seeds, then one section per run unless options.compare_only.
 RenderedReport render_validation_report(Store& store, const std::string& db_label,
-                                        const std::vector<std::int64_t>& run_ids,
-                                        const ReportOptions& options);
+    const std::vector<std::int64_t>& run_ids, const ReportOptions& options);
 
 // render_validation_report without plots; the markdown only.
-std::string render_report(Store& store, const std::string& db_label,
-                          const std::vector<std::int64_t>& run_ids);
+std::string render_report(
+    Store& store, const std::string& db_label, const std::vector<std::int64_t>& run_ids);
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -16,28 +16,28 @@ inline constexpr int store_schema_version = 3;
 
 struct RunRecord {
     std::int64_t run_id = 0;
-    std::string generator;  // e.g. ranmar48
-    std::string config;     // canonical configuration name
-    std::string seed;       // e.g. 1802,9373
-    std::string backend;    // cpu, openmp, opencl, cuda
-    std::string battery;    // smallcrush, crush, bigcrush
+    std::string generator; // e.g. ranmar48
+    std::string config; // canonical configuration name
+    std::string seed; // e.g. 1802,9373
+    std::string backend; // cpu, openmp, opencl, cuda
+    std::string battery; // smallcrush, crush, bigcrush
     std::string mode = "serial";
-    std::string status;     // running, complete, interrupted, failed
+    std::string status; // running, complete, interrupted, failed
     int resolution_bits = 0;
     std::string params_sha256;
     std::string testu01_version;
     std::string rngvet_version;
     std::string host;
     std::string command_line;
-    std::string started_at;   // UTC, ISO 8601
+    std::string started_at; // UTC, ISO 8601
     std::string finished_at;
     std::uint64_t numbers_used = 0;
     double cpu_seconds = 0;
     int jobs = 1;
     std::string cpu_model;
     std::string gpu_model;
-    std::string options;         // the configuration's command-line options, one per line
-    std::string tests_selected;  // "" for the whole battery, else e.g. "1,5,10"
+    std::string options; // the configuration's command-line options, one per line
+    std::string tests_selected; // "" for the whole battery, else e.g. "1,5,10"
 };
 
 // Provenance of one test of a run: where in the stream it started and what it cost.
@@ -59,7 +59,7 @@ struct BenchRecord {
     std::string config;
     std::string backend;
     std::string device;
-    std::string placement;  // "device" (device-resident) or "host" (delivered to pinned host memory)
+    std::string placement; // "device" (device-resident) or "host" (delivered to pinned host memory)
     double numbers_per_second = 0;
     double bytes_per_second = 0;
     std::string measured_at;
@@ -83,27 +83,27 @@ const char* verdict(double pvalue);
 struct CampaignStamp {
     std::string campaign_id;
     int task_id = 0;
-    std::string configuration;  // the campaign file's name of the configuration
-    std::string seed;           // as in runs.seed
-    std::string tests;          // the task's tests, e.g. "1,4,7"
+    std::string configuration; // the campaign file's name of the configuration
+    std::string seed; // as in runs.seed
+    std::string tests; // the task's tests, e.g. "1,4,7"
 };
 
 // What a campaign database expects of one task database.
 struct CampaignTaskSpec {
     CampaignStamp stamp;
-    std::string config;          // canonical configuration name (runs.config)
-    std::string battery;         // runs.battery
-    std::string tests_selected;  // the campaign's selection of the battery, "" for all of it
-    int battery_tests = 0;       // tests in that selection: the folded run is complete with all
+    std::string config; // canonical configuration name (runs.config)
+    std::string battery; // runs.battery
+    std::string tests_selected; // the campaign's selection of the battery, "" for all of it
+    int battery_tests = 0; // tests in that selection: the folded run is complete with all
 };
 
 // What merging one task database did.
 struct CampaignMerge {
-    std::int64_t run_id = 0;  // the campaign run the task was folded into (0: no run yet)
+    std::int64_t run_id = 0; // the campaign run the task was folded into (0: no run yet)
     std::int64_t tests_added = 0;
     std::int64_t statistics_added = 0;
-    std::string task_status;  // status of the task's run; "" when the task has no run yet
-    std::size_t task_tests = 0;  // tests the task database holds
+    std::string task_status; // status of the task's run; "" when the task has no run yet
+    std::size_t task_tests = 0; // tests the task database holds
 };
 
 class Store {
@@ -123,8 +123,8 @@ public:
     // A run whose tests are stored one by one: create it (status as given, normally
     // "running"), add each test with its statistics in its own transaction, then finish it.
     std::int64_t create_run(const RunRecord& run);
-    void insert_test(std::int64_t run_id, const TestRecord& test,
-                     const std::vector<StatisticRecord>& stats);
+    void insert_test(
+        std::int64_t run_id, const TestRecord& test, const std::vector<StatisticRecord>& stats);
     void finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at);
     std::vector<TestRecord> tests(std::int64_t run_id);
     void set_testu01_version(std::int64_t run_id, const std::string& version);
@@ -146,8 +146,8 @@ public:
     // once, so merging again adds nothing and changes nothing. A file that is not an rngvet
     // store, is damaged, or carries another stamp (or runs of another configuration) is refused
     // with InputError before anything is written.
-    CampaignMerge merge_campaign_task(const std::string& task_db, const CampaignTaskSpec& spec,
-                                      const std::string& merged_at);
+    CampaignMerge merge_campaign_task(
+        const std::string& task_db, const CampaignTaskSpec& spec, const std::string& merged_at);
 
 private:
     void migrate();
@@ -155,4 +155,4 @@ private:
     std::string path_;
 };
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -15,98 +15,100 @@ extern "C" {
 namespace rngvet {
 namespace {
 
-    Configuration ranmar(const std::string& g)
-    {
-        Configuration c;
-        c.generator = g;
-        c.seed = {1802, 9373};
-        return c;
-    }
+Configuration ranmar(const std::string& g)
+{
+    Configuration c;
+    c.generator = g;
+    c.seed = { 1802, 9373 };
+    return c;
+}
 
-    TEST(Catalogue, StatisticCountsMatchTestU01Guide)
-    {
-        EXPECT_EQ(smallcrush_catalogue().tests.size(), 10u);
-        EXPECT_EQ(smallcrush_catalogue().total_statistics(), 15);
-        EXPECT_EQ(crush_catalogue().tests.size(), 96u);
-        EXPECT_EQ(crush_catalogue().total_statistics(), 144);
-        EXPECT_EQ(bigcrush_catalogue().tests.size(), 106u);
-        EXPECT_EQ(bigcrush_catalogue().total_statistics(), 160);
-    }
+TEST(Catalogue, StatisticCountsMatchTestU01Guide)
+{
+    EXPECT_EQ(smallcrush_catalogue().tests.size(), 10u);
+    EXPECT_EQ(smallcrush_catalogue().total_statistics(), 15);
+    EXPECT_EQ(crush_catalogue().tests.size(), 96u);
+    EXPECT_EQ(crush_catalogue().total_statistics(), 144);
+    EXPECT_EQ(bigcrush_catalogue().tests.size(), 106u);
+    EXPECT_EQ(bigcrush_catalogue().total_statistics(), 160);
+}
 
-    TEST(Adapter, GetU01CarriesAll48BitsAndGetBitsTheTop32)
-    {
-        auto reference = make_stream(ranmar("ranmar48"));
-        auto served = make_stream(ranmar("ranmar48"));
-        FeedOptions feed;
-        feed.block = 1000;  // small blocks: exercises refills
-        TestU01Generator gen(*served, "t", feed);
-        unif01_Gen* g = gen.get();
-        for (int n = 0; n < 5000; ++n) {
-            std::uint64_t x = 0;
-            reference->fill(&x, 1);
-            if (n % 2 == 0) {
-                const double u = g->GetU01(g->param, g->state);
-                ASSERT_EQ(std::ldexp(u, 48), static_cast<double>(x)) << "n = " << n;
-            } else {
-                ASSERT_EQ(g->GetBits(g->param, g->state), x >> 16) << "n = " << n;
-            }
+TEST(Adapter, GetU01CarriesAll48BitsAndGetBitsTheTop32)
+{
+    auto reference = make_stream(ranmar("ranmar48"));
+    auto served = make_stream(ranmar("ranmar48"));
+    FeedOptions feed;
+    feed.block = 1000; // small blocks: exercises refills
+    TestU01Generator gen(*served, "t", feed);
+    unif01_Gen* g = gen.get();
+    for (int n = 0; n < 5000; ++n) {
+        std::uint64_t x = 0;
+        reference->fill(&x, 1);
+        if (n % 2 == 0) {
+            const double u = g->GetU01(g->param, g->state);
+            ASSERT_EQ(std::ldexp(u, 48), static_cast<double>(x)) << "n = " << n;
+        } else {
+            ASSERT_EQ(g->GetBits(g->param, g->state), x >> 16) << "n = " << n;
         }
-        EXPECT_EQ(gen.consumed(), 5000u);
-        EXPECT_EQ(gen.refills(), 5u);
     }
+    EXPECT_EQ(gen.consumed(), 5000u);
+    EXPECT_EQ(gen.refills(), 5u);
+}
 
-    TEST(Adapter, PrefetchingServesTheSameNumbers)
-    {
-        auto plain_stream = make_stream(ranmar("ranmar48x"));
-        auto fed_stream = make_stream(ranmar("ranmar48x"));
-        FeedOptions plain_feed, fed_feed;
-        plain_feed.block = fed_feed.block = 777;
-        fed_feed.prefetch = true;
-        TestU01Generator plain(*plain_stream, "plain", plain_feed);
-        TestU01Generator fed(*fed_stream, "fed", fed_feed);
-        for (int n = 0; n < 100000; ++n)
-            ASSERT_EQ(plain.get()->GetBits(nullptr, plain.get()->state),
-                      fed.get()->GetBits(nullptr, fed.get()->state)) << "n = " << n;
-        EXPECT_EQ(fed.refills(), plain.refills());
-        EXPECT_LE(fed.refill_waits(), fed.refills());
+TEST(Adapter, PrefetchingServesTheSameNumbers)
+{
+    auto plain_stream = make_stream(ranmar("ranmar48x"));
+    auto fed_stream = make_stream(ranmar("ranmar48x"));
+    FeedOptions plain_feed, fed_feed;
+    plain_feed.block = fed_feed.block = 777;
+    fed_feed.prefetch = true;
+    TestU01Generator plain(*plain_stream, "plain", plain_feed);
+    TestU01Generator fed(*fed_stream, "fed", fed_feed);
+    for (int n = 0; n < 100000; ++n)
+        ASSERT_EQ(plain.get()->GetBits(nullptr, plain.get()->state),
+            fed.get()->GetBits(nullptr, fed.get()->state))
+            << "n = " << n;
+    EXPECT_EQ(fed.refills(), plain.refills());
+    EXPECT_LE(fed.refill_waits(), fed.refills());
+}
+
+TEST(Battery, SmallCrushOnRanmar24EqualsTestU01sOwnRanmar)
+{
+    auto stream = make_stream(ranmar("ranmar24"));
+    TestU01Generator ours(*stream, "ranmar24");
+    const BatteryResult mine = run_battery(ours.get(), smallcrush_catalogue(), {}, "");
+    ASSERT_EQ(mine.statistics.size(), 15u);
+    EXPECT_NE(mine.testu01_version.find("TestU01"), std::string::npos) << mine.testu01_version;
+
+    unif01_Gen* theirs = umarsa_CreateRANMAR(12, 34, 56, 78);
+    const BatteryResult native = run_battery(theirs, smallcrush_catalogue(), {}, "");
+    umarsa_DeleteGen(theirs);
+
+    ASSERT_EQ(native.statistics.size(), 15u);
+    for (std::size_t i = 0; i < 15; ++i) {
+        EXPECT_EQ(mine.statistics[i].pvalue, native.statistics[i].pvalue)
+            << mine.statistics[i].test_name;
+        EXPECT_EQ(mine.statistics[i].test_name, native.statistics[i].test_name);
+        EXPECT_EQ(mine.statistics[i].stat_index, static_cast<int>(i) + 1);
     }
+    // SmallCrush's test numbers: MaxOft (6) gives two statistics, RandomWalk1 (10) five.
+    EXPECT_EQ(mine.statistics[5].test_number, 6);
+    EXPECT_EQ(mine.statistics[6].test_number, 6);
+    EXPECT_EQ(mine.statistics[14].test_number, 10);
+}
 
-    TEST(Battery, SmallCrushOnRanmar24EqualsTestU01sOwnRanmar)
-    {
-        auto stream = make_stream(ranmar("ranmar24"));
-        TestU01Generator ours(*stream, "ranmar24");
-        const BatteryResult mine = run_battery(ours.get(), smallcrush_catalogue(), {}, "");
-        ASSERT_EQ(mine.statistics.size(), 15u);
-        EXPECT_NE(mine.testu01_version.find("TestU01"), std::string::npos) << mine.testu01_version;
+TEST(Battery, ASubsetKeepsTheBatterysNumbering)
+{
+    auto stream = make_stream(ranmar("ranmar48"));
+    TestU01Generator gen(*stream, "ranmar48");
+    const BatteryResult r = run_battery(gen.get(), smallcrush_catalogue(), { 6, 8 }, "");
+    ASSERT_EQ(r.statistics.size(), 3u);
+    EXPECT_EQ(r.statistics[0].stat_index, 6);
+    EXPECT_EQ(r.statistics[1].stat_index, 7);
+    EXPECT_EQ(r.statistics[2].stat_index, 9);
+    EXPECT_EQ(r.statistics[2].test_number, 8);
+    EXPECT_EQ(r.statistics[2].test_name, "MatrixRank");
+}
 
-        unif01_Gen* theirs = umarsa_CreateRANMAR(12, 34, 56, 78);
-        const BatteryResult native = run_battery(theirs, smallcrush_catalogue(), {}, "");
-        umarsa_DeleteGen(theirs);
-
-        ASSERT_EQ(native.statistics.size(), 15u);
-        for (std::size_t i = 0; i < 15; ++i) {
-            EXPECT_EQ(mine.statistics[i].pvalue, native.statistics[i].pvalue) << mine.statistics[i].test_name;
-            EXPECT_EQ(mine.statistics[i].test_name, native.statistics[i].test_name);
-            EXPECT_EQ(mine.statistics[i].stat_index, static_cast<int>(i) + 1);
-        }
-        // SmallCrush's test numbers: MaxOft (6) gives two statistics, RandomWalk1 (10) five.
-        EXPECT_EQ(mine.statistics[5].test_number, 6);
-        EXPECT_EQ(mine.statistics[6].test_number, 6);
-        EXPECT_EQ(mine.statistics[14].test_number, 10);
-    }
-
-    TEST(Battery, ASubsetKeepsTheBatterysNumbering)
-    {
-        auto stream = make_stream(ranmar("ranmar48"));
-        TestU01Generator gen(*stream, "ranmar48");
-        const BatteryResult r = run_battery(gen.get(), smallcrush_catalogue(), {6, 8}, "");
-        ASSERT_EQ(r.statistics.size(), 3u);
-        EXPECT_EQ(r.statistics[0].stat_index, 6);
-        EXPECT_EQ(r.statistics[1].stat_index, 7);
-        EXPECT_EQ(r.statistics[2].stat_index, 9);
-        EXPECT_EQ(r.statistics[2].test_number, 8);
-        EXPECT_EQ(r.statistics[2].test_name, "MatrixRank");
-    }
-
-}  // namespace
-}  // namespace rngvet
+} // namespace
+} // namespace rngvet

@@ -1,13 +1,13 @@
 // The rngvet command line end to end: a SmallCrush run into a fresh database, read back with
 // SQL, rendered as a report; and bad input refused with one line, a non-zero exit, and the
 // database left as it was.
+#include "reports/store.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <sys/wait.h>
-
-#include "reports/store.hpp"
 
 namespace {
 
@@ -31,7 +31,7 @@ Result rngvet(const std::string& args)
     const std::string out = dir + "cli_out.txt", err = dir + "cli_err.txt";
     const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >" + out + " 2>" + err;
     const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err) };
 }
 
 std::string fresh(const std::string& name)
@@ -44,14 +44,16 @@ std::string fresh(const std::string& name)
 int count_lines(const std::string& s)
 {
     int n = 0;
-    for (char c : s) n += c == '\n';
+    for (char c : s)
+        n += c == '\n';
     return n;
 }
 
 TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
 {
     const std::string db = fresh("cli_e2e.sqlite");
-    const Result r = rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --db " + db);
+    const Result r
+        = rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("15 statistics"), std::string::npos) << r.out;
 
@@ -73,7 +75,8 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
     const Result rep = rngvet("report --db " + db + " --out " + md);
     ASSERT_EQ(rep.status, 0) << rep.err;
     const std::string text = slurp(md);
-    EXPECT_NE(text.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"), std::string::npos);
+    EXPECT_NE(text.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"),
+        std::string::npos);
     EXPECT_NE(text.find("| TestU01 | TestU01"), std::string::npos);
     EXPECT_NE(text.find("RandomWalk1 C"), std::string::npos);
     // Every statistic outside [0.001, 0.999] is named in the summary.
@@ -81,7 +84,8 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
         const std::string verdict = rngvet::verdict(s.pvalue);
         if (verdict == "pass") continue;
         EXPECT_NE(text.find("| " + std::to_string(s.test_number) + " | " + s.test_name + " |"),
-                  std::string::npos) << s.test_name;
+            std::string::npos)
+            << s.test_name;
     }
 }
 
@@ -100,21 +104,26 @@ void expect_refused(const std::string& args, const std::string& db, const std::s
 TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
 {
     const std::string db = fresh("cli_bad.sqlite");
-    rngvet::Store {db};
-    expect_refused("run --generator nosuch --seed 1,2 --db " + db, db, "unknown generator 'nosuch'");
+    rngvet::Store{ db };
+    expect_refused(
+        "run --generator nosuch --seed 1,2 --db " + db, db, "unknown generator 'nosuch'");
     expect_refused("run --generator ranmar48 --seed 40000,1 --db " + db, db, "0..31328");
     expect_refused("run --generator ranmar48 --seed 1,30082 --db " + db, db, "0..30081");
     expect_refused("run --generator ranmar48 --seed x --db " + db, db, "seed");
-    expect_refused("run --generator ranmar48 --seed 1,2 --battery tinycrush --db " + db, db, "tinycrush");
+    expect_refused(
+        "run --generator ranmar48 --seed 1,2 --battery tinycrush --db " + db, db, "tinycrush");
     expect_refused("run --generator ranmar48 --seed 1,2 --layout spiral --db " + db, db, "spiral");
-    expect_refused("run --generator ranmar48 --seed 1,2 --instances 0 --db " + db, db, "at least 1");
+    expect_refused(
+        "run --generator ranmar48 --seed 1,2 --instances 0 --db " + db, db, "at least 1");
     expect_refused("run --generator ranmar48 --seed 1,2 --bogus --db " + db, db, "bogus");
     expect_refused("run --generator ranmar48 --seed 1,2 --backend warp --db " + db, db, "warp");
 
-    const Result unwritable = rngvet("run --generator ranmar48 --seed 1,2 --db /nonexistent/dir/x.sqlite");
+    const Result unwritable
+        = rngvet("run --generator ranmar48 --seed 1,2 --db /nonexistent/dir/x.sqlite");
     EXPECT_EQ(unwritable.status, 2);
     EXPECT_EQ(count_lines(unwritable.err), 1) << unwritable.err;
-    EXPECT_NE(unwritable.err.find("/nonexistent/dir/x.sqlite"), std::string::npos) << unwritable.err;
+    EXPECT_NE(unwritable.err.find("/nonexistent/dir/x.sqlite"), std::string::npos)
+        << unwritable.err;
 
     const Result missing = rngvet("report --db " + fresh("cli_missing.sqlite"));
     EXPECT_EQ(missing.status, 2);
@@ -124,7 +133,7 @@ TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
 TEST(Cli, EmptyStdinIsAnErrorNamingTheWordsRead)
 {
     const std::string db = fresh("cli_stdin.sqlite");
-    rngvet::Store {db};
+    rngvet::Store{ db };
     const Result r = rngvet("run --generator stdin32 --db " + db + " </dev/null");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("ended after 0 words"), std::string::npos) << r.err;
@@ -139,11 +148,11 @@ TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
 {
     const Result r = rngvet("list");
     ASSERT_EQ(r.status, 0);
-    for (const char* s : {"ranmar24", "ranmar48x", "smallcrush", "bigcrush", "cpu"})
+    for (const char* s : { "ranmar24", "ranmar48x", "smallcrush", "bigcrush", "cpu" })
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
-}  // namespace
+} // namespace
 
 namespace {
 
@@ -155,14 +164,15 @@ TEST(Cli, GeneratedStreamPipedThroughStdinGivesTheSameBattery)
     const std::string config = "--generator mtdc --params fixstars-mt521 --seed 0 --instances 32 "
                                "--layout block:1000 --seeding stride:0x33ff";
     ASSERT_EQ(rngvet("run " + config + " --mode serial --db " + db).status, 0);
-    const Result piped = rngvet("generate " + config + " --count inf --format u32 | " + std::string(RNGVET_BINARY)
-                                + " run --generator stdin32 --mode serial --db " + db);
+    const Result piped = rngvet("generate " + config + " --count inf --format u32 | "
+        + std::string(RNGVET_BINARY) + " run --generator stdin32 --mode serial --db " + db);
     ASSERT_EQ(piped.status, 0) << piped.err;
     rngvet::Store store(db);
     const auto a = store.statistics(1), b = store.statistics(2);
     ASSERT_EQ(a.size(), 15u);
     ASSERT_EQ(b.size(), 15u);
-    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].pvalue, b[i].pvalue) << a[i].test_name;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_EQ(a[i].pvalue, b[i].pvalue) << a[i].test_name;
     EXPECT_EQ(store.run(1)->params_sha256.size(), 64u);
     EXPECT_NE(store.run(1)->config.find("mtdc[fixstars-mt521#"), std::string::npos);
 }
@@ -178,10 +188,12 @@ TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
     ASSERT_EQ(raw.size(), 20u);
     // FACTS 1.4: the first output is 0.11639106273651123 = 1952718 / 2^24; GetBits is x << 8.
     const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
-    EXPECT_EQ(b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, 1952718u << 8);
+    EXPECT_EQ(
+        b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, 1952718u << 8);
     EXPECT_EQ(slurp(base + ".txt").substr(0, 10), std::to_string(1952718u << 8) + "\n");
     EXPECT_EQ(slurp(base + ".dtxt").substr(0, 20), "0.11639106273651123\n");
-    const Result head = rngvet("generate --generator ranmar48 --seed 1,2 --count inf | head -c 100 >/dev/null");
+    const Result head
+        = rngvet("generate --generator ranmar48 --seed 1,2 --count inf | head -c 100 >/dev/null");
     EXPECT_EQ(head.status, 0) << head.err;
     EXPECT_EQ(head.err, "");
 }
@@ -189,18 +201,22 @@ TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
 TEST(Cli, BadParameterFilesAreRefusedWithOneLine)
 {
     const std::string db = fresh("cli_params.sqlite");
-    rngvet::Store {db};
+    rngvet::Store{ db };
     const std::string truncated = testing::TempDir() + "truncated.dat";
     {
         std::ofstream f(truncated, std::ios::binary);
-        f << std::string(100, '\x01');  // not a multiple of 16 bytes
+        f << std::string(100, '\x01'); // not a multiple of 16 bytes
     }
-    expect_refused("run --generator mtdc --params " + truncated + " --seed 1 --db " + db, db, "truncated.dat");
+    expect_refused(
+        "run --generator mtdc --params " + truncated + " --seed 1 --db " + db, db, "truncated.dat");
     const std::string malformed = testing::TempDir() + "malformed.txt";
     std::ofstream(malformed) << "p=521 w=32\n0 zzzz 1 2\n";
-    expect_refused("run --generator mtdc --params " + malformed + " --seed 1 --db " + db, db, "malformed.txt");
-    expect_refused("run --generator mtdc --params fixstars-mt521 --seed 1 --instances 40 --layout interleave --db " + db,
-                   db, "32 sets");
+    expect_refused(
+        "run --generator mtdc --params " + malformed + " --seed 1 --db " + db, db, "malformed.txt");
+    expect_refused("run --generator mtdc --params fixstars-mt521 --seed 1 --instances 40 --layout "
+                   "interleave --db "
+            + db,
+        db, "32 sets");
 }
 
 TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
@@ -209,7 +225,7 @@ TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
     std::string table = slurp(std::string(RNGVET_SHARED_DATA_DIR) + "/mt521_fixstars32.txt");
     const auto at = table.find("\n3 c2ae2083");
     ASSERT_NE(at, std::string::npos);
-    table.replace(at + 3, 8, "c2ae2183");  // one bit of set 3's aaa flipped
+    table.replace(at + 3, 8, "c2ae2183"); // one bit of set 3's aaa flipped
     const std::string altered = testing::TempDir() + "altered.txt";
     std::ofstream(altered) << table;
     const Result r = rngvet("dc verify " + altered);
@@ -221,7 +237,7 @@ TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
     EXPECT_EQ(rngvet("dc verify " + created).status, 0);
 }
 
-}  // namespace
+} // namespace
 
 namespace {
 
@@ -229,8 +245,11 @@ namespace {
 TEST(Cli, ReportComparesSeedsAndWritesItsPlotsBesideTheMarkdown)
 {
     const std::string db = fresh("cli_compare.sqlite");
-    for (const char* seed : {"1802,9373", "17,42", "5,5"})
-        ASSERT_EQ(rngvet("run --generator ranmar24 --seed " + std::string(seed) + " --tests 1,7,8 --jobs 2 --db " + db).status, 0);
+    for (const char* seed : { "1802,9373", "17,42", "5,5" })
+        ASSERT_EQ(rngvet("run --generator ranmar24 --seed " + std::string(seed)
+                      + " --tests 1,7,8 --jobs 2 --db " + db)
+                      .status,
+            0);
     const std::string dir = testing::TempDir() + "cli_compare_out";
     std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
     const Result r = rngvet("report --compare --db " + db + " --out " + dir + "/report.md");
@@ -243,4 +262,4 @@ TEST(Cli, ReportComparesSeedsAndWritesItsPlotsBesideTheMarkdown)
     EXPECT_NE(md.find("report-heatmap-smallcrush.svg"), std::string::npos);
 }
 
-}  // namespace
+} // namespace

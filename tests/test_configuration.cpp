@@ -1,270 +1,281 @@
 // Configurations: parsing, validation messages, canonical names, and the layout / seeding /
 // chunking invariants of combined streams (compared bit for bit with single engines).
-#include <cstdio>
-#include <fstream>
-#include <gtest/gtest.h>
-
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "generators/ranmar.hpp"
 
-namespace rngvet {
-namespace {
-
-    Configuration ranmar(const std::string& g, int instances, const std::string& layout,
-                         const std::string& seeding = "increment", std::int64_t ij = 1802,
-                         std::int64_t kl = 9373)
-    {
-        Configuration c;
-        c.generator = g;
-        c.seed = {ij, kl};
-        c.instances = instances;
-        c.layout = parse_layout(layout);
-        c.seeding = parse_seeding(seeding);
-        return c;
-    }
-
-    std::vector<std::uint64_t> take(Stream& s, std::size_t n)
-    {
-        std::vector<std::uint64_t> v(n);
-        s.fill(v.data(), n);
-        return v;
-    }
-
-    std::vector<std::uint64_t> single(RanmarVariant v, int ij, int kl, std::size_t n)
-    {
-        RanmarState s {};
-        ranmar_seed(s, v, ij, kl);
-        std::vector<std::uint64_t> out(n);
-        for (auto& x : out) x = ranmar_next(s);
-        return out;
-    }
-
-    std::string error_of(const Configuration& c)
-    {
-        try {
-            validate(c);
-        } catch (const InputError& e) {
-            return e.what();
-        }
-        return "";
-    }
-
-    TEST(Configuration, CanonicalNames)
-    {
-        EXPECT_EQ(canonical_name(ranmar("ranmar48", 1, "single")), "ranmar48/1/single/increment/1802,9373");
-        EXPECT_EQ(canonical_name(ranmar("ranmar48x", 8, "interleave")),
-                  "ranmar48x/8/interleave/increment/1802,9373");
-        Configuration c = ranmar("ranmar24", 4, "block:100", "stride:13311");
-        c.zero = "smallest";
-        c.skip = 1000;
-        EXPECT_EQ(canonical_name(c), "ranmar24/4/block:100/stride:13311/1802,9373;zero=smallest;skip=1000");
-        EXPECT_EQ(parse_seeding("stride:0x33ff").stride, 0x33ffu);
-    }
-
-    TEST(Configuration, RejectsBadInputWithMessagesNamingTheValidRange)
-    {
-        EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 31329, 0)).find("0..31328"), std::string::npos);
-        EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 0, 30082)).find("0..30081"), std::string::npos);
-        EXPECT_NE(error_of(ranmar("nosuch", 1, "single")).find("unknown generator 'nosuch'"), std::string::npos);
-        EXPECT_NE(error_of(ranmar("ranmar48", 0, "single")).find("at least 1"), std::string::npos);
-        EXPECT_NE(error_of(ranmar("ranmar48", 2, "single")).find("single"), std::string::npos);
-        EXPECT_THROW(parse_layout("diagonal"), InputError);
-        EXPECT_THROW(parse_layout("block:0"), InputError);
-        EXPECT_THROW(parse_seeding("random"), InputError);
-        EXPECT_THROW(parse_seed("1802,"), InputError);
-        EXPECT_THROW(parse_seed("-5,3"), InputError);
-        EXPECT_THROW(parse_seed("abc"), InputError);
-        EXPECT_EQ(parse_seed("1802,9373"), (std::vector<std::int64_t> {1802, 9373}));
-        Configuration one_seed = ranmar("ranmar24", 1, "single");
-        one_seed.seed = {5};
-        EXPECT_NE(error_of(one_seed).find("two seeds"), std::string::npos);
-    }
-
-    TEST(Configuration, SingleInstanceIsTheReferenceStream)
-    {
-        auto s = make_stream(ranmar("ranmar48", 1, "single"));
-        EXPECT_EQ(s->bits(), 48);
-        EXPECT_EQ(take(*s, 5000), single(RanmarVariant::r48, 1802, 9373, 5000));
-    }
-
-    TEST(Configuration, InterleaveIsRoundRobinOverIncrementSeededInstances)
-    {
-        const int n = 5;
-        auto s = make_stream(ranmar("ranmar24", n, "interleave"));
-        const auto combined = take(*s, 5000);
-        for (int i = 0; i < n; ++i) {
-            const auto own = single(RanmarVariant::r24, 1802, 9373 + i, 1000);
-            for (std::size_t t = 0; t < 1000; ++t)
-                ASSERT_EQ(combined[static_cast<std::size_t>(i) + n * t], own[t]) << "instance " << i << " t " << t;
-        }
-    }
-
-    TEST(Configuration, BlockGivesEachInstanceKConsecutiveNumbersInTurn)
-    {
-        const int n = 3, k = 7;
-        auto s = make_stream(ranmar("ranmar48x", n, "block:7", "same"));
-        const auto combined = take(*s, 3 * 7 * 20);
-        // With the same seed every instance produces the same numbers.
-        const auto own = single(RanmarVariant::r48x, 1802, 9373, 7 * 20);
-        for (std::size_t g = 0; g < combined.size(); ++g) {
-            const std::size_t round = g / (n * k), within = g % k;
-            ASSERT_EQ(combined[g], own[round * k + within]) << "g = " << g;
-        }
-    }
-
-    TEST(Configuration, IncrementSeedingWrapsInTheKlRange)
-    {
-        auto s = make_stream(ranmar("ranmar24", 2, "interleave", "increment", 100, 30081));
-        const auto combined = take(*s, 200);
-        const auto second = single(RanmarVariant::r24, 100, 0, 100);
-        for (std::size_t t = 0; t < 100; ++t) ASSERT_EQ(combined[1 + 2 * t], second[t]);
-    }
-
-    TEST(Configuration, StrideAndHashSeedingGiveDistinctInstances)
-    {
-        for (const char* seeding : {"stride:13311", "hash"}) {
-            auto s = make_stream(ranmar("ranmar24", 4, "interleave", seeding));
-            const auto v = take(*s, 4 * 50);
-            for (int a = 0; a < 4; ++a)
-                for (int b = a + 1; b < 4; ++b) {
-                    bool differ = false;
-                    for (int t = 0; t < 50; ++t) differ |= v[a + 4 * t] != v[b + 4 * t];
-                    EXPECT_TRUE(differ) << seeding << " instances " << a << " and " << b;
-                }
-        }
-    }
-
-    TEST(Configuration, ChunkedGenerationEqualsOneShot)
-    {
-        const Configuration c = ranmar("ranmar48", 3, "block:5");
-        auto one = make_stream(c);
-        const auto whole = take(*one, 30000);
-        auto chunked = make_stream(c);
-        std::vector<std::uint64_t> pieces;
-        std::size_t sizes[] = {100, 1, 2478, 3, 2, 7765, 13};
-        for (std::size_t i = 0; pieces.size() < whole.size(); ++i) {
-            const std::size_t n = std::min(sizes[i % 7], whole.size() - pieces.size());
-            const auto part = take(*chunked, n);
-            pieces.insert(pieces.end(), part.begin(), part.end());
-        }
-        EXPECT_EQ(pieces, whole);
-    }
-
-    TEST(Configuration, SkipEqualsDiscardingFromTheStart)
-    {
-        Configuration c = ranmar("ranmar48", 2, "interleave");
-        const auto whole = take(*make_stream(c), 12345 + 100);
-        c.skip = 12345;
-        const auto tail = take(*make_stream(c), 100);
-        EXPECT_EQ(tail, std::vector<std::uint64_t>(whole.begin() + 12345, whole.end()));
-    }
-
-    TEST(Configuration, FileStreamReadsLittleEndianWordsAndNamesTheCountAtTheEnd)
-    {
-        const std::string path = testing::TempDir() + "rngvet_words.bin";
-        {
-            std::ofstream f(path, std::ios::binary);
-            const unsigned char bytes[] = {0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0};
-            f.write(reinterpret_cast<const char*>(bytes), sizeof bytes);
-        }
-        Configuration c;
-        c.generator = "file:" + path;
-        auto s = make_stream(c);
-        EXPECT_EQ(s->bits(), 32);
-        EXPECT_EQ(take(*s, 2), (std::vector<std::uint64_t> {0x12345678u, 0xffffffffu}));
-        try {
-            take(*s, 1);
-            FAIL() << "a stream that ended must be an error";
-        } catch (const InputError& e) {
-            EXPECT_NE(std::string(e.what()).find("ended after 2 words"), std::string::npos) << e.what();
-        }
-        std::remove(path.c_str());
-    }
-
-}  // namespace
-}  // namespace rngvet
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
 
 namespace rngvet {
 namespace {
 
-    Configuration mtdc(int instances, const std::string& layout, const std::string& seeding,
-                       std::int64_t seed)
-    {
-        Configuration c;
-        c.generator = "mtdc";
-        c.params = "fixstars-mt521";
-        c.seed = {seed};
-        c.instances = instances;
-        c.layout = parse_layout(layout);
-        c.seeding = parse_seeding(seeding);
-        return c;
-    }
+Configuration ranmar(const std::string& g, int instances, const std::string& layout,
+    const std::string& seeding = "increment", std::int64_t ij = 1802, std::int64_t kl = 9373)
+{
+    Configuration c;
+    c.generator = g;
+    c.seed = { ij, kl };
+    c.instances = instances;
+    c.layout = parse_layout(layout);
+    c.seeding = parse_seeding(seeding);
+    return c;
+}
 
-    // The OpenCL book's configuration: 32 MT521 twisters, generator gid seeded with 0x33ff*gid,
-    // each writing its numbers contiguously (FACTS 2.5): gid 1's block starts with its known answer.
-    TEST(MtConfiguration, OpenClBookLayoutStartsEachBlockWithTheGeneratorsKnownAnswer)
-    {
-        const std::uint64_t per_generator = 1000;
-        auto s = make_stream(mtdc(32, "block:" + std::to_string(per_generator), "stride:0x33ff", 0));
-        std::vector<std::uint64_t> v(32 * per_generator);
-        s->fill(v.data(), v.size());
-        EXPECT_EQ(v[0], 3435822361u);
-        EXPECT_EQ(v[1], 2593142105u);
-        EXPECT_EQ(v[per_generator], 941032305u);
-        EXPECT_EQ(v[per_generator + 1], 3457884119u);
-        EXPECT_NE(canonical_name(mtdc(32, "interleave", "same", 777)).find("mtdc[fixstars-mt521#"), std::string::npos);
-        EXPECT_EQ(params_sha256(mtdc(1, "single", "same", 1)).size(), 64u);
-    }
+std::vector<std::uint64_t> take(Stream& s, std::size_t n)
+{
+    std::vector<std::uint64_t> v(n);
+    s.fill(v.data(), n);
+    return v;
+}
 
-    TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
-    {
-        EXPECT_THROW(validate(mtdc(33, "interleave", "same", 1)), InputError);
-        Configuration no_params = mtdc(1, "single", "same", 1);
-        no_params.params = "";
-        EXPECT_THROW(validate(no_params), InputError);
-        Configuration bad_inline = no_params;
-        bad_inline.params = "p=600,aaa=0x1,maskB=0x2,maskC=0x3";
-        EXPECT_THROW(validate(bad_inline), InputError);
-        Configuration zero = mtdc(1, "single", "same", 1);
-        zero.zero = "smallest";
-        EXPECT_THROW(validate(zero), InputError);
-    }
+std::vector<std::uint64_t> single(RanmarVariant v, int ij, int kl, std::size_t n)
+{
+    RanmarState s{};
+    ranmar_seed(s, v, ij, kl);
+    std::vector<std::uint64_t> out(n);
+    for (auto& x : out)
+        x = ranmar_next(s);
+    return out;
+}
 
-    TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
+std::string error_of(const Configuration& c)
+{
+    try {
+        validate(c);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Configuration, CanonicalNames)
+{
+    EXPECT_EQ(
+        canonical_name(ranmar("ranmar48", 1, "single")), "ranmar48/1/single/increment/1802,9373");
+    EXPECT_EQ(canonical_name(ranmar("ranmar48x", 8, "interleave")),
+        "ranmar48x/8/interleave/increment/1802,9373");
+    Configuration c = ranmar("ranmar24", 4, "block:100", "stride:13311");
+    c.zero = "smallest";
+    c.skip = 1000;
+    EXPECT_EQ(
+        canonical_name(c), "ranmar24/4/block:100/stride:13311/1802,9373;zero=smallest;skip=1000");
+    EXPECT_EQ(parse_seeding("stride:0x33ff").stride, 0x33ffu);
+}
+
+TEST(Configuration, RejectsBadInputWithMessagesNamingTheValidRange)
+{
+    EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 31329, 0)).find("0..31328"),
+        std::string::npos);
+    EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 0, 30082)).find("0..30081"),
+        std::string::npos);
+    EXPECT_NE(error_of(ranmar("nosuch", 1, "single")).find("unknown generator 'nosuch'"),
+        std::string::npos);
+    EXPECT_NE(error_of(ranmar("ranmar48", 0, "single")).find("at least 1"), std::string::npos);
+    EXPECT_NE(error_of(ranmar("ranmar48", 2, "single")).find("single"), std::string::npos);
+    EXPECT_THROW(parse_layout("diagonal"), InputError);
+    EXPECT_THROW(parse_layout("block:0"), InputError);
+    EXPECT_THROW(parse_seeding("random"), InputError);
+    EXPECT_THROW(parse_seed("1802,"), InputError);
+    EXPECT_THROW(parse_seed("-5,3"), InputError);
+    EXPECT_THROW(parse_seed("abc"), InputError);
+    EXPECT_EQ(parse_seed("1802,9373"), (std::vector<std::int64_t>{ 1802, 9373 }));
+    Configuration one_seed = ranmar("ranmar24", 1, "single");
+    one_seed.seed = { 5 };
+    EXPECT_NE(error_of(one_seed).find("two seeds"), std::string::npos);
+}
+
+TEST(Configuration, SingleInstanceIsTheReferenceStream)
+{
+    auto s = make_stream(ranmar("ranmar48", 1, "single"));
+    EXPECT_EQ(s->bits(), 48);
+    EXPECT_EQ(take(*s, 5000), single(RanmarVariant::r48, 1802, 9373, 5000));
+}
+
+TEST(Configuration, InterleaveIsRoundRobinOverIncrementSeededInstances)
+{
+    const int n = 5;
+    auto s = make_stream(ranmar("ranmar24", n, "interleave"));
+    const auto combined = take(*s, 5000);
+    for (int i = 0; i < n; ++i) {
+        const auto own = single(RanmarVariant::r24, 1802, 9373 + i, 1000);
+        for (std::size_t t = 0; t < 1000; ++t)
+            ASSERT_EQ(combined[static_cast<std::size_t>(i) + n * t], own[t])
+                << "instance " << i << " t " << t;
+    }
+}
+
+TEST(Configuration, BlockGivesEachInstanceKConsecutiveNumbersInTurn)
+{
+    const int n = 3, k = 7;
+    auto s = make_stream(ranmar("ranmar48x", n, "block:7", "same"));
+    const auto combined = take(*s, 3 * 7 * 20);
+    // With the same seed every instance produces the same numbers.
+    const auto own = single(RanmarVariant::r48x, 1802, 9373, 7 * 20);
+    for (std::size_t g = 0; g < combined.size(); ++g) {
+        const std::size_t round = g / (n * k), within = g % k;
+        ASSERT_EQ(combined[g], own[round * k + within]) << "g = " << g;
+    }
+}
+
+TEST(Configuration, IncrementSeedingWrapsInTheKlRange)
+{
+    auto s = make_stream(ranmar("ranmar24", 2, "interleave", "increment", 100, 30081));
+    const auto combined = take(*s, 200);
+    const auto second = single(RanmarVariant::r24, 100, 0, 100);
+    for (std::size_t t = 0; t < 100; ++t)
+        ASSERT_EQ(combined[1 + 2 * t], second[t]);
+}
+
+TEST(Configuration, StrideAndHashSeedingGiveDistinctInstances)
+{
+    for (const char* seeding : { "stride:13311", "hash" }) {
+        auto s = make_stream(ranmar("ranmar24", 4, "interleave", seeding));
+        const auto v = take(*s, 4 * 50);
+        for (int a = 0; a < 4; ++a)
+            for (int b = a + 1; b < 4; ++b) {
+                bool differ = false;
+                for (int t = 0; t < 50; ++t)
+                    differ |= v[a + 4 * t] != v[b + 4 * t];
+                EXPECT_TRUE(differ) << seeding << " instances " << a << " and " << b;
+            }
+    }
+}
+
+TEST(Configuration, ChunkedGenerationEqualsOneShot)
+{
+    const Configuration c = ranmar("ranmar48", 3, "block:5");
+    auto one = make_stream(c);
+    const auto whole = take(*one, 30000);
+    auto chunked = make_stream(c);
+    std::vector<std::uint64_t> pieces;
+    std::size_t sizes[] = { 100, 1, 2478, 3, 2, 7765, 13 };
+    for (std::size_t i = 0; pieces.size() < whole.size(); ++i) {
+        const std::size_t n = std::min(sizes[i % 7], whole.size() - pieces.size());
+        const auto part = take(*chunked, n);
+        pieces.insert(pieces.end(), part.begin(), part.end());
+    }
+    EXPECT_EQ(pieces, whole);
+}
+
+TEST(Configuration, SkipEqualsDiscardingFromTheStart)
+{
+    Configuration c = ranmar("ranmar48", 2, "interleave");
+    const auto whole = take(*make_stream(c), 12345 + 100);
+    c.skip = 12345;
+    const auto tail = take(*make_stream(c), 100);
+    EXPECT_EQ(tail, std::vector<std::uint64_t>(whole.begin() + 12345, whole.end()));
+}
+
+TEST(Configuration, FileStreamReadsLittleEndianWordsAndNamesTheCountAtTheEnd)
+{
+    const std::string path = testing::TempDir() + "rngvet_words.bin";
     {
-        for (const Configuration& c : {mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9)}) {
-            auto all = make_stream(c);
-            std::vector<std::uint64_t> v(c.instances * 100);
-            all->fill(v.data(), v.size());
-            for (int i = 0; i < c.instances; ++i) {
-                SCOPED_TRACE(canonical_name(c) + " instance " + std::to_string(i));
-                auto one = make_stream(instance_configuration(c, i));
-                std::vector<std::uint64_t> w(100);
-                one->fill(w.data(), w.size());
-                for (std::size_t t = 0; t < 100; ++t) {
-                    const std::size_t g = c.layout.kind == LayoutKind::interleave
-                                              ? t * c.instances + i
-                                              : (t / 5) * 5 * c.instances + i * 5 + t % 5;
-                    ASSERT_EQ(v[g], w[t]) << "t = " << t;
-                }
+        std::ofstream f(path, std::ios::binary);
+        const unsigned char bytes[]
+            = { 0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0 };
+        f.write(reinterpret_cast<const char*>(bytes), sizeof bytes);
+    }
+    Configuration c;
+    c.generator = "file:" + path;
+    auto s = make_stream(c);
+    EXPECT_EQ(s->bits(), 32);
+    EXPECT_EQ(take(*s, 2), (std::vector<std::uint64_t>{ 0x12345678u, 0xffffffffu }));
+    try {
+        take(*s, 1);
+        FAIL() << "a stream that ended must be an error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("ended after 2 words"), std::string::npos) << e.what();
+    }
+    std::remove(path.c_str());
+}
+
+} // namespace
+} // namespace rngvet
+
+namespace rngvet {
+namespace {
+
+Configuration mtdc(
+    int instances, const std::string& layout, const std::string& seeding, std::int64_t seed)
+{
+    Configuration c;
+    c.generator = "mtdc";
+    c.params = "fixstars-mt521";
+    c.seed = { seed };
+    c.instances = instances;
+    c.layout = parse_layout(layout);
+    c.seeding = parse_seeding(seeding);
+    return c;
+}
+
+// The OpenCL book's configuration: 32 MT521 twisters, generator gid seeded with 0x33ff*gid,
+// each writing its numbers contiguously (FACTS 2.5): gid 1's block starts with its known answer.
+TEST(MtConfiguration, OpenClBookLayoutStartsEachBlockWithTheGeneratorsKnownAnswer)
+{
+    const std::uint64_t per_generator = 1000;
+    auto s = make_stream(mtdc(32, "block:" + std::to_string(per_generator), "stride:0x33ff", 0));
+    std::vector<std::uint64_t> v(32 * per_generator);
+    s->fill(v.data(), v.size());
+    EXPECT_EQ(v[0], 3435822361u);
+    EXPECT_EQ(v[1], 2593142105u);
+    EXPECT_EQ(v[per_generator], 941032305u);
+    EXPECT_EQ(v[per_generator + 1], 3457884119u);
+    EXPECT_NE(canonical_name(mtdc(32, "interleave", "same", 777)).find("mtdc[fixstars-mt521#"),
+        std::string::npos);
+    EXPECT_EQ(params_sha256(mtdc(1, "single", "same", 1)).size(), 64u);
+}
+
+TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
+{
+    EXPECT_THROW(validate(mtdc(33, "interleave", "same", 1)), InputError);
+    Configuration no_params = mtdc(1, "single", "same", 1);
+    no_params.params = "";
+    EXPECT_THROW(validate(no_params), InputError);
+    Configuration bad_inline = no_params;
+    bad_inline.params = "p=600,aaa=0x1,maskB=0x2,maskC=0x3";
+    EXPECT_THROW(validate(bad_inline), InputError);
+    Configuration zero = mtdc(1, "single", "same", 1);
+    zero.zero = "smallest";
+    EXPECT_THROW(validate(zero), InputError);
+}
+
+TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
+{
+    for (const Configuration& c :
+        { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9) }) {
+        auto all = make_stream(c);
+        std::vector<std::uint64_t> v(c.instances * 100);
+        all->fill(v.data(), v.size());
+        for (int i = 0; i < c.instances; ++i) {
+            SCOPED_TRACE(canonical_name(c) + " instance " + std::to_string(i));
+            auto one = make_stream(instance_configuration(c, i));
+            std::vector<std::uint64_t> w(100);
+            one->fill(w.data(), w.size());
+            for (std::size_t t = 0; t < 100; ++t) {
+                const std::size_t g = c.layout.kind == LayoutKind::interleave
+                    ? t * c.instances + i
+                    : (t / 5) * 5 * c.instances + i * 5 + t % 5;
+                ASSERT_EQ(v[g], w[t]) << "t = " << t;
             }
         }
     }
+}
 
-    TEST(MtConfiguration, Mt19937SeedsByInitGenrandOrByArray)
-    {
-        Configuration c;
-        c.generator = "mt19937";
-        c.seed = {5489};
-        std::uint64_t x[5];
-        make_stream(c)->fill(x, 5);
-        EXPECT_EQ(x[0], 3499211612u);
-        c.seed = {0x123, 0x234, 0x345, 0x456};
-        make_stream(c)->fill(x, 2);
-        EXPECT_EQ(x[0], 1067595299u);
-        EXPECT_EQ(x[1], 955945823u);
-    }
+TEST(MtConfiguration, Mt19937SeedsByInitGenrandOrByArray)
+{
+    Configuration c;
+    c.generator = "mt19937";
+    c.seed = { 5489 };
+    std::uint64_t x[5];
+    make_stream(c)->fill(x, 5);
+    EXPECT_EQ(x[0], 3499211612u);
+    c.seed = { 0x123, 0x234, 0x345, 0x456 };
+    make_stream(c)->fill(x, 2);
+    EXPECT_EQ(x[0], 1067595299u);
+    EXPECT_EQ(x[1], 955945823u);
+}
 
-}  // namespace
-}  // namespace rngvet
+} // namespace
+} // namespace rngvet

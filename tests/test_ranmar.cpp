@@ -13,132 +13,134 @@ extern "C" {
 namespace rngvet {
 namespace {
 
-    RanmarState seeded(RanmarVariant v, int ij = 1802, int kl = 9373,
-                       ZeroPolicy zero = ZeroPolicy::keep)
-    {
-        RanmarState s {};
-        ranmar_seed(s, v, ij, kl, zero);
-        return s;
-    }
+RanmarState seeded(
+    RanmarVariant v, int ij = 1802, int kl = 9373, ZeroPolicy zero = ZeroPolicy::keep)
+{
+    RanmarState s{};
+    ranmar_seed(s, v, ij, kl, zero);
+    return s;
+}
 
-    void skip(RanmarState& s, int n)
-    {
-        for (int i = 0; i < n; ++i) ranmar_next(s);
-    }
+void skip(RanmarState& s, int n)
+{
+    for (int i = 0; i < n; ++i)
+        ranmar_next(s);
+}
 
-    TEST(Ranmar24, FirstOutputsMatchJames)
-    {
-        RanmarState s = seeded(RanmarVariant::r24);
-        // FACTS 1.4: 0.11639106273651123, 0.9648467898368835, ... times 2^24.
-        for (std::uint64_t want : {1952718u, 16187443u, 14813785u, 7054599u, 8319089u})
-            EXPECT_EQ(ranmar_next(s), want);
-    }
+TEST(Ranmar24, FirstOutputsMatchJames)
+{
+    RanmarState s = seeded(RanmarVariant::r24);
+    // FACTS 1.4: 0.11639106273651123, 0.9648467898368835, ... times 2^24.
+    for (std::uint64_t want : { 1952718u, 16187443u, 14813785u, 7054599u, 8319089u })
+        EXPECT_EQ(ranmar_next(s), want);
+}
 
-    TEST(Ranmar24, SixAfterTwentyThousandMatchJames)
-    {
-        RanmarState s = seeded(RanmarVariant::r24);
-        skip(s, 20000);
-        for (std::uint64_t want : {6533892u, 14220222u, 7275067u, 6172232u, 8354498u, 10633180u})
-            EXPECT_EQ(ranmar_next(s), want);
-    }
+TEST(Ranmar24, SixAfterTwentyThousandMatchJames)
+{
+    RanmarState s = seeded(RanmarVariant::r24);
+    skip(s, 20000);
+    for (std::uint64_t want : { 6533892u, 14220222u, 7275067u, 6172232u, 8354498u, 10633180u })
+        EXPECT_EQ(ranmar_next(s), want);
+}
 
-    TEST(Ranmar48, FirstOutputsMatchComputedValues)
-    {
-        RanmarState s = seeded(RanmarVariant::r48);
-        for (std::uint64_t want : {133543159487477ull, 225387151215932ull, 145340696027213ull})
-            EXPECT_EQ(ranmar_next(s), want);
-    }
+TEST(Ranmar48, FirstOutputsMatchComputedValues)
+{
+    RanmarState s = seeded(RanmarVariant::r48);
+    for (std::uint64_t want : { 133543159487477ull, 225387151215932ull, 145340696027213ull })
+        EXPECT_EQ(ranmar_next(s), want);
+}
 
-    TEST(Ranmar48, SixAfterTwentyThousandMatchComputedValues)
-    {
-        RanmarState s = seeded(RanmarVariant::r48);
-        skip(s, 20000);
-        for (std::uint64_t want : {149082145761294ull, 52535227533060ull, 77470352891445ull,
-                                   181322333472751ull, 42047449118793ull, 253524021268142ull})
-            EXPECT_EQ(ranmar_next(s), want);
-    }
+TEST(Ranmar48, SixAfterTwentyThousandMatchComputedValues)
+{
+    RanmarState s = seeded(RanmarVariant::r48);
+    skip(s, 20000);
+    for (std::uint64_t want : { 149082145761294ull, 52535227533060ull, 77470352891445ull,
+             181322333472751ull, 42047449118793ull, 253524021268142ull })
+        EXPECT_EQ(ranmar_next(s), want);
+}
 
-    // CERN style: the arithmetic sequence is a multiple of 2^24, so the low 24 output bits are
-    // exactly the lagged Fibonacci value's low 24 bits (FACTS 1.5).
-    TEST(Ranmar48, LowBitsAreTheRawLaggedFibonacciBits)
-    {
-        RanmarState s = seeded(RanmarVariant::r48);
-        for (int n = 0; n < 100000; ++n) {
-            const int slot = s.i97;
-            const std::uint64_t out = ranmar_next(s);
-            ASSERT_EQ(out & 0xFFFFFF, s.u[slot] & 0xFFFFFF) << "n = " << n;
+// CERN style: the arithmetic sequence is a multiple of 2^24, so the low 24 output bits are
+// exactly the lagged Fibonacci value's low 24 bits (FACTS 1.5).
+TEST(Ranmar48, LowBitsAreTheRawLaggedFibonacciBits)
+{
+    RanmarState s = seeded(RanmarVariant::r48);
+    for (int n = 0; n < 100000; ++n) {
+        const int slot = s.i97;
+        const std::uint64_t out = ranmar_next(s);
+        ASSERT_EQ(out & 0xFFFFFF, s.u[slot] & 0xFFFFFF) << "n = " << n;
+    }
+}
+
+// ranmar48 and ranmar48x share the 48-bit table fill and differ only in the arithmetic
+// sequence, whose closed form is c_n = (c_0 - n cd) mod cm. So out48 - out48x (mod 2^48)
+// must equal c48x_n - c48_n (mod 2^48) for every n: checks the 48-bit constants and update.
+TEST(Ranmar48x, DiffersFromRanmar48ExactlyByTheArithmeticSequence)
+{
+    RanmarState a = seeded(RanmarVariant::r48);
+    RanmarState b = seeded(RanmarVariant::r48x);
+    const std::uint64_t mask = (1ull << 48) - 1;
+    // (a * b) mod m for a, b < m < 2^63, by doubling: no overflow, no 128-bit type.
+    auto mulmod = [](std::uint64_t x, std::uint64_t y, std::uint64_t m) {
+        std::uint64_t r = 0;
+        for (x %= m; y; y >>= 1, x = (x * 2) % m)
+            if (y & 1) r = (r + x) % m;
+        return r;
+    };
+    auto closed_form = [&](std::uint64_t c0, std::uint64_t cd, std::uint64_t cm, std::uint64_t n) {
+        return (c0 + cm - mulmod(cd, n, cm)) % cm;
+    };
+    const std::uint64_t c48_0 = 362436ull << 24, cd48 = 7654321ull << 24, cm48 = 16777213ull << 24;
+    const std::uint64_t cx_0 = (362436ull << 24) + 362436, cdx = (7654321ull << 24) + 7654321,
+                        cmx = (1ull << 48) - 59;
+    for (std::uint64_t n = 1; n <= 200000; ++n) {
+        const std::uint64_t diff = (ranmar_next(a) - ranmar_next(b)) & mask;
+        const std::uint64_t want
+            = (closed_form(cx_0, cdx, cmx, n) - closed_form(c48_0, cd48, cm48, n)) & mask;
+        ASSERT_EQ(diff, want) << "n = " << n;
+    }
+}
+
+TEST(RanmarSeeds, MarsagliasSeedsComeFromJamesDefault)
+{
+    // ij = 1802, kl = 9373 is Marsaglia's i, j, k, l = 12, 34, 56, 78 (FACTS 1.1); the
+    // TestU01 test below relies on this.
+    EXPECT_EQ((1802 / 177) % 177 + 2, 12);
+    EXPECT_EQ(1802 % 177 + 2, 34);
+    EXPECT_EQ((9373 / 169) % 178 + 1, 56);
+    EXPECT_EQ(9373 % 169, 78);
+}
+
+TEST(Ranmar24, AgreesWithTestU01OverAMillionOutputs)
+{
+    unif01_Gen* theirs = umarsa_CreateRANMAR(12, 34, 56, 78);
+    RanmarState ours = seeded(RanmarVariant::r24);
+    for (int n = 0; n < 1000000; ++n) {
+        const std::uint32_t want
+            = static_cast<std::uint32_t>(theirs->GetBits(theirs->param, theirs->state));
+        ASSERT_EQ(top32(ranmar_next(ours), 24), want) << "n = " << n;
+    }
+    umarsa_DeleteGen(theirs);
+}
+
+// An exact zero is kept by James's algorithm and replaced by 2^-bits under the CERN/CORSIKA
+// convention; nothing else changes.
+TEST(RanmarZero, SmallestPolicyReplacesOnlyExactZeros)
+{
+    RanmarState keep = seeded(RanmarVariant::r24);
+    RanmarState smallest = seeded(RanmarVariant::r24, 1802, 9373, ZeroPolicy::smallest);
+    int zeros = 0;
+    for (int n = 0; n < 100000000 && zeros < 2; ++n) {
+        const std::uint64_t a = ranmar_next(keep);
+        const std::uint64_t b = ranmar_next(smallest);
+        if (a == 0) {
+            ++zeros;
+            ASSERT_EQ(b, 1u) << "n = " << n;
+        } else {
+            ASSERT_EQ(a, b) << "n = " << n;
         }
     }
+    EXPECT_EQ(zeros, 2) << "expected two exact zeros within 1e8 outputs of a 24-bit stream";
+}
 
-    // ranmar48 and ranmar48x share the 48-bit table fill and differ only in the arithmetic
-    // sequence, whose closed form is c_n = (c_0 - n cd) mod cm. So out48 - out48x (mod 2^48)
-    // must equal c48x_n - c48_n (mod 2^48) for every n: checks the 48-bit constants and update.
-    TEST(Ranmar48x, DiffersFromRanmar48ExactlyByTheArithmeticSequence)
-    {
-        RanmarState a = seeded(RanmarVariant::r48);
-        RanmarState b = seeded(RanmarVariant::r48x);
-        const std::uint64_t mask = (1ull << 48) - 1;
-        // (a * b) mod m for a, b < m < 2^63, by doubling: no overflow, no 128-bit type.
-        auto mulmod = [](std::uint64_t x, std::uint64_t y, std::uint64_t m) {
-            std::uint64_t r = 0;
-            for (x %= m; y; y >>= 1, x = (x * 2) % m)
-                if (y & 1) r = (r + x) % m;
-            return r;
-        };
-        auto closed_form = [&](std::uint64_t c0, std::uint64_t cd, std::uint64_t cm, std::uint64_t n) {
-            return (c0 + cm - mulmod(cd, n, cm)) % cm;
-        };
-        const std::uint64_t c48_0 = 362436ull << 24, cd48 = 7654321ull << 24, cm48 = 16777213ull << 24;
-        const std::uint64_t cx_0 = (362436ull << 24) + 362436, cdx = (7654321ull << 24) + 7654321,
-                            cmx = (1ull << 48) - 59;
-        for (std::uint64_t n = 1; n <= 200000; ++n) {
-            const std::uint64_t diff = (ranmar_next(a) - ranmar_next(b)) & mask;
-            const std::uint64_t want
-                = (closed_form(cx_0, cdx, cmx, n) - closed_form(c48_0, cd48, cm48, n)) & mask;
-            ASSERT_EQ(diff, want) << "n = " << n;
-        }
-    }
-
-    TEST(RanmarSeeds, MarsagliasSeedsComeFromJamesDefault)
-    {
-        // ij = 1802, kl = 9373 is Marsaglia's i, j, k, l = 12, 34, 56, 78 (FACTS 1.1); the
-        // TestU01 test below relies on this.
-        EXPECT_EQ((1802 / 177) % 177 + 2, 12);
-        EXPECT_EQ(1802 % 177 + 2, 34);
-        EXPECT_EQ((9373 / 169) % 178 + 1, 56);
-        EXPECT_EQ(9373 % 169, 78);
-    }
-
-    TEST(Ranmar24, AgreesWithTestU01OverAMillionOutputs)
-    {
-        unif01_Gen* theirs = umarsa_CreateRANMAR(12, 34, 56, 78);
-        RanmarState ours = seeded(RanmarVariant::r24);
-        for (int n = 0; n < 1000000; ++n) {
-            const std::uint32_t want = static_cast<std::uint32_t>(theirs->GetBits(theirs->param, theirs->state));
-            ASSERT_EQ(top32(ranmar_next(ours), 24), want) << "n = " << n;
-        }
-        umarsa_DeleteGen(theirs);
-    }
-
-    // An exact zero is kept by James's algorithm and replaced by 2^-bits under the CERN/CORSIKA
-    // convention; nothing else changes.
-    TEST(RanmarZero, SmallestPolicyReplacesOnlyExactZeros)
-    {
-        RanmarState keep = seeded(RanmarVariant::r24);
-        RanmarState smallest = seeded(RanmarVariant::r24, 1802, 9373, ZeroPolicy::smallest);
-        int zeros = 0;
-        for (int n = 0; n < 100000000 && zeros < 2; ++n) {
-            const std::uint64_t a = ranmar_next(keep);
-            const std::uint64_t b = ranmar_next(smallest);
-            if (a == 0) {
-                ++zeros;
-                ASSERT_EQ(b, 1u) << "n = " << n;
-            } else {
-                ASSERT_EQ(a, b) << "n = " << n;
-            }
-        }
-        EXPECT_EQ(zeros, 2) << "expected two exact zeros within 1e8 outputs of a 24-bit stream";
-    }
-
-}  // namespace
-}  // namespace rngvet
+} // namespace
+} // namespace rngvet

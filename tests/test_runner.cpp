@@ -31,7 +31,8 @@ std::string temp(const std::string& name)
 
 int rngvet(const std::string& args)
 {
-    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >/dev/null 2>" + testing::TempDir() + "runner_err.txt";
+    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >/dev/null 2>"
+        + testing::TempDir() + "runner_err.txt";
     const int raw = std::system(cmd.c_str());
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
@@ -42,12 +43,14 @@ std::map<int, double> pvalues(const std::string& db, std::int64_t run)
     rngvet::Store store(db);
     std::map<int, double> out;
     for (const auto& s : store.statistics(run)) {
-        EXPECT_TRUE(out.emplace(s.stat_index, s.pvalue).second) << "duplicate statistic " << s.stat_index;
+        EXPECT_TRUE(out.emplace(s.stat_index, s.pvalue).second)
+            << "duplicate statistic " << s.stat_index;
     }
     return out;
 }
 
-const std::string config = "--generator ranmar48x --seed 1802,9373 --instances 4 --layout interleave --battery smallcrush";
+const std::string config = "--generator ranmar48x --seed 1802,9373 --instances 4 --layout "
+                           "interleave --battery smallcrush";
 
 TEST(Runner, SerialRunEqualsTestU01sOwnBatteryOnItsRanmar)
 {
@@ -59,7 +62,8 @@ TEST(Runner, SerialRunEqualsTestU01sOwnBatteryOnItsRanmar)
     const auto native = rngvet::run_battery(theirs, rngvet::smallcrush_catalogue(), {}, "");
     umarsa_DeleteGen(theirs);
     ASSERT_EQ(ours.size(), 15u);
-    for (const auto& s : native.statistics) EXPECT_EQ(ours.at(s.stat_index), s.pvalue) << s.test_name;
+    for (const auto& s : native.statistics)
+        EXPECT_EQ(ours.at(s.stat_index), s.pvalue) << s.test_name;
 
     rngvet::Store store(db);
     const auto tests = store.tests(1);
@@ -89,7 +93,8 @@ TEST(Runner, ShardedAndSerialStoreEveryStatisticAndASingleShardReproducesItsPval
     ASSERT_EQ(rngvet("run " + config + " --mode sharded --tests 10 --db " + db), 0);
     const auto alone = pvalues(db, 3);
     ASSERT_EQ(alone.size(), 5u);
-    for (const auto& [index, p] : alone) EXPECT_EQ(p, sharded.at(index)) << "statistic " << index;
+    for (const auto& [index, p] : alone)
+        EXPECT_EQ(p, sharded.at(index)) << "statistic " << index;
 }
 
 // Starts a run in its own process group, waits until `tests` tests are stored, kills the whole
@@ -97,7 +102,8 @@ TEST(Runner, ShardedAndSerialStoreEveryStatisticAndASingleShardReproducesItsPval
 void start_and_kill(const std::string& args, const std::string& db, std::size_t tests, int signal)
 {
     const std::string pidfile = temp("runner.pid");
-    const std::string cmd = "setsid " + std::string(RNGVET_BINARY) + " " + args + " >/dev/null 2>&1 & echo $! >" + pidfile;
+    const std::string cmd = "setsid " + std::string(RNGVET_BINARY) + " " + args
+        + " >/dev/null 2>&1 & echo $! >" + pidfile;
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     pid_t pid = 0;
@@ -114,9 +120,12 @@ void start_and_kill(const std::string& args, const std::string& db, std::size_t 
         if (stored >= tests) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    if (signal == SIGKILL) kill(-pid, SIGKILL);
-    else kill(pid, signal);
-    for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (signal == SIGKILL)
+        kill(-pid, SIGKILL);
+    else
+        kill(pid, signal);
+    for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
 TEST(Runner, AShardedRunKilledPartWayResumesToEveryStatisticExactlyOnce)
@@ -132,7 +141,7 @@ TEST(Runner, AShardedRunKilledPartWayResumesToEveryStatisticExactlyOnce)
         const auto tests = store.tests(1).size();
         EXPECT_GE(tests, 3u);
         EXPECT_LT(tests, 10u) << "the run finished before it was killed; nothing was tested";
-        EXPECT_EQ(store.run(1)->status, "running");  // kill -9 leaves no chance to mark it
+        EXPECT_EQ(store.run(1)->status, "running"); // kill -9 leaves no chance to mark it
     }
     ASSERT_EQ(rngvet("run --resume 1 --db " + db), 0);
     const auto resumed = pvalues(db, 1);
@@ -162,10 +171,11 @@ TEST(Runner, StatusListsRunsWithTheirProgress)
     const std::string db = temp("runner_status.sqlite");
     ASSERT_EQ(rngvet("run " + config + " --tests 1,2 --jobs 2 --db " + db), 0);
     const std::string out = testing::TempDir() + "status.txt";
-    ASSERT_EQ(std::system((std::string(RNGVET_BINARY) + " status --db " + db + " >" + out).c_str()), 0);
+    ASSERT_EQ(
+        std::system((std::string(RNGVET_BINARY) + " status --db " + db + " >" + out).c_str()), 0);
     std::stringstream s;
     s << std::ifstream(out).rdbuf();
     EXPECT_NE(s.str().find("complete        2/2"), std::string::npos) << s.str();
 }
 
-}  // namespace
+} // namespace

@@ -1,147 +1,158 @@
 // The result store: schema versioning, round trips, the pvalues view, refusal of files that
 // are not stores, and parameters that are bound rather than spliced into SQL.
+#include "generators/error.hpp"
+#include "reports/report.hpp"
+#include "reports/store.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include "generators/error.hpp"
-#include "reports/report.hpp"
-#include "reports/store.hpp"
-
 namespace rngvet {
 namespace {
 
-    std::string temp_db(const std::string& name)
-    {
-        const std::string path = testing::TempDir() + name;
-        std::remove(path.c_str());
-        return path;
-    }
+std::string temp_db(const std::string& name)
+{
+    const std::string path = testing::TempDir() + name;
+    std::remove(path.c_str());
+    return path;
+}
 
-    RunRecord sample_run()
-    {
-        RunRecord r;
-        r.generator = "ranmar48";
-        r.config = "ranmar48/1/single/increment/1802,9373";
-        r.seed = "1802,9373";
-        r.backend = "cpu";
-        r.battery = "smallcrush";
-        r.status = "complete";
-        r.resolution_bits = 48;
-        r.testu01_version = "TestU01 1.2.3";
-        r.rngvet_version = "test";
-        r.host = "host";
-        r.command_line = "rngvet run --seed '1802,9373'; DROP TABLE runs; --";
-        r.started_at = "2026-11-22T00:00:00Z";
-        r.finished_at = "2026-11-22T00:00:10Z";
-        r.numbers_used = 123;
-        return r;
-    }
+RunRecord sample_run()
+{
+    RunRecord r;
+    r.generator = "ranmar48";
+    r.config = "ranmar48/1/single/increment/1802,9373";
+    r.seed = "1802,9373";
+    r.backend = "cpu";
+    r.battery = "smallcrush";
+    r.status = "complete";
+    r.resolution_bits = 48;
+    r.testu01_version = "TestU01 1.2.3";
+    r.rngvet_version = "test";
+    r.host = "host";
+    r.command_line = "rngvet run --seed '1802,9373'; DROP TABLE runs; --";
+    r.started_at = "2026-11-22T00:00:00Z";
+    r.finished_at = "2026-11-22T00:00:10Z";
+    r.numbers_used = 123;
+    return r;
+}
 
-    // Runs a query with sqlite3 directly, as a user of the view would.
-    std::vector<std::vector<std::string>> query(const std::string& path, const std::string& sql)
-    {
-        sqlite3* db = nullptr;
-        EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-        std::vector<std::vector<std::string>> rows;
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            std::vector<std::string> row;
-            for (int i = 0; i < sqlite3_column_count(st); ++i) {
-                const auto* t = sqlite3_column_text(st, i);
-                row.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
-            }
-            rows.push_back(row);
+// Runs a query with sqlite3 directly, as a user of the view would.
+std::vector<std::vector<std::string>> query(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db);
+    std::vector<std::vector<std::string>> rows;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        std::vector<std::string> row;
+        for (int i = 0; i < sqlite3_column_count(st); ++i) {
+            const auto* t = sqlite3_column_text(st, i);
+            row.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
         }
-        sqlite3_finalize(st);
-        sqlite3_close(db);
-        return rows;
+        rows.push_back(row);
     }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rows;
+}
 
-    TEST(Store, CreatesTheSchemaAtTheCurrentVersionAndReopens)
+TEST(Store, CreatesTheSchemaAtTheCurrentVersionAndReopens)
+{
+    const std::string path = temp_db("store_version.sqlite");
     {
-        const std::string path = temp_db("store_version.sqlite");
-        { Store s(path); EXPECT_EQ(s.schema_version(), store_schema_version); }
-        { Store s(path); EXPECT_EQ(s.schema_version(), store_schema_version); EXPECT_TRUE(s.runs().empty()); }
-    }
-
-    TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
-    {
-        const std::string path = temp_db("store_roundtrip.sqlite");
         Store s(path);
-        const std::vector<StatisticRecord> stats = {
-            {1, 1, "BirthdaySpacings", 0.5}, {2, 2, "Collision", 1e-12}, {3, 3, "Gap", 0.9995},
-            {4, 4, "SimpPoker", 1.0 - 1e-11}};
-        const auto id = s.insert_run(sample_run(), stats);
-        const auto back = s.statistics(id);
-        ASSERT_EQ(back.size(), stats.size());
-        for (std::size_t i = 0; i < stats.size(); ++i) {
-            EXPECT_EQ(back[i].pvalue, stats[i].pvalue);  // stored as REAL: exact
-            EXPECT_EQ(back[i].test_name, stats[i].test_name);
-        }
-        EXPECT_EQ(s.run(id)->command_line, sample_run().command_line);
-        const auto rows = query(path, "SELECT run_id, generator, config, seed, backend, battery, "
-                                      "test_number, stat_index, test_name, verdict FROM pvalues "
-                                      "ORDER BY stat_index");
-        ASSERT_EQ(rows.size(), 4u);
-        EXPECT_EQ(rows[0][1], "ranmar48");
-        EXPECT_EQ(rows[0][3], "1802,9373");
-        EXPECT_EQ(rows[0][9], "pass");
-        EXPECT_EQ(rows[1][9], "fail");
-        EXPECT_EQ(rows[2][9], "suspect");
-        EXPECT_EQ(rows[3][9], "fail");
-        EXPECT_STREQ(verdict(0.5), "pass");
-        EXPECT_STREQ(verdict(0.0005), "suspect");
-        EXPECT_STREQ(verdict(1e-11), "fail");
+        EXPECT_EQ(s.schema_version(), store_schema_version);
     }
-
-    TEST(Store, RefusesAFileThatIsNotAStore)
     {
-        const std::string path = temp_db("not_a_store.sqlite");
-        query(path, "CREATE TABLE other (x)");
-        EXPECT_THROW(Store s(path), InputError);
-        const std::string text = temp_db("text_file.sqlite");
-        std::ofstream(text) << "this is not a database, just text that is long enough to matter\n";
-        EXPECT_THROW(Store s(text), InputError);
-    }
-
-    TEST(Store, UnwritablePathIsAnInputError)
-    {
-        try {
-            Store s("/nonexistent-dir/x/rngvet.sqlite");
-            FAIL();
-        } catch (const InputError& e) {
-            EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/x/rngvet.sqlite"), std::string::npos);
-        }
-    }
-
-    TEST(Report, FormatsPvaluesTheWayTestU01Does)
-    {
-        EXPECT_EQ(format_pvalue(1e-301), "eps");
-        EXPECT_EQ(format_pvalue(1.0), "1 - eps1");
-        EXPECT_EQ(format_pvalue(1.0 - 4.2e-5), "1 - 4.2e-05");
-        EXPECT_EQ(format_pvalue(3.7e-5), "3.7e-05");
-        EXPECT_EQ(format_pvalue(0.995), "0.9950");
-        EXPECT_EQ(format_pvalue(0.42), "0.42");
-    }
-
-    TEST(Report, NamesEveryStatisticOutsideTheIntervalAndListsThemAll)
-    {
-        const std::string path = temp_db("store_report.sqlite");
         Store s(path);
-        s.insert_run(sample_run(), {{1, 1, "BirthdaySpacings", 0.5}, {2, 2, "Collision", 1e-12},
-                                    {3, 6, "MaxOft AD", 0.9995}});
-        const std::string md = render_report(s, "x.sqlite", {});
-        EXPECT_NE(md.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"), std::string::npos);
-        EXPECT_NE(md.find("| 2 | Collision | 1.0e-12 | fail |"), std::string::npos) << md;
-        EXPECT_NE(md.find("| 6 | MaxOft AD | 0.9995 | suspect |"), std::string::npos) << md;
-        EXPECT_NE(md.find("| 1 | 1 | BirthdaySpacings | 0.50 | pass |"), std::string::npos) << md;
-        EXPECT_NE(md.find("| TestU01 | TestU01 1.2.3 |"), std::string::npos);
-        EXPECT_EQ(md.find("\n| 1 | BirthdaySpacings | 0.50 | pass |"), std::string::npos)
-            << "a passed statistic must not be in the summary table";
+        EXPECT_EQ(s.schema_version(), store_schema_version);
+        EXPECT_TRUE(s.runs().empty());
     }
+}
 
-}  // namespace
-}  // namespace rngvet
+TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
+{
+    const std::string path = temp_db("store_roundtrip.sqlite");
+    Store s(path);
+    const std::vector<StatisticRecord> stats = { { 1, 1, "BirthdaySpacings", 0.5 },
+        { 2, 2, "Collision", 1e-12 }, { 3, 3, "Gap", 0.9995 }, { 4, 4, "SimpPoker", 1.0 - 1e-11 } };
+    const auto id = s.insert_run(sample_run(), stats);
+    const auto back = s.statistics(id);
+    ASSERT_EQ(back.size(), stats.size());
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+        EXPECT_EQ(back[i].pvalue, stats[i].pvalue); // stored as REAL: exact
+        EXPECT_EQ(back[i].test_name, stats[i].test_name);
+    }
+    EXPECT_EQ(s.run(id)->command_line, sample_run().command_line);
+    const auto rows = query(path,
+        "SELECT run_id, generator, config, seed, backend, battery, "
+        "test_number, stat_index, test_name, verdict FROM pvalues "
+        "ORDER BY stat_index");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0][1], "ranmar48");
+    EXPECT_EQ(rows[0][3], "1802,9373");
+    EXPECT_EQ(rows[0][9], "pass");
+    EXPECT_EQ(rows[1][9], "fail");
+    EXPECT_EQ(rows[2][9], "suspect");
+    EXPECT_EQ(rows[3][9], "fail");
+    EXPECT_STREQ(verdict(0.5), "pass");
+    EXPECT_STREQ(verdict(0.0005), "suspect");
+    EXPECT_STREQ(verdict(1e-11), "fail");
+}
+
+TEST(Store, RefusesAFileThatIsNotAStore)
+{
+    const std::string path = temp_db("not_a_store.sqlite");
+    query(path, "CREATE TABLE other (x)");
+    EXPECT_THROW(Store s(path), InputError);
+    const std::string text = temp_db("text_file.sqlite");
+    std::ofstream(text) << "this is not a database, just text that is long enough to matter\n";
+    EXPECT_THROW(Store s(text), InputError);
+}
+
+TEST(Store, UnwritablePathIsAnInputError)
+{
+    try {
+        Store s("/nonexistent-dir/x/rngvet.sqlite");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("/nonexistent-dir/x/rngvet.sqlite"), std::string::npos);
+    }
+}
+
+TEST(Report, FormatsPvaluesTheWayTestU01Does)
+{
+    EXPECT_EQ(format_pvalue(1e-301), "eps");
+    EXPECT_EQ(format_pvalue(1.0), "1 - eps1");
+    EXPECT_EQ(format_pvalue(1.0 - 4.2e-5), "1 - 4.2e-05");
+    EXPECT_EQ(format_pvalue(3.7e-5), "3.7e-05");
+    EXPECT_EQ(format_pvalue(0.995), "0.9950");
+    EXPECT_EQ(format_pvalue(0.42), "0.42");
+}
+
+TEST(Report, NamesEveryStatisticOutsideTheIntervalAndListsThemAll)
+{
+    const std::string path = temp_db("store_report.sqlite");
+    Store s(path);
+    s.insert_run(sample_run(),
+        { { 1, 1, "BirthdaySpacings", 0.5 }, { 2, 2, "Collision", 1e-12 },
+            { 3, 6, "MaxOft AD", 0.9995 } });
+    const std::string md = render_report(s, "x.sqlite", {});
+    EXPECT_NE(
+        md.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"), std::string::npos);
+    EXPECT_NE(md.find("| 2 | Collision | 1.0e-12 | fail |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 6 | MaxOft AD | 0.9995 | suspect |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 1 | 1 | BirthdaySpacings | 0.50 | pass |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| TestU01 | TestU01 1.2.3 |"), std::string::npos);
+    EXPECT_EQ(md.find("\n| 1 | BirthdaySpacings | 0.50 | pass |"), std::string::npos)
+        << "a passed statistic must not be in the summary table";
+}
+
+} // namespace
+} // namespace rngvet

@@ -1,137 +1,143 @@
 // The validators: the embedded known-answer table passes on the reference engines and catches
 // a wrong stream; contracts flag the SDK's float conversion; layout and instance screens catch
 // what they are meant to catch.
-#include <gtest/gtest.h>
-
 #include "generators/error.hpp"
 #include "validators/checks.hpp"
 #include "validators/known_answers.hpp"
 
+#include <gtest/gtest.h>
+
 namespace rngvet {
 namespace {
 
-    const StreamFactory reference = [](const Configuration& c) { return make_stream(c); };
+const StreamFactory reference = [](const Configuration& c) { return make_stream(c); };
 
-    TEST(KnownAnswers, TableCoversEveryGeneratorFamilyAndPassesOnTheReference)
-    {
-        const auto& rows = known_answers();
-        ASSERT_GE(rows.size(), 12u);
-        for (const char* g : {"ranmar24", "ranmar48", "mtdc", "mt19937"}) {
-            bool found = false;
-            for (const auto& r : rows) found |= r.generator == g;
-            EXPECT_TRUE(found) << g;
+TEST(KnownAnswers, TableCoversEveryGeneratorFamilyAndPassesOnTheReference)
+{
+    const auto& rows = known_answers();
+    ASSERT_GE(rows.size(), 12u);
+    for (const char* g : { "ranmar24", "ranmar48", "mtdc", "mt19937" }) {
+        bool found = false;
+        for (const auto& r : rows)
+            found |= r.generator == g;
+        EXPECT_TRUE(found) << g;
+    }
+    for (const CheckResult& r : check_known_answers(reference, "cpu"))
+        EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
+}
+
+TEST(KnownAnswers, AWrongStreamFailsNamingTheFirstDifference)
+{
+    // A factory that shifts every stream by one number must fail every row.
+    const StreamFactory shifted = [](const Configuration& c) {
+        Configuration d = c;
+        d.skip += 1;
+        return make_stream(d);
+    };
+    for (const CheckResult& r : check_known_answers(shifted, "cpu")) {
+        EXPECT_FALSE(r.passed) << r.name;
+        EXPECT_NE(r.detail.find("value 1 is"), std::string::npos) << r.detail;
+    }
+}
+
+TEST(KnownAnswers, MalformedRowsAreRejectedWithTheirLine)
+{
+    EXPECT_THROW(parse_known_answers("ranmar24 - 1802,9373\n"), InputError);
+    EXPECT_THROW(parse_known_answers("# c\nranmar24 - 1802,9373 0\n"), InputError);
+    EXPECT_EQ(parse_known_answers("mt19937 - array:0x123,0x234 0 1 2\n")[0].seed,
+        (std::vector<std::int64_t>{ 0x123, 0x234 }));
+}
+
+TEST(Contracts, SdkFloatConversionIsReportedAsReturningOne)
+{
+    bool saw_sdk = false;
+    for (const CheckResult& r : check_output_contracts()) {
+        if (r.name == "output-contract sdk-float") {
+            saw_sdk = true;
+            EXPECT_FALSE(r.passed);
+            EXPECT_TRUE(r.finding);
+            // Float rounds 2^32 - 128 and above up to 2^32 (24-bit significand).
+            EXPECT_NE(r.detail.find("every x >= 4294967168"), std::string::npos) << r.detail;
+        } else {
+            EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
         }
-        for (const CheckResult& r : check_known_answers(reference, "cpu"))
+    }
+    EXPECT_TRUE(saw_sdk);
+}
+
+TEST(Layout, CoverageOrderAndChunkingPassForEveryLayout)
+{
+    for (const char* layout : { "interleave", "block:7" }) {
+        Configuration c;
+        c.generator = "ranmar48x";
+        c.seed = { 1802, 9373 };
+        c.instances = 5;
+        c.layout = parse_layout(layout);
+        for (const CheckResult& r : check_layout(c, reference))
             EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
     }
+}
 
-    TEST(KnownAnswers, AWrongStreamFailsNamingTheFirstDifference)
-    {
-        // A factory that shifts every stream by one number must fail every row.
-        const StreamFactory shifted = [](const Configuration& c) {
-            Configuration d = c;
-            d.skip += 1;
-            return make_stream(d);
-        };
-        for (const CheckResult& r : check_known_answers(shifted, "cpu")) {
-            EXPECT_FALSE(r.passed) << r.name;
-            EXPECT_NE(r.detail.find("value 1 is"), std::string::npos) << r.detail;
+TEST(Layout, AStreamThatSkipsSlotsIsCaught)
+{
+    Configuration c;
+    c.generator = "ranmar24";
+    c.seed = { 1802, 9373 };
+    c.instances = 3;
+    c.layout = parse_layout("interleave");
+    // A backend that leaves every 10th slot unwritten and emits the instances in the
+    // wrong order must fail coverage and order.
+    class Broken final : public Stream {
+    public:
+        explicit Broken(std::unique_ptr<Stream> s)
+            : s_(std::move(s))
+        {
         }
-    }
-
-    TEST(KnownAnswers, MalformedRowsAreRejectedWithTheirLine)
-    {
-        EXPECT_THROW(parse_known_answers("ranmar24 - 1802,9373\n"), InputError);
-        EXPECT_THROW(parse_known_answers("# c\nranmar24 - 1802,9373 0\n"), InputError);
-        EXPECT_EQ(parse_known_answers("mt19937 - array:0x123,0x234 0 1 2\n")[0].seed,
-                  (std::vector<std::int64_t> {0x123, 0x234}));
-    }
-
-    TEST(Contracts, SdkFloatConversionIsReportedAsReturningOne)
-    {
-        bool saw_sdk = false;
-        for (const CheckResult& r : check_output_contracts()) {
-            if (r.name == "output-contract sdk-float") {
-                saw_sdk = true;
-                EXPECT_FALSE(r.passed);
-                EXPECT_TRUE(r.finding);
-                // Float rounds 2^32 - 128 and above up to 2^32 (24-bit significand).
-                EXPECT_NE(r.detail.find("every x >= 4294967168"), std::string::npos) << r.detail;
-            } else {
-                EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
+        int bits() const override { return s_->bits(); }
+        std::string name() const override { return s_->name(); }
+        void fill(std::uint64_t* out, std::size_t n) override
+        {
+            for (std::size_t i = 0; i < n; ++i, ++g_) {
+                std::uint64_t x;
+                s_->fill(&x, 1);
+                if (g_ % 10 != 9) out[i] = x;
             }
         }
-        EXPECT_TRUE(saw_sdk);
-    }
 
-    TEST(Layout, CoverageOrderAndChunkingPassForEveryLayout)
-    {
-        for (const char* layout : {"interleave", "block:7"}) {
-            Configuration c;
-            c.generator = "ranmar48x";
-            c.seed = {1802, 9373};
-            c.instances = 5;
-            c.layout = parse_layout(layout);
-            for (const CheckResult& r : check_layout(c, reference)) EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
-        }
-    }
+    private:
+        std::unique_ptr<Stream> s_;
+        std::size_t g_ = 0;
+    };
+    const StreamFactory broken
+        = [](const Configuration& d) { return std::make_unique<Broken>(make_stream(d)); };
+    const auto results = check_layout(c, broken);
+    EXPECT_FALSE(results[0].passed) << results[0].detail;
+    EXPECT_FALSE(results[1].passed) << results[1].detail;
+}
 
-    TEST(Layout, AStreamThatSkipsSlotsIsCaught)
-    {
-        Configuration c;
-        c.generator = "ranmar24";
-        c.seed = {1802, 9373};
-        c.instances = 3;
-        c.layout = parse_layout("interleave");
-        // A backend that leaves every 10th slot unwritten and emits the instances in the
-        // wrong order must fail coverage and order.
-        class Broken final : public Stream {
-        public:
-            explicit Broken(std::unique_ptr<Stream> s) : s_(std::move(s)) {}
-            int bits() const override { return s_->bits(); }
-            std::string name() const override { return s_->name(); }
-            void fill(std::uint64_t* out, std::size_t n) override
-            {
-                for (std::size_t i = 0; i < n; ++i, ++g_) {
-                    std::uint64_t x;
-                    s_->fill(&x, 1);
-                    if (g_ % 10 != 9) out[i] = x;
-                }
-            }
+TEST(Instances, SameSeedsAreFlaggedAndDistinctOnesPass)
+{
+    Configuration c;
+    c.generator = "ranmar48";
+    c.seed = { 1802, 9373 };
+    c.instances = 4;
+    c.layout = parse_layout("interleave");
+    EXPECT_TRUE(check_instances(c)[0].passed);
+    c.seeding = parse_seeding("same");
+    EXPECT_FALSE(check_instances(c)[0].passed);
 
-        private:
-            std::unique_ptr<Stream> s_;
-            std::size_t g_ = 0;
-        };
-        const StreamFactory broken = [](const Configuration& d) { return std::make_unique<Broken>(make_stream(d)); };
-        const auto results = check_layout(c, broken);
-        EXPECT_FALSE(results[0].passed) << results[0].detail;
-        EXPECT_FALSE(results[1].passed) << results[1].detail;
-    }
+    Configuration m;
+    m.generator = "mtdc";
+    m.params = "fixstars-mt521";
+    m.seed = { 777 };
+    m.instances = 8;
+    m.layout = parse_layout("interleave");
+    m.seeding = parse_seeding("same");
+    const auto results = check_instances(m);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_TRUE(results[0].passed) << results[0].detail; // same seed, different parameters
+    EXPECT_TRUE(results[1].passed) << results[1].detail;
+}
 
-    TEST(Instances, SameSeedsAreFlaggedAndDistinctOnesPass)
-    {
-        Configuration c;
-        c.generator = "ranmar48";
-        c.seed = {1802, 9373};
-        c.instances = 4;
-        c.layout = parse_layout("interleave");
-        EXPECT_TRUE(check_instances(c)[0].passed);
-        c.seeding = parse_seeding("same");
-        EXPECT_FALSE(check_instances(c)[0].passed);
-
-        Configuration m;
-        m.generator = "mtdc";
-        m.params = "fixstars-mt521";
-        m.seed = {777};
-        m.instances = 8;
-        m.layout = parse_layout("interleave");
-        m.seeding = parse_seeding("same");
-        const auto results = check_instances(m);
-        ASSERT_EQ(results.size(), 2u);
-        EXPECT_TRUE(results[0].passed) << results[0].detail;  // same seed, different parameters
-        EXPECT_TRUE(results[1].passed) << results[1].detail;
-    }
-
-}  // namespace
-}  // namespace rngvet
+} // namespace
+} // namespace rngvet

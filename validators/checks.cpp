@@ -1,62 +1,63 @@
 #include "checks.hpp"
 
+#include "generators/dynamic_creator.hpp"
+#include "generators/mt_params.hpp"
+#include "known_answers.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
 
-#include "generators/dynamic_creator.hpp"
-#include "generators/mt_params.hpp"
-#include "known_answers.hpp"
-
 namespace rngvet {
 namespace {
 
-    std::vector<std::uint64_t> take(Stream& s, std::size_t n)
-    {
-        std::vector<std::uint64_t> v(n);
-        s.fill(v.data(), n);
-        return v;
-    }
+std::vector<std::uint64_t> take(Stream& s, std::size_t n)
+{
+    std::vector<std::uint64_t> v(n);
+    s.fill(v.data(), n);
+    return v;
+}
 
-    std::string hex(double d)
-    {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%a", d);
-        return buf;
-    }
+std::string hex(double d)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", d);
+    return buf;
+}
 
-    // The conversion of the NVIDIA SDK's MersenneTwister sample (FACTS 2.4): documented to give
-    // (0, 1], here evaluated in float arithmetic exactly as written there.
-    float sdk_float(std::uint32_t x)
-    {
-        volatile float f = static_cast<float>(x);
-        volatile float g = f + 1.0f;
-        return g / 4294967296.0f;
-    }
+// The conversion of the NVIDIA SDK's MersenneTwister sample (FACTS 2.4): documented to give
+// (0, 1], here evaluated in float arithmetic exactly as written there.
+float sdk_float(std::uint32_t x)
+{
+    volatile float f = static_cast<float>(x);
+    volatile float g = f + 1.0f;
+    return g / 4294967296.0f;
+}
 
-    CheckResult u01_contract(const std::string& generator, int bits, bool zero_occurs)
-    {
-        // x * 2^-bits for 0 <= x < 2^bits (x >= 1 when zeros are replaced).
-        const std::uint64_t max = (1ull << bits) - 1;
-        const double top = to_u01(max, bits);
-        const double step = to_u01(1, bits);
-        const bool below_one = top < 1.0 && top == 1.0 - std::ldexp(1.0, -bits);
-        const bool resolution = step == std::ldexp(1.0, -bits);
-        std::ostringstream d;
-        d << "GetU01 = x * 2^-" << bits << ": interval " << (zero_occurs ? "[0, 1)" : "(0, 1)")
-          << ", resolution " << bits << " bits, smallest " << (zero_occurs ? "0" : hex(step))
-          << ", largest 1 - 2^-" << bits << " = " << hex(top) << "; 1 never occurs";
-        return {"output-contract " + generator, below_one && resolution, d.str()};
-    }
+CheckResult u01_contract(const std::string& generator, int bits, bool zero_occurs)
+{
+    // x * 2^-bits for 0 <= x < 2^bits (x >= 1 when zeros are replaced).
+    const std::uint64_t max = (1ull << bits) - 1;
+    const double top = to_u01(max, bits);
+    const double step = to_u01(1, bits);
+    const bool below_one = top < 1.0 && top == 1.0 - std::ldexp(1.0, -bits);
+    const bool resolution = step == std::ldexp(1.0, -bits);
+    std::ostringstream d;
+    d << "GetU01 = x * 2^-" << bits << ": interval " << (zero_occurs ? "[0, 1)" : "(0, 1)")
+      << ", resolution " << bits << " bits, smallest " << (zero_occurs ? "0" : hex(step))
+      << ", largest 1 - 2^-" << bits << " = " << hex(top) << "; 1 never occurs";
+    return { "output-contract " + generator, below_one && resolution, d.str() };
+}
 
-}  // namespace
+} // namespace
 
-std::vector<CheckResult> check_known_answers(const StreamFactory& factory, const std::string& backend)
+std::vector<CheckResult> check_known_answers(
+    const StreamFactory& factory, const std::string& backend)
 {
     std::vector<CheckResult> out;
     for (const KnownAnswer& row : known_answers()) {
-        CheckResult r {"known-answer " + row.label(), false, ""};
+        CheckResult r{ "known-answer " + row.label(), false, "" };
         try {
             auto stream = factory(row.configuration(backend));
             const auto got = take(*stream, row.values.size());
@@ -67,7 +68,7 @@ std::vector<CheckResult> check_known_answers(const StreamFactory& factory, const
             } else {
                 const auto at = bad.first - got.begin();
                 r.detail = "value " + std::to_string(at + 1) + " is " + std::to_string(*bad.first)
-                           + ", expected " + std::to_string(*bad.second);
+                    + ", expected " + std::to_string(*bad.second);
             }
         } catch (const std::exception& e) {
             r.detail = e.what();
@@ -89,10 +90,10 @@ std::vector<CheckResult> check_output_contracts()
     // The 24-bit generators' bits reach GetBits left-aligned: bit 23 of x is bit 31.
     {
         const bool aligned = top32(1ull << 23, 24) == 0x80000000u && top32(1, 24) == 0x100u
-                             && top32((1ull << 48) - 1, 48) == 0xFFFFFFFFu;
-        out.push_back({"output-contract GetBits", aligned,
-                       "GetBits = the top 32 bits; a 24-bit value x becomes x << 8, a 48-bit value "
-                       "x >> 16"});
+            && top32((1ull << 48) - 1, 48) == 0xFFFFFFFFu;
+        out.push_back({ "output-contract GetBits", aligned,
+            "GetBits = the top 32 bits; a 24-bit value x becomes x << 8, a 48-bit value "
+            "x >> 16" });
     }
 
     // The SDK's float conversion: find the smallest x that gives exactly 1.0.
@@ -102,8 +103,10 @@ std::vector<CheckResult> check_output_contracts()
         if (reaches_one) {
             while (lo < hi) {
                 const std::uint32_t mid = lo + (hi - lo) / 2;
-                if (sdk_float(mid) >= 1.0f) hi = mid;
-                else lo = mid + 1;
+                if (sdk_float(mid) >= 1.0f)
+                    hi = mid;
+                else
+                    lo = mid + 1;
             }
         }
         std::ostringstream d;
@@ -113,7 +116,7 @@ std::vector<CheckResult> check_output_contracts()
               << " of 2^32 words), violating [0, 1); resolution 24 bits (float)";
         else
             d << "stays below 1.0";
-        out.push_back({"output-contract sdk-float", !reaches_one, d.str(), true});
+        out.push_back({ "output-contract sdk-float", !reaches_one, d.str(), true });
     }
     return out;
 }
@@ -122,15 +125,16 @@ std::vector<CheckResult> check_layout(const Configuration& config, const StreamF
 {
     std::vector<CheckResult> out;
     const std::string name = canonical_name(config);
-    const std::size_t n = std::max<std::size_t>(4096, 64 * static_cast<std::size_t>(config.instances));
+    const std::size_t n
+        = std::max<std::size_t>(4096, 64 * static_cast<std::size_t>(config.instances));
 
     // Canary: no stream value can be 2^64 - 1 (every resolution is at most 48 bits).
     std::vector<std::uint64_t> whole(n, ~0ull);
     factory(config)->fill(whole.data(), n);
     const auto unwritten = std::count(whole.begin(), whole.end(), ~0ull);
-    out.push_back({"layout-coverage " + name, unwritten == 0,
-                   unwritten == 0 ? "all " + std::to_string(n) + " slots written"
-                                  : std::to_string(unwritten) + " slots left unwritten"});
+    out.push_back({ "layout-coverage " + name, unwritten == 0,
+        unwritten == 0 ? "all " + std::to_string(n) + " slots written"
+                       : std::to_string(unwritten) + " slots left unwritten" });
 
     // Each instance's numbers, generated alone, appear at the layout's positions in order.
     std::vector<std::vector<std::uint64_t>> own(static_cast<std::size_t>(config.instances));
@@ -146,24 +150,25 @@ std::vector<CheckResult> check_layout(const Configuration& config, const StreamF
         if (whole[g] != own[i][used[i]++]) first_bad = g;
     }
     if (config.skip != 0) {
-        out.push_back({"layout-order " + name, true, "not checked: --skip shifts the instances"});
+        out.push_back({ "layout-order " + name, true, "not checked: --skip shifts the instances" });
     } else {
-        out.push_back({"layout-order " + name, first_bad == n,
-                       first_bad == n ? "every instance's numbers in place and in order"
-                                      : "position " + std::to_string(first_bad) + " holds another instance's number"});
+        out.push_back({ "layout-order " + name, first_bad == n,
+            first_bad == n
+                ? "every instance's numbers in place and in order"
+                : "position " + std::to_string(first_bad) + " holds another instance's number" });
     }
 
     // Chunked generation (awkward sizes) equals one-shot generation.
     auto chunked = factory(config);
     std::vector<std::uint64_t> pieces;
-    const std::size_t sizes[] = {1, 3, 1000, 7, 2};
+    const std::size_t sizes[] = { 1, 3, 1000, 7, 2 };
     for (std::size_t k = 0; pieces.size() < n; ++k) {
         const auto part = take(*chunked, std::min(sizes[k % 5], n - pieces.size()));
         pieces.insert(pieces.end(), part.begin(), part.end());
     }
-    out.push_back({"chunking " + name, pieces == whole,
-                   pieces == whole ? "chunks of 1, 3, 1000, 7, 2 equal one-shot generation"
-                                   : "chunked generation differs from one-shot"});
+    out.push_back({ "chunking " + name, pieces == whole,
+        pieces == whole ? "chunks of 1, 3, 1000, 7, 2 equal one-shot generation"
+                        : "chunked generation differs from one-shot" });
     return out;
 }
 
@@ -180,29 +185,34 @@ std::vector<CheckResult> check_instances(const Configuration& config)
         const auto [at, fresh] = seen.emplace(std::move(fingerprint), i);
         if (!fresh) clash = "instances " + std::to_string(at->second) + " and " + std::to_string(i);
     }
-    out.push_back({"instance-states " + name, clash.empty(),
-                   clash.empty() ? std::to_string(config.instances) + " instances, all starting states distinct"
-                                 : clash + " start from the same state"});
+    out.push_back({ "instance-states " + name, clash.empty(),
+        clash.empty()
+            ? std::to_string(config.instances) + " instances, all starting states distinct"
+            : clash + " start from the same state" });
 
     if (config.generator == "mtdc" && config.instances > 1) {
         std::vector<MtParams> sets;
         for (int i = 0; i < config.instances; ++i) {
             const Configuration one = instance_configuration(config, i);
-            MtParamSet all = one.params.rfind("p=", 0) == 0 ? MtParamSet {} : load_param_set(one.params);
+            MtParamSet all
+                = one.params.rfind("p=", 0) == 0 ? MtParamSet{} : load_param_set(one.params);
             if (all.sets.empty()) break;
             sets.push_back(all.sets[static_cast<std::size_t>(one.param_id)]);
         }
         std::map<Gf2Poly, int> polys;
         std::string shared;
         for (std::size_t i = 0; i < sets.size() && shared.empty(); ++i) {
-            const auto [at, fresh] = polys.emplace(mt_characteristic_polynomial(sets[i]), static_cast<int>(i));
-            if (!fresh) shared = "instances " + std::to_string(at->second) + " and " + std::to_string(i);
+            const auto [at, fresh]
+                = polys.emplace(mt_characteristic_polynomial(sets[i]), static_cast<int>(i));
+            if (!fresh)
+                shared = "instances " + std::to_string(at->second) + " and " + std::to_string(i);
         }
-        out.push_back({"instance-polynomials " + name, shared.empty(),
-                       shared.empty() ? std::to_string(sets.size()) + " parameter sets, characteristic polynomials pairwise distinct"
-                                      : shared + " share a characteristic polynomial"});
+        out.push_back({ "instance-polynomials " + name, shared.empty(),
+            shared.empty() ? std::to_string(sets.size())
+                    + " parameter sets, characteristic polynomials pairwise distinct"
+                           : shared + " share a characteristic polynomial" });
     }
     return out;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

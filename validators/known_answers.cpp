@@ -1,17 +1,17 @@
 #include "known_answers.hpp"
 
-#include <sstream>
-
 #include "generators/error.hpp"
+
+#include <sstream>
 
 namespace rngvet {
 namespace {
 
-    const char* const embedded_table =
+const char* const embedded_table =
 #include "known_answers.inc"
-        ;
+    ;
 
-}  // namespace
+} // namespace
 
 Configuration KnownAnswer::configuration(const std::string& backend) const
 {
@@ -47,13 +47,14 @@ std::vector<KnownAnswer> parse_known_answers(const std::string& text)
         if (!(fields >> row.generator)) continue;
         if (!(fields >> params >> seed >> skip))
             throw InputError("known_answers.txt line " + std::to_string(number)
-                             + ": expected generator, parameters, seed, skip, values");
+                + ": expected generator, parameters, seed, skip, values");
         row.line = number;
         row.params = params == "-" ? "" : params;
         row.seed = parse_seed(seed.rfind("array:", 0) == 0 ? seed.substr(6) : seed);
         row.skip = static_cast<std::uint64_t>(parse_seed(skip).at(0));
         std::string v;
-        while (fields >> v) row.values.push_back(static_cast<std::uint64_t>(parse_seed(v).at(0)));
+        while (fields >> v)
+            row.values.push_back(static_cast<std::uint64_t>(parse_seed(v).at(0)));
         if (row.values.empty())
             throw InputError("known_answers.txt line " + std::to_string(number) + ": no values");
         rows.push_back(row);
@@ -67,4 +68,4 @@ const std::vector<KnownAnswer>& known_answers()
     return rows;
 }
 
-}  // namespace rngvet
+} // namespace rngvet
