@@ -8,7 +8,10 @@
 #include "kernels/ranmar_device.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace rngvet {
 namespace {
@@ -72,6 +75,7 @@ void check_layout_size(const Configuration& c)
 
 template <class T> void allocate(std::vector<T>& v, std::size_t n, const Configuration& c)
 {
+    check_host_memory(n, sizeof(T), "the states of " + std::to_string(c.instances) + " instances");
     try {
         v.assign(n, T{});
     } catch (const std::bad_alloc&) {
@@ -80,9 +84,34 @@ template <class T> void allocate(std::vector<T>& v, std::size_t n, const Configu
     }
 }
 
+// Copies n words, with several host threads for large copies (the last step of delivering
+// numbers to host memory, which one thread would make slower than the device-to-host copy).
+void copy_words(std::uint64_t* dst, const std::uint64_t* src, std::size_t n)
+{
+#if defined(_OPENMP)
+    const std::size_t piece = std::size_t(1) << 17; // 1 MiB
+    if (n >= 8 * piece) {
+        const auto pieces = static_cast<std::int64_t>((n + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < pieces; ++k) {
+            const std::size_t at = static_cast<std::size_t>(k) * piece;
+            std::memcpy(dst + at, src + at, std::min(piece, n - at) * sizeof(std::uint64_t));
+        }
+        return;
+    }
+#endif
+    std::copy_n(src, n, dst);
+}
+
 // The combined stream of a configuration, generated `launch` numbers at a time on a device
 // and served from a host buffer. Launches follow one another, so any sequence of fill() and
 // discard() calls continues the stream exactly.
+//
+// On a device with host staging (KernelDevice::stage, CUDA) the numbers are served from the
+// device's two host slots instead, and fill() reads ahead: when it takes launch m's numbers it
+// has launch m+1 generated and copied into the other slot while it copies launch m into the
+// caller's memory, so generation, the device-to-host copy and the host copy overlap. The
+// numbers read ahead are served by the next fill() or discard(), in order.
 class DeviceStream final : public Stream {
 public:
     DeviceStream(std::unique_ptr<KernelDevice> device, std::uint64_t start, int bits,
@@ -94,12 +123,18 @@ public:
         , next_(start)
     {
         device_->reserve(launch_);
+        staged_ = device_->stage(launch_);
+        if (staged_) return;
+        check_host_memory(launch_, sizeof(std::uint64_t),
+            "the host buffer of " + std::to_string(launch_) + " numbers for "
+                + device_->description());
         try {
             buffer_.resize(launch_);
         } catch (const std::bad_alloc&) {
             throw InputError("cannot allocate a host buffer of " + std::to_string(launch_)
                 + " numbers for " + device_->description());
         }
+        current_ = buffer_.data();
     }
 
     int bits() const override { return bits_; }
@@ -109,16 +144,20 @@ public:
     {
         while (n > 0) {
             if (pos_ == have_) {
-                if (n >= launch_) { // straight into the caller's memory
-                    run(out, launch_);
-                    out += launch_;
-                    n -= launch_;
-                    continue;
+                if (staged_) {
+                    take_staged(true);
+                } else {
+                    if (n >= launch_) { // straight into the caller's memory
+                        run(out, launch_);
+                        out += launch_;
+                        n -= launch_;
+                        continue;
+                    }
+                    refill();
                 }
-                refill();
             }
             const std::size_t take = std::min(n, have_ - pos_);
-            std::copy_n(buffer_.data() + pos_, take, out);
+            copy_words(out, current_ + pos_, take);
             pos_ += take;
             out += take;
             n -= take;
@@ -129,20 +168,27 @@ public:
     // skip of the configuration is jumped over on the host instead, in the setup.)
     void discard(std::uint64_t n) override
     {
+        bool launched = false;
         while (n > 0) {
             if (pos_ == have_) {
-                if (n >= launch_) {
-                    run(nullptr, launch_);
+                if (n >= launch_ && ahead_ < 0) {
+                    device_->launch(next_, launch_, 0, false);
+                    next_ += launch_;
+                    launched = true;
                     n -= launch_;
                     continue;
                 }
-                refill();
+                if (staged_)
+                    take_staged(false);
+                else
+                    refill();
             }
             const std::size_t take
                 = static_cast<std::size_t>(std::min<std::uint64_t>(n, have_ - pos_));
             pos_ += take;
             n -= take;
         }
+        if (launched) device_->finish();
     }
 
 private:
@@ -160,17 +206,69 @@ private:
         next_ += len;
     }
 
+    // The next launch's numbers become the current ones: the one read ahead if any, else a
+    // new launch; with read_ahead, the launch after it is started into the other slot.
+    void take_staged(bool read_ahead)
+    {
+        int slot = ahead_;
+        ahead_ = -1;
+        if (slot < 0) slot = start_staged();
+        if (read_ahead) ahead_ = start_staged();
+        current_ = device_->host_words(slot);
+        have_ = launch_;
+        pos_ = 0;
+    }
+
+    int start_staged()
+    {
+        const int slot = next_slot_;
+        device_->launch_to_host(next_, launch_, slot);
+        next_ += launch_;
+        next_slot_ ^= 1;
+        return slot;
+    }
+
     std::unique_ptr<KernelDevice> device_;
     int bits_;
     std::string name_;
     std::size_t launch_;
-    std::vector<std::uint64_t> buffer_;
-    std::size_t have_ = 0; // valid numbers in buffer_
+    bool staged_ = false;
+    std::vector<std::uint64_t> buffer_; // unstaged devices: the current launch's numbers
+    const std::uint64_t* current_ = nullptr; // buffer_ or a staging slot
+    std::size_t have_ = 0; // valid numbers at current_
     std::size_t pos_ = 0; // next one to hand out
     std::uint64_t next_; // first combined index of the next launch
+    int ahead_ = -1; // staging slot of the launch read ahead, -1: none
+    int next_slot_ = 0; // staging slot of the next launch
 };
 
 } // namespace
+
+void KernelDevice::launch_to_host(std::uint64_t, std::uint64_t, int)
+{
+    throw std::logic_error("KernelDevice::launch_to_host: the device has no host staging");
+}
+
+const std::uint64_t* KernelDevice::host_words(int)
+{
+    throw std::logic_error("KernelDevice::host_words: the device has no host staging");
+}
+
+void check_host_memory(std::size_t count, std::size_t size, const std::string& what)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t physical = pages > 0 && page > 0
+        ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+        : ~std::uint64_t(0);
+    const std::uint64_t limit = physical / 10 * 9;
+    if (size != 0 && count > limit / size)
+        throw InputError("out of host memory: " + what + " needs "
+            + (count > ~std::uint64_t(0) / size / 2
+                    ? std::string("more than 2^63 bytes")
+                    : std::to_string((static_cast<std::uint64_t>(count) * size) >> 20) + " MiB")
+            + " but this machine has " + std::to_string(physical >> 20) + " MiB");
+}
 
 void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint64_t* words)
 {

@@ -25,9 +25,34 @@ public:
     // at the previous g0 + len.
     virtual void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode)
         = 0;
+    // Waits for every launch made so far. A launch may return before its kernel has run
+    // (CUDA); download() waits by itself. Errors of such kernels surface here at the latest.
+    virtual void finish() { }
+
+    // Pipelined delivery to host memory (CUDA; the default has none). stage(words) prepares
+    // two host staging slots for launches of up to `words` numbers and says whether the device
+    // has them. launch_to_host(g0, len, slot) then makes a launch like launch(g0, len, 0,
+    // false) whose output is copied into host slot 0 or 1, and returns without waiting;
+    // host_words(slot) waits for that copy and returns the slot's memory, valid until the slot
+    // is launched into again. Launches of every kind run in the order they were made, so the
+    // next launch can generate while the previous one is being copied. launch() may overwrite
+    // slot 0's device-side buffer only after that slot's copy is done (the device sees to it).
+    virtual bool stage(std::size_t words)
+    {
+        (void)words;
+        return false;
+    }
+    virtual void launch_to_host(std::uint64_t g0, std::uint64_t len, int slot);
+    virtual const std::uint64_t* host_words(int slot);
     // e.g. "opencl: NVIDIA CUDA / NVIDIA H200".
     virtual std::string description() const = 0;
 };
+
+// Throws InputError ("... needs N MiB of host memory ...") when `count` items of `size` bytes
+// exceed what this machine's physical memory can hold (or size_t), before anything is
+// allocated or touched: with overcommit, a huge allocation can succeed and the process be
+// killed when its pages are first written.
+void check_host_memory(std::size_t count, std::size_t size, const std::string& what);
 
 // Per backend: whether it can run here (why not, if not) and its devices. Backends configured
 // off compile stubs (kernels/*/stub.cpp) that say so.

@@ -71,6 +71,136 @@ RNGVET_HD void mt_generate_instance(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_G
     pos[i] = (rv_u32)k;
 }
 
+/* Lane kernels (CUDA and OpenCL drivers, mt_generate_lanes): RNGVET_MT_LANES threads per
+ * instance, for instance counts too small to fill a GPU with one thread each. Words
+ * x_n .. x_{n+L-1} of the recurrence x_n = f(x_{n-nn}, x_{n-nn+1}, x_{n-nn+mm}) depend only on
+ * older words when L <= nn - mm, so lane j makes x_{n+j}: in a step every active lane first
+ * reads its three words and computes (mt_lane_compute), then, after a barrier, writes its word,
+ * tempers and stores its output (mt_lane_commit), and a barrier follows (the next step reads
+ * what this one wrote). A block holds RNGVET_MT_LANE_BLOCK instances; thread e is lane
+ * e / RNGVET_MT_LANE_BLOCK of instance first + e % RNGVET_MT_LANE_BLOCK, so a warp's threads
+ * are neighbouring instances at the same position: state words and (interleave) outputs
+ * coalesce. The block's states live in local (shared) memory during the launch, word w of
+ * the block's instance c at sh[w * RNGVET_MT_LANE_BLOCK + c] (mt_lane_load, mt_lane_store),
+ * so a step waits for shared memory, not for the cache. Used when nn - mm >= RNGVET_MT_LANES
+ * and nn <= RNGVET_MT_LANE_MAX_NN (DC sets of 521 <= p < 2048: MT521, MT607, ...); others
+ * (MT19937's 624 words) run mt_generate_instance. */
+#define RNGVET_MT_LANES 8
+#define RNGVET_MT_LANE_BLOCK 32
+#define RNGVET_MT_LANE_MAX_NN 64
+
+typedef struct MtLane {
+    rv_u64 i; /* instance */
+    rv_u64 col; /* i - the block's first instance: its column in the local state */
+    rv_u64 first; /* the instance's first number in this launch */
+    rv_u64 t; /* the number this lane makes next */
+    rv_u64 end; /* the instance's first number after this launch (0 for i >= N) */
+    rv_u64 pos0; /* the instance's position at the start of the launch */
+    rv_u64 k; /* the state word this lane replaces next */
+    rv_u32 aaa, mask_b, mask_c, y;
+} MtLane;
+
+/* Every lane calls this before the first barrier (lane 0 rewrites pos at the end). */
+RNGVET_HD MtLane mt_lane_begin(MtKernelParams p, RV_GLOBAL const rv_u32* pos,
+    RV_GLOBAL const rv_u32* consts, rv_u64 i, rv_u64 col, unsigned lane)
+{
+    MtLane r;
+    r.i = i;
+    r.col = col;
+    r.y = 0;
+    if (i >= p.instances) {
+        r.first = r.t = r.end = r.pos0 = r.k = 0;
+        r.aaa = r.mask_b = r.mask_c = 0;
+        return r;
+    }
+    r.first = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    r.end = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    r.t = r.first + lane;
+    r.pos0 = pos[i];
+    r.k = r.pos0 + lane;
+    if (r.k >= p.nn) r.k -= p.nn;
+    r.aaa = consts[i];
+    r.mask_b = consts[p.stride + i];
+    r.mask_c = consts[2 * p.stride + i];
+    return r;
+}
+
+/* Steps of the busiest instance of the block that starts at instance `first`. */
+RNGVET_HD rv_u64 mt_lanes_steps(MtKernelParams p, rv_u64 first)
+{
+    rv_u64 steps = 0;
+    for (rv_u64 w = 0; w < RNGVET_MT_LANE_BLOCK; ++w) {
+        const rv_u64 i = first + w;
+        if (i >= p.instances) break;
+        const rv_u64 n = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len)
+            - rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+        const rv_u64 s = (n + RNGVET_MT_LANES - 1) / RNGVET_MT_LANES;
+        if (s > steps) steps = s;
+    }
+    return steps;
+}
+
+/* The lanes copy their instance's state between st and the local copy sh (lane j: words
+ * j, j + L, ...); a barrier must follow the load. Not for i >= N. */
+RNGVET_HD void mt_lane_load(
+    MtKernelParams p, RV_GLOBAL const rv_u32* st, RV_LOCAL rv_u32* sh, MtLane r, unsigned lane)
+{
+    for (rv_u64 w = lane; w < p.nn; w += RNGVET_MT_LANES)
+        sh[w * RNGVET_MT_LANE_BLOCK + r.col] = st[w * p.stride + r.i];
+}
+
+RNGVET_HD void mt_lane_store(
+    MtKernelParams p, RV_GLOBAL rv_u32* st, RV_LOCAL const rv_u32* sh, MtLane r, unsigned lane)
+{
+    for (rv_u64 w = lane; w < p.nn; w += RNGVET_MT_LANES)
+        st[w * p.stride + r.i] = sh[w * RNGVET_MT_LANE_BLOCK + r.col];
+}
+
+/* Read half of a step: the lane's new word, from words no lane writes in this step. */
+RNGVET_HD MtLane mt_lane_compute(MtKernelParams p, RV_LOCAL const rv_u32* sh, MtLane r)
+{
+    if (r.t < r.end) {
+        const rv_u64 k1 = r.k + 1 == p.nn ? 0 : r.k + 1;
+        const rv_u64 km = r.k + p.mm >= p.nn ? r.k + p.mm - p.nn : r.k + p.mm;
+        const rv_u32 x = (sh[r.k * RNGVET_MT_LANE_BLOCK + r.col] & (rv_u32)p.umask)
+            | (sh[k1 * RNGVET_MT_LANE_BLOCK + r.col] & (rv_u32)p.lmask);
+        r.y = sh[km * RNGVET_MT_LANE_BLOCK + r.col] ^ (x >> 1) ^ ((x & 1u) ? r.aaa : 0u);
+    }
+    return r;
+}
+
+/* Write half of a step: stores the word and the tempered output, moves on by L positions. */
+RNGVET_HD MtLane mt_lane_commit(
+    MtKernelParams p, RV_LOCAL rv_u32* sh, RV_GLOBAL rv_u64* out, MtLane r)
+{
+    if (r.t < r.end) {
+        rv_u32 y = r.y;
+        sh[r.k * RNGVET_MT_LANE_BLOCK + r.col] = y;
+        y ^= y >> p.shift0;
+        y ^= (y << p.shift_b) & r.mask_b;
+        y ^= (y << p.shift_c) & r.mask_c;
+        y ^= y >> p.shift1;
+        const rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, r.i, r.t) - p.g0;
+        if (p.count_mode != 0)
+            out[j] += 1;
+        else
+            out[j] = y;
+    }
+    r.t += RNGVET_MT_LANES;
+    r.k += RNGVET_MT_LANES;
+    if (r.k >= p.nn) r.k -= p.nn;
+    return r;
+}
+
+/* After the last step: lane 0 records the instance's new position. */
+RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, unsigned lane)
+{
+    if (lane != 0 || r.end <= r.first) return;
+    rv_u64 k = r.pos0 + (r.end - r.first) % p.nn;
+    if (k >= p.nn) k -= p.nn;
+    pos[r.i] = (rv_u32)k;
+}
+
 #if defined(__cplusplus)
 } /* namespace rngvet */
 #endif

@@ -110,31 +110,93 @@ RNGVET_HD void ranmar_lane_load(RV_GLOBAL const rv_u64* state, RV_LOCAL rv_u64* 
         hist[w] = state[w];
 }
 
-/* Phase 3, once per step with a barrier after each: the lane makes X_k and output k (if k is
- * in this launch), writes it to out[g(i, k) - g0] and moves on by 32 positions. The lane that
- * makes the launch's last number of the instance records its c in state[RNGVET_RANMAR_C]. */
-RNGVET_HD RanmarLane ranmar_lane_step(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
-    RV_GLOBAL rv_u64* state, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
+/* The lane's number of this step (only when r.k < r.end): makes X_k and output k, keeps X_k in
+ * the history and, when k is the launch's last number of the instance, records its c in
+ * state[RNGVET_RANMAR_C]. */
+RNGVET_HD rv_u64 ranmar_lane_make(
+    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* state, RanmarLane r)
 {
-    if (r.k < r.end) {
-        rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
-        if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
-        const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
-        rv_u64 value = (x - r.c) & p.mask;
-        const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
-        hist[r.slot] = x;
-        if (value == 0 && p.zero_smallest != 0) value = 1;
-        if (p.count_mode != 0)
-            out[j] += 1;
-        else
-            out[j] = value;
-        if (r.k + 1 == r.end) state[RNGVET_RANMAR_C] = r.c;
-    }
+    rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
+    if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
+    const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
+    rv_u64 value = (x - r.c) & p.mask;
+    hist[r.slot] = x;
+    if (value == 0 && p.zero_smallest != 0) value = 1;
+    if (r.k + 1 == r.end) state[RNGVET_RANMAR_C] = r.c;
+    return value;
+}
+
+/* Moves the lane on by 32 positions. */
+RNGVET_HD RanmarLane ranmar_lane_advance(RanmarKernelParams p, RanmarLane r)
+{
     r.k += RNGVET_RANMAR_LANES;
     r.slot += RNGVET_RANMAR_LANES;
     if (r.slot >= RNGVET_RANMAR_LAGS) r.slot -= RNGVET_RANMAR_LAGS;
     r.c = r.c >= p.cd_step ? r.c - p.cd_step : r.c + p.cm - p.cd_step;
     return r;
+}
+
+/* Phase 3, once per step with a barrier after each: the lane makes X_k and output k (if k is
+ * in this launch), writes it to out[g(i, k) - g0] and moves on by 32 positions. */
+RNGVET_HD RanmarLane ranmar_lane_step(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
+    RV_GLOBAL rv_u64* state, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
+{
+    if (r.k < r.end) {
+        const rv_u64 value = ranmar_lane_make(p, hist, state, r);
+        const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
+        if (p.count_mode != 0)
+            out[j] += 1;
+        else
+            out[j] = value;
+    }
+    return ranmar_lane_advance(p, r);
+}
+
+/* Tiled launch (the CUDA and OpenCL drivers' ranmar_generate_tiled, all layouts but single).
+ * A block holds RNGVET_RANMAR_TILE instances (warps) first .. first + TILE - 1. In step s,
+ * lane l of warp w makes instance first + w's number start[w] + 32*s + l into
+ * tile[w * RNGVET_RANMAR_TILE_PITCH + l] instead of writing it to out; after a block-wide
+ * barrier, every thread of the block writes one tile element to out (ranmar_tile_write), in
+ * an order chosen so that neighbouring threads write neighbouring combined indices: under
+ * interleave, instance-fast (out[i + N*t] for consecutive i is one run of TILE words), so the
+ * stores coalesce where one warp's own numbers lie N words apart. Two tiles alternate, so one
+ * barrier per step suffices: the tile a step fills was last read before the previous step's
+ * barrier. start[w] and end[w] (block-shared) are the instance's first position in the launch
+ * and its end (0 and 0 for w beyond N). The pitch of 33 words keeps the instance-fast reads
+ * free of bank conflicts. */
+#define RNGVET_RANMAR_TILE 16
+#define RNGVET_RANMAR_TILE_PITCH 33
+
+RNGVET_HD RanmarLane ranmar_lane_step_tile(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
+    RV_GLOBAL rv_u64* state, RV_LOCAL rv_u64* tile_row, RanmarLane r, unsigned lane)
+{
+    if (r.k < r.end) tile_row[lane] = ranmar_lane_make(p, hist, state, r);
+    return ranmar_lane_advance(p, r);
+}
+
+/* Whether thread e of a tiled block writes instance-fast (e % TILE is the instance) or
+ * lane-fast (e % 32 is the lane): instance-fast where neighbouring instances' numbers at the
+ * same position are close in out (interleave; block:K with small K). */
+RNGVET_HD int ranmar_tile_instance_fast(RanmarKernelParams p)
+{
+    return p.layout == RNGVET_LAYOUT_INTERLEAVE || (p.layout == RNGVET_LAYOUT_BLOCK && p.block < 8);
+}
+
+/* Thread e (0 <= e < TILE * 32) of the block writes its element of step s's tile. */
+RNGVET_HD void ranmar_tile_write(RanmarKernelParams p, RV_LOCAL const rv_u64* tile,
+    RV_LOCAL const rv_u64* start, RV_LOCAL const rv_u64* end, RV_GLOBAL rv_u64* out, rv_u64 first,
+    rv_u64 s, unsigned e)
+{
+    const int fast = ranmar_tile_instance_fast(p);
+    const unsigned w = fast ? e % RNGVET_RANMAR_TILE : e / RNGVET_RANMAR_LANES;
+    const unsigned l = fast ? e / RNGVET_RANMAR_TILE : e % RNGVET_RANMAR_LANES;
+    const rv_u64 t = start[w] + s * RNGVET_RANMAR_LANES + l;
+    if (t >= end[w]) return;
+    const rv_u64 j = ranmar_combined_index(p, first + w, t) - p.g0;
+    if (p.count_mode != 0)
+        out[j] += 1;
+    else
+        out[j] = tile[w * RNGVET_RANMAR_TILE_PITCH + l];
 }
 
 /* Phase 4, after the last step's barrier: the lanes copy the history back. */

@@ -1,8 +1,11 @@
-// CUDA backend. RANMAR: one warp per instance, ranmar_instances_per_block warps per block; a
-// warp's lanes share only their own history in shared memory, so __syncwarp() is the only
-// barrier and warps run independently. MT: one thread per instance, 128 per block, state
-// word-major across instances (coalesced). The grids are those of the OpenCL and OpenMP
-// backends.
+// CUDA backend. RANMAR: one warp per instance. Layout single: ranmar_instances_per_block warps
+// per block; a warp's lanes share only their own history in shared memory, so __syncwarp() is
+// the only barrier and warps run independently. Other layouts: the tiled kernel
+// (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory). MT: DC sets with
+// nn <= 64 run the lane kernel (8 threads per instance, states in shared memory, mt_kernel.hpp);
+// others one thread per instance, 128 per block, state word-major across instances
+// (coalesced). The grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance
+// and one-warp-per-instance grids).
 #include "generators/error.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
@@ -36,6 +39,49 @@ __global__ void __launch_bounds__(ranmar_threads)
     ranmar_lane_store(st, hist[warp], lane);
 }
 
+// The tiled kernel (ranmar_kernel.hpp, "Tiled launch"; the OpenCL driver is the same code):
+// RNGVET_RANMAR_TILE instances per block, each step's numbers staged in shared memory and
+// written by the whole block in the layout's order, so that under interleave a warp's stores
+// are runs of consecutive words instead of 32 words N apart. All layouts but single.
+constexpr int ranmar_tiled_threads = RNGVET_RANMAR_TILE * RNGVET_RANMAR_LANES;
+
+__global__ void __launch_bounds__(ranmar_tiled_threads)
+    ranmar_generate_tiled(RanmarKernelParams p, std::uint64_t* state, std::uint64_t* out)
+{
+    __shared__ std::uint64_t hist[RNGVET_RANMAR_TILE * RNGVET_RANMAR_LAGS];
+    __shared__ std::uint64_t tile[2 * RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH];
+    __shared__ std::uint64_t start[RNGVET_RANMAR_TILE];
+    __shared__ std::uint64_t end[RNGVET_RANMAR_TILE];
+    const unsigned lid = threadIdx.x;
+    const unsigned warp = lid / RNGVET_RANMAR_LANES;
+    const unsigned lane = lid % RNGVET_RANMAR_LANES;
+    const std::uint64_t first = std::uint64_t(blockIdx.x) * RNGVET_RANMAR_TILE;
+    const std::uint64_t i = first + warp;
+    const bool active = i < p.instances;
+    std::uint64_t* st = state + (active ? i : 0) * RNGVET_RANMAR_STRIDE;
+    std::uint64_t* h = hist + warp * RNGVET_RANMAR_LAGS;
+
+    RanmarLane r = ranmar_lane_begin(p, st, i, lane);
+    if (active) ranmar_lane_load(st, h, lane);
+    if (lane == 0) {
+        start[warp] = active ? r.k : 0;
+        end[warp] = active ? r.end : 0;
+    }
+    __syncthreads();
+    std::uint64_t steps = 0;
+    for (unsigned w = 0; w < RNGVET_RANMAR_TILE; ++w) {
+        const std::uint64_t s = (end[w] - start[w] + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
+        if (end[w] > start[w] && s > steps) steps = s;
+    }
+    for (std::uint64_t s = 0; s < steps; ++s) {
+        std::uint64_t* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
+        r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
+        __syncthreads();
+        ranmar_tile_write(p, t, start, end, out, first, s, lid);
+    }
+    if (active) ranmar_lane_store(st, h, lane);
+}
+
 __global__ void __launch_bounds__(RNGVET_MT_THREADS_PER_BLOCK) mt_generate(MtKernelParams p,
     std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
 {
@@ -43,7 +89,37 @@ __global__ void __launch_bounds__(RNGVET_MT_THREADS_PER_BLOCK) mt_generate(MtKer
         std::uint64_t(blockIdx.x) * RNGVET_MT_THREADS_PER_BLOCK + threadIdx.x);
 }
 
-// Device selection, error reporting and the output buffer, common to both generators.
+// The lane kernel (mt_kernel.hpp, "Lane kernels"; the OpenCL driver is the same code):
+// RNGVET_MT_LANES threads per instance, RNGVET_MT_LANE_BLOCK instances per block.
+constexpr int mt_lane_threads = RNGVET_MT_LANES * RNGVET_MT_LANE_BLOCK;
+
+__global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelParams p,
+    std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    __shared__ std::uint32_t sh[RNGVET_MT_LANE_MAX_NN * RNGVET_MT_LANE_BLOCK];
+    const unsigned lane = threadIdx.x / RNGVET_MT_LANE_BLOCK;
+    const unsigned col = threadIdx.x % RNGVET_MT_LANE_BLOCK;
+    const std::uint64_t first = std::uint64_t(blockIdx.x) * RNGVET_MT_LANE_BLOCK;
+    const bool active = first + col < p.instances;
+    MtLane r = mt_lane_begin(p, pos, consts, first + col, col, lane);
+    if (active) mt_lane_load(p, st, sh, r, lane);
+    const std::uint64_t steps = mt_lanes_steps(p, first);
+    __syncthreads();
+    for (std::uint64_t s = 0; s < steps; ++s) {
+        r = mt_lane_compute(p, sh, r);
+        __syncthreads();
+        r = mt_lane_commit(p, sh, out, r);
+        __syncthreads();
+    }
+    if (active) mt_lane_store(p, st, sh, r, lane);
+    mt_lane_end(p, pos, r, lane);
+}
+
+// Device selection, error reporting, the output buffer and the host staging, common to both
+// generators. Everything runs on one stream (stream_): kernels in order, each launch returning
+// at once; download(), upload() and finish() wait. With staging (stage()), slot s has a device
+// buffer (slot 0: out_) and a pinned host buffer; its copies run on copy_, after the kernel
+// that filled it (kernel_done_) and before the next kernel that overwrites it (copy_done_).
 class CudaDevice : public KernelDevice {
 public:
     explicit CudaDevice(int device)
@@ -59,36 +135,119 @@ public:
         cudaDeviceProp prop{};
         check(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties");
         name_ = prop.name;
+        check(cudaStreamCreate(&stream_), "cudaStreamCreate");
     }
     CudaDevice(const CudaDevice&) = delete;
     CudaDevice& operator=(const CudaDevice&) = delete;
     ~CudaDevice() override
     {
+        cudaSetDevice(device_);
+        if (stream_) cudaStreamSynchronize(stream_);
+        if (copy_) cudaStreamSynchronize(copy_);
+        for (int s = 0; s < 2; ++s) {
+            if (pinned_[s]) cudaFreeHost(pinned_[s]);
+            if (kernel_done_[s]) cudaEventDestroy(kernel_done_[s]);
+            if (copy_done_[s]) cudaEventDestroy(copy_done_[s]);
+        }
+        if (copy_) cudaStreamDestroy(copy_);
+        if (stream_) cudaStreamDestroy(stream_);
         for (void* p : allocations_)
             cudaFree(p);
+        cudaGetLastError();
     }
 
     void reserve(std::size_t words) override
     {
         if (words <= capacity_) return;
+        finish();
+        if (copy_) check(cudaStreamSynchronize(copy_), "waiting for copies");
         release(out_);
         out_ = nullptr;
         capacity_ = 0;
-        out_
-            = static_cast<std::uint64_t*>(allocate(words * sizeof(std::uint64_t), "output buffer"));
+        out_ = static_cast<std::uint64_t*>(allocate(bytes_of(words), "output buffer"));
         capacity_ = words;
     }
 
     void upload(const std::uint64_t* host, std::size_t words) override
     {
-        check(cudaMemcpy(out_, host, words * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        wait_for_copy(0);
+        check(cudaMemcpyAsync(out_, host, bytes_of(words), cudaMemcpyHostToDevice, stream_),
             "writing the output buffer");
+        finish();
     }
 
     void download(std::uint64_t* host, std::size_t words) override
     {
-        check(cudaMemcpy(host, out_, words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        check(cudaMemcpyAsync(host, out_, bytes_of(words), cudaMemcpyDeviceToHost, stream_),
             "reading the output buffer");
+        finish();
+    }
+
+    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+    {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        wait_for_copy(0);
+        enqueue(g0, len, out_ + offset, count_mode);
+        check(cudaGetLastError(), "launching the kernel");
+    }
+
+    void finish() override
+    {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        check(cudaStreamSynchronize(stream_), "running the kernel");
+    }
+
+    bool stage(std::size_t words) override
+    {
+        if (staged_ >= words) return true;
+        if (staged_ != 0) return false; // staged once, for the stream's launch length
+        reserve(words);
+        check_host_memory(
+            words, 2 * sizeof(std::uint64_t), "the pinned host staging of backend 'cuda'");
+        std::uint64_t* second
+            = static_cast<std::uint64_t*>(allocate(bytes_of(words), "second output buffer"));
+        for (int s = 0; s < 2; ++s)
+            if (cudaMallocHost(reinterpret_cast<void**>(&pinned_[s]), bytes_of(words))
+                != cudaSuccess) {
+                cudaGetLastError();
+                pinned_[s] = nullptr;
+                throw InputError("backend 'cuda' ran out of pinned host memory: "
+                    + std::to_string(2 * bytes_of(words) >> 20)
+                    + " MiB of host staging; use fewer numbers per launch");
+            }
+        check(cudaStreamCreate(&copy_), "cudaStreamCreate");
+        for (int s = 0; s < 2; ++s) {
+            check(cudaEventCreateWithFlags(&kernel_done_[s], cudaEventDisableTiming),
+                "cudaEventCreate");
+            check(cudaEventCreateWithFlags(&copy_done_[s], cudaEventDisableTiming),
+                "cudaEventCreate");
+        }
+        second_ = second;
+        staged_ = words;
+        return true;
+    }
+
+    void launch_to_host(std::uint64_t g0, std::uint64_t len, int slot) override
+    {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        std::uint64_t* buffer = slot == 0 ? out_ : second_;
+        wait_for_copy(slot);
+        enqueue(g0, len, buffer, false);
+        check(cudaGetLastError(), "launching the kernel");
+        check(cudaEventRecord(kernel_done_[slot], stream_), "cudaEventRecord");
+        check(cudaStreamWaitEvent(copy_, kernel_done_[slot], 0), "cudaStreamWaitEvent");
+        check(cudaMemcpyAsync(pinned_[slot], buffer, bytes_of(static_cast<std::size_t>(len)),
+                  cudaMemcpyDeviceToHost, copy_),
+            "reading the output buffer");
+        check(cudaEventRecord(copy_done_[slot], copy_), "cudaEventRecord");
+    }
+
+    const std::uint64_t* host_words(int slot) override
+    {
+        check(cudaEventSynchronize(copy_done_[slot]), "running the kernel and copying its output");
+        return pinned_[slot];
     }
 
     std::string description() const override
@@ -97,6 +256,12 @@ public:
     }
 
 protected:
+    // Puts the generator's kernel for [g0, g0 + len) into stream_, writing to out.
+    virtual void enqueue(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode)
+        = 0;
+
+    static std::size_t bytes_of(std::size_t words) { return words * sizeof(std::uint64_t); }
+
     void check(cudaError_t rc, const char* what) const
     {
         if (rc == cudaSuccess) return;
@@ -126,21 +291,24 @@ protected:
     {
         T* d = static_cast<T*>(allocate(host.size() * sizeof(T), what));
         check(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), what);
+        check(cudaDeviceSynchronize(), what);
         return d;
-    }
-
-    void finish(const char* kernel)
-    {
-        check(cudaGetLastError(), kernel);
-        check(cudaDeviceSynchronize(), kernel);
     }
 
     int device_;
     std::string name_ = "?";
     std::uint64_t* out_ = nullptr;
     std::size_t capacity_ = 0;
+    cudaStream_t stream_ = nullptr;
 
 private:
+    // Kernels that overwrite slot's device buffer wait until its last copy to the host is done.
+    void wait_for_copy(int slot)
+    {
+        if (staged_ != 0)
+            check(cudaStreamWaitEvent(stream_, copy_done_[slot], 0), "cudaStreamWaitEvent");
+    }
+
     void release(void* p)
     {
         if (!p) return;
@@ -149,6 +317,12 @@ private:
     }
 
     std::vector<void*> allocations_;
+    std::size_t staged_ = 0; // words per staging slot, 0: not staged
+    std::uint64_t* second_ = nullptr; // slot 1's device buffer
+    std::uint64_t* pinned_[2] = { nullptr, nullptr };
+    cudaStream_t copy_ = nullptr;
+    cudaEvent_t kernel_done_[2] = { nullptr, nullptr };
+    cudaEvent_t copy_done_[2] = { nullptr, nullptr };
 };
 
 class CudaRanmar final : public CudaDevice {
@@ -161,16 +335,23 @@ public:
         state_ = copy_to_device(setup.state, "generator states");
     }
 
-    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+protected:
+    // Single layout: one warp (ranmar_generate); every other layout: the tiled kernel.
+    void enqueue(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode) override
     {
         RanmarKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        ranmar_generate<<<static_cast<unsigned>(blocks_), ranmar_threads>>>(
-            p, state_, out_ + offset);
-        finish("ranmar_generate");
+        if (p.layout == RNGVET_LAYOUT_SINGLE) {
+            ranmar_generate<<<static_cast<unsigned>(blocks_), ranmar_threads, 0, stream_>>>(
+                p, state_, out);
+        } else {
+            const std::uint64_t blocks
+                = (p.instances + RNGVET_RANMAR_TILE - 1) / RNGVET_RANMAR_TILE;
+            ranmar_generate_tiled<<<static_cast<unsigned>(blocks), ranmar_tiled_threads, 0,
+                stream_>>>(p, state_, out);
+        }
     }
 
 private:
@@ -191,16 +372,22 @@ public:
         consts_ = copy_to_device(setup.consts, "parameter sets");
     }
 
-    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+protected:
+    void enqueue(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode) override
     {
         MtKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        mt_generate<<<static_cast<unsigned>(blocks_), RNGVET_MT_THREADS_PER_BLOCK>>>(
-            p, state_, position_, consts_, out_ + offset);
-        finish("mt_generate");
+        if (p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN) {
+            const std::uint64_t blocks
+                = (p.instances + RNGVET_MT_LANE_BLOCK - 1) / RNGVET_MT_LANE_BLOCK;
+            mt_generate_lanes<<<static_cast<unsigned>(blocks), mt_lane_threads, 0, stream_>>>(
+                p, state_, position_, consts_, out);
+        } else {
+            mt_generate<<<static_cast<unsigned>(blocks_), RNGVET_MT_THREADS_PER_BLOCK, 0,
+                stream_>>>(p, state_, position_, consts_, out);
+        }
     }
 
 private:

@@ -225,16 +225,17 @@ protected:
             what);
     }
 
-    template <class T> void arg(cl_uint index, const T& value)
+    template <class T> void arg(cl_uint index, const T& value, cl_kernel kernel = nullptr)
     {
-        check(clSetKernelArg(kernel_.value, index, sizeof(T), &value), "clSetKernelArg");
+        check(clSetKernelArg(kernel ? kernel : kernel_.value, index, sizeof(T), &value),
+            "clSetKernelArg");
     }
 
-    void run(std::uint64_t blocks, std::size_t local)
+    void run(std::uint64_t blocks, std::size_t local, cl_kernel kernel = nullptr)
     {
         const std::size_t global = static_cast<std::size_t>(blocks) * local;
-        check(clEnqueueNDRangeKernel(
-                  queue_.value, kernel_.value, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+        check(clEnqueueNDRangeKernel(queue_.value, kernel ? kernel : kernel_.value, 1, nullptr,
+                  &global, &local, 0, nullptr, nullptr),
             "launching the kernel");
         check(clFinish(queue_.value), "running the kernel");
     }
@@ -289,24 +290,35 @@ public:
         , blocks_(setup.blocks)
     {
         state_.reset(make_buffer(setup.state, "generator states"));
+        cl_int rc = CL_SUCCESS;
+        tiled_.reset(clCreateKernel(program_.value, "ranmar_generate_tiled", &rc));
+        check(rc, "clCreateKernel");
     }
 
+    // Every layout but single runs the tiled kernel (coalesced stores, ranmar_kernel.hpp).
     void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
     {
         RanmarKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        arg(0, p);
-        arg(1, state_.value);
-        arg(2, out_.value);
-        arg(3, static_cast<cl_ulong>(offset));
-        run(blocks_, ranmar_instances_per_block * RNGVET_RANMAR_LANES);
+        const bool tiled = p.layout != RNGVET_LAYOUT_SINGLE;
+        cl_kernel k = tiled ? tiled_.value : kernel_.value;
+        arg(0, p, k);
+        arg(1, state_.value, k);
+        arg(2, out_.value, k);
+        arg(3, static_cast<cl_ulong>(offset), k);
+        if (tiled)
+            run((params_.instances + RNGVET_RANMAR_TILE - 1) / RNGVET_RANMAR_TILE,
+                RNGVET_RANMAR_TILE * RNGVET_RANMAR_LANES, k);
+        else
+            run(blocks_, ranmar_instances_per_block * RNGVET_RANMAR_LANES, k);
     }
 
 private:
     RanmarKernelParams params_;
     std::uint64_t blocks_;
+    Handle<cl_kernel, clReleaseKernel> tiled_;
     Handle<cl_mem, clReleaseMemObject> state_;
 };
 
@@ -320,7 +332,12 @@ public:
         state_.reset(make_buffer(setup.state, "generator states"));
         position_.reset(make_buffer(setup.position, "generator positions"));
         consts_.reset(make_buffer(setup.consts, "parameter sets"));
+        cl_int rc = CL_SUCCESS;
+        lanes_.reset(clCreateKernel(program_.value, "mt_generate_lanes", &rc));
+        check(rc, "clCreateKernel");
     }
+
+    // RNGVET_MT_LANES work-items per instance where the parameter set allows it (mt_kernel.hpp).
 
     void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
     {
@@ -328,13 +345,19 @@ public:
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        arg(0, p);
-        arg(1, state_.value);
-        arg(2, position_.value);
-        arg(3, consts_.value);
-        arg(4, out_.value);
-        arg(5, static_cast<cl_ulong>(offset));
-        run(blocks_, RNGVET_MT_THREADS_PER_BLOCK);
+        const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+        cl_kernel k = lanes ? lanes_.value : kernel_.value;
+        arg(0, p, k);
+        arg(1, state_.value, k);
+        arg(2, position_.value, k);
+        arg(3, consts_.value, k);
+        arg(4, out_.value, k);
+        arg(5, static_cast<cl_ulong>(offset), k);
+        if (lanes)
+            run((p.instances + RNGVET_MT_LANE_BLOCK - 1) / RNGVET_MT_LANE_BLOCK,
+                RNGVET_MT_LANES * RNGVET_MT_LANE_BLOCK, k);
+        else
+            run(blocks_, RNGVET_MT_THREADS_PER_BLOCK, k);
     }
 
 private:
@@ -343,6 +366,7 @@ private:
     Handle<cl_mem, clReleaseMemObject> state_;
     Handle<cl_mem, clReleaseMemObject> position_;
     Handle<cl_mem, clReleaseMemObject> consts_;
+    Handle<cl_kernel, clReleaseKernel> lanes_;
 };
 
 } // namespace

@@ -35,3 +35,45 @@ void ranmar_generate(RanmarKernelParams p, __global ulong* state, __global ulong
     }
     if (active) ranmar_lane_store(st, h, lane);
 }
+
+/* The tiled kernel (ranmar_kernel.hpp, "Tiled launch"): RNGVET_RANMAR_TILE instances per
+ * work-group, the same grid as ranmar_generate_tiled on CUDA; used for every layout but
+ * single. Each step's numbers go through a local tile and are written to out by the whole
+ * group in the layout's order (coalesced under interleave). */
+__kernel __attribute__((reqd_work_group_size(RNGVET_RANMAR_TILE * RNGVET_RANMAR_LANES, 1, 1)))
+void ranmar_generate_tiled(RanmarKernelParams p, __global ulong* state, __global ulong* out,
+                           ulong offset)
+{
+    __local ulong hist[RNGVET_RANMAR_TILE * RNGVET_RANMAR_LAGS];
+    __local ulong tile[2 * RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH];
+    __local ulong start[RNGVET_RANMAR_TILE];
+    __local ulong end[RNGVET_RANMAR_TILE];
+    const uint lid = (uint)get_local_id(0);
+    const uint warp = lid / RNGVET_RANMAR_LANES;
+    const uint lane = lid % RNGVET_RANMAR_LANES;
+    const ulong first = (ulong)get_group_id(0) * RNGVET_RANMAR_TILE;
+    const ulong i = first + warp;
+    const int active = i < p.instances;
+    __global ulong* st = state + (active ? i : 0) * RNGVET_RANMAR_STRIDE;
+    __local ulong* h = hist + warp * RNGVET_RANMAR_LAGS;
+
+    RanmarLane r = ranmar_lane_begin(p, st, i, lane);
+    if (active) ranmar_lane_load(st, h, lane);
+    if (lane == 0) {
+        start[warp] = active ? r.k : 0;
+        end[warp] = active ? r.end : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong steps = 0;
+    for (uint w = 0; w < RNGVET_RANMAR_TILE; ++w) {
+        const ulong s = (end[w] - start[w] + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
+        if (end[w] > start[w] && s > steps) steps = s;
+    }
+    for (ulong s = 0; s < steps; ++s) {
+        __local ulong* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
+        r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ranmar_tile_write(p, t, start, end, out + offset, first, s, lid);
+    }
+    if (active) ranmar_lane_store(st, h, lane);
+}

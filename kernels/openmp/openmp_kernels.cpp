@@ -1,4 +1,7 @@
-// OpenMP backend: the CUDA/OpenCL grids run on host threads, one loop iteration per block.
+// OpenMP backend: the CUDA/OpenCL grids run on host threads, one loop iteration per block
+// (the plain grids: one warp per RANMAR instance, one thread per MT instance; the GPU-only
+// tiled RANMAR and lane MT kernels, which reorganise the same arithmetic for coalescing, are
+// checked against the reference on OpenCL).
 // RANMAR: inside a block, each "warp" runs its 32 lanes as a sequential loop per phase, which
 // is exact because no lane reads what another lane writes within a step (ranmar_kernel.hpp).
 // MT: a block's 128 "threads" run one after the other. Instance states are 64-byte aligned:
@@ -27,6 +30,9 @@ template <class T> struct AlignedArray {
     void allocate(std::size_t n, const char* what)
     {
         release();
+        // Before allocating: with overcommit a huge allocation may succeed and the process be
+        // killed later, when the pages are written.
+        check_host_memory(n, sizeof(T), "the " + std::string(what) + " of backend 'openmp'");
         try {
             data = static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(cache_line)));
         } catch (const std::bad_alloc&) {
@@ -48,20 +54,52 @@ template <class T> struct AlignedArray {
     }
 };
 
-// The output buffer, common to both generators.
+// The output buffer and the host staging, common to both generators. Device memory is host
+// memory here, so staging needs no copies: slot 0 is the output buffer, slot 1 a second one,
+// and launch_to_host() only queues the launch; host_words() runs the queued launches, in
+// order, up to the one it asks for. (A read-ahead that is never asked for is never run.)
 class OpenmpDevice : public KernelDevice {
 public:
     void reserve(std::size_t words) override
     {
+        flush();
         if (words > out_.size) out_.allocate(words, "output buffer");
     }
     void upload(const std::uint64_t* host, std::size_t words) override
     {
+        flush();
         std::memcpy(out_.data, host, words * sizeof(std::uint64_t));
     }
     void download(std::uint64_t* host, std::size_t words) override
     {
+        flush();
         std::memcpy(host, out_.data, words * sizeof(std::uint64_t));
+    }
+    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+    {
+        flush();
+        generate(g0, len, out_.data + offset, count_mode);
+    }
+    void finish() override { flush(); }
+    bool stage(std::size_t words) override
+    {
+        reserve(words);
+        if (words > second_.size) second_.allocate(words, "second output buffer");
+        return true;
+    }
+    void launch_to_host(std::uint64_t g0, std::uint64_t len, int slot) override
+    {
+        queued_.push_back({ g0, len, slot });
+    }
+    const std::uint64_t* host_words(int slot) override
+    {
+        while (!queued_.empty()) {
+            const Queued q = queued_.front();
+            queued_.erase(queued_.begin());
+            generate(q.g0, q.len, slot_data(q.slot), false);
+            if (q.slot == slot) break;
+        }
+        return slot_data(slot);
     }
     std::string description() const override
     {
@@ -69,7 +107,30 @@ public:
     }
 
 protected:
+    virtual void generate(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode)
+        = 0;
+
     AlignedArray<std::uint64_t> out_;
+
+private:
+    struct Queued {
+        std::uint64_t g0, len;
+        int slot;
+    };
+
+    std::uint64_t* slot_data(int slot) { return slot == 0 ? out_.data : second_.data; }
+
+    void flush()
+    {
+        while (!queued_.empty()) {
+            const Queued q = queued_.front();
+            queued_.erase(queued_.begin());
+            generate(q.g0, q.len, slot_data(q.slot), false);
+        }
+    }
+
+    AlignedArray<std::uint64_t> second_;
+    std::vector<Queued> queued_;
 };
 
 // One RANMAR instance's 32 lanes, phase by phase (the host "launch" of one warp).
@@ -98,14 +159,16 @@ public:
         state_.assign(setup.state, "generator states");
     }
 
-    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+protected:
+    void generate(
+        std::uint64_t g0, std::uint64_t len, std::uint64_t* out_at, bool count_mode) override
     {
         RanmarKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
         std::uint64_t* const state = state_.data;
-        std::uint64_t* const out = out_.data + offset;
+        std::uint64_t* const out = out_at;
         const auto blocks = static_cast<std::int64_t>(blocks_);
 #pragma omp parallel for schedule(static)
         for (std::int64_t b = 0; b < blocks; ++b) {
@@ -136,7 +199,9 @@ public:
         consts_.assign(setup.consts, "parameter sets");
     }
 
-    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
+protected:
+    void generate(
+        std::uint64_t g0, std::uint64_t len, std::uint64_t* out_at, bool count_mode) override
     {
         MtKernelParams p = params_;
         p.g0 = g0;
@@ -145,7 +210,7 @@ public:
         std::uint32_t* const st = state_.data;
         std::uint32_t* const pos = position_.data;
         const std::uint32_t* const consts = consts_.data;
-        std::uint64_t* const out = out_.data + offset;
+        std::uint64_t* const out = out_at;
         const auto blocks = static_cast<std::int64_t>(blocks_);
 #pragma omp parallel for schedule(static)
         for (std::int64_t b = 0; b < blocks; ++b)
