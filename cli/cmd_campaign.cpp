@@ -725,18 +725,18 @@ int run_local(int argc, char** argv)
     }
     if (db.empty()) db = dir + "/campaign.sqlite";
 
-    std::vector<int> todo;
+    std::vector<int> pending;
     const auto states = inspect_all(dir, table, QueueState{});
     for (std::size_t i = 0; i < states.size(); ++i) {
         if (states[i].state == State::done) continue;
         if (states[i].unusable)
             throw InputError(describe(tasks[i]) + ": " + states[i].detail
                 + "; move the file away to run it afresh");
-        todo.push_back(tasks[i].id);
+        pending.push_back(tasks[i].id);
     }
-    const int slots = std::max(1, std::min(jobs, static_cast<int>(todo.size())));
+    const int slots = std::max(1, std::min(jobs, static_cast<int>(pending.size())));
     const int per_task = std::max(1, jobs / slots);
-    std::cerr << "rngvet: campaign " << table.campaign_id << ": " << todo.size() << " of "
+    std::cerr << "rngvet: campaign " << table.campaign_id << ": " << pending.size() << " of "
               << tasks.size() << " tasks to run, " << slots << " at a time with " << per_task
               << " job(s) each\n";
     const std::string exe = self_exe();
@@ -745,9 +745,9 @@ int run_local(int argc, char** argv)
     std::map<pid_t, int> running;
     std::size_t next = 0, finished = 0;
     int failures = 0;
-    while ((next < todo.size() && !local_stop) || !running.empty()) {
-        while (!local_stop && next < todo.size() && static_cast<int>(running.size()) < slots) {
-            const int id = todo[next++];
+    while ((next < pending.size() && !local_stop) || !running.empty()) {
+        while (!local_stop && next < pending.size() && static_cast<int>(running.size()) < slots) {
+            const int id = pending[next++];
             const CampaignTask& t = tasks[static_cast<std::size_t>(id)];
             const std::int64_t resume = prepare_task(dir, table, id);
             std::vector<std::string> args{ exe, "run" };
@@ -789,7 +789,7 @@ int run_local(int argc, char** argv)
         const bool ok = WIFEXITED(raw) && WEXITSTATUS(raw) == 0;
         failures += !ok;
         std::cerr << "rngvet: " << describe(tasks[static_cast<std::size_t>(id)])
-                  << (ok ? " done" : " FAILED") << " [" << finished << "/" << todo.size() << "]"
+                  << (ok ? " done" : " FAILED") << " [" << finished << "/" << pending.size() << "]"
                   << (ok ? "" : "; log: " + dir + "/logs/task-" + std::to_string(id) + ".local.out")
                   << "\n";
     }
