@@ -55,7 +55,7 @@ public:
 void check_host_memory(std::size_t count, std::size_t size, const std::string& what);
 
 // Per backend: whether it can run here (why not, if not) and its devices. Backends configured
-// off compile stubs (kernels/*/stub.cpp) that say so.
+// off compile kernels/*/not_built.cpp instead, which says so.
 bool openmp_usable(std::string& why);
 bool opencl_usable(std::string& why);
 bool cuda_usable(std::string& why);
