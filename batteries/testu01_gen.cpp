@@ -22,8 +22,8 @@ namespace {
 TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, FeedOptions options)
     : stream_(stream)
     , options_(std::move(options))
+    , device_fed_(options_.prefetch && stream.read_ahead().asynchronous)
     , name_(name.begin(), name.end())
-    , current_(options_.block)
     , bits_(stream.bits())
     , scale_(1.0 / static_cast<double>(1ull << stream.bits()))
 {
@@ -34,7 +34,8 @@ TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, Feed
     gen_.GetU01 = &get_u01;
     gen_.GetBits = &get_bits;
     gen_.Write = &write_state;
-    if (options_.prefetch) {
+    if (options_.prefetch && !device_fed_) {
+        current_.resize(options_.block);
         next_block_.resize(options_.block);
         producer_ = std::thread([this] { produce(); });
     }
@@ -89,9 +90,9 @@ void TestU01Generator::refill()
         std::_Exit(130);
     }
     ++refills_;
-    if (!options_.prefetch) {
+    if (!producer_.joinable()) {
         try {
-            limit_ = fill_block(current_);
+            take_block();
         } catch (const std::exception& e) {
             die(e.what(), options_.on_failure);
         }
@@ -104,6 +105,7 @@ void TestU01Generator::refill()
         }
         if (!producer_error_.empty()) die(producer_error_, options_.on_failure);
         current_.swap(next_block_);
+        data_ = current_.data();
         limit_ = next_limit_;
         next_ready_ = false;
         lock.unlock();
@@ -116,7 +118,30 @@ inline std::uint64_t TestU01Generator::next()
 {
     if (position_ == limit_) refill();
     ++delivered_;
-    return current_[position_++];
+    return data_[position_++];
+}
+
+// A block read in place. The device-fed feed takes what is left of a whole launch; otherwise
+// at most a block.
+void TestU01Generator::take_block()
+{
+    const Stream::View v = stream_.take(device_fed_ ? ~std::size_t(0) : options_.block);
+    if (v.size == 0) { // a finite stream ended: fill() reports it with the count of words read
+        std::uint64_t x;
+        stream_.fill(&x, 1);
+    }
+    data_ = v.data;
+    limit_ = v.size;
+}
+
+std::uint64_t TestU01Generator::refills() const
+{
+    return device_fed_ ? stream_.read_ahead().takes : refills_;
+}
+
+std::uint64_t TestU01Generator::refill_waits() const
+{
+    return device_fed_ ? stream_.read_ahead().waits : waits_;
 }
 
 double TestU01Generator::get_u01(void*, void* state)

@@ -5,9 +5,12 @@
 // GetU01 returns x * 2^-bits (all 48 bits for the 48-bit generators); GetBits returns the top
 // 32 bits, left-aligned at bit 31 for the 24-bit generators.
 //
-// Numbers come from blocks. With prefetch on, a producer thread fills the next block (a GPU
-// launch and copy for the device backends) while TestU01 reads the current one: double
-// buffering. The generator counts refills and how many of them had to wait for the producer.
+// Numbers come from blocks, read in place (Stream::take): from a device stream with host
+// staging (CUDA) that is the pinned buffer the GPU copied them into, while the next launch is
+// generated and copied into the other one. With prefetch on and a stream that does not read
+// ahead by itself, a producer thread fills the next block while TestU01 reads the current one.
+// Either way the generator counts refills and how many of them had to wait for the producer
+// (the device's read-ahead, or the thread).
 #pragma once
 
 #include <atomic>
@@ -50,9 +53,11 @@ public:
     unif01_Gen* get() { return &gen_; }
     // Numbers handed to TestU01 so far.
     std::uint64_t consumed() const { return delivered_; }
-    // Times a block was taken, and how many of those found the producer not yet done.
-    std::uint64_t refills() const { return refills_; }
-    std::uint64_t refill_waits() const { return waits_; }
+    // Times a block was taken, and how many of those found the producer not yet done. When the
+    // device reads ahead (device_fed()), a refill is one launch taken from a staging slot.
+    std::uint64_t refills() const;
+    std::uint64_t refill_waits() const;
+    bool device_fed() const { return device_fed_; }
 
 private:
     static double get_u01(void* param, void* state);
@@ -62,11 +67,14 @@ private:
     void refill();
     void produce();
     std::size_t fill_block(std::vector<std::uint64_t>& block);
+    void take_block();
 
     Stream& stream_;
     FeedOptions options_;
+    bool device_fed_; // prefetch by the device's own read-ahead (take) instead of a thread
     std::vector<char> name_;
-    std::vector<std::uint64_t> current_;
+    const std::uint64_t* data_ = nullptr; // the current block: in the stream, or current_
+    std::vector<std::uint64_t> current_; // the producer thread's blocks
     std::size_t position_ = 0;
     std::size_t limit_ = 0;
     std::uint64_t delivered_ = 0;

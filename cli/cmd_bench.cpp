@@ -1,3 +1,4 @@
+#include "batteries/feed_bench.hpp"
 #include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
@@ -92,11 +93,84 @@ std::string sweep_svg(const std::string& title, const std::vector<Throughput>& p
     return o.str();
 }
 
+// `--feed BATTERY`: batteries/feed_bench.hpp. Prints the per-battery sums and, with --csv,
+// every test's row.
+int bench_feed(const std::string& battery_name, const std::string& backend, int jobs, bool prefetch,
+    const std::string& csv_path)
+{
+    const BatteryCatalogue& battery = catalogue_for(battery_name);
+    Configuration config = config_of("ranmar24", 1, "single", backend, { 1802, 9373 });
+    (void)check_backend_stream(config); // in a child: the workers fork after this
+    std::vector<int> tests;
+    for (const auto& t : battery.tests)
+        tests.push_back(t.number);
+    std::cerr << "rngvet: bench: feeding " << battery.name << " (" << tests.size()
+              << " tests, each on TestU01's RANMAR and on " << canonical_name(config) << " via "
+              << backend << (prefetch ? ", prefetch" : "") << "), " << jobs << " jobs\n";
+    const auto at = [&](std::uint64_t offset) {
+        Configuration c = config;
+        c.skip += offset;
+        return make_backend_stream(c);
+    };
+    const std::vector<FeedComparison> rows = compare_feeding(at, battery, tests, jobs, prefetch);
+    double native = 0, fed = 0, setup = 0;
+    std::uint64_t numbers = 0, refills = 0, waits = 0;
+    int same = 0, statistics = 0;
+    bool device_fed = false;
+    for (const FeedComparison& r : rows) {
+        native += r.native_cpu;
+        fed += r.fed_cpu;
+        setup += r.setup_cpu;
+        numbers += r.numbers;
+        refills += r.refills;
+        waits += r.refill_waits;
+        same += r.same_pvalues;
+        statistics += r.statistics;
+        device_fed = device_fed || r.device_fed;
+    }
+    std::printf("| quantity | value |\n|---|---:|\n");
+    std::printf("| tests (statistics) | %zu (%d) |\n", rows.size(), statistics);
+    std::printf("| tests whose p-values are identical on both generators | %d |\n", same);
+    std::printf("| numbers read | %.4g |\n", static_cast<double>(numbers));
+    std::printf("| CPU, TestU01's RANMAR | %.1f s |\n", native);
+    std::printf("| CPU, %s through the feed (%s) | %.1f s |\n", backend.c_str(),
+        device_fed     ? "device read-ahead, in place"
+            : prefetch ? "producer thread"
+                       : "in place",
+        fed);
+    std::printf("| CPU, making the streams (once per test process) | %.1f s |\n", setup);
+    std::printf("| **feeding ratio** fed / native | **%.4f** |\n", native > 0 ? fed / native : 0);
+    std::printf("| ratio with the stream set-up counted | %.4f |\n",
+        native > 0 ? (fed + setup) / native : 0);
+    std::printf("| refills (%s) | %llu |\n", device_fed ? "launches read ahead" : "blocks",
+        static_cast<unsigned long long>(refills));
+    std::printf("| refills that waited | %llu (%.3f%%) |\n", static_cast<unsigned long long>(waits),
+        refills > 0 ? 100.0 * static_cast<double>(waits) / static_cast<double>(refills) : 0.0);
+    if (!csv_path.empty()) {
+        std::ofstream csv(csv_path);
+        if (!csv) throw InputError("cannot write '" + csv_path + "'");
+        csv << "test,native_cpu,fed_cpu,setup_cpu,numbers,refills,refill_waits,device_fed,"
+               "statistics,same_pvalues\n";
+        for (const FeedComparison& r : rows)
+            csv << r.test << "," << r.native_cpu << "," << r.fed_cpu << "," << r.setup_cpu << ","
+                << r.numbers << "," << r.refills << "," << r.refill_waits << "," << r.device_fed
+                << "," << r.statistics << "," << r.same_pvalues << "\n";
+    }
+    if (same != static_cast<int>(rows.size())) {
+        std::cerr << "rngvet: error: the fed and native runs disagree on "
+                  << rows.size() - static_cast<std::size_t>(same) << " tests\n";
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int cmd_bench(int argc, char** argv)
 {
-    std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path;
+    std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path, feed_battery;
+    std::string prefetch = "on";
+    int jobs = 1;
     double seconds = 0.5;
     // 2^26: with 16384 instances, 4096 numbers per instance and launch, so that loading and
     // storing the instances' states (97 words each) is a few per cent of the traffic.
@@ -111,13 +185,26 @@ int cmd_bench(int argc, char** argv)
         "csv", po::value(&csv_path), "write every measurement to this CSV file")("sweep",
         po::value(&sweep_prefix),
         "also sweep instances x numbers per launch on the first device backend; writes PREFIX.csv "
-        "and PREFIX.svg")("db", po::value(&db_path), "store the measurements in this result store");
+        "and PREFIX.svg")("db", po::value(&db_path), "store the measurements in this result store")(
+        "feed", po::value(&feed_battery),
+        "instead: the feeding overhead of a battery (smallcrush, crush, bigcrush), each test on "
+        "TestU01's RANMAR and on ranmar24 through the feed of --backend")(
+        "jobs", po::value(&jobs)->default_value(1), "--feed: worker processes")(
+        "prefetch", po::value(&prefetch)->default_value("on"), "--feed: on or off");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
         return 0;
     if (seconds <= 0) throw InputError("--seconds must be positive");
     if (launch < 1024) throw InputError("--launch must be at least 1024");
+    if (vm.count("feed")) {
+        if (jobs < 1) throw InputError("--jobs must be at least 1");
+        if (prefetch != "on" && prefetch != "off") throw InputError("--prefetch must be on or off");
+        if (backends_text.find(',') != std::string::npos)
+            throw InputError("--feed takes one --backend");
+        return bench_feed(feed_battery, backends_text.empty() ? "cpu" : backends_text, jobs,
+            prefetch == "on", csv_path);
+    }
 
     std::vector<std::string> backends;
     if (backends_text.empty())
@@ -132,7 +219,13 @@ int cmd_bench(int argc, char** argv)
     const std::vector<std::int64_t> james = { 1802, 9373 };
     for (const std::string& backend : backends) {
         const bool device = backend == "cuda" || backend == "opencl";
-        const int many = device ? 16384 : 64;
+        // OpenMP: 256 instances, 16 per thread on 16 threads, so that under interleave each
+        // thread's part of an output row is whole cache lines (no false sharing), and launches
+        // of at most 2^20 numbers (8 MiB), which stay in the host's caches.
+        const int many = device ? 16384 : 256;
+        const std::size_t backend_launch = backend == "cpu" ? (std::size_t(1) << 16)
+            : backend == "openmp"                           ? std::min(launch, std::size_t(1) << 20)
+                                                            : launch;
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
             config_of("ranmar48", many, "interleave", backend, james),
@@ -144,11 +237,10 @@ int cmd_bench(int argc, char** argv)
             configs.push_back(
                 config_of("mtdc", 4096, "interleave", backend, { 777 }, sdk_path, "same"));
         for (const Configuration& c : configs) {
-            for (const char* placement : { "device", "host" }) {
-                if (backend == "cpu" && std::string(placement) == "device") continue;
+            for (const char* placement : { "device", "host", "host-copy" }) {
+                if (backend == "cpu" && std::string(placement) != "host") continue;
                 try {
-                    rows.push_back(measure_stream(
-                        c, backend == "cpu" ? (1u << 16) : launch, placement, seconds));
+                    rows.push_back(measure_stream(c, backend_launch, placement, seconds));
                     const auto& r = rows.back();
                     std::cerr << "rngvet: bench: " << r.what << " " << r.backend << " "
                               << r.placement << " " << si(r.numbers_per_second(), "numbers/s")
@@ -180,7 +272,7 @@ int cmd_bench(int argc, char** argv)
                 ? (std::to_string(int(100 * r.bytes_per_second() / write_limit + 0.5)) + "%")
                       .c_str()
                 : "-",
-            copy_limit > 0 && r.placement == "host"
+            copy_limit > 0 && r.placement != "device"
                 ? (std::to_string(int(100 * r.bytes_per_second() / copy_limit + 0.5)) + "%").c_str()
                 : "-");
         std::cout << line;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rngvet {
 
@@ -30,7 +31,39 @@ public:
     virtual void discard(std::uint64_t n);
     // Canonical configuration name, e.g. "ranmar48/1/single/increment/1802,9373".
     virtual std::string name() const = 0;
+
+    // In-place reading, for consumers that only read (the TestU01 feed, the host-delivery
+    // benchmark): the next values of the stream, at least one and at most n, in the stream's
+    // own memory, valid until the next call of any member. A device stream with host staging
+    // serves them from the pinned buffer its device copied them into (no host copy) and has
+    // the next launch generated and copied meanwhile. size 0 only where a finite stream ended.
+    struct View {
+        const std::uint64_t* data;
+        std::size_t size;
+    };
+    virtual View take(std::size_t n);
+    // Read-ahead record of take(): how many takes needed numbers the stream had asked its device
+    // for in advance, and how many of those found them not yet there (the consumer waited).
+    // asynchronous: whether the device makes them while the consumer works (a GPU with host
+    // staging); otherwise they are made when taken.
+    struct ReadAhead {
+        bool asynchronous = false;
+        std::uint64_t takes = 0;
+        std::uint64_t waits = 0;
+    };
+    virtual ReadAhead read_ahead() const { return {}; }
+
+private:
+    std::vector<std::uint64_t> take_buffer_;
 };
+
+inline Stream::View Stream::take(std::size_t n)
+{
+    const std::size_t most = std::size_t(1) << 16;
+    if (n > most) n = most;
+    if (take_buffer_.size() < n) take_buffer_.resize(n);
+    return { take_buffer_.data(), fill_available(take_buffer_.data(), n) };
+}
 
 inline void Stream::discard(std::uint64_t n)
 {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rngvet {
@@ -164,6 +165,31 @@ public:
         }
     }
 
+    // Serves the current launch's numbers in place: from a staging slot (reading the next
+    // launch ahead), else from the host buffer.
+    View take(std::size_t n) override
+    {
+        if (pos_ == have_) {
+            if (staged_)
+                take_staged(true);
+            else
+                refill();
+        }
+        const std::size_t size = std::min(n, have_ - pos_);
+        const View v{ current_ + pos_, size };
+        pos_ += size;
+        return v;
+    }
+
+    ReadAhead read_ahead() const override
+    {
+        ReadAhead r;
+        r.asynchronous = staged_ && device_->asynchronous_staging();
+        r.takes = ahead_takes_;
+        r.waits = ahead_waits_;
+        return r;
+    }
+
     // Skips n numbers: whole launches are generated on the device and not copied back. (The
     // skip of the configuration is jumped over on the host instead, in the setup.)
     void discard(std::uint64_t n) override
@@ -212,7 +238,12 @@ private:
     {
         int slot = ahead_;
         ahead_ = -1;
-        if (slot < 0) slot = start_staged();
+        if (slot >= 0) {
+            ++ahead_takes_;
+            if (!device_->host_ready(slot)) ++ahead_waits_;
+        } else {
+            slot = start_staged();
+        }
         if (read_ahead) ahead_ = start_staged();
         current_ = device_->host_words(slot);
         have_ = launch_;
@@ -240,6 +271,8 @@ private:
     std::uint64_t next_; // first combined index of the next launch
     int ahead_ = -1; // staging slot of the launch read ahead, -1: none
     int next_slot_ = 0; // staging slot of the next launch
+    std::uint64_t ahead_takes_ = 0; // launches taken that had been read ahead
+    std::uint64_t ahead_waits_ = 0; // of those, the ones not yet copied when taken
 };
 
 } // namespace
@@ -380,6 +413,54 @@ MtSetup mt_setup(const Configuration& c)
         mt_device_state(s, prms[i], i, setup);
     }
     return setup;
+}
+
+std::vector<std::string> check_backend_stream(const Configuration& c)
+{
+    if (c.backend != "cuda" && c.backend != "opencl") {
+        (void)make_backend_stream(c);
+        return backend_devices(c.backend);
+    }
+    // The child writes "ok" and one device per line, or "error" and the message.
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        close(fds[0]);
+        std::string text;
+        try {
+            (void)make_backend_stream(c);
+            text = "ok\n";
+            for (const std::string& d : backend_devices(c.backend))
+                text += d + "\n";
+        } catch (const std::exception& e) {
+            text = std::string("error\n") + e.what();
+        }
+        for (std::size_t at = 0; at < text.size();) {
+            const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
+            if (n <= 0) break;
+            at += static_cast<std::size_t>(n);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
+        text.append(buffer, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
+    if (text.rfind("ok\n", 0) != 0)
+        throw InputError("backend '" + c.backend + "': the check of the configuration ended "
+            + "without an answer (exit status " + std::to_string(status) + ")");
+    std::vector<std::string> devices;
+    std::size_t at = 3;
+    for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+        devices.push_back(text.substr(at, nl - at));
+    return devices;
 }
 
 std::vector<std::string> available_backends()

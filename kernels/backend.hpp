@@ -37,4 +37,11 @@ std::vector<std::string> backend_devices(const std::string& backend);
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
+// Checks that c builds on its backend (make_backend_stream) and returns the backend's devices
+// (backend_devices), the errors being make_backend_stream's. For the GPU backends the check
+// runs in a child process: a process that has initialised the CUDA driver (which NVIDIA's
+// OpenCL uses too) cannot hand it to the processes it forks, and a sharded run forks one
+// worker per test after this check.
+std::vector<std::string> check_backend_stream(const Configuration& c);
+
 } // namespace rngvet

@@ -13,11 +13,21 @@ Throughput measure_stream(const Configuration& config, std::size_t launch, const
     BackendOptions options;
     options.launch_numbers = launch;
     auto stream = make_backend_stream(config, options);
-    std::vector<std::uint64_t> host(placement == "host" ? launch : 0);
+    std::vector<std::uint64_t> host(placement == "host-copy" ? launch : 0);
+    std::uint64_t sink = 0;
     auto once = [&](std::uint64_t n) {
         for (std::uint64_t done = 0; done < n; done += launch) {
-            if (placement == "host") stream->fill(host.data(), launch);
-            else stream->discard(launch);
+            if (placement == "host-copy") {
+                stream->fill(host.data(), launch);
+            } else if (placement == "host") {
+                for (std::size_t got = 0; got < launch;) {
+                    const Stream::View v = stream->take(launch - got);
+                    sink ^= v.data[0] ^ v.data[v.size - 1];
+                    got += v.size;
+                }
+            } else {
+                stream->discard(launch);
+            }
         }
     };
     once(launch);  // warm up: first launch, allocations, program builds
@@ -32,6 +42,7 @@ Throughput measure_stream(const Configuration& config, std::size_t launch, const
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (s >= min_seconds || n >= (1ull << 40)) {
             t.numbers = n;
+            t.check = sink;
             t.seconds = s;
             return t;
         }

@@ -13,17 +13,21 @@ namespace rngvet {
 struct Throughput {
     std::string what;       // configuration name or reference ("curand MTGP32", "device write")
     std::string backend;    // cpu, openmp, opencl, cuda
-    std::string placement;  // "device" (numbers left in device memory) or "host" (copied back)
+    std::string placement;  // "device" (left in device memory), "host" (delivered to host
+                            // memory, read in place), "host-copy" (copied into the caller's)
     std::uint64_t numbers = 0;
     double seconds = 0;
     double bytes_per_number = 8;
+    std::uint64_t check = 0;  // host: an XOR of words read, so that reading them is not elided
     double numbers_per_second() const { return seconds > 0 ? static_cast<double>(numbers) / seconds : 0; }
     double bytes_per_second() const { return numbers_per_second() * bytes_per_number; }
 };
 
 // Generates at least min_seconds worth of numbers of the configuration on its backend, with
 // `launch` numbers per launch. Device placement uses discard() (launches whose output stays on
-// the device); host placement uses fill() into host memory.
+// the device); host placement take() (the numbers as the stream delivers them to host memory:
+// with CUDA, the pinned staging buffers, generation overlapped with the copies; the consumer
+// reads two words of each view); host-copy placement fill() into the caller's own memory.
 Throughput measure_stream(const Configuration& config, std::size_t launch, const std::string& placement,
                           double min_seconds);
 

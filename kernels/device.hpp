@@ -44,6 +44,14 @@ public:
     }
     virtual void launch_to_host(std::uint64_t g0, std::uint64_t len, int slot);
     virtual const std::uint64_t* host_words(int slot);
+    // Whether host_words(slot) would return without waiting; asynchronous_staging() whether a
+    // staged launch runs while the host works (CUDA) rather than when its slot is asked for.
+    virtual bool host_ready(int slot)
+    {
+        (void)slot;
+        return true;
+    }
+    virtual bool asynchronous_staging() const { return false; }
     // e.g. "opencl: NVIDIA CUDA / NVIDIA H200".
     virtual std::string description() const = 0;
 };

@@ -77,39 +77,49 @@ RNGVET_HD void mt_generate_instance(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_G
  * older words when L <= nn - mm, so lane j makes x_{n+j}: in a step every active lane first
  * reads its three words and computes (mt_lane_compute), then, after a barrier, writes its word,
  * tempers and stores its output (mt_lane_commit), and a barrier follows (the next step reads
- * what this one wrote). A block holds RNGVET_MT_LANE_BLOCK instances; thread e is lane
- * e / RNGVET_MT_LANE_BLOCK of instance first + e % RNGVET_MT_LANE_BLOCK, so a warp's threads
- * are neighbouring instances at the same position: state words and (interleave) outputs
- * coalesce. The block's states live in local (shared) memory during the launch, word w of
- * the block's instance c at sh[w * RNGVET_MT_LANE_BLOCK + c] (mt_lane_load, mt_lane_store),
- * so a step waits for shared memory, not for the cache. Used when nn - mm >= RNGVET_MT_LANES
- * and nn <= RNGVET_MT_LANE_MAX_NN (DC sets of 521 <= p < 2048: MT521, MT607, ...); others
+ * what this one wrote).
+ *
+ * A team of RNGVET_MT_TEAM instances is 32 threads (one warp): thread e is lane e % L of the
+ * team's instance e / L, so the barriers only span one warp (__syncwarp on CUDA; on OpenCL a
+ * work-group is one team). The team's states live in local (shared) memory during the
+ * launch, instance c's word w at sh[c * RNGVET_MT_LANE_PITCH + w]; the pitch is 8 modulo the
+ * 32 banks, so the 4 x 8 words a step reads are in distinct banks (but where a lane's words
+ * wrap around nn). Outputs: under interleave a warp's store is 8 runs of 4 consecutive
+ * instances (whole 32-byte sectors of 64-bit words); under block:K each instance's 8 numbers
+ * are consecutive. Output indices advance by a constant per step under interleave (no
+ * multiplications in the loop). Used when nn - mm >= RNGVET_MT_LANES and
+ * nn <= RNGVET_MT_LANE_MAX_NN (DC sets of 521 <= p < 2048: MT521, MT607, ...); others
  * (MT19937's 624 words) run mt_generate_instance. */
 #define RNGVET_MT_LANES 8
-#define RNGVET_MT_LANE_BLOCK 32
+#define RNGVET_MT_TEAM 4
 #define RNGVET_MT_LANE_MAX_NN 64
+#define RNGVET_MT_LANE_PITCH 72
 
 typedef struct MtLane {
     rv_u64 i; /* instance */
-    rv_u64 col; /* i - the block's first instance: its column in the local state */
     rv_u64 first; /* the instance's first number in this launch */
     rv_u64 t; /* the number this lane makes next */
     rv_u64 end; /* the instance's first number after this launch (0 for i >= N) */
-    rv_u64 pos0; /* the instance's position at the start of the launch */
-    rv_u64 k; /* the state word this lane replaces next */
+    rv_u64 j; /* under interleave: out index of number t */
+    rv_u64 j_step; /* under interleave: L * N */
+    rv_u32 col; /* the instance's place in its team: its row of the local state */
+    rv_u32 pos0; /* the instance's position at the start of the launch */
+    rv_u32 k; /* the state word this lane replaces next */
     rv_u32 aaa, mask_b, mask_c, y;
 } MtLane;
 
 /* Every lane calls this before the first barrier (lane 0 rewrites pos at the end). */
 RNGVET_HD MtLane mt_lane_begin(MtKernelParams p, RV_GLOBAL const rv_u32* pos,
-    RV_GLOBAL const rv_u32* consts, rv_u64 i, rv_u64 col, unsigned lane)
+    RV_GLOBAL const rv_u32* consts, rv_u64 i, unsigned col, unsigned lane)
 {
     MtLane r;
     r.i = i;
     r.col = col;
     r.y = 0;
+    r.j = r.j_step = 0;
     if (i >= p.instances) {
-        r.first = r.t = r.end = r.pos0 = r.k = 0;
+        r.first = r.t = r.end = 0;
+        r.pos0 = r.k = 0;
         r.aaa = r.mask_b = r.mask_c = 0;
         return r;
     }
@@ -118,18 +128,22 @@ RNGVET_HD MtLane mt_lane_begin(MtKernelParams p, RV_GLOBAL const rv_u32* pos,
     r.t = r.first + lane;
     r.pos0 = pos[i];
     r.k = r.pos0 + lane;
-    if (r.k >= p.nn) r.k -= p.nn;
+    if (r.k >= p.nn) r.k -= (rv_u32)p.nn;
     r.aaa = consts[i];
     r.mask_b = consts[p.stride + i];
     r.mask_c = consts[2 * p.stride + i];
+    if (p.layout == RNGVET_LAYOUT_INTERLEAVE) {
+        r.j = rv_layout_index(p.instances, p.layout, p.block, i, r.t) - p.g0;
+        r.j_step = RNGVET_MT_LANES * p.instances;
+    }
     return r;
 }
 
-/* Steps of the busiest instance of the block that starts at instance `first`. */
+/* Steps of the busiest instance of the team that starts at instance `first`. */
 RNGVET_HD rv_u64 mt_lanes_steps(MtKernelParams p, rv_u64 first)
 {
     rv_u64 steps = 0;
-    for (rv_u64 w = 0; w < RNGVET_MT_LANE_BLOCK; ++w) {
+    for (rv_u64 w = 0; w < RNGVET_MT_TEAM; ++w) {
         const rv_u64 i = first + w;
         if (i >= p.instances) break;
         const rv_u64 n = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len)
@@ -140,31 +154,32 @@ RNGVET_HD rv_u64 mt_lanes_steps(MtKernelParams p, rv_u64 first)
     return steps;
 }
 
-/* The lanes copy their instance's state between st and the local copy sh (lane j: words
- * j, j + L, ...); a barrier must follow the load. Not for i >= N. */
+/* The lanes copy their instance's state between st and the team's local copy sh (lane j:
+ * words j, j + L, ...); a barrier must follow the load. Not for i >= N. */
 RNGVET_HD void mt_lane_load(
     MtKernelParams p, RV_GLOBAL const rv_u32* st, RV_LOCAL rv_u32* sh, MtLane r, unsigned lane)
 {
     for (rv_u64 w = lane; w < p.nn; w += RNGVET_MT_LANES)
-        sh[w * RNGVET_MT_LANE_BLOCK + r.col] = st[w * p.stride + r.i];
+        sh[r.col * RNGVET_MT_LANE_PITCH + w] = st[w * p.stride + r.i];
 }
 
 RNGVET_HD void mt_lane_store(
     MtKernelParams p, RV_GLOBAL rv_u32* st, RV_LOCAL const rv_u32* sh, MtLane r, unsigned lane)
 {
     for (rv_u64 w = lane; w < p.nn; w += RNGVET_MT_LANES)
-        st[w * p.stride + r.i] = sh[w * RNGVET_MT_LANE_BLOCK + r.col];
+        st[w * p.stride + r.i] = sh[r.col * RNGVET_MT_LANE_PITCH + w];
 }
 
 /* Read half of a step: the lane's new word, from words no lane writes in this step. */
 RNGVET_HD MtLane mt_lane_compute(MtKernelParams p, RV_LOCAL const rv_u32* sh, MtLane r)
 {
     if (r.t < r.end) {
-        const rv_u64 k1 = r.k + 1 == p.nn ? 0 : r.k + 1;
-        const rv_u64 km = r.k + p.mm >= p.nn ? r.k + p.mm - p.nn : r.k + p.mm;
-        const rv_u32 x = (sh[r.k * RNGVET_MT_LANE_BLOCK + r.col] & (rv_u32)p.umask)
-            | (sh[k1 * RNGVET_MT_LANE_BLOCK + r.col] & (rv_u32)p.lmask);
-        r.y = sh[km * RNGVET_MT_LANE_BLOCK + r.col] ^ (x >> 1) ^ ((x & 1u) ? r.aaa : 0u);
+        const rv_u32 nn = (rv_u32)p.nn;
+        const rv_u32 k1 = r.k + 1 == nn ? 0 : r.k + 1;
+        const rv_u32 km = r.k + (rv_u32)p.mm >= nn ? r.k + (rv_u32)p.mm - nn : r.k + (rv_u32)p.mm;
+        RV_LOCAL const rv_u32* row = sh + r.col * RNGVET_MT_LANE_PITCH;
+        const rv_u32 x = (row[r.k] & (rv_u32)p.umask) | (row[k1] & (rv_u32)p.lmask);
+        r.y = row[km] ^ (x >> 1) ^ ((x & 1u) ? r.aaa : 0u);
     }
     return r;
 }
@@ -175,20 +190,23 @@ RNGVET_HD MtLane mt_lane_commit(
 {
     if (r.t < r.end) {
         rv_u32 y = r.y;
-        sh[r.k * RNGVET_MT_LANE_BLOCK + r.col] = y;
+        sh[r.col * RNGVET_MT_LANE_PITCH + r.k] = y;
         y ^= y >> p.shift0;
         y ^= (y << p.shift_b) & r.mask_b;
         y ^= (y << p.shift_c) & r.mask_c;
         y ^= y >> p.shift1;
-        const rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, r.i, r.t) - p.g0;
+        const rv_u64 j = p.layout == RNGVET_LAYOUT_INTERLEAVE
+            ? r.j
+            : rv_layout_index(p.instances, p.layout, p.block, r.i, r.t) - p.g0;
         if (p.count_mode != 0)
             out[j] += 1;
         else
             out[j] = y;
     }
     r.t += RNGVET_MT_LANES;
+    r.j += r.j_step;
     r.k += RNGVET_MT_LANES;
-    if (r.k >= p.nn) r.k -= p.nn;
+    if (r.k >= p.nn) r.k -= (rv_u32)p.nn;
     return r;
 }
 

@@ -182,21 +182,53 @@ RNGVET_HD int ranmar_tile_instance_fast(RanmarKernelParams p)
     return p.layout == RNGVET_LAYOUT_INTERLEAVE || (p.layout == RNGVET_LAYOUT_BLOCK && p.block < 8);
 }
 
-/* Thread e (0 <= e < TILE * 32) of the block writes its element of step s's tile. */
-RNGVET_HD void ranmar_tile_write(RanmarKernelParams p, RV_LOCAL const rv_u64* tile,
-    RV_LOCAL const rv_u64* start, RV_LOCAL const rv_u64* end, RV_GLOBAL rv_u64* out, rv_u64 first,
-    rv_u64 s, unsigned e)
+/* What thread e (0 <= e < TILE * 32) of a tiled block writes: element (w, l) of every step's
+ * tile, i.e. number t = start[w] + 32*s + l of instance first + w in step s. Set once after
+ * the barrier that publishes start and end; under interleave the out index then advances by
+ * 32*N per step (no multiplications in the loop). */
+typedef struct RanmarTileSlot {
+    rv_u64 i; /* the instance whose numbers this thread writes */
+    rv_u64 t; /* the number it writes in the coming step */
+    rv_u64 end; /* the instance's end */
+    rv_u64 j; /* under interleave: out index of t */
+    rv_u64 j_step; /* under interleave: 32 * N */
+    unsigned w, l; /* tile element */
+} RanmarTileSlot;
+
+RNGVET_HD RanmarTileSlot ranmar_tile_slot(RanmarKernelParams p, RV_LOCAL const rv_u64* start,
+    RV_LOCAL const rv_u64* end, rv_u64 first, unsigned e)
 {
+    RanmarTileSlot q;
     const int fast = ranmar_tile_instance_fast(p);
-    const unsigned w = fast ? e % RNGVET_RANMAR_TILE : e / RNGVET_RANMAR_LANES;
-    const unsigned l = fast ? e / RNGVET_RANMAR_TILE : e % RNGVET_RANMAR_LANES;
-    const rv_u64 t = start[w] + s * RNGVET_RANMAR_LANES + l;
-    if (t >= end[w]) return;
-    const rv_u64 j = ranmar_combined_index(p, first + w, t) - p.g0;
-    if (p.count_mode != 0)
-        out[j] += 1;
-    else
-        out[j] = tile[w * RNGVET_RANMAR_TILE_PITCH + l];
+    q.w = fast ? e % RNGVET_RANMAR_TILE : e / RNGVET_RANMAR_LANES;
+    q.l = fast ? e / RNGVET_RANMAR_TILE : e % RNGVET_RANMAR_LANES;
+    q.i = first + q.w;
+    q.t = start[q.w] + q.l;
+    q.end = end[q.w];
+    q.j = q.j_step = 0;
+    if (p.layout == RNGVET_LAYOUT_INTERLEAVE && q.t < q.end) {
+        q.j = ranmar_combined_index(p, q.i, q.t) - p.g0;
+        q.j_step = RNGVET_RANMAR_LANES * p.instances;
+    }
+    return q;
+}
+
+/* Writes the thread's element of this step's tile and moves on to the next step. */
+RNGVET_HD RanmarTileSlot ranmar_tile_write(
+    RanmarKernelParams p, RV_LOCAL const rv_u64* tile, RV_GLOBAL rv_u64* out, RanmarTileSlot q)
+{
+    if (q.t < q.end) {
+        const rv_u64 j = p.layout == RNGVET_LAYOUT_INTERLEAVE
+            ? q.j
+            : ranmar_combined_index(p, q.i, q.t) - p.g0;
+        if (p.count_mode != 0)
+            out[j] += 1;
+        else
+            out[j] = tile[q.w * RNGVET_RANMAR_TILE_PITCH + q.l];
+    }
+    q.t += RNGVET_RANMAR_LANES;
+    q.j += q.j_step;
+    return q;
 }
 
 /* Phase 4, after the last step's barrier: the lanes copy the history back. */

@@ -301,6 +301,57 @@ TEST_P(Backend, ChunkedEqualsOneShot)
     }
 }
 
+// In-place reading (Stream::take, what the TestU01 feed and the host benchmark use), mixed with
+// fill() and discard() and with views of awkward sizes, serves the reference stream; on CUDA the
+// views are the pinned staging slots, read ahead while the previous one is being read. The
+// read-ahead record counts every launch taken after the first, and never more waits than takes.
+TEST_P(Backend, TakeServesTheStreamInPlace)
+{
+    const Configuration configs[] = {
+        config("ranmar48x", 7, "interleave", "increment", 1802, 9373),
+        mt_config("mtdc", "fixstars-mt521", 32, "block:7", "stride:0x33ff", { 0 }),
+    };
+    const std::size_t launch = 65537;
+    for (const Configuration& base : configs) {
+        const Configuration c = on_backend(base);
+        SCOPED_TRACE(describe(c));
+        const std::size_t total = 1000000;
+        const std::vector<std::uint64_t> want = reference(c, total);
+        BackendOptions options;
+        options.launch_numbers = launch;
+        auto stream = make_backend_stream(c, options);
+        std::vector<std::uint64_t> got;
+        std::uint64_t step = 0;
+        while (got.size() < total) {
+            const std::size_t left = total - got.size();
+            const std::size_t ask = std::min<std::size_t>(left, 1 + (step * 7919) % 100000);
+            if (step % 5 == 3) { // a fill between takes
+                std::vector<std::uint64_t> part(ask);
+                stream->fill(part.data(), ask);
+                got.insert(got.end(), part.begin(), part.end());
+            } else if (step % 5 == 4 && left > 2 * launch) { // a discard of whole launches
+                const std::size_t skip = launch + 3;
+                stream->discard(skip);
+                got.insert(got.end(), want.begin() + static_cast<std::ptrdiff_t>(got.size()),
+                    want.begin() + static_cast<std::ptrdiff_t>(got.size() + skip));
+            } else {
+                const Stream::View v = stream->take(ask);
+                ASSERT_GE(v.size, 1u);
+                ASSERT_LE(v.size, ask);
+                got.insert(got.end(), v.data, v.data + v.size);
+            }
+            ++step;
+        }
+        EXPECT_TRUE(same_words(want, got));
+        const Stream::ReadAhead r = stream->read_ahead();
+        EXPECT_LE(r.waits, r.takes);
+        EXPECT_EQ(r.asynchronous, c.backend == "cuda");
+        if (c.backend == "cuda" || c.backend == "openmp") {
+            EXPECT_GT(r.takes, 0u);
+        }
+    }
+}
+
 // The Mersenne Twisters: mt19937 (one seed or a key array) and DC sets under every layout and
 // seeding scheme, with skips and awkward launch lengths; one thread per instance, so instance
 // counts that leave the last block part empty (5, 130) are included.

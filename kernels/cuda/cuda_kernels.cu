@@ -2,7 +2,8 @@
 // per block; a warp's lanes share only their own history in shared memory, so __syncwarp() is
 // the only barrier and warps run independently. Other layouts: the tiled kernel
 // (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory). MT: DC sets with
-// nn <= 64 run the lane kernel (8 threads per instance, states in shared memory, mt_kernel.hpp);
+// nn <= 64 run the lane kernel (8 threads per instance, a warp's 4 instances' states in shared
+// memory, mt_kernel.hpp);
 // others one thread per instance, 128 per block, state word-major across instances
 // (coalesced). The grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance
 // and one-warp-per-instance grids).
@@ -73,11 +74,12 @@ __global__ void __launch_bounds__(ranmar_tiled_threads)
         const std::uint64_t s = (end[w] - start[w] + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
         if (end[w] > start[w] && s > steps) steps = s;
     }
+    RanmarTileSlot q = ranmar_tile_slot(p, start, end, first, lid);
     for (std::uint64_t s = 0; s < steps; ++s) {
         std::uint64_t* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
         r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
         __syncthreads();
-        ranmar_tile_write(p, t, start, end, out, first, s, lid);
+        q = ranmar_tile_write(p, t, out, q);
     }
     if (active) ranmar_lane_store(st, h, lane);
 }
@@ -89,29 +91,34 @@ __global__ void __launch_bounds__(RNGVET_MT_THREADS_PER_BLOCK) mt_generate(MtKer
         std::uint64_t(blockIdx.x) * RNGVET_MT_THREADS_PER_BLOCK + threadIdx.x);
 }
 
-// The lane kernel (mt_kernel.hpp, "Lane kernels"; the OpenCL driver is the same code):
-// RNGVET_MT_LANES threads per instance, RNGVET_MT_LANE_BLOCK instances per block.
-constexpr int mt_lane_threads = RNGVET_MT_LANES * RNGVET_MT_LANE_BLOCK;
+// The lane kernel (mt_kernel.hpp, "Lane kernels"; the OpenCL driver is the same code with one
+// team per work-group): RNGVET_MT_LANES threads per instance, one team of RNGVET_MT_TEAM
+// instances per warp, mt_lane_teams warps per block. A team's lanes share only the team's own
+// states, so __syncwarp() is the only barrier and the warps of a block run independently.
+constexpr int mt_lane_teams = 8;
+constexpr int mt_lane_threads = 32 * mt_lane_teams;
+constexpr int mt_lane_instances = RNGVET_MT_TEAM * mt_lane_teams;
 
 __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelParams p,
     std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
 {
-    __shared__ std::uint32_t sh[RNGVET_MT_LANE_MAX_NN * RNGVET_MT_LANE_BLOCK];
-    const unsigned lane = threadIdx.x / RNGVET_MT_LANE_BLOCK;
-    const unsigned col = threadIdx.x % RNGVET_MT_LANE_BLOCK;
-    const std::uint64_t first = std::uint64_t(blockIdx.x) * RNGVET_MT_LANE_BLOCK;
+    __shared__ std::uint32_t sh[mt_lane_teams][RNGVET_MT_TEAM * RNGVET_MT_LANE_PITCH];
+    const unsigned team = threadIdx.x / 32;
+    const unsigned col = threadIdx.x % 32 / RNGVET_MT_LANES;
+    const unsigned lane = threadIdx.x % RNGVET_MT_LANES;
+    const std::uint64_t first = std::uint64_t(blockIdx.x) * mt_lane_instances + team * RNGVET_MT_TEAM;
     const bool active = first + col < p.instances;
     MtLane r = mt_lane_begin(p, pos, consts, first + col, col, lane);
-    if (active) mt_lane_load(p, st, sh, r, lane);
+    if (active) mt_lane_load(p, st, sh[team], r, lane);
     const std::uint64_t steps = mt_lanes_steps(p, first);
-    __syncthreads();
+    __syncwarp();
     for (std::uint64_t s = 0; s < steps; ++s) {
-        r = mt_lane_compute(p, sh, r);
-        __syncthreads();
-        r = mt_lane_commit(p, sh, out, r);
-        __syncthreads();
+        r = mt_lane_compute(p, sh[team], r);
+        __syncwarp();
+        r = mt_lane_commit(p, sh[team], out, r);
+        __syncwarp();
     }
-    if (active) mt_lane_store(p, st, sh, r, lane);
+    if (active) mt_lane_store(p, st, sh[team], r, lane);
     mt_lane_end(p, pos, r, lane);
 }
 
@@ -243,6 +250,16 @@ public:
             "reading the output buffer");
         check(cudaEventRecord(copy_done_[slot], copy_), "cudaEventRecord");
     }
+
+    bool host_ready(int slot) override
+    {
+        const cudaError_t rc = cudaEventQuery(copy_done_[slot]);
+        if (rc == cudaErrorNotReady) return false;
+        check(rc, "running the kernel and copying its output");
+        return true;
+    }
+
+    bool asynchronous_staging() const override { return true; }
 
     const std::uint64_t* host_words(int slot) override
     {
@@ -381,7 +398,7 @@ protected:
         p.count_mode = count_mode ? 1 : 0;
         if (p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN) {
             const std::uint64_t blocks
-                = (p.instances + RNGVET_MT_LANE_BLOCK - 1) / RNGVET_MT_LANE_BLOCK;
+                = (p.instances + mt_lane_instances - 1) / mt_lane_instances;
             mt_generate_lanes<<<static_cast<unsigned>(blocks), mt_lane_threads, 0, stream_>>>(
                 p, state_, position_, consts_, out);
         } else {

@@ -10,16 +10,17 @@ void mt_generate(MtKernelParams p, __global uint* st, __global uint* pos,
 }
 
 /* The lane kernel (mt_kernel.hpp, "Lane kernels"): RNGVET_MT_LANES work-items per instance,
- * RNGVET_MT_LANE_BLOCK instances per work-group, the same grid as on CUDA. */
-__kernel __attribute__((reqd_work_group_size(RNGVET_MT_LANES * RNGVET_MT_LANE_BLOCK, 1, 1)))
+ * one team of RNGVET_MT_TEAM instances (32 work-items) per work-group, so that a barrier spans
+ * one warp on NVIDIA's driver (on CUDA a block holds several independent teams). */
+__kernel __attribute__((reqd_work_group_size(RNGVET_MT_LANES * RNGVET_MT_TEAM, 1, 1)))
 void mt_generate_lanes(MtKernelParams p, __global uint* st, __global uint* pos,
                        __global const uint* consts, __global ulong* out, ulong offset)
 {
-    __local uint sh[RNGVET_MT_LANE_MAX_NN * RNGVET_MT_LANE_BLOCK];
+    __local uint sh[RNGVET_MT_TEAM * RNGVET_MT_LANE_PITCH];
     const uint lid = (uint)get_local_id(0);
-    const uint lane = lid / RNGVET_MT_LANE_BLOCK;
-    const uint col = lid % RNGVET_MT_LANE_BLOCK;
-    const ulong first = (ulong)get_group_id(0) * RNGVET_MT_LANE_BLOCK;
+    const uint col = lid / RNGVET_MT_LANES;
+    const uint lane = lid % RNGVET_MT_LANES;
+    const ulong first = (ulong)get_group_id(0) * RNGVET_MT_TEAM;
     const int active = first + col < p.instances;
     MtLane r = mt_lane_begin(p, pos, consts, first + col, col, lane);
     if (active) mt_lane_load(p, st, sh, r, lane);

@@ -354,8 +354,8 @@ public:
         arg(4, out_.value, k);
         arg(5, static_cast<cl_ulong>(offset), k);
         if (lanes)
-            run((p.instances + RNGVET_MT_LANE_BLOCK - 1) / RNGVET_MT_LANE_BLOCK,
-                RNGVET_MT_LANES * RNGVET_MT_LANE_BLOCK, k);
+            run((p.instances + RNGVET_MT_TEAM - 1) / RNGVET_MT_TEAM,
+                RNGVET_MT_LANES * RNGVET_MT_TEAM, k);
         else
             run(blocks_, RNGVET_MT_THREADS_PER_BLOCK, k);
     }

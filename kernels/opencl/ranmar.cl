@@ -69,11 +69,12 @@ void ranmar_generate_tiled(RanmarKernelParams p, __global ulong* state, __global
         const ulong s = (end[w] - start[w] + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
         if (end[w] > start[w] && s > steps) steps = s;
     }
+    RanmarTileSlot q = ranmar_tile_slot(p, start, end, first, lid);
     for (ulong s = 0; s < steps; ++s) {
         __local ulong* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
         r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
         barrier(CLK_LOCAL_MEM_FENCE);
-        ranmar_tile_write(p, t, start, end, out + offset, first, s, lid);
+        q = ranmar_tile_write(p, t, out + offset, q);
     }
     if (active) ranmar_lane_store(st, h, lane);
 }

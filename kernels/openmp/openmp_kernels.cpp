@@ -101,6 +101,12 @@ public:
         }
         return slot_data(slot);
     }
+    bool host_ready(int slot) override
+    {
+        for (const Queued& q : queued_)
+            if (q.slot == slot) return false;
+        return true;
+    }
     std::string description() const override
     {
         return "openmp: " + std::to_string(omp_get_max_threads()) + " host threads";
