@@ -56,16 +56,21 @@ std::string version_from_log(const std::string& path)
     return "unknown";
 }
 
-void run(unif01_Gen* gen, const std::string& battery, int* rep)
+void run(unif01_Gen* gen, const BatteryCatalogue& battery, int* rep)
 {
-    if (battery == "smallcrush")
+    const std::string family = battery.family();
+    if (family == "smallcrush")
         bbattery_RepeatSmallCrush(gen, rep);
-    else if (battery == "crush")
+    else if (family == "crush")
         bbattery_RepeatCrush(gen, rep);
-    else if (battery == "bigcrush")
+    else if (family == "bigcrush")
         bbattery_RepeatBigCrush(gen, rep);
+    else if (family == "rabbit")
+        bbattery_RepeatRabbit(gen, battery.nb, rep);
+    else if (family == "alphabit")
+        bbattery_RepeatAlphabit(gen, battery.nb, battery.r, battery.s, rep);
     else
-        throw std::logic_error("no runner for battery " + battery);
+        throw std::logic_error("no runner for battery " + battery.name);
 }
 
 } // namespace
@@ -102,7 +107,7 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::clock_t start = std::clock();
     {
         StdoutToFile redirect(tmp_log);
-        run(gen, battery.name, rep);
+        run(gen, battery, rep);
     }
     result.cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     result.testu01_version = version_from_log(tmp_log);
@@ -124,7 +129,7 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
         std::fprintf(stderr,
             "rngvet: warning: TestU01 wrote %d statistics where the catalogue of %s "
             "expects %zu; test numbers are stored as 0\n",
-            bbattery_NTests, battery.name, expected.size());
+            bbattery_NTests, battery.name.c_str(), expected.size());
         expected.clear();
         for (int j = 0; j < bbattery_NTests; ++j)
             expected.push_back({ j + 1, 0, "", 0.0 });

@@ -28,11 +28,21 @@
 //     about 13 for test 22, t = 4), but the exact count depends on the sample; it is listed as
 //     all bits.
 //
+// Rabbit and Alphabit (bbattery.c, functions Rabbit and Alphabit) are bit tests throughout.
+// Rabbit calls every test with r = 0 and s = 32, reading all 32 bits of each number, except
+// svaria_AppearanceSpacings (test 4, s = 30), sstring_PeriodsInStrings (test 10, s = 31) and
+// the two snpair_ClosePairsBitMatch tests (2 and 3, real-valued as above: all bits). Alphabit
+// calls every test with the battery's own r and s: bits r+1 .. r+s, read from the battery name
+// ("alphabit(nb=...,r=R,s=S)", catalogue.hpp).
+//
 // The birthday-spacings tests differ between TestU01 builds with and without 64-bit integers
 // (USE_LONGLONG) and with 32- or 64-bit long; the table follows the 64-bit Linux build that
 // Debian ships (USE_LONGLONG, 64-bit long): SmallCrush test 1 d = 2^30, Crush test 11 and
 // BigCrush test 13 d = 2^31.
 #include "bits_read.hpp"
+
+#include "catalogue.hpp"
+#include "generators/error.hpp"
 
 #include <stdexcept>
 #include <vector>
@@ -268,24 +278,77 @@ struct Entry {
         {105, 27, 3, "sstring_AutoCor r=27, s=3, d=1"},
         {106, 27, 3, "sstring_AutoCor r=27, s=3, d=3"},
     };
+    const std::vector<Entry> rabbit = {
+        {1, 0, 32, "smultin_MultinomialBitsOver r=0, s=32"},
+        {2, 0, 0, "snpair_ClosePairsBitMatch r=0, t=2 (leading common bits)"},
+        {3, 0, 0, "snpair_ClosePairsBitMatch r=0, t=4 (leading common bits)"},
+        {4, 0, 30, "svaria_AppearanceSpacings r=0, s=30"},
+        {5, 0, 32, "scomp_LinearComp r=0, s=32"},
+        {6, 0, 32, "scomp_LempelZiv r=0, s=32"},
+        {7, 0, 32, "sspectral_Fourier1 r=0, s=32"},
+        {8, 0, 32, "sspectral_Fourier3 r=0, s=32"},
+        {9, 0, 32, "sstring_LongestHeadRun r=0, s=32"},
+        {10, 0, 31, "sstring_PeriodsInStrings r=0, s=31"},
+        {11, 0, 32, "sstring_HammingWeight r=0, s=32"},
+        {12, 0, 32, "sstring_HammingCorr r=0, s=32, L=32"},
+        {13, 0, 32, "sstring_HammingCorr r=0, s=32, L=64"},
+        {14, 0, 32, "sstring_HammingCorr r=0, s=32, L=128"},
+        {15, 0, 32, "sstring_HammingIndep r=0, s=32, L=16"},
+        {16, 0, 32, "sstring_HammingIndep r=0, s=32, L=32"},
+        {17, 0, 32, "sstring_HammingIndep r=0, s=32, L=64"},
+        {18, 0, 32, "sstring_AutoCor r=0, s=32, d=1"},
+        {19, 0, 32, "sstring_AutoCor r=0, s=32, d=2"},
+        {20, 0, 32, "sstring_Run r=0, s=32"},
+        {21, 0, 32, "smarsa_MatrixRank r=0, s=32, 32x32"},
+        {22, 0, 32, "smarsa_MatrixRank r=0, s=32, 320x320"},
+        {23, 0, 32, "smarsa_MatrixRank r=0, s=32, 1024x1024"},
+        {24, 0, 32, "swalk_RandomWalk1 r=0, s=32, L=128 (shorter for nb < 12800)"},
+        {25, 0, 32, "swalk_RandomWalk1 r=0, s=32, L=1024"},
+        {26, 0, 32, "swalk_RandomWalk1 r=0, s=32, L=10016"},
+    };
+
+    // r and s are the battery's; `bits` is unused.
+    const std::vector<Entry> alphabit = {
+        {1, 0, 0, "smultin_MultinomialBitsOver r, s of the battery, L=2"},
+        {2, 0, 0, "smultin_MultinomialBitsOver r, s of the battery, L=4"},
+        {3, 0, 0, "smultin_MultinomialBitsOver r, s of the battery, L=8"},
+        {4, 0, 0, "smultin_MultinomialBitsOver r, s of the battery, L=16"},
+        {5, 0, 0, "sstring_HammingIndep r, s of the battery, L=16"},
+        {6, 0, 0, "sstring_HammingIndep r, s of the battery, L=32"},
+        {7, 0, 0, "sstring_HammingCorr r, s of the battery, L=32"},
+        {8, 0, 0, "swalk_RandomWalk1 r, s of the battery, L=64"},
+        {9, 0, 0, "swalk_RandomWalk1 r, s of the battery, L=320"},
+    };
 // clang-format on
 
-const std::vector<Entry>& table(const std::string& battery)
+const std::vector<Entry>& table(const std::string& family)
 {
-    if (battery == "smallcrush") return smallcrush;
-    if (battery == "crush") return crush;
-    if (battery == "bigcrush") return bigcrush;
-    throw std::out_of_range("no bits-read table for battery '" + battery + "'");
+    if (family == "smallcrush") return smallcrush;
+    if (family == "crush") return crush;
+    if (family == "bigcrush") return bigcrush;
+    if (family == "rabbit") return rabbit;
+    if (family == "alphabit") return alphabit;
+    throw std::out_of_range("no bits-read table for battery '" + family + "'");
 }
 
 } // namespace
 
 BitsRead bits_read(const std::string& battery, int test_number)
 {
-    const auto& entries = table(battery);
+    const std::string family = battery_family(battery);
+    const auto& entries = table(family);
     if (test_number < 1 || static_cast<std::size_t>(test_number) > entries.size())
         throw std::out_of_range(battery + " has no test " + std::to_string(test_number));
-    const Entry& e = entries[static_cast<std::size_t>(test_number - 1)];
+    Entry e = entries[static_cast<std::size_t>(test_number - 1)];
+    if (family == "alphabit") {
+        try {
+            const BatteryCatalogue& c = catalogue_for(battery);
+            e.r = c.r;
+            e.bits = c.s;
+        } catch (const InputError&) {
+            throw std::out_of_range("no bits-read table for battery '" + battery + "'");
+        }
+    }
     BitsRead b;
     b.first_bit = e.r + 1;
     b.all_bits = e.bits == 0;

@@ -1,4 +1,4 @@
-// Which bits of U each test of SmallCrush, Crush and BigCrush reads.
+// Which bits of U each test of SmallCrush, Crush, BigCrush, Rabbit and Alphabit reads.
 //
 // Bits are numbered from the most significant bit of U: bit 1 is the 1/2 bit, bit 24 the last
 // bit a 24-bit generator delivers (TestU01 left-aligns such generators, so bits 25..32 of U are
@@ -19,8 +19,9 @@ struct BitsRead {
 };
 
 // The bits read by test `test_number` (1-based, TestU01's numbering) of `battery`
-// ("smallcrush", "crush", "bigcrush"). Throws std::out_of_range for an unknown battery or a
-// test number outside the battery.
+// ("smallcrush", "crush", "bigcrush", or a Rabbit or Alphabit name as catalogue.hpp writes it,
+// e.g. "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)"). Throws std::out_of_range for
+// an unknown battery or a test number outside the battery.
 BitsRead bits_read(const std::string& battery, int test_number);
 
 // bits_read(battery, test_number).highest_bit. Tests that use U as a real number (comparisons,

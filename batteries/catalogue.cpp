@@ -29,10 +29,19 @@
 
 #include "generators/error.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <string>
 
 namespace rngvet {
+
+std::string BatteryCatalogue::family() const
+{
+    return battery_family(name);
+}
 
 int BatteryCatalogue::total_statistics() const
 {
@@ -291,12 +300,273 @@ const BatteryCatalogue& bigcrush_catalogue()
     return catalogue;
 }
 
+// Rabbit and Alphabit: bbattery_RepeatRabbit(gen, nb, rep) and
+// bbattery_RepeatAlphabit(gen, nb, r, s, rep) of TestU01 1.2.3.
+//
+// Test numbers, names, statistics per test and the nb below which TestU01 skips a test were
+// read from Rabbit() and Alphabit() in TestU01's bbattery.c (each test derives its sample
+// size from nb and is left out when that sample is too small; Rabbit's three random walks are
+// left out together with the first when its walk length falls below 128 bits), then checked
+// by running every test alone (rep[k] = 1) through the installed 1.2.3 library on
+// umarsa_CreateRANMAR(12, 34, 56, 78) and counting bbattery_NTests and bbattery_TestNames:
+// Rabbit at nb = 512, 544, 928, 960, 1024, 1888, 1920, 3808, 3840, 9568, 9600, 12768, 12800,
+// 30688, 30720, 31168, 31200, 51168, 51200, 300448, 300480, 2^20, 5119968, 5120000, 2^25, and
+// tests 2 to 26 at 52428768 and 52428800 (test 23's minimum);
+// Alphabit at nb = 224, 256, 288, 512, 608, 640, 1024, 1248, 1280, 1312, 1888, 1920, 2560,
+// 9568, 9600, 64992, 65024, 65056, 2^16, 2^20 and 2^25 with s = 32; at 2^20 with (r, s) =
+// (0, 1), (31, 1), (3, 7), (8, 8), (0, 16), (16, 16), (0, 31), (1, 31); at 512 with s = 1, 7,
+// 31 and (r, s) = (31, 1); at 320 with s = 1, 640 with s = 8, 1248 and 1280 with s = 31, 1280
+// and 2560 with s = 16. Every count matched this table (tests/test_bit_batteries.cpp repeats some
+// of these runs). Every guard compares a sample size that grows with nb, so no test is left out
+// above its minimum. Rabbit at nb = 499 aborts inside TestU01 (nb < 500), Alphabit at nb = 32
+// aborts in test 7.
+//
+// Costs: CPU seconds of each test run alone at nb = 2^25 on this project's 2-core development
+// VM (rough: other builds were running; test 23 measured at 52428800 and scaled down), scaled
+// with the bits the test reads; Rabbit test 1
+// reads at most 3e8 bits (30 replications of 10^7), test 6 at most 2^28 and test 7 2^20, and
+// test 5 (Berlekamp-Massey on min(10000 + 2 sqrt(nb), 300000) bits) grows with the square of
+// its length. Alphabit reads nb / s numbers: at s = 1 its tests took about 10.6 times as long
+// as at s = 32.
+
+namespace {
+
+struct BitTest {
+    int number;
+    const char* name;
+    int statistics; // when the test runs
+    double min_nb; // TestU01 leaves the test out below this nb (bits); 0: never
+    double cost; // CPU seconds at nb = 2^25 (Alphabit: s = 32)
+};
+
+// clang-format off
+const BitTest rabbit_tests[] = {
+    {  1, "MultinomialBitsOver",         1,        0, 6.4},
+    {  2, "ClosePairsBitMatch, t = 2",   1,        0, 0.21},
+    {  3, "ClosePairsBitMatch, t = 4",   1,        0, 0.18},
+    {  4, "AppearanceSpacings",          1,        0, 0.02},
+    {  5, "LinearComp",                  2,        0, 0.27},
+    {  6, "LempelZiv",                   1,        0, 1.9},
+    {  7, "Fourier1",                    1,        0, 0.09},
+    {  8, "Fourier3",                    1,        0, 0.24},
+    {  9, "LongestHeadRun",              1,    31200, 0.15},
+    { 10, "PeriodsInStrings",            1,      960, 0.04},
+    { 11, "HammingWeight",               1,      960, 0.04},
+    { 12, "HammingCorr, L = 32",         1,        0, 0.04},
+    { 13, "HammingCorr, L = 64",         1,        0, 0.04},
+    { 14, "HammingCorr, L = 128",        1,        0, 0.04},
+    { 15, "HammingIndep, L = 16",        1,      960, 0.04},
+    { 16, "HammingIndep, L = 32",        1,     1920, 0.04},
+    { 17, "HammingIndep, L = 64",        1,     3840, 0.04},
+    { 18, "AutoCor",                     1,        0, 0.04},
+    { 19, "AutoCor",                     1,        0, 0.04},
+    { 20, "Run of bits",                 2,        0, 0.15},
+    { 21, "MatrixRank, 32 x 32",         1,    51200, 0.16},
+    { 22, "MatrixRank, 320 x 320",       1,  5120000, 0.17},
+    { 23, "MatrixRank, 1024 x 1024",     1, 52428800, 0.29},
+    { 24, "RandomWalk1 H",               5,      960, 0.09},
+    { 25, "RandomWalk1 H (L = 1024)",    5,    30720, 0.07},
+    { 26, "RandomWalk1 H (L = 10016)",   5,   300480, 0.07},
+};
+
+// Alphabit tests 5 and 6 depend on s too: they run from nb = 20 s and 40 s (alphabit_min_nb).
+const BitTest alphabit_tests[] = {
+    {  1, "MultinomialBitsOver, L = 2",  1,        0, 0.05},
+    {  2, "MultinomialBitsOver, L = 4",  1,        0, 0.04},
+    {  3, "MultinomialBitsOver, L = 8",  1,      256, 0.04},
+    {  4, "MultinomialBitsOver, L = 16", 1,    65024, 0.05},
+    {  5, "HammingIndep, L = 16",        1,        0, 0.04},
+    {  6, "HammingIndep, L = 32",        1,        0, 0.04},
+    {  7, "HammingCorr, L = 32",         1,        0, 0.04},
+    {  8, "RandomWalk1 H (L = 64)",      5,     1920, 0.11},
+    {  9, "RandomWalk1 H (L = 320)",     5,     9600, 0.07},
+};
+// clang-format on
+
+double alphabit_min_nb(const BitTest& t, int s)
+{
+    if (t.number == 5) return 20.0 * s; // HammingIndep on floor(nb / s) numbers, at least 20
+    if (t.number == 6) return 40.0 * s; // HammingIndep on half of them, at least 20
+    return t.min_nb;
+}
+
+double rabbit_cost(const BitTest& t, double nb)
+{
+    const double base = bit_battery_default_nb;
+    switch (t.number) {
+    case 1:
+        return t.cost * std::min(nb, 3e8) / base;
+    case 5: {
+        const auto length = [](double bits) { return std::min(10000 + 2 * std::sqrt(bits), 3e5); };
+        const double q = length(nb) / length(base);
+        return t.cost * q * q;
+    }
+    case 6:
+        return t.cost * std::min(nb, 268435456.0) / base;
+    case 7:
+        return t.cost * std::min(nb, 1048576.0) / 1048576.0;
+    default:
+        return t.cost * nb / base;
+    }
+}
+
+std::string format_bits(double nb)
+{
+    char buf[64];
+    if (nb == std::floor(nb) && std::fabs(nb) < 1e18)
+        std::snprintf(buf, sizeof buf, "%.0f", nb);
+    else
+        std::snprintf(buf, sizeof buf, "%g", nb);
+    return buf;
+}
+
+void check_nb(const char* battery, double nb)
+{
+    const std::string given = std::string(battery) + ": nb = " + format_bits(nb) + " (--nb): ";
+    if (!(nb >= bit_battery_min_nb))
+        throw InputError(given + "too few bits; at least 512 (TestU01 needs 500 or more)");
+    if (nb > bit_battery_max_nb)
+        throw InputError(given + "too many bits; at most 2^40 = 1099511627776");
+    if (nb != std::floor(nb) || std::fmod(nb, 32.0) != 0)
+        throw InputError(given + "not a multiple of 32 (TestU01 reads whole 32-bit words)");
+}
+
+int parse_small_int(const std::string& text, const std::string& what)
+{
+    std::size_t used = 0;
+    int v = 0;
+    try {
+        v = std::stoi(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+        throw InputError(what + " '" + text + "' is not an integer");
+    return v;
+}
+
+// Catalogues with parameters, by canonical name; std::map keeps the references valid.
+const BatteryCatalogue& cached(BatteryCatalogue&& built)
+{
+    static std::map<std::string, BatteryCatalogue> cache;
+    const std::string key = built.name;
+    return cache.emplace(key, std::move(built)).first->second;
+}
+
+} // namespace
+
+double parse_bit_count(const std::string& text, const std::string& what)
+{
+    const auto digits = [](const std::string& t) {
+        return !t.empty() && t.size() <= 18
+            && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (text.rfind("2^", 0) == 0 && digits(text.substr(2)) && std::stoi(text.substr(2)) <= 62)
+        return std::ldexp(1.0, std::stoi(text.substr(2)));
+    if (digits(text)) return std::stod(text);
+    throw InputError(
+        what + " '" + text + "' is not a number of bits (digits, or a power of two like 2^25)");
+}
+
+const BatteryCatalogue& rabbit_catalogue(double nb)
+{
+    check_nb("rabbit", nb);
+    BatteryCatalogue c;
+    c.name = "rabbit(nb=" + format_bits(nb) + ")";
+    c.nb = nb;
+    c.s = 32;
+    for (const BitTest& t : rabbit_tests) {
+        const bool runs = nb >= t.min_nb;
+        c.tests.push_back(
+            { t.number, t.name, runs ? t.statistics : 0, runs ? rabbit_cost(t, nb) : 0 });
+    }
+    return cached(std::move(c));
+}
+
+const BatteryCatalogue& alphabit_catalogue(double nb, int r, int s)
+{
+    check_nb("alphabit", nb);
+    const std::string given = "alphabit: r = " + std::to_string(r) + ", s = " + std::to_string(s);
+    if (r < 0) throw InputError(given + ": r (--alphabit-r) must be at least 0");
+    if (s < 1) throw InputError(given + ": s (--alphabit-s) must be at least 1");
+    if (r + s > 32) throw InputError(given + ": r + s must be at most 32 (bits of one number)");
+    BatteryCatalogue c;
+    c.name = "alphabit(nb=" + format_bits(nb) + ",r=" + std::to_string(r)
+        + ",s=" + std::to_string(s) + ")";
+    c.nb = nb;
+    c.r = r;
+    c.s = s;
+    const double per_number = 0.7 + 0.3 * 32.0 / s; // 1 at s = 32, about 10.6 at s = 1
+    for (const BitTest& t : alphabit_tests) {
+        const bool runs = nb >= alphabit_min_nb(t, s);
+        c.tests.push_back({ t.number, t.name, runs ? t.statistics : 0,
+            runs ? t.cost * nb / bit_battery_default_nb * per_number : 0 });
+    }
+    return cached(std::move(c));
+}
+
+std::string battery_family(const std::string& battery)
+{
+    return battery.substr(0, battery.find('('));
+}
+
+std::string battery_title(const std::string& battery)
+{
+    const std::string family = battery_family(battery);
+    std::string title;
+    if (family == "smallcrush") title = "SmallCrush";
+    if (family == "crush") title = "Crush";
+    if (family == "bigcrush") title = "BigCrush";
+    if (family == "rabbit") title = "Rabbit";
+    if (family == "alphabit") title = "Alphabit";
+    if (title.empty()) return "unknown battery";
+    if (family.size() + 2 <= battery.size() && battery.back() == ')') {
+        title += " (";
+        for (char c : battery.substr(family.size() + 1, battery.size() - family.size() - 2))
+            title += c == '=' ? std::string(" = ")
+                : c == ','    ? std::string(", ")
+                              : std::string(1, c);
+        title += ")";
+    }
+    return title;
+}
+
 const BatteryCatalogue& catalogue_for(const std::string& battery)
 {
     if (battery == "smallcrush") return smallcrush_catalogue();
     if (battery == "crush") return crush_catalogue();
     if (battery == "bigcrush") return bigcrush_catalogue();
-    throw InputError("unknown battery '" + battery + "' (valid: smallcrush, crush, bigcrush)");
+    const std::string family = battery_family(battery);
+    if (family != "rabbit" && family != "alphabit")
+        throw InputError("unknown battery '" + battery
+            + "' (valid: smallcrush, crush, bigcrush, rabbit, alphabit)");
+    const bool alphabit = family == "alphabit";
+    double nb = bit_battery_default_nb;
+    int r = alphabit_default_r, s = alphabit_default_s;
+    if (battery.size() > family.size()) {
+        const std::string form = alphabit ? "alphabit(nb=BITS,r=R,s=S)" : "rabbit(nb=BITS)";
+        if (battery[family.size()] != '(' || battery.back() != ')')
+            throw InputError("battery '" + battery + "': write its parameters as " + form);
+        const std::string list
+            = battery.substr(family.size() + 1, battery.size() - family.size() - 2);
+        std::map<std::string, std::string> given;
+        std::size_t start = 0;
+        while (start <= list.size()) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            const std::string item = list.substr(start, comma - start);
+            const std::size_t eq = item.find('=');
+            const std::string key = item.substr(0, eq);
+            const bool known = key == "nb" || (alphabit && (key == "r" || key == "s"));
+            if (eq == std::string::npos || !known
+                || !given.emplace(key, item.substr(eq + 1)).second)
+                throw InputError("battery '" + battery + "': write its parameters as " + form);
+            start = comma + 1;
+        }
+        if (given.count("nb")) nb = parse_bit_count(given["nb"], family + " nb");
+        if (given.count("r")) r = parse_small_int(given["r"], "alphabit r");
+        if (given.count("s")) s = parse_small_int(given["s"], "alphabit s");
+    }
+    return alphabit ? alphabit_catalogue(nb, r, s) : rabbit_catalogue(nb);
 }
 
 } // namespace rngvet

@@ -5,18 +5,61 @@ namespace rngvet {
 struct TestEntry {
     int number; // TestU01's test number in the battery, 1-based (as in bbattery.tex)
     const char* name; // the first statistic's name as TestU01 writes it in bbattery_TestNames
-    int statistics; // how many p-values this test writes into bbattery_pVal when run once
+    int statistics; // how many p-values this test writes into bbattery_pVal when run once (0:
+                    // TestU01 skips the test at this battery's nb)
     double cost; // relative CPU cost estimate (seconds on one ~3 GHz core, rough)
 };
 struct BatteryCatalogue {
-    const char* name; // "smallcrush", "crush", "bigcrush"
+    // "smallcrush", "crush", "bigcrush", or a bit battery with its parameters in canonical form:
+    // "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)". This is the name the store
+    // records (runs.battery) and catalogue_for() reads back.
+    std::string name;
+    // Every test of the battery, numbered 1..N as TestU01 numbers them. A test that TestU01 skips
+    // at this nb (Rabbit and Alphabit skip tests whose sample would be too small) is listed
+    // with 0 statistics and cost 0: run alone it writes nothing and reads nothing.
     std::vector<TestEntry> tests;
+    double nb = 0; // rabbit, alphabit: bits each test reads (TestU01's nb); 0 otherwise
+    int r = 0; // alphabit: most significant bits dropped from each 32-bit number
+    int s = 0; // alphabit: bits taken from each number after those r (rabbit reads 32)
+    std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
 };
 const BatteryCatalogue& smallcrush_catalogue();
 const BatteryCatalogue& crush_catalogue();
 const BatteryCatalogue& bigcrush_catalogue();
-const BatteryCatalogue& catalogue_for(const std::string&
-        battery); // throws rngvet::InputError (generators/error.hpp) naming valid batteries
+
+// Rabbit and Alphabit take the number of bits nb (and Alphabit r, s) as parameters.
+inline constexpr double bit_battery_default_nb = 33554432; // 2^25
+inline constexpr int alphabit_default_r = 0;
+inline constexpr int alphabit_default_s = 32;
+// TestU01 refuses Rabbit below 500 bits and both batteries use nb rounded down to whole 32-bit
+// words; rngvet takes multiples of 32 from 512 up (Alphabit's HammingCorr aborts at nb = 32).
+inline constexpr double bit_battery_min_nb = 512;
+// At most 2^40 bits: a test reads about nb / s numbers, which keeps every test inside its
+// 2^40-number segment of the sharded mode (runner.hpp) for every s >= 1.
+inline constexpr double bit_battery_max_nb = 1099511627776.0;
+
+// The catalogues at given parameters; throw InputError (one line) for parameters rngvet or
+// TestU01 cannot run: nb not a whole multiple of 32 in [512, 2^40], r < 0, s < 1, r + s > 32.
+// The references stay valid for the life of the process.
+const BatteryCatalogue& rabbit_catalogue(double nb = bit_battery_default_nb);
+const BatteryCatalogue& alphabit_catalogue(
+    double nb = bit_battery_default_nb, int r = alphabit_default_r, int s = alphabit_default_s);
+
+// A number of bits as written by a user: digits ("1048576") or a power of two ("2^20").
+// Throws InputError naming `what` (e.g. "--nb") when it is neither.
+double parse_bit_count(const std::string& text, const std::string& what);
+
+// "smallcrush", "crush", "bigcrush"; "rabbit" or "alphabit" (default parameters); or a name
+// with parameters, "rabbit(nb=1048576)", "alphabit(nb=2^20,s=8)" (parameters left out take
+// their defaults). Throws rngvet::InputError (generators/error.hpp) naming valid batteries or
+// the bad parameter.
+const BatteryCatalogue& catalogue_for(const std::string& battery);
+
+// The family of a battery name: "rabbit" for "rabbit(nb=1048576)", the name itself otherwise.
+std::string battery_family(const std::string& battery);
+// For reports: "SmallCrush", "Rabbit (nb = 1048576)", "Alphabit (nb = 1048576, r = 0, s = 32)";
+// never throws ("unknown battery" for a name it does not know).
+std::string battery_title(const std::string& battery);
 } // namespace rngvet

@@ -168,7 +168,7 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
 
 int cmd_bench(int argc, char** argv)
 {
-    std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path, feed_battery;
+    std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path, feed_battery, only;
     std::string prefetch = "on";
     int jobs = 1;
     double seconds = 0.5;
@@ -181,7 +181,9 @@ int cmd_bench(int argc, char** argv)
         "seconds", po::value(&seconds)->default_value(0.5), "minimum time per measurement")(
         "launch", po::value(&launch)->default_value(launch), "numbers per launch")("sdk-params",
         po::value(&sdk_path),
-        "the NVIDIA SDK's MersenneTwister.dat, to bench its 4096-twister set-up")(
+        "the NVIDIA SDK's MersenneTwister.dat, to bench its 4096-twister set-up")("only",
+        po::value(&only),
+        "bench only the configurations whose name contains this text (e.g. for a profiler)")(
         "csv", po::value(&csv_path), "write every measurement to this CSV file")("sweep",
         po::value(&sweep_prefix),
         "also sweep instances x numbers per launch on the first device backend; writes PREFIX.csv "
@@ -237,6 +239,7 @@ int cmd_bench(int argc, char** argv)
             configs.push_back(
                 config_of("mtdc", 4096, "interleave", backend, { 777 }, sdk_path, "same"));
         for (const Configuration& c : configs) {
+            if (canonical_name(c).find(only) == std::string::npos) continue;
             for (const char* placement : { "device", "host", "host-copy" }) {
                 if (backend == "cpu" && std::string(placement) != "host") continue;
                 try {

@@ -22,6 +22,13 @@ int cmd_list(int argc, char** argv)
         std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
                   << " statistics)\n";
     }
+    // Rabbit and Alphabit leave out tests whose sample would be too small: counts at the default.
+    for (const char* b : { "rabbit", "alphabit" }) {
+        const BatteryCatalogue& c = catalogue_for(b);
+        std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
+                  << " statistics at " << c.name.substr(c.name.find('(')) << "; --nb"
+                  << (c.family() == "alphabit" ? ", --alphabit-r, --alphabit-s" : "") << ")\n";
+    }
     std::cout << "backends (available here):\n";
     for (const auto& b : available_backends()) {
         std::cout << "  " << b;

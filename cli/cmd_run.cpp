@@ -115,20 +115,50 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// The battery named by --battery, with --nb, --alphabit-r and --alphabit-s applied to Rabbit
+// and Alphabit. Refuses those options for other batteries, and beside a --battery that already
+// names its parameters ("rabbit(nb=1048576)", as a campaign passes it).
+const BatteryCatalogue& battery_from_options(
+    const std::string& battery, const po::variables_map& vm, const std::string& nb, int r, int s)
+{
+    const bool nb_given = vm.count("nb") > 0;
+    const bool rs_given = vm.count("alphabit-r") > 0 || vm.count("alphabit-s") > 0;
+    if (!nb_given && !rs_given) return catalogue_for(battery);
+    const std::string family = battery_family(battery);
+    if (family != "rabbit" && family != "alphabit")
+        throw InputError("--nb, --alphabit-r and --alphabit-s apply to the rabbit and alphabit "
+                         "batteries, not to "
+            + battery);
+    if (family == "rabbit" && rs_given)
+        throw InputError("--alphabit-r and --alphabit-s apply to alphabit, not to rabbit");
+    if (battery != family)
+        throw InputError("--battery " + battery
+            + " names its parameters already; give them there or as options, not both");
+    const double bits = nb_given ? parse_bit_count(nb, "--nb") : bit_battery_default_nb;
+    return family == "rabbit" ? rabbit_catalogue(bits) : alphabit_catalogue(bits, r, s);
+}
+
 } // namespace
 
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode;
+    std::string battery_name, db_path, log_path, tests_text, mode, nb_text;
     int jobs = 1;
+    int alphabit_r = alphabit_default_r, alphabit_s = alphabit_default_s;
     std::int64_t resume = 0;
     std::string prefetch = "auto";
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
     options.add_options()("battery,b", po::value(&battery_name)->default_value("smallcrush"),
-        "TestU01 battery: smallcrush, crush, bigcrush")("tests", po::value(&tests_text),
-        "run only these tests of the battery, e.g. 1,5,10")("mode", po::value(&mode),
+        "TestU01 battery: smallcrush, crush, bigcrush, rabbit, alphabit (also with its "
+        "parameters, e.g. rabbit(nb=2^20))")("nb", po::value(&nb_text),
+        "rabbit, alphabit: bits each test reads, digits or 2^K; a multiple of 32 from 512 to "
+        "2^40 (default 2^25)")("alphabit-r", po::value(&alphabit_r),
+        "alphabit: most significant bits dropped from each number (default 0)")("alphabit-s",
+        po::value(&alphabit_s), "alphabit: bits used from each number, r + s <= 32 (default 32)")(
+        "tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")("mode",
+        po::value(&mode),
         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
         "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
@@ -155,6 +185,8 @@ int cmd_run(int argc, char** argv)
     std::int64_t run_id = 0;
     std::uint64_t serial_start = 0;
     Configuration config;
+    std::vector<std::string> devices; // of the backend, for the run record
+    bool checked = false; // check_backend_stream(config) has run
     const BatteryCatalogue* battery = nullptr;
     std::unique_ptr<Store> store;
 
@@ -162,6 +194,9 @@ int cmd_run(int argc, char** argv)
         if (!config_options.generator.empty())
             throw InputError(
                 "--resume takes the configuration from the stored run; give no --generator");
+        if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s"))
+            throw InputError("--resume takes the battery from the stored run; give no --nb, "
+                             "--alphabit-r or --alphabit-s");
         store = std::make_unique<Store>(db_path);
         auto stored = store->run(resume);
         if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
@@ -217,7 +252,10 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
-        battery = &catalogue_for(battery_name);
+        battery = &battery_from_options(battery_name, vm, nb_text, alphabit_r, alphabit_s);
+        // The configuration must build on its backend before the run is stored.
+        devices = check_backend_stream(config);
+        checked = true;
         tests = tests_text.empty() ? std::vector<int>{} : parse_tests(tests_text, *battery);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
@@ -248,16 +286,15 @@ int cmd_run(int argc, char** argv)
         run.jobs = jobs;
         run.cpu_model = first_line_of("/proc/cpuinfo", "model name");
         if (config.backend == "cuda" || config.backend == "opencl") {
-            for (const std::string& d : backend_devices(config.backend))
+            for (const std::string& d : devices)
                 run.gpu_model += (run.gpu_model.empty() ? "" : "; ") + d;
         }
         run.options = config_options.arguments();
         run.tests_selected = join(tests);
     }
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
+    if (!checked) (void)check_backend_stream(config);
 
-    // Make sure the configuration builds on its backend before the run is stored.
-    (void)make_backend_stream(config);
     if (run_id == 0)
         run_id = store->create_run(run);
     else

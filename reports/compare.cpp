@@ -1,6 +1,7 @@
 #include "compare.hpp"
 
 #include "batteries/bits_read.hpp"
+#include "batteries/catalogue.hpp"
 #include "report.hpp"
 #include "svg.hpp"
 
@@ -108,20 +109,32 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-const char* battery_title(const std::string& b)
+int battery_rank(const std::string& battery)
 {
-    if (b == "smallcrush") return "SmallCrush";
-    if (b == "crush") return "Crush";
-    if (b == "bigcrush") return "BigCrush";
-    return "unknown battery";
-}
-
-int battery_rank(const std::string& b)
-{
+    const std::string b = battery_family(battery);
     if (b == "smallcrush") return 0;
     if (b == "crush") return 1;
     if (b == "bigcrush") return 2;
-    return 3;
+    if (b == "rabbit") return 3;
+    if (b == "alphabit") return 4;
+    return 5;
+}
+
+// A battery name as part of a file name: "rabbit(nb=1048576)" -> "rabbit-nb-1048576".
+std::string file_tag(const std::string& battery)
+{
+    std::string out;
+    for (char c : battery) {
+        const bool plain
+            = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (plain)
+            out += c;
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
+    }
+    while (!out.empty() && out.back() == '-')
+        out.pop_back();
+    return out;
 }
 
 int severity(StatisticClass c)
@@ -655,7 +668,7 @@ std::string render_comparison(
                 }
                 map.cells.push_back(std::move(line));
             }
-            const std::string name = plot_prefix + "-heatmap-" + battery + ".svg";
+            const std::string name = plot_prefix + "-heatmap-" + file_tag(battery) + ".svg";
             files.push_back({ name, heat_map_svg(map) });
             o << "![" << battery_title(battery) << " heat map: configurations x statistics]("
               << link(name) << ")\n\n";

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
 
 #include <cmath>
@@ -8,14 +9,6 @@
 
 namespace rngvet {
 namespace {
-
-const char* battery_title(const std::string& b)
-{
-    if (b == "smallcrush") return "SmallCrush";
-    if (b == "crush") return "Crush";
-    if (b == "bigcrush") return "BigCrush";
-    return "unknown battery";
-}
 
 std::string printf_string(const char* format, double v)
 {

@@ -290,7 +290,7 @@ TEST(BitsRead, EveryTestOfTheThreeBatteriesHasAnEntryInTestU01Order)
         EXPECT_THROW(bits_read(battery, count + 1), std::out_of_range);
         EXPECT_THROW(bits_read(battery, 0), std::out_of_range);
     }
-    EXPECT_THROW(bits_read("alphabit", 1), std::out_of_range);
+    EXPECT_THROW(bits_read("tinycrush", 1), std::out_of_range);
 }
 
 TEST(BitsRead, KnownEntriesFromBbattery)
