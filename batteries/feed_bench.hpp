@@ -6,8 +6,10 @@
 // umarsa_CreateRANMAR(12, 34, 56, 78), and on the toolkit's ranmar24 with the same seeds
 // (ij = 1802, kl = 9373: the same numbers, bit for bit) served by a stream of the chosen
 // backend through TestU01Generator. Both runs start at the beginning of the stream, so their
-// p-values must be identical, and that is checked. Which of the two runs first alternates
-// with the test number. Tests run in parallel worker processes, longest first.
+// p-values must be identical, and that is checked. With several instances interleaved (how a
+// GPU runs RANMAR) the fed stream is another one and only the CPU times are compared. Which of
+// the two runs first alternates with the test number. Tests run in parallel worker processes,
+// longest first.
 #pragma once
 
 #include "catalogue.hpp"
@@ -31,7 +33,7 @@ struct FeedComparison {
     bool same_pvalues = false; // every p-value of the two runs equal (and as many)
 };
 
-// `make(0)` builds the fed stream (a ranmar24 configuration seeded 1802, 9373, one instance).
+// `make(0)` builds the fed stream (a ranmar24 configuration seeded 1802, 9373).
 // Throws std::runtime_error when a worker fails.
 std::vector<FeedComparison> compare_feeding(const StreamFactoryFn& make,
     const BatteryCatalogue& battery, std::vector<int> tests, int jobs, bool prefetch);
