@@ -23,6 +23,7 @@ extern "C" {
 #include "batteries/bits_read.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
+#include "tests/cli_run.hpp"
 
 namespace {
 
@@ -33,38 +34,13 @@ using rngvet::rabbit_catalogue;
 
 constexpr double nb20 = 1048576; // 2^20
 
-struct Result {
-    int status;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using rngvet_test::fresh;
+using rngvet_test::slurp;
+using Result = rngvet_test::CliResult;
 
 Result rngvet_cli(const std::string& args)
 {
-    const std::string dir = testing::TempDir();
-    // One pair of files per test: ctest runs the tests of this file in parallel.
-    const std::string tag = testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string out = dir + "bits_out_" + tag + ".txt",
-                      err = dir + "bits_err_" + tag + ".txt";
-    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >" + out + " 2>" + err;
-    const int raw = std::system(cmd.c_str());
-    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err) };
-}
-
-std::string fresh(const std::string& name)
-{
-    const std::string path = testing::TempDir() + name;
-    for (const char* suffix : { "", "-wal", "-shm" })
-        std::remove((path + suffix).c_str());
-    return path;
+    return rngvet_test::run_rngvet(args);
 }
 
 std::vector<int> counts(const BatteryCatalogue& c)

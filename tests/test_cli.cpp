@@ -2,6 +2,7 @@
 // SQL, rendered as a report; and bad input refused with one line, a non-zero exit, and the
 // database left as it was.
 #include "reports/store.hpp"
+#include "tests/cli_run.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -11,34 +12,13 @@
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using rngvet_test::fresh;
+using rngvet_test::slurp;
+using Result = rngvet_test::CliResult;
 
 Result rngvet(const std::string& args)
 {
-    const std::string dir = testing::TempDir();
-    const std::string out = dir + "cli_out.txt", err = dir + "cli_err.txt";
-    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >" + out + " 2>" + err;
-    const int raw = std::system(cmd.c_str());
-    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err) };
-}
-
-std::string fresh(const std::string& name)
-{
-    const std::string path = testing::TempDir() + name;
-    std::remove(path.c_str());
-    return path;
+    return rngvet_test::run_rngvet(args);
 }
 
 int count_lines(const std::string& s)
