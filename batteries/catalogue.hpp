@@ -7,7 +7,7 @@ struct TestEntry {
     const char* name; // the first statistic's name as TestU01 writes it in bbattery_TestNames
     int statistics; // how many p-values this test writes into bbattery_pVal when run once (0:
                     // TestU01 skips the test at this battery's nb)
-    double cost; // relative CPU cost estimate (seconds on one ~3 GHz core, rough)
+    double cost; // CPU seconds of the test on one core (catalogue.cpp says where they come from)
 };
 struct BatteryCatalogue {
     // "smallcrush", "crush", "bigcrush", or a bit battery with its parameters in canonical form:
