@@ -218,6 +218,9 @@ int cmd_bench(int argc, char** argv)
         return bench_feed(feed_battery, backends_text.empty() ? "cpu" : backends_text, jobs,
             prefetch == "on", feed_instances, csv_path);
     }
+    for (const char* feed_only : { "jobs", "instances", "prefetch" })
+        if (!vm[feed_only].defaulted())
+            throw InputError(std::string("--") + feed_only + " goes with --feed");
 
     std::vector<std::string> backends;
     if (backends_text.empty())

@@ -110,6 +110,25 @@ TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
     EXPECT_EQ(count_lines(missing.err), 1) << missing.err;
 }
 
+// bench --feed: each SmallCrush test on TestU01's RANMAR and on ranmar24 through the feed, which
+// is the same stream, so every p-value must be identical (the command fails otherwise).
+TEST(Cli, BenchFeedGivesTestU01sOwnPvaluesOnTheSameStream)
+{
+    const Result r = rngvet("bench --feed smallcrush --backend cpu --jobs 2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("| tests (statistics) | 10 (15) |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| tests whose p-values are identical on both generators | 10 |"),
+        std::string::npos)
+        << r.out;
+
+    for (const char* bad : { "bench --instances 4", "bench --feed smallcrush --instances 0",
+             "bench --feed tinycrush", "bench --feed smallcrush --backend cpu,openmp" }) {
+        const Result refused = rngvet(bad);
+        EXPECT_EQ(refused.status, 2) << bad;
+        EXPECT_EQ(count_lines(refused.err), 1) << bad << ": " << refused.err;
+    }
+}
+
 TEST(Cli, EmptyStdinIsAnErrorNamingTheWordsRead)
 {
     const std::string db = fresh("cli_stdin.sqlite");
