@@ -17,13 +17,13 @@
 // Names are not unique within a battery (e.g. Crush tests 3 and 4 are both
 // "CollisionOver, t = 2").
 //
-// Costs: the CPU seconds each test took when run alone on MT19937 (ugfsr_CreateMT19937_02) on
-// a Xeon server (16 tests at a time on 16 cores), times 0.89 so that the sums match the known
-// totals: Crush 1640 s (measured 1842 s; its longest, test 76, measured 80 s against the known
-// 64 s) and BigCrush 11200 s (measured 12592 s; test 94 gives 286 s here against the known
-// 330 s on RANMAR, and test 13 is slightly longer). SmallCrush used the same factor (7.3 s in
-// all). Costs depend on the generator and the machine; use them only to compare and schedule
-// tests.
+// Costs: for Crush and BigCrush, the CPU seconds each test took in a sharded run on ranmar48x
+// (1024 instances interleaved, fed from the GPU) on the accelerator machine's 16-core Xeon,
+// 2026-11-23 (docs/benchmarks.md; docs/bench/h100-2026-11-23-{crush,bigcrush}-tests.csv): 1621 s
+// and 11624 s in all. Earlier estimates, from MT19937 scaled to published totals, put LinearComp
+// at a twentieth of its cost, so it started last and set the wall time. SmallCrush: CPU seconds
+// on MT19937 (ugfsr_CreateMT19937_02) on the same kind of Xeon, times 0.89 (7.3 s in all).
+// Costs depend on the generator and the machine; use them only to compare and schedule tests.
 
 #include "catalogue.hpp"
 
@@ -59,11 +59,7 @@ const TestEntry& BatteryCatalogue::test(int number) const
         + " (tests are 1 to " + std::to_string(tests.size()) + ")");
 }
 
-// Columns: test number, first statistic's name, statistics, cost in seconds. The costs of Crush
-// and BigCrush are the CPU seconds each test took in a sharded run on ranmar48x (1024 instances
-// interleaved, fed from the GPU) on the accelerator machine's Xeon, 2026-11-23
-// (docs/benchmarks.md, docs/bench/h100-2026-11-23-*-tests.csv). The earlier estimates put
-// LinearComp at a twentieth of its cost, so it started last and set the wall time.
+// Columns: test number, first statistic's name, statistics, cost in seconds (see the top).
 
 const BatteryCatalogue& smallcrush_catalogue()
 {

@@ -186,7 +186,6 @@ int cmd_run(int argc, char** argv)
     std::uint64_t serial_start = 0;
     Configuration config;
     std::vector<std::string> devices; // of the backend, for the run record
-    bool checked = false; // check_backend_stream(config) has run
     const BatteryCatalogue* battery = nullptr;
     std::unique_ptr<Store> store;
 
@@ -248,6 +247,8 @@ int cmd_run(int argc, char** argv)
                 run_id, "complete", run.finished_at.empty() ? utc_now() : run.finished_at);
             return 0;
         }
+        // The stored configuration must still build on its backend here.
+        (void)check_backend_stream(config);
     } else {
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
@@ -255,7 +256,6 @@ int cmd_run(int argc, char** argv)
         battery = &battery_from_options(battery_name, vm, nb_text, alphabit_r, alphabit_s);
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
-        checked = true;
         tests = tests_text.empty() ? std::vector<int>{} : parse_tests(tests_text, *battery);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
@@ -293,7 +293,6 @@ int cmd_run(int argc, char** argv)
         run.tests_selected = join(tests);
     }
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
-    if (!checked) (void)check_backend_stream(config);
 
     if (run_id == 0)
         run_id = store->create_run(run);
