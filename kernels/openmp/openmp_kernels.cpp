@@ -1,12 +1,22 @@
-// OpenMP backend: the CUDA/OpenCL grids run on host threads, one loop iteration per block
-// (the plain grids: one warp per RANMAR instance, one thread per MT instance; the GPU-only
-// tiled RANMAR and lane MT kernels, which reorganise the same arithmetic for coalescing, are
-// checked against the reference on OpenCL).
-// RANMAR: inside a block, each "warp" runs its 32 lanes as a sequential loop per phase, which
-// is exact because no lane reads what another lane writes within a step (ranmar_kernel.hpp).
-// MT: a block's 128 "threads" run one after the other. Instance states are 64-byte aligned:
-// a RANMAR state is 13 cache lines; an MT block owns whole lines of every state row (the row
-// stride is a multiple of 16 words). So threads never share a state line.
+// OpenMP backend: the CUDA/OpenCL grids run on host threads (the plain grids: one warp per
+// RANMAR instance, one thread per MT instance; the GPU-only tiled RANMAR and lane MT kernels,
+// which reorganise the same arithmetic for coalescing, are checked against the reference on
+// OpenCL).
+//
+// RANMAR: each "warp" runs its 32 lanes as a sequential loop per phase, which is exact because
+// no lane reads what another lane writes within a step (ranmar_kernel.hpp). A loop iteration
+// takes a group of whole blocks (up to ranmar_host_group instances) and advances all of them
+// step by step, as the warps of a GPU block advance together, rather than one instance's whole
+// launch after the other: under interleave an instance's numbers lie N words apart, so one
+// instance alone stores one word per cache line, and every line is fetched again for each
+// instance that writes into it; in one step of a group, its instances fill neighbouring words
+// of the same rows (16 instances: two whole lines per row).
+//
+// MT: one loop iteration per block, whose 128 "threads" run one after the other.
+//
+// Instance states are 64-byte aligned: a RANMAR state is 13 cache lines; an MT block owns whole
+// lines of every state row (the row stride is a multiple of 16 words). So threads never share a
+// state line.
 #include "generators/error.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
@@ -139,21 +149,50 @@ private:
     std::vector<Queued> queued_;
 };
 
-// One RANMAR instance's 32 lanes, phase by phase (the host "launch" of one warp).
-void ranmar_warp(const RanmarKernelParams& p, std::uint64_t instance, std::uint64_t* state,
-    std::uint64_t* out, std::uint64_t* hist)
+// Most RANMAR instances per iteration of the host loop: whole blocks, so that the setup's block
+// count bounds the work.
+constexpr int ranmar_host_group = 16;
+static_assert(ranmar_host_group % ranmar_instances_per_block == 0, "a group is whole blocks");
+
+// Words per instance of a group's history scratch: 97, rounded up to whole cache lines.
+constexpr std::size_t ranmar_hist_pitch
+    = (RNGVET_RANMAR_LAGS + cache_line / sizeof(std::uint64_t) - 1)
+    / (cache_line / sizeof(std::uint64_t)) * (cache_line / sizeof(std::uint64_t));
+
+// Instances first .. first + n - 1 (n <= ranmar_host_group, all below N), phase by phase with
+// 32 lanes each; in every step, each instance makes its 32 numbers in turn. p is a copy, so that
+// the compiler keeps it in registers (the stores to out and state cannot alias it).
+void ranmar_group(const RanmarKernelParams p, std::uint64_t first, int n, std::uint64_t* state,
+    std::uint64_t* out)
 {
-    RanmarLane lanes[RNGVET_RANMAR_LANES];
-    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-        lanes[l] = ranmar_lane_begin(p, state, instance, l);
-    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-        ranmar_lane_load(state, hist, l);
-    const std::uint64_t steps = ranmar_steps(p, instance);
-    for (std::uint64_t s = 0; s < steps; ++s)
+    alignas(cache_line) std::uint64_t hist[ranmar_host_group][ranmar_hist_pitch];
+    RanmarLane lanes[ranmar_host_group][RNGVET_RANMAR_LANES];
+    std::uint64_t steps[ranmar_host_group];
+    std::uint64_t max_steps = 0;
+    for (int w = 0; w < n; ++w) {
+        const std::uint64_t i = first + static_cast<std::uint64_t>(w);
+        const std::uint64_t* const st = state + i * RNGVET_RANMAR_STRIDE;
         for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-            lanes[l] = ranmar_lane_step(p, hist, state, out, instance, lanes[l]);
-    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-        ranmar_lane_store(state, hist, l);
+            lanes[w][l] = ranmar_lane_begin(p, st, i, l);
+        for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+            ranmar_lane_load(st, hist[w], l);
+        steps[w] = ranmar_steps(p, i);
+        if (steps[w] > max_steps) max_steps = steps[w];
+    }
+    for (std::uint64_t s = 0; s < max_steps; ++s)
+        for (int w = 0; w < n; ++w) {
+            if (s >= steps[w]) continue;
+            const std::uint64_t i = first + static_cast<std::uint64_t>(w);
+            std::uint64_t* const st = state + i * RNGVET_RANMAR_STRIDE;
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                lanes[w][l] = ranmar_lane_step(p, hist[w], st, out, i, lanes[w][l]);
+        }
+    for (int w = 0; w < n; ++w) {
+        std::uint64_t* const st
+            = state + (first + static_cast<std::uint64_t>(w)) * RNGVET_RANMAR_STRIDE;
+        for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+            ranmar_lane_store(st, hist[w], l);
+    }
 }
 
 class OpenmpRanmar final : public OpenmpDevice {
@@ -175,16 +214,22 @@ protected:
         p.count_mode = count_mode ? 1 : 0;
         std::uint64_t* const state = state_.data;
         std::uint64_t* const out = out_at;
-        const auto blocks = static_cast<std::int64_t>(blocks_);
+        // Smaller groups where there are too few blocks to give every thread a whole group.
+        const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
+        std::uint64_t blocks_per_group = blocks_ / threads;
+        if (blocks_per_group < 1) blocks_per_group = 1;
+        if (blocks_per_group > ranmar_host_group / ranmar_instances_per_block)
+            blocks_per_group = ranmar_host_group / ranmar_instances_per_block;
+        const std::uint64_t group = blocks_per_group * ranmar_instances_per_block;
+        const auto groups
+            = static_cast<std::int64_t>((blocks_ + blocks_per_group - 1) / blocks_per_group);
 #pragma omp parallel for schedule(static)
-        for (std::int64_t b = 0; b < blocks; ++b) {
-            alignas(cache_line) std::uint64_t hist[RNGVET_RANMAR_LAGS];
-            for (int w = 0; w < ranmar_instances_per_block; ++w) {
-                const std::uint64_t i = static_cast<std::uint64_t>(b) * ranmar_instances_per_block
-                    + static_cast<std::uint64_t>(w);
-                if (i >= p.instances) break;
-                ranmar_warp(p, i, state + i * RNGVET_RANMAR_STRIDE, out, hist);
-            }
+        for (std::int64_t g = 0; g < groups; ++g) {
+            const std::uint64_t first = static_cast<std::uint64_t>(g) * group;
+            if (first >= p.instances) continue;
+            const std::uint64_t left = p.instances - first;
+            const int n = static_cast<int>(left < group ? left : group);
+            ranmar_group(p, first, n, state, out);
         }
     }
 
