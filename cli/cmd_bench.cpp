@@ -32,6 +32,19 @@ Configuration config_of(const std::string& g, int instances, const std::string& 
     return c;
 }
 
+// OpenMP launches: at most 2^20 numbers (8 MiB), which stay in the host's caches.
+std::size_t openmp_launch(std::size_t launch)
+{
+    return std::min(launch, std::size_t(1) << 20);
+}
+
+// The "of device write" column: a device-placement row's share of its backend's write limit.
+std::string device_write_share(const Throughput& r, double limit)
+{
+    if (limit <= 0 || r.placement != "device") return "-";
+    return std::to_string(int(100 * r.bytes_per_second() / limit + 0.5)) + "%";
+}
+
 std::string si(double v, const char* unit)
 {
     const char* prefixes[] = { "", "k", "M", "G", "T" };
@@ -236,11 +249,10 @@ int cmd_bench(int argc, char** argv)
     for (const std::string& backend : backends) {
         const bool device = backend == "cuda" || backend == "opencl";
         // OpenMP: 256 instances, 16 per thread on 16 threads, so that under interleave each
-        // thread's part of an output row is whole cache lines (no false sharing), and launches
-        // of at most 2^20 numbers (8 MiB), which stay in the host's caches.
+        // thread's part of an output row is whole cache lines (no false sharing).
         const int many = device ? 16384 : 256;
         const std::size_t backend_launch = backend == "cpu" ? (std::size_t(1) << 16)
-            : backend == "openmp"                           ? std::min(launch, std::size_t(1) << 20)
+            : backend == "openmp"                           ? openmp_launch(launch)
                                                             : launch;
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
@@ -276,6 +288,18 @@ int cmd_bench(int argc, char** argv)
         if (r.what == "device memory write") write_limit = r.bytes_per_second();
         if (r.what == "pinned device-to-host copy") copy_limit = r.bytes_per_second();
     }
+    // OpenMP's "device" is host memory: its limit is its own threads' stores to a buffer of its
+    // launch's size (the rows' percentages), and to 1 GiB (main memory) for comparison.
+    double openmp_write_limit = 0;
+    if (std::find(backends.begin(), backends.end(), "openmp") != backends.end()) {
+        const std::size_t launch_bytes = openmp_launch(launch) * sizeof(std::uint64_t);
+        for (const std::size_t bytes : { launch_bytes, std::size_t(1) << 30 }) {
+            const auto limit = openmp_references(bytes, seconds);
+            if (!limit.empty() && bytes == launch_bytes)
+                openmp_write_limit = limit.front().bytes_per_second();
+            rows.insert(rows.end(), limit.begin(), limit.end());
+        }
+    }
 
     std::cout
         << "| what | backend | placement | numbers/s | GB/s | of device write | of pinned D2H |\n"
@@ -285,10 +309,7 @@ int cmd_bench(int argc, char** argv)
         std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
             r.bytes_per_second() / 1e9,
-            write_limit > 0 && r.placement == "device"
-                ? (std::to_string(int(100 * r.bytes_per_second() / write_limit + 0.5)) + "%")
-                      .c_str()
-                : "-",
+            device_write_share(r, r.backend == "openmp" ? openmp_write_limit : write_limit).c_str(),
             copy_limit > 0 && r.placement != "device"
                 ? (std::to_string(int(100 * r.bytes_per_second() / copy_limit + 0.5)) + "%").c_str()
                 : "-");

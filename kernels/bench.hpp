@@ -2,24 +2,27 @@
 // generators and the device's hardware limits, all in one run on one machine.
 #pragma once
 
+#include "generators/configuration.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "generators/configuration.hpp"
-
 namespace rngvet {
 
 struct Throughput {
-    std::string what;       // configuration name or reference ("curand MTGP32", "device write")
-    std::string backend;    // cpu, openmp, opencl, cuda
-    std::string placement;  // "device" (left in device memory), "host" (delivered to host
-                            // memory, read in place), "host-copy" (copied into the caller's)
+    std::string what; // configuration name or reference ("curand MTGP32", "device write")
+    std::string backend; // cpu, openmp, opencl, cuda
+    std::string placement; // "device" (left in device memory), "host" (delivered to host
+                           // memory, read in place), "host-copy" (copied into the caller's)
     std::uint64_t numbers = 0;
     double seconds = 0;
     double bytes_per_number = 8;
-    std::uint64_t check = 0;  // host: an XOR of words read, so that reading them is not elided
-    double numbers_per_second() const { return seconds > 0 ? static_cast<double>(numbers) / seconds : 0; }
+    std::uint64_t check = 0; // host: an XOR of words read, so that reading them is not elided
+    double numbers_per_second() const
+    {
+        return seconds > 0 ? static_cast<double>(numbers) / seconds : 0;
+    }
     double bytes_per_second() const { return numbers_per_second() * bytes_per_number; }
 };
 
@@ -28,12 +31,17 @@ struct Throughput {
 // the device); host placement take() (the numbers as the stream delivers them to host memory:
 // with CUDA, the pinned staging buffers, generation overlapped with the copies; the consumer
 // reads two words of each view); host-copy placement fill() into the caller's own memory.
-Throughput measure_stream(const Configuration& config, std::size_t launch, const std::string& placement,
-                          double min_seconds);
+Throughput measure_stream(const Configuration& config, std::size_t launch,
+    const std::string& placement, double min_seconds);
 
 // CUDA references measured on the device (empty when CUDA is not built or no device is there):
 // cuRAND MTGP32, MT19937 and Philox4_32_10 writing 32-bit numbers to device memory, the device
 // memory write bandwidth (a plain store kernel) and the pinned device-to-host copy bandwidth.
 std::vector<Throughput> cuda_references(std::size_t bytes);
 
-}  // namespace rngvet
+// The OpenMP backend's limit, measured with its threads (empty when OpenMP is not built): every
+// thread stores to its part of a buffer of `bytes`, pass after pass, as the OpenMP launches
+// store to their output buffer ("memory write, M MiB buffer", backend openmp).
+std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds);
+
+} // namespace rngvet

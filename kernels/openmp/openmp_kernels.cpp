@@ -18,9 +18,11 @@
 // lines of every state row (the row stride is a multiple of 16 words). So threads never share a
 // state line.
 #include "generators/error.hpp"
+#include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <new>
 #include <omp.h>
@@ -283,6 +285,33 @@ private:
 bool openmp_usable(std::string&)
 {
     return true;
+}
+
+std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds)
+{
+    AlignedArray<std::uint64_t> buffer;
+    buffer.allocate(bytes / sizeof(std::uint64_t), "write-bandwidth buffer");
+    std::uint64_t* const words = buffer.data;
+    const auto n = static_cast<std::int64_t>(buffer.size);
+    auto pass = [&](std::uint64_t value) {
+#pragma omp parallel for schedule(static)
+        for (std::int64_t w = 0; w < n; ++w)
+            words[w] = value + static_cast<std::uint64_t>(w);
+    };
+    pass(0); // first touch, by the threads that write the pages afterwards
+    Throughput t;
+    t.what = "memory write, " + std::to_string(bytes >> 20) + " MiB buffer";
+    t.backend = "openmp";
+    t.placement = "device";
+    std::uint64_t passes = 0;
+    const auto start = std::chrono::steady_clock::now();
+    do {
+        pass(++passes);
+        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (t.seconds < min_seconds);
+    t.numbers = passes * buffer.size;
+    t.check = words[n - 1]; // the stores are observable
+    return { t };
 }
 
 std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup)
