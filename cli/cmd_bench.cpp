@@ -38,10 +38,10 @@ std::size_t openmp_launch(std::size_t launch)
     return std::min(launch, std::size_t(1) << 20);
 }
 
-// The "of device write" column: a device-placement row's share of its backend's write limit.
-std::string device_write_share(const Throughput& r, double limit)
+// A row's share of a limit measured in the same run, as the table prints it ("-": none).
+std::string percent_of(const Throughput& r, double limit)
 {
-    if (limit <= 0 || r.placement != "device") return "-";
+    if (limit <= 0) return "-";
     return std::to_string(int(100 * r.bytes_per_second() / limit + 0.5)) + "%";
 }
 
@@ -292,27 +292,25 @@ int cmd_bench(int argc, char** argv)
     // launch's size (the rows' percentages), and to 1 GiB (main memory) for comparison.
     double openmp_write_limit = 0;
     if (std::find(backends.begin(), backends.end(), "openmp") != backends.end()) {
-        const std::size_t launch_bytes = openmp_launch(launch) * sizeof(std::uint64_t);
-        for (const std::size_t bytes : { launch_bytes, std::size_t(1) << 30 }) {
-            const auto limit = openmp_references(bytes, seconds);
-            if (!limit.empty() && bytes == launch_bytes)
-                openmp_write_limit = limit.front().bytes_per_second();
-            rows.insert(rows.end(), limit.begin(), limit.end());
-        }
+        const auto launch_sized
+            = openmp_references(openmp_launch(launch) * sizeof(std::uint64_t), seconds);
+        const auto main_memory = openmp_references(std::size_t(1) << 30, seconds);
+        if (!launch_sized.empty()) openmp_write_limit = launch_sized.front().bytes_per_second();
+        rows.insert(rows.end(), launch_sized.begin(), launch_sized.end());
+        rows.insert(rows.end(), main_memory.begin(), main_memory.end());
     }
 
     std::cout
         << "| what | backend | placement | numbers/s | GB/s | of device write | of pinned D2H |\n"
            "|---|---|---|---:|---:|---:|---:|\n";
     for (const auto& r : rows) {
+        const bool on_device = r.placement == "device";
+        const double device_write = r.backend == "openmp" ? openmp_write_limit : write_limit;
         char line[512];
         std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
-            r.bytes_per_second() / 1e9,
-            device_write_share(r, r.backend == "openmp" ? openmp_write_limit : write_limit).c_str(),
-            copy_limit > 0 && r.placement != "device"
-                ? (std::to_string(int(100 * r.bytes_per_second() / copy_limit + 0.5)) + "%").c_str()
-                : "-");
+            r.bytes_per_second() / 1e9, percent_of(r, on_device ? device_write : 0).c_str(),
+            percent_of(r, on_device ? 0 : copy_limit).c_str());
         std::cout << line;
     }
 
