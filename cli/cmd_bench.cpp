@@ -296,8 +296,10 @@ int cmd_bench(int argc, char** argv)
             = openmp_references(openmp_launch(launch) * sizeof(std::uint64_t), seconds);
         const auto main_memory = openmp_references(std::size_t(1) << 30, seconds);
         if (!launch_sized.empty()) openmp_write_limit = launch_sized.front().bytes_per_second();
+        const auto arithmetic = openmp_compute_reference(seconds);
         rows.insert(rows.end(), launch_sized.begin(), launch_sized.end());
         rows.insert(rows.end(), main_memory.begin(), main_memory.end());
+        rows.insert(rows.end(), arithmetic.begin(), arithmetic.end());
     }
 
     std::cout
@@ -305,12 +307,13 @@ int cmd_bench(int argc, char** argv)
            "|---|---|---|---:|---:|---:|---:|\n";
     for (const auto& r : rows) {
         const bool on_device = r.placement == "device";
+        const bool in_memory = r.placement != "registers";
         const double device_write = r.backend == "openmp" ? openmp_write_limit : write_limit;
         char line[512];
         std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
             r.bytes_per_second() / 1e9, percent_of(r, on_device ? device_write : 0).c_str(),
-            percent_of(r, on_device ? 0 : copy_limit).c_str());
+            percent_of(r, on_device || !in_memory ? 0 : copy_limit).c_str());
         std::cout << line;
     }
 

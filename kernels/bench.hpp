@@ -14,7 +14,8 @@ struct Throughput {
     std::string what; // configuration name or reference ("curand MTGP32", "device write")
     std::string backend; // cpu, openmp, opencl, cuda
     std::string placement; // "device" (left in device memory), "host" (delivered to host
-                           // memory, read in place), "host-copy" (copied into the caller's)
+                           // memory, read in place), "host-copy" (copied into the caller's),
+                           // "registers" (a reference that touches no memory)
     std::uint64_t numbers = 0;
     double seconds = 0;
     double bytes_per_number = 8;
@@ -43,5 +44,11 @@ std::vector<Throughput> cuda_references(std::size_t bytes);
 // thread stores to its part of a buffer of `bytes`, pass after pass, as the OpenMP launches
 // store to their output buffer ("memory write, M MiB buffer", backend openmp).
 std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds);
+
+// The OpenMP threads' arithmetic alone (empty when OpenMP is not built): every thread runs four
+// xorshift64 chains in registers ("integer arithmetic, registers only", placement
+// "registers"). Its rate on T threads over its rate on one is the most any code that scales
+// perfectly gets from T threads on this machine (shared cores, a busy host, clocks).
+std::vector<Throughput> openmp_compute_reference(double min_seconds);
 
 } // namespace rngvet

@@ -38,6 +38,23 @@ typedef struct MtKernelParams {
     rv_u64 shift0, shift1, shift_b, shift_c;
 } MtKernelParams;
 
+/* The recurrence, for every kernel: the new word from the one it replaces (x_k), the next
+ * (x_k+1) and the one mm ahead (x_k+mm). */
+RNGVET_HD rv_u32 mt_twist(rv_u32 xk, rv_u32 xk1, rv_u32 xkm, rv_u32 umask, rv_u32 lmask, rv_u32 aaa)
+{
+    const rv_u32 x = (xk & umask) | (xk1 & lmask);
+    return xkm ^ (x >> 1) ^ ((x & 1u) ? aaa : 0u);
+}
+
+/* The tempering of a new word into the output. */
+RNGVET_HD rv_u32 mt_temper(MtKernelParams p, rv_u32 y, rv_u32 mask_b, rv_u32 mask_c)
+{
+    y ^= y >> p.shift0;
+    y ^= (y << p.shift_b) & mask_b;
+    y ^= (y << p.shift_c) & mask_c;
+    return y ^ (y >> p.shift1);
+}
+
 /* Instance i makes its numbers of combined indices [g0, g0 + len) and writes them in place. */
 RNGVET_HD void mt_generate_instance(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_u32* pos,
     RV_GLOBAL const rv_u32* consts, RV_GLOBAL rv_u64* out, rv_u64 i)
@@ -54,14 +71,11 @@ RNGVET_HD void mt_generate_instance(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_G
     for (rv_u64 t = first; t < end; ++t) {
         const rv_u64 k1 = k + 1 == p.nn ? 0 : k + 1;
         const rv_u64 km = k + p.mm >= p.nn ? k + p.mm - p.nn : k + p.mm;
-        const rv_u32 x = (st[k * p.stride + i] & umask) | (st[k1 * p.stride + i] & lmask);
-        rv_u32 y = st[km * p.stride + i] ^ (x >> 1) ^ ((x & 1u) ? aaa : 0u);
-        st[k * p.stride + i] = y;
+        const rv_u32 w = mt_twist(
+            st[k * p.stride + i], st[k1 * p.stride + i], st[km * p.stride + i], umask, lmask, aaa);
+        st[k * p.stride + i] = w;
         k = k1;
-        y ^= y >> p.shift0;
-        y ^= (y << p.shift_b) & mask_b;
-        y ^= (y << p.shift_c) & mask_c;
-        y ^= y >> p.shift1;
+        const rv_u32 y = mt_temper(p, w, mask_b, mask_c);
         const rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
         if (p.count_mode != 0)
             out[j] += 1;
@@ -178,8 +192,7 @@ RNGVET_HD MtLane mt_lane_compute(MtKernelParams p, RV_LOCAL const rv_u32* sh, Mt
         const rv_u32 k1 = r.k + 1 == nn ? 0 : r.k + 1;
         const rv_u32 km = r.k + (rv_u32)p.mm >= nn ? r.k + (rv_u32)p.mm - nn : r.k + (rv_u32)p.mm;
         RV_LOCAL const rv_u32* row = sh + r.col * RNGVET_MT_LANE_PITCH;
-        const rv_u32 x = (row[r.k] & (rv_u32)p.umask) | (row[k1] & (rv_u32)p.lmask);
-        r.y = row[km] ^ (x >> 1) ^ ((x & 1u) ? r.aaa : 0u);
+        r.y = mt_twist(row[r.k], row[k1], row[km], (rv_u32)p.umask, (rv_u32)p.lmask, r.aaa);
     }
     return r;
 }
@@ -189,12 +202,8 @@ RNGVET_HD MtLane mt_lane_commit(
     MtKernelParams p, RV_LOCAL rv_u32* sh, RV_GLOBAL rv_u64* out, MtLane r)
 {
     if (r.t < r.end) {
-        rv_u32 y = r.y;
-        sh[r.col * RNGVET_MT_LANE_PITCH + r.k] = y;
-        y ^= y >> p.shift0;
-        y ^= (y << p.shift_b) & r.mask_b;
-        y ^= (y << p.shift_c) & r.mask_c;
-        y ^= y >> p.shift1;
+        sh[r.col * RNGVET_MT_LANE_PITCH + r.k] = r.y;
+        const rv_u32 y = mt_temper(p, r.y, r.mask_b, r.mask_c);
         const rv_u64 j = p.layout == RNGVET_LAYOUT_INTERLEAVE
             ? r.j
             : rv_layout_index(p.instances, p.layout, p.block, r.i, r.t) - p.g0;

@@ -138,6 +138,7 @@ protected:
         announce(GetParam());
     }
 
+public:
     Configuration on_backend(Configuration c) const
     {
         c.backend = GetParam();
@@ -461,10 +462,63 @@ TEST_P(Backend, SkipAndDiscardMatchReference)
 // outputs are below 2^48) and guard zones on both sides. After a launch every slot of the
 // launch holds the reference value and both guards are intact; in count mode (out[j] += 1
 // on a zeroed buffer) every slot was written exactly once and the guards not at all.
-TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
+// Every launch of the configuration's device writes each slot of [guard, guard + len) exactly
+// once, with the reference's number, and leaves the guards around it alone (canary fill, and a
+// second device in count mode).
+void expect_every_slot_once(const Backend& backend, const Configuration& base)
 {
     const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
     const std::size_t guard = 1000;
+    // Launch lengths that start and end inside rows and blocks.
+    const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
+    const Configuration c = backend.on_backend(base);
+    SCOPED_TRACE(describe(c));
+    std::size_t total = 0;
+    for (std::size_t len : lengths)
+        total += len;
+    const std::vector<std::uint64_t> want = reference(c, total);
+    auto values = backend.device(c);
+    auto counts = backend.device(c);
+    values->reserve(lengths[5] + 2 * guard);
+    counts->reserve(lengths[5] + 2 * guard);
+    std::uint64_t g0 = 0;
+    for (std::size_t len : lengths) {
+        SCOPED_TRACE("launch of " + std::to_string(len) + " at " + std::to_string(g0));
+        std::vector<std::uint64_t> buffer(len + 2 * guard, canary);
+        values->upload(buffer.data(), buffer.size());
+        values->launch(g0, len, guard, false);
+        values->download(buffer.data(), buffer.size());
+        std::size_t touched_guard = 0, unwritten = 0;
+        for (std::size_t k = 0; k < guard; ++k) {
+            touched_guard += buffer[k] != canary;
+            touched_guard += buffer[guard + len + k] != canary;
+        }
+        for (std::size_t k = 0; k < len; ++k)
+            unwritten += buffer[guard + k] == canary;
+        EXPECT_EQ(touched_guard, 0u);
+        EXPECT_EQ(unwritten, 0u);
+        EXPECT_TRUE(
+            same_words(std::vector<std::uint64_t>(want.begin() + static_cast<std::ptrdiff_t>(g0),
+                           want.begin() + static_cast<std::ptrdiff_t>(g0 + len)),
+                std::vector<std::uint64_t>(buffer.begin() + static_cast<std::ptrdiff_t>(guard),
+                    buffer.begin() + static_cast<std::ptrdiff_t>(guard + len))));
+
+        std::vector<std::uint64_t> hits(len + 2 * guard, 0);
+        counts->upload(hits.data(), hits.size());
+        counts->launch(g0, len, guard, true);
+        counts->download(hits.data(), hits.size());
+        std::size_t wrong = 0;
+        for (std::size_t k = 0; k < hits.size(); ++k) {
+            const bool inside = k >= guard && k < guard + len;
+            wrong += hits[k] != (inside ? 1u : 0u);
+        }
+        EXPECT_EQ(wrong, 0u) << "slots written other than exactly once (inside) or never (guards)";
+        g0 += len;
+    }
+}
+
+TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
+{
     const Configuration configs[] = {
         config("ranmar24", 7, "interleave", "increment", 1802, 9373),
         config("ranmar48", 64, "block:5", "hash", 77, 88),
@@ -473,53 +527,63 @@ TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
         mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }),
         mt_config("mt19937", "", 130, "interleave", "hash", { 1 }),
     };
-    // Launch lengths that start and end inside rows and blocks.
-    const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
-    for (const Configuration& base : configs) {
-        const Configuration c = on_backend(base);
-        SCOPED_TRACE(describe(c));
-        std::size_t total = 0;
-        for (std::size_t len : lengths)
-            total += len;
-        const std::vector<std::uint64_t> want = reference(c, total);
-        auto values = device(c);
-        auto counts = device(c);
-        values->reserve(lengths[5] + 2 * guard);
-        counts->reserve(lengths[5] + 2 * guard);
-        std::uint64_t g0 = 0;
-        for (std::size_t len : lengths) {
-            SCOPED_TRACE("launch of " + std::to_string(len) + " at " + std::to_string(g0));
-            std::vector<std::uint64_t> buffer(len + 2 * guard, canary);
-            values->upload(buffer.data(), buffer.size());
-            values->launch(g0, len, guard, false);
-            values->download(buffer.data(), buffer.size());
-            std::size_t touched_guard = 0, unwritten = 0;
-            for (std::size_t k = 0; k < guard; ++k) {
-                touched_guard += buffer[k] != canary;
-                touched_guard += buffer[guard + len + k] != canary;
-            }
-            for (std::size_t k = 0; k < len; ++k)
-                unwritten += buffer[guard + k] == canary;
-            EXPECT_EQ(touched_guard, 0u);
-            EXPECT_EQ(unwritten, 0u);
-            EXPECT_TRUE(same_words(
-                std::vector<std::uint64_t>(want.begin() + static_cast<std::ptrdiff_t>(g0),
-                    want.begin() + static_cast<std::ptrdiff_t>(g0 + len)),
-                std::vector<std::uint64_t>(buffer.begin() + static_cast<std::ptrdiff_t>(guard),
-                    buffer.begin() + static_cast<std::ptrdiff_t>(guard + len))));
+    for (const Configuration& base : configs)
+        expect_every_slot_once(*this, base);
+}
 
-            std::vector<std::uint64_t> hits(len + 2 * guard, 0);
-            counts->upload(hits.data(), hits.size());
-            counts->launch(g0, len, guard, true);
-            counts->download(hits.data(), hits.size());
-            std::size_t wrong = 0;
-            for (std::size_t k = 0; k < hits.size(); ++k) {
-                const bool inside = k >= guard && k < guard + len;
-                wrong += hits[k] != (inside ? 1u : 0u);
-            }
-            EXPECT_EQ(wrong, 0u)
-                << "slots written other than exactly once (inside) or never (guards)";
-            g0 += len;
+// CUDA runs DC sets on one of three kernels (cuda_kernels.cu: registers, lanes, words), chosen
+// by the sets and the instance count; RNGVET_MT_KERNEL forces one. Each must reproduce the
+// reference on every layout, with odd launch lengths, and write each slot once; one that cannot
+// run the sets is refused with a one-line error.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value)
+        : name_(name)
+    {
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() { ::unsetenv(name_); }
+
+private:
+    const char* name_;
+};
+
+TEST_P(Backend, CudaMtKernelsEachReproduceTheReference)
+{
+    if (GetParam() != "cuda") GTEST_SKIP() << "the MT kernel choice is CUDA's";
+    const Case cases[] = {
+        { mt_config("mtdc", sdk_dat(), 4096, "interleave", "same", { 777 }), 4096 * 300, 100003 },
+        { mt_config("mtdc", sdk_dat(), 130, "interleave", "increment", { 9 }, 1000, 777), 1000000,
+            65537 },
+        { mt_config("mtdc", sdk_dat(), 33, "block:7", "hash", { 5 }, 4000, 12345), 300000, 4099 },
+        { mt_config("mtdc", "fixstars-mt521", 32, "block:4096", "stride:0x33ff", { 0 }), 32 * 4096,
+            99991 },
+        { mt_config("mtdc", "fixstars-mt521", 7, "interleave", "hash", { 12345 }, 3, 100003),
+            300000, 1 << 22 },
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }, 31), 100000, 77777 },
+    };
+    for (const char* kernel : { "registers", "lanes", "words" }) {
+        const ScopedEnv env("RNGVET_MT_KERNEL", kernel);
+        for (const Case& k : cases) {
+            const Configuration c = on_backend(k.c);
+            SCOPED_TRACE(std::string("RNGVET_MT_KERNEL=") + kernel + ", " + describe(c) + ", "
+                + std::to_string(k.n) + " numbers, launches of " + std::to_string(k.launch));
+            EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch)));
+        }
+        expect_every_slot_once(
+            *this, mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }));
+        expect_every_slot_once(
+            *this, mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 1 }));
+    }
+    for (const char* kernel : { "registers", "lanes", "fastest" }) {
+        const ScopedEnv env("RNGVET_MT_KERNEL", kernel);
+        try {
+            generate(mt_config("mt19937", "", 1, "single", "same", { 5489 }), 10);
+            FAIL() << "RNGVET_MT_KERNEL=" << kernel << " ran mt19937";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("RNGVET_MT_KERNEL"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
         }
     }
 }

@@ -2,17 +2,20 @@
 // per block; a warp's lanes share only their own history in shared memory, so __syncwarp() is
 // the only barrier and warps run independently. Other layouts: the tiled kernel
 // (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory). MT: DC sets with
-// nn <= 64 run the lane kernel (8 threads per instance, a warp's 4 instances' states in shared
-// memory, mt_kernel.hpp);
-// others one thread per instance, 128 per block, state word-major across instances
-// (coalesced). The grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance
-// and one-warp-per-instance grids).
+// mm = nn / 2 and nn of MT521, MT607 or MT1279, 2048 instances or more, run the register
+// kernel (one thread per instance, its state in registers); others with nn <= 64 the lane kernel
+// (8 threads per instance, a warp's 4 instances' states in shared memory, mt_kernel.hpp); the
+// rest one thread per instance, 128 per block, state word-major across instances (coalesced).
+// The other grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance and
+// one-warp-per-instance grids).
 #include "generators/error.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cuda_runtime.h>
+#include <string>
 
 namespace rngvet {
 namespace {
@@ -106,7 +109,8 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
     const unsigned team = threadIdx.x / 32;
     const unsigned col = threadIdx.x % 32 / RNGVET_MT_LANES;
     const unsigned lane = threadIdx.x % RNGVET_MT_LANES;
-    const std::uint64_t first = std::uint64_t(blockIdx.x) * mt_lane_instances + team * RNGVET_MT_TEAM;
+    const std::uint64_t first
+        = std::uint64_t(blockIdx.x) * mt_lane_instances + team * RNGVET_MT_TEAM;
     const bool active = first + col < p.instances;
     MtLane r = mt_lane_begin(p, pos, consts, first + col, col, lane);
     if (active) mt_lane_load(p, st, sh[team], r, lane);
@@ -120,6 +124,98 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
     }
     if (active) mt_lane_store(p, st, sh[team], r, lane);
     mt_lane_end(p, pos, r, lane);
+}
+
+// The register kernel: one thread per instance with the instance's nn state words in registers
+// for the whole launch, for DC sets with mm = nn / 2 and an nn compiled below (NN). Register w
+// holds the word at position pos + w (mod nn) throughout; the loop is unrolled over nn steps so
+// that every index is a constant, and step w replaces register w from registers w, w + 1 and
+// w + mm. The nn - mm steps whose inputs are all older words are independent, so a thread has
+// that much instruction-level parallelism, and neighbouring threads store neighbouring words
+// under interleave. The state is word-major in global memory between launches, as for the
+// other kernels. Used where there are enough instances to fill the GPU with one thread each.
+constexpr int mt_register_threads = 32;
+
+template <int NN, bool Interleave>
+__global__ void __launch_bounds__(mt_register_threads) mt_generate_registers(MtKernelParams p,
+    std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    constexpr int MM = NN / 2;
+    const std::uint64_t i = std::uint64_t(blockIdx.x) * mt_register_threads + threadIdx.x;
+    if (i >= p.instances) return;
+    const std::uint64_t first = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    const std::uint64_t end
+        = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    if (end <= first) return;
+    const std::uint32_t aaa = consts[i];
+    const std::uint32_t mask_b = consts[p.stride + i];
+    const std::uint32_t mask_c = consts[2 * p.stride + i];
+    const std::uint32_t umask = static_cast<std::uint32_t>(p.umask);
+    const std::uint32_t lmask = static_cast<std::uint32_t>(p.lmask);
+    const std::uint32_t k0 = pos[i];
+    std::uint32_t x[NN];
+#pragma unroll
+    for (int w = 0; w < NN; ++w)
+        x[w] = st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i];
+    std::uint64_t t = first;
+    std::uint64_t* o
+        = out + (Interleave ? rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0 : 0);
+    auto step = [&](int w) {
+        x[w] = mt_twist(x[w], x[(w + 1) % NN], x[(w + MM) % NN], umask, lmask, aaa);
+        const std::uint32_t y = mt_temper(p, x[w], mask_b, mask_c);
+        std::uint64_t* slot
+            = Interleave ? o : out + (rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0);
+        if (p.count_mode != 0)
+            *slot += 1;
+        else
+            *slot = y;
+        ++t;
+        if (Interleave) o += p.instances;
+    };
+    for (std::uint64_t n = (end - first) / NN; n > 0; --n) {
+#pragma unroll
+        for (int w = 0; w < NN; ++w)
+            step(w);
+    }
+    const std::uint64_t rest = (end - first) % NN;
+#pragma unroll
+    for (int w = 0; w < NN; ++w)
+        if (static_cast<std::uint64_t>(w) < rest) step(w);
+#pragma unroll
+    for (int w = 0; w < NN; ++w)
+        st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i] = x[w];
+    pos[i] = static_cast<std::uint32_t>((k0 + (end - first) % NN) % NN);
+}
+
+template <int NN>
+void launch_mt_registers(const MtKernelParams& p, cudaStream_t stream, std::uint32_t* st,
+    std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    const auto blocks
+        = static_cast<unsigned>((p.instances + mt_register_threads - 1) / mt_register_threads);
+    if (p.layout == RNGVET_LAYOUT_INTERLEAVE)
+        mt_generate_registers<NN, true>
+            <<<blocks, mt_register_threads, 0, stream>>>(p, st, pos, consts, out);
+    else
+        mt_generate_registers<NN, false>
+            <<<blocks, mt_register_threads, 0, stream>>>(p, st, pos, consts, out);
+}
+
+// The nn values the register kernel is compiled for (DC sets of MT521, MT607 and MT1279).
+bool mt_registers_compiled(const MtKernelParams& p)
+{
+    return p.mm == p.nn / 2 && (p.nn == 17 || p.nn == 19 || p.nn == 40);
+}
+
+void launch_mt_registers_for(const MtKernelParams& p, cudaStream_t stream, std::uint32_t* st,
+    std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    if (p.nn == 17)
+        launch_mt_registers<17>(p, stream, st, pos, consts, out);
+    else if (p.nn == 19)
+        launch_mt_registers<19>(p, stream, st, pos, consts, out);
+    else
+        launch_mt_registers<40>(p, stream, st, pos, consts, out);
 }
 
 // Device selection, error reporting, the output buffer and the host staging, common to both
@@ -377,12 +473,48 @@ private:
     std::uint64_t* state_ = nullptr;
 };
 
+// Which MT kernel a configuration runs: the register kernel where it is compiled for the sets'
+// nn and there are at least mt_register_min_instances instances (fewer leave most of the GPU
+// idle with one thread each), else the lane kernel where the sets allow it, else one thread
+// per instance on the word-major state in global memory. RNGVET_MT_KERNEL (registers, lanes,
+// words) forces one, for the exactness tests and the benchmark's comparison.
+constexpr std::uint64_t mt_register_min_instances = 2048;
+
+enum class MtKernel { words, lanes, registers };
+
+MtKernel choose_mt_kernel(const MtKernelParams& p)
+{
+    const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+    const char* env = std::getenv("RNGVET_MT_KERNEL");
+    const std::string forced = env ? env : "";
+    if (forced.empty()) {
+        if (mt_registers_compiled(p) && p.instances >= mt_register_min_instances)
+            return MtKernel::registers;
+        return lanes ? MtKernel::lanes : MtKernel::words;
+    }
+    const std::string sets
+        = "sets with nn=" + std::to_string(p.nn) + ", mm=" + std::to_string(p.mm);
+    if (forced == "words") return MtKernel::words;
+    if (forced == "lanes") {
+        if (!lanes) throw InputError("RNGVET_MT_KERNEL=lanes: no lane kernel for " + sets);
+        return MtKernel::lanes;
+    }
+    if (forced == "registers") {
+        if (!mt_registers_compiled(p))
+            throw InputError("RNGVET_MT_KERNEL=registers: no register kernel for " + sets
+                + " (it is compiled for nn=17, 19, 40 with mm=nn/2)");
+        return MtKernel::registers;
+    }
+    throw InputError("RNGVET_MT_KERNEL='" + forced + "' is not registers, lanes or words");
+}
+
 class CudaMt final : public CudaDevice {
 public:
     CudaMt(const MtSetup& setup, int device)
         : CudaDevice(device)
         , params_(setup.params)
         , blocks_(setup.blocks)
+        , kernel_(choose_mt_kernel(setup.params))
     {
         state_ = copy_to_device(setup.state, "generator states");
         position_ = copy_to_device(setup.position, "generator positions");
@@ -396,9 +528,10 @@ protected:
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        if (p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN) {
-            const std::uint64_t blocks
-                = (p.instances + mt_lane_instances - 1) / mt_lane_instances;
+        if (kernel_ == MtKernel::registers) {
+            launch_mt_registers_for(p, stream_, state_, position_, consts_, out);
+        } else if (kernel_ == MtKernel::lanes) {
+            const std::uint64_t blocks = (p.instances + mt_lane_instances - 1) / mt_lane_instances;
             mt_generate_lanes<<<static_cast<unsigned>(blocks), mt_lane_threads, 0, stream_>>>(
                 p, state_, position_, consts_, out);
         } else {
@@ -410,6 +543,7 @@ protected:
 private:
     MtKernelParams params_;
     std::uint64_t blocks_;
+    MtKernel kernel_;
     std::uint32_t* state_ = nullptr;
     std::uint32_t* position_ = nullptr;
     std::uint32_t* consts_ = nullptr;

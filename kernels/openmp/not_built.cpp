@@ -31,4 +31,9 @@ std::vector<Throughput> openmp_references(std::size_t, double)
     return {};
 }
 
+std::vector<Throughput> openmp_compute_reference(double)
+{
+    return {};
+}
+
 } // namespace rngvet

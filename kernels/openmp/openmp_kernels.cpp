@@ -314,6 +314,42 @@ std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds)
     return { t };
 }
 
+std::vector<Throughput> openmp_compute_reference(double min_seconds)
+{
+    constexpr std::uint64_t steps = std::uint64_t(1) << 20; // per thread and pass
+    Throughput t;
+    t.what = "integer arithmetic, registers only";
+    t.backend = "openmp";
+    t.placement = "registers";
+    std::uint64_t passes = 0, threads = 0, sink = 0;
+    const auto start = std::chrono::steady_clock::now();
+    do {
+        ++passes;
+#pragma omp parallel reduction(^ : sink)
+        {
+#pragma omp single
+            threads = static_cast<std::uint64_t>(omp_get_num_threads());
+            // Four independent xorshift64 chains (Marsaglia's 13, 7, 17), seeded per thread
+            // and pass.
+            std::uint64_t c[4];
+            for (std::uint64_t k = 0; k < 4; ++k)
+                c[k]
+                    = (passes << 32) + static_cast<std::uint64_t>(omp_get_thread_num()) * 4 + k + 1;
+            for (std::uint64_t s = 0; s < steps; ++s)
+                for (std::uint64_t& x : c) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                }
+            sink ^= c[0] ^ c[1] ^ c[2] ^ c[3];
+        }
+        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (t.seconds < min_seconds);
+    t.numbers = passes * threads * steps * 4;
+    t.check = sink;
+    return { t };
+}
+
 std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup)
 {
     return std::make_unique<OpenmpRanmar>(setup);
