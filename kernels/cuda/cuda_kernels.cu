@@ -126,79 +126,121 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
     mt_lane_end(p, pos, r, lane);
 }
 
-// The register kernel: one thread per instance with the instance's nn state words in registers
-// for the whole launch, for DC sets with mm = nn / 2 and an nn compiled below (NN). Register w
-// holds the word at position pos + w (mod nn) throughout; the loop is unrolled over nn steps so
-// that every index is a constant, and step w replaces register w from registers w, w + 1 and
-// w + mm. The nn - mm steps whose inputs are all older words are independent, so a thread has
-// that much instruction-level parallelism, and neighbouring threads store neighbouring words
-// under interleave. The state is word-major in global memory between launches, as for the
-// other kernels. Used where there are enough instances to fill the GPU with one thread each.
-constexpr int mt_register_threads = 32;
+// The register kernel: each instance's nn state words live in registers for the whole launch,
+// for DC sets with mm = nn / 2 and an nn compiled below (NN). Register w holds the word at
+// position pos + w (mod nn) throughout; the loop is unrolled so that every index is a constant,
+// and step r replaces register w = r mod nn from registers w, w + 1 and w + mm. The nn - mm
+// steps whose inputs are all older words are independent: that much instruction-level
+// parallelism per thread. Lane l of every warp of block b runs instance 32 b + l; a block has
+// Share warps (1, 2 or 4) and each runs the whole recurrence, but warp q tempers and stores
+// only the instance's numbers t with t - first = q (mod Share): with few instances (the SDK's
+// 4096 are 128 warps on 132 SMs) that puts up to four warps, one per scheduler, where one
+// would issue alone. Under interleave a warp's store is 32 neighbouring words. The state is
+// word-major in global memory between launches, as for the other kernels; warp 0 writes it
+// back, after a barrier that follows every warp's load.
+constexpr int mt_register_warp = 32;
 
-template <int NN, bool Interleave>
-__global__ void __launch_bounds__(mt_register_threads) mt_generate_registers(MtKernelParams p,
-    std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+template <int NN, bool Interleave, int Share, int Q>
+__device__ void mt_registers_run(const MtKernelParams& p, std::uint32_t (&x)[NN], std::uint32_t* st,
+    std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out, std::uint64_t i,
+    std::uint32_t k0)
 {
     constexpr int MM = NN / 2;
-    const std::uint64_t i = std::uint64_t(blockIdx.x) * mt_register_threads + threadIdx.x;
-    if (i >= p.instances) return;
+    constexpr int Round = NN * Share; // after Round steps, registers and owners repeat
     const std::uint64_t first = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
     const std::uint64_t end
         = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
     if (end <= first) return;
+    const std::uint64_t n = end - first;
     const std::uint32_t aaa = consts[i];
     const std::uint32_t mask_b = consts[p.stride + i];
     const std::uint32_t mask_c = consts[2 * p.stride + i];
     const std::uint32_t umask = static_cast<std::uint32_t>(p.umask);
     const std::uint32_t lmask = static_cast<std::uint32_t>(p.lmask);
-    const std::uint32_t k0 = pos[i];
-    std::uint32_t x[NN];
-#pragma unroll
-    for (int w = 0; w < NN; ++w)
-        x[w] = st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i];
-    std::uint64_t t = first;
-    std::uint64_t* o
-        = out + (Interleave ? rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0 : 0);
-    auto step = [&](int w) {
+    std::uint64_t t = first + Q; // the next number this warp stores
+    std::uint64_t j = Interleave ? rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0 : 0;
+    const std::uint64_t j_step = Share * p.instances;
+    auto step = [&](int r) {
+        const int w = r % NN;
         x[w] = mt_twist(x[w], x[(w + 1) % NN], x[(w + MM) % NN], umask, lmask, aaa);
+        if (r % Share != Q) return;
         const std::uint32_t y = mt_temper(p, x[w], mask_b, mask_c);
         std::uint64_t* slot
-            = Interleave ? o : out + (rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0);
+            = out + (Interleave ? j : rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0);
         if (p.count_mode != 0)
             *slot += 1;
         else
             *slot = y;
-        ++t;
-        if (Interleave) o += p.instances;
+        t += Share;
+        j += j_step;
     };
-    for (std::uint64_t n = (end - first) / NN; n > 0; --n) {
+    for (std::uint64_t k = n / Round; k > 0; --k) {
+#pragma unroll
+        for (int r = 0; r < Round; ++r)
+            step(r);
+    }
+    const std::uint64_t rest = n % Round;
+#pragma unroll
+    for (int r = 0; r < Round; ++r)
+        if (static_cast<std::uint64_t>(r) < rest) step(r);
+    if constexpr (Q == 0) { // the other warps hold the same state
 #pragma unroll
         for (int w = 0; w < NN; ++w)
-            step(w);
+            st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i] = x[w];
+        pos[i] = static_cast<std::uint32_t>((k0 + n % NN) % NN);
     }
-    const std::uint64_t rest = (end - first) % NN;
-#pragma unroll
-    for (int w = 0; w < NN; ++w)
-        if (static_cast<std::uint64_t>(w) < rest) step(w);
-#pragma unroll
-    for (int w = 0; w < NN; ++w)
-        st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i] = x[w];
-    pos[i] = static_cast<std::uint32_t>((k0 + (end - first) % NN) % NN);
 }
 
-template <int NN>
-void launch_mt_registers(const MtKernelParams& p, cudaStream_t stream, std::uint32_t* st,
+template <int NN, bool Interleave, int Share>
+__global__ void __launch_bounds__(mt_register_warp* Share) mt_generate_registers(MtKernelParams p,
+    std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    const std::uint64_t i
+        = std::uint64_t(blockIdx.x) * mt_register_warp + threadIdx.x % mt_register_warp;
+    const unsigned q = threadIdx.x / mt_register_warp;
+    const bool active = i < p.instances;
+    std::uint32_t x[NN];
+    const std::uint32_t k0 = active ? pos[i] : 0;
+#pragma unroll
+    for (int w = 0; w < NN; ++w)
+        x[w] = active ? st[(k0 + w < NN ? k0 + w : k0 + w - NN) * p.stride + i] : 0;
+    if (Share > 1) __syncthreads(); // every warp has read the state before warp 0 rewrites it
+    if (!active) return;
+    if (q == 0) mt_registers_run<NN, Interleave, Share, 0>(p, x, st, pos, consts, out, i, k0);
+    if constexpr (Share > 1)
+        if (q == 1) mt_registers_run<NN, Interleave, Share, 1>(p, x, st, pos, consts, out, i, k0);
+    if constexpr (Share > 2) {
+        if (q == 2) mt_registers_run<NN, Interleave, Share, 2>(p, x, st, pos, consts, out, i, k0);
+        if (q == 3) mt_registers_run<NN, Interleave, Share, 3>(p, x, st, pos, consts, out, i, k0);
+    }
+}
+
+template <int NN, bool Interleave>
+void launch_mt_registers(const MtKernelParams& p, int share, cudaStream_t stream, std::uint32_t* st,
     std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
 {
     const auto blocks
-        = static_cast<unsigned>((p.instances + mt_register_threads - 1) / mt_register_threads);
-    if (p.layout == RNGVET_LAYOUT_INTERLEAVE)
-        mt_generate_registers<NN, true>
-            <<<blocks, mt_register_threads, 0, stream>>>(p, st, pos, consts, out);
+        = static_cast<unsigned>((p.instances + mt_register_warp - 1) / mt_register_warp);
+    const unsigned threads = static_cast<unsigned>(mt_register_warp * share);
+    if (share == 4)
+        mt_generate_registers<NN, Interleave, 4>
+            <<<blocks, threads, 0, stream>>>(p, st, pos, consts, out);
+    else if (share == 2)
+        mt_generate_registers<NN, Interleave, 2>
+            <<<blocks, threads, 0, stream>>>(p, st, pos, consts, out);
     else
-        mt_generate_registers<NN, false>
-            <<<blocks, mt_register_threads, 0, stream>>>(p, st, pos, consts, out);
+        mt_generate_registers<NN, Interleave, 1>
+            <<<blocks, threads, 0, stream>>>(p, st, pos, consts, out);
+}
+
+template <int NN>
+void launch_mt_registers(const MtKernelParams& p, int share, cudaStream_t stream, std::uint32_t* st,
+    std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+{
+    if (p.layout == RNGVET_LAYOUT_INTERLEAVE)
+        launch_mt_registers<NN, true>(p, share, stream, st, pos, consts, out);
+    else
+        launch_mt_registers<NN, false>(p, share, stream, st, pos, consts, out);
 }
 
 // The nn values the register kernel is compiled for (DC sets of MT521, MT607 and MT1279).
@@ -207,15 +249,15 @@ bool mt_registers_compiled(const MtKernelParams& p)
     return p.mm == p.nn / 2 && (p.nn == 17 || p.nn == 19 || p.nn == 40);
 }
 
-void launch_mt_registers_for(const MtKernelParams& p, cudaStream_t stream, std::uint32_t* st,
-    std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
+void launch_mt_registers_for(const MtKernelParams& p, int share, cudaStream_t stream,
+    std::uint32_t* st, std::uint32_t* pos, const std::uint32_t* consts, std::uint64_t* out)
 {
     if (p.nn == 17)
-        launch_mt_registers<17>(p, stream, st, pos, consts, out);
+        launch_mt_registers<17>(p, share, stream, st, pos, consts, out);
     else if (p.nn == 19)
-        launch_mt_registers<19>(p, stream, st, pos, consts, out);
+        launch_mt_registers<19>(p, share, stream, st, pos, consts, out);
     else
-        launch_mt_registers<40>(p, stream, st, pos, consts, out);
+        launch_mt_registers<40>(p, share, stream, st, pos, consts, out);
 }
 
 // Device selection, error reporting, the output buffer and the host staging, common to both
@@ -238,6 +280,7 @@ public:
         cudaDeviceProp prop{};
         check(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties");
         name_ = prop.name;
+        multiprocessors_ = prop.multiProcessorCount;
         check(cudaStreamCreate(&stream_), "cudaStreamCreate");
     }
     CudaDevice(const CudaDevice&) = delete;
@@ -408,7 +451,10 @@ protected:
         return d;
     }
 
+    int multiprocessors() const { return multiprocessors_; }
+
     int device_;
+    int multiprocessors_ = 1;
     std::string name_ = "?";
     std::uint64_t* out_ = nullptr;
     std::size_t capacity_ = 0;
@@ -475,37 +521,52 @@ private:
 
 // Which MT kernel a configuration runs: the register kernel where it is compiled for the sets'
 // nn and there are at least mt_register_min_instances instances (fewer leave most of the GPU
-// idle with one thread each), else the lane kernel where the sets allow it, else one thread
-// per instance on the word-major state in global memory. RNGVET_MT_KERNEL (registers, lanes,
-// words) forces one, for the exactness tests and the benchmark's comparison.
+// idle), else the lane kernel where the sets allow it, else one thread per instance on the
+// word-major state in global memory. The register kernel's share is the smallest of 1, 2, 4
+// that gives every scheduler of every SM a warp (4 per SM), or 4. RNGVET_MT_KERNEL (registers,
+// registers:S with S = 1, 2, 4, lanes, words) forces one, for the exactness tests and the
+// benchmark's comparison.
 constexpr std::uint64_t mt_register_min_instances = 2048;
 
-enum class MtKernel { words, lanes, registers };
+struct MtKernelChoice {
+    enum Kind { words, lanes, registers } kind;
+    int share; // registers: warps per 32 instances
+};
 
-MtKernel choose_mt_kernel(const MtKernelParams& p)
+MtKernelChoice choose_mt_kernel(const MtKernelParams& p, int multiprocessors)
 {
     const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+    const std::uint64_t warps = (p.instances + mt_register_warp - 1) / mt_register_warp;
+    int share = 1;
+    while (
+        share < 4 && warps * static_cast<std::uint64_t>(share) < 4 * std::uint64_t(multiprocessors))
+        share *= 2;
     const char* env = std::getenv("RNGVET_MT_KERNEL");
     const std::string forced = env ? env : "";
     if (forced.empty()) {
         if (mt_registers_compiled(p) && p.instances >= mt_register_min_instances)
-            return MtKernel::registers;
-        return lanes ? MtKernel::lanes : MtKernel::words;
+            return { MtKernelChoice::registers, share };
+        return { lanes ? MtKernelChoice::lanes : MtKernelChoice::words, 0 };
     }
     const std::string sets
         = "sets with nn=" + std::to_string(p.nn) + ", mm=" + std::to_string(p.mm);
-    if (forced == "words") return MtKernel::words;
+    if (forced == "words") return { MtKernelChoice::words, 0 };
     if (forced == "lanes") {
         if (!lanes) throw InputError("RNGVET_MT_KERNEL=lanes: no lane kernel for " + sets);
-        return MtKernel::lanes;
+        return { MtKernelChoice::lanes, 0 };
     }
-    if (forced == "registers") {
+    if (forced.rfind("registers", 0) == 0) {
+        if (forced == "registers:1" || forced == "registers:2" || forced == "registers:4")
+            share = forced.back() - '0';
+        else if (forced != "registers")
+            throw InputError("RNGVET_MT_KERNEL='" + forced + "': the share is 1, 2 or 4");
         if (!mt_registers_compiled(p))
-            throw InputError("RNGVET_MT_KERNEL=registers: no register kernel for " + sets
+            throw InputError("RNGVET_MT_KERNEL=" + forced + ": no register kernel for " + sets
                 + " (it is compiled for nn=17, 19, 40 with mm=nn/2)");
-        return MtKernel::registers;
+        return { MtKernelChoice::registers, share };
     }
-    throw InputError("RNGVET_MT_KERNEL='" + forced + "' is not registers, lanes or words");
+    throw InputError("RNGVET_MT_KERNEL='" + forced
+        + "' is not registers, registers:1, registers:2, registers:4, lanes or words");
 }
 
 class CudaMt final : public CudaDevice {
@@ -514,7 +575,7 @@ public:
         : CudaDevice(device)
         , params_(setup.params)
         , blocks_(setup.blocks)
-        , kernel_(choose_mt_kernel(setup.params))
+        , kernel_(choose_mt_kernel(setup.params, multiprocessors()))
     {
         state_ = copy_to_device(setup.state, "generator states");
         position_ = copy_to_device(setup.position, "generator positions");
@@ -528,9 +589,9 @@ protected:
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        if (kernel_ == MtKernel::registers) {
-            launch_mt_registers_for(p, stream_, state_, position_, consts_, out);
-        } else if (kernel_ == MtKernel::lanes) {
+        if (kernel_.kind == MtKernelChoice::registers) {
+            launch_mt_registers_for(p, kernel_.share, stream_, state_, position_, consts_, out);
+        } else if (kernel_.kind == MtKernelChoice::lanes) {
             const std::uint64_t blocks = (p.instances + mt_lane_instances - 1) / mt_lane_instances;
             mt_generate_lanes<<<static_cast<unsigned>(blocks), mt_lane_threads, 0, stream_>>>(
                 p, state_, position_, consts_, out);
@@ -543,7 +604,7 @@ protected:
 private:
     MtKernelParams params_;
     std::uint64_t blocks_;
-    MtKernel kernel_;
+    MtKernelChoice kernel_;
     std::uint32_t* state_ = nullptr;
     std::uint32_t* position_ = nullptr;
     std::uint32_t* consts_ = nullptr;
