@@ -132,12 +132,12 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
 // and step r replaces register w = r mod nn from registers w, w + 1 and w + mm. The nn - mm
 // steps whose inputs are all older words are independent: that much instruction-level
 // parallelism per thread. Lane l of every warp of block b runs instance 32 b + l; a block has
-// Share warps (1, 2 or 4) and each runs the whole recurrence, but warp q tempers and stores
-// only the instance's numbers t with t - first = q (mod Share): with few instances (the SDK's
-// 4096 are 128 warps on 132 SMs) that puts up to four warps, one per scheduler, where one
-// would issue alone. Under interleave a warp's store is 32 neighbouring words. The state is
-// word-major in global memory between launches, as for the other kernels; warp 0 writes it
-// back, after a barrier that follows every warp's load.
+// Share warps (1 or 2) and each runs the whole recurrence, but warp q tempers and stores only
+// the instance's numbers t with t - first = q (mod Share): with few instances (the SDK's 4096
+// are 128 warps on 132 SMs) that puts two warps on two schedulers where one would issue alone.
+// (Four warps were measured slower than one: docs/benchmarks.md, run 6.) Under interleave a warp's
+// store is 32 neighbouring words. The state is word-major in global memory between launches, as for
+// the other kernels; warp 0 writes it back, after a barrier that follows every warp's load.
 constexpr int mt_register_warp = 32;
 
 template <int NN, bool Interleave, int Share, int Q>
@@ -209,10 +209,6 @@ __global__ void __launch_bounds__(mt_register_warp* Share) mt_generate_registers
     if (q == 0) mt_registers_run<NN, Interleave, Share, 0>(p, x, st, pos, consts, out, i, k0);
     if constexpr (Share > 1)
         if (q == 1) mt_registers_run<NN, Interleave, Share, 1>(p, x, st, pos, consts, out, i, k0);
-    if constexpr (Share > 2) {
-        if (q == 2) mt_registers_run<NN, Interleave, Share, 2>(p, x, st, pos, consts, out, i, k0);
-        if (q == 3) mt_registers_run<NN, Interleave, Share, 3>(p, x, st, pos, consts, out, i, k0);
-    }
 }
 
 template <int NN, bool Interleave>
@@ -222,10 +218,7 @@ void launch_mt_registers(const MtKernelParams& p, int share, cudaStream_t stream
     const auto blocks
         = static_cast<unsigned>((p.instances + mt_register_warp - 1) / mt_register_warp);
     const unsigned threads = static_cast<unsigned>(mt_register_warp * share);
-    if (share == 4)
-        mt_generate_registers<NN, Interleave, 4>
-            <<<blocks, threads, 0, stream>>>(p, st, pos, consts, out);
-    else if (share == 2)
+    if (share == 2)
         mt_generate_registers<NN, Interleave, 2>
             <<<blocks, threads, 0, stream>>>(p, st, pos, consts, out);
     else
@@ -522,10 +515,10 @@ private:
 // Which MT kernel a configuration runs: the register kernel where it is compiled for the sets'
 // nn and there are at least mt_register_min_instances instances (fewer leave most of the GPU
 // idle), else the lane kernel where the sets allow it, else one thread per instance on the
-// word-major state in global memory. The register kernel's share is the smallest of 1, 2, 4
-// that gives every scheduler of every SM a warp (4 per SM), or 4. RNGVET_MT_KERNEL (registers,
-// registers:S with S = 1, 2, 4, lanes, words) forces one, for the exactness tests and the
-// benchmark's comparison.
+// word-major state in global memory. The register kernel's share is 2 where one warp per 32
+// instances would leave SMs with fewer warps than schedulers (4), else 1. RNGVET_MT_KERNEL
+// (registers, registers:1, registers:2, lanes, words) forces one, for the exactness tests and
+// the benchmark's comparison.
 constexpr std::uint64_t mt_register_min_instances = 2048;
 
 struct MtKernelChoice {
@@ -537,10 +530,7 @@ MtKernelChoice choose_mt_kernel(const MtKernelParams& p, int multiprocessors)
 {
     const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
     const std::uint64_t warps = (p.instances + mt_register_warp - 1) / mt_register_warp;
-    int share = 1;
-    while (
-        share < 4 && warps * static_cast<std::uint64_t>(share) < 4 * std::uint64_t(multiprocessors))
-        share *= 2;
+    int share = warps < 4 * static_cast<std::uint64_t>(multiprocessors) ? 2 : 1;
     const char* env = std::getenv("RNGVET_MT_KERNEL");
     const std::string forced = env ? env : "";
     if (forced.empty()) {
@@ -556,17 +546,17 @@ MtKernelChoice choose_mt_kernel(const MtKernelParams& p, int multiprocessors)
         return { MtKernelChoice::lanes, 0 };
     }
     if (forced.rfind("registers", 0) == 0) {
-        if (forced == "registers:1" || forced == "registers:2" || forced == "registers:4")
+        if (forced == "registers:1" || forced == "registers:2")
             share = forced.back() - '0';
         else if (forced != "registers")
-            throw InputError("RNGVET_MT_KERNEL='" + forced + "': the share is 1, 2 or 4");
+            throw InputError("RNGVET_MT_KERNEL='" + forced + "': the share is 1 or 2");
         if (!mt_registers_compiled(p))
             throw InputError("RNGVET_MT_KERNEL=" + forced + ": no register kernel for " + sets
                 + " (it is compiled for nn=17, 19, 40 with mm=nn/2)");
         return { MtKernelChoice::registers, share };
     }
     throw InputError("RNGVET_MT_KERNEL='" + forced
-        + "' is not registers, registers:1, registers:2, registers:4, lanes or words");
+        + "' is not registers, registers:1, registers:2, lanes or words");
 }
 
 class CudaMt final : public CudaDevice {
