@@ -3,9 +3,10 @@
 // the only barrier and warps run independently. Other layouts: the tiled kernel
 // (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory). MT: DC sets with
 // mm = nn / 2 and nn of MT521, MT607 or MT1279, 2048 instances or more, run the register
-// kernel (one thread per instance, its state in registers); others with nn <= 64 the lane kernel
-// (8 threads per instance, a warp's 4 instances' states in shared memory, mt_kernel.hpp); the
-// rest one thread per instance, 128 per block, state word-major across instances (coalesced).
+// kernel (an instance's state in the registers of one or two threads, each in its own warp);
+// others with nn <= 64 the lane kernel (8 threads per instance, a warp's 4 instances' states in
+// shared memory, mt_kernel.hpp); the rest one thread per instance, 128 per block, state
+// word-major across instances (coalesced).
 // The other grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance and
 // one-warp-per-instance grids).
 #include "generators/error.hpp"
