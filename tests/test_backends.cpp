@@ -461,15 +461,12 @@ TEST_P(Backend, SkipAndDiscardMatchReference)
 // Kernel level: the output buffer is filled with a canary word (no output can equal it, all
 // outputs are below 2^48) and guard zones on both sides. After a launch every slot of the
 // launch holds the reference value and both guards are intact; in count mode (out[j] += 1
-// on a zeroed buffer) every slot was written exactly once and the guards not at all.
-// Every launch of the configuration's device writes each slot of [guard, guard + len) exactly
-// once, with the reference's number, and leaves the guards around it alone (canary fill, and a
-// second device in count mode).
+// on a zeroed buffer) every slot was written exactly once and the guards not at all. Launch
+// lengths start and end inside rows and blocks.
 void expect_every_slot_once(const Backend& backend, const Configuration& base)
 {
     const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
     const std::size_t guard = 1000;
-    // Launch lengths that start and end inside rows and blocks.
     const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
     const Configuration c = backend.on_backend(base);
     SCOPED_TRACE(describe(c));
