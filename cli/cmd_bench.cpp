@@ -307,13 +307,13 @@ int cmd_bench(int argc, char** argv)
            "|---|---|---|---:|---:|---:|---:|\n";
     for (const auto& r : rows) {
         const bool on_device = r.placement == "device";
-        const bool in_memory = r.placement != "registers";
+        const bool on_host = r.placement == "host" || r.placement == "host-copy";
         const double device_write = r.backend == "openmp" ? openmp_write_limit : write_limit;
         char line[512];
         std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
             r.bytes_per_second() / 1e9, percent_of(r, on_device ? device_write : 0).c_str(),
-            percent_of(r, on_device || !in_memory ? 0 : copy_limit).c_str());
+            percent_of(r, on_host ? copy_limit : 0).c_str());
         std::cout << line;
     }
 

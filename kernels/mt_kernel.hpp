@@ -102,12 +102,18 @@ RNGVET_HD void mt_generate_instance(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_G
  * instances (whole 32-byte sectors of 64-bit words); under block:K each instance's 8 numbers
  * are consecutive. Output indices advance by a constant per step under interleave (no
  * multiplications in the loop). Used when nn - mm >= RNGVET_MT_LANES and
- * nn <= RNGVET_MT_LANE_MAX_NN (DC sets of 521 <= p < 2048: MT521, MT607, ...); others
- * (MT19937's 624 words) run mt_generate_instance. */
+ * nn <= RNGVET_MT_LANE_MAX_NN, mt_lanes_fit (DC sets of 521 <= p < 2048: MT521, MT607, ...);
+ * others (MT19937's 624 words) run mt_generate_instance. */
 #define RNGVET_MT_LANES 8
 #define RNGVET_MT_TEAM 4
 #define RNGVET_MT_LANE_MAX_NN 64
 #define RNGVET_MT_LANE_PITCH 72
+
+/* Whether the sets' nn and mm allow the lane kernels. */
+RNGVET_HD int mt_lanes_fit(MtKernelParams p)
+{
+    return p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+}
 
 typedef struct MtLane {
     rv_u64 i; /* instance */

@@ -138,7 +138,6 @@ protected:
         announce(GetParam());
     }
 
-public:
     Configuration on_backend(Configuration c) const
     {
         c.backend = GetParam();
@@ -169,6 +168,63 @@ public:
         if (GetParam() == "openmp") return make_openmp_ranmar(setup);
         if (GetParam() == "opencl") return make_opencl_ranmar(setup, -1);
         return make_cuda_ranmar(setup, -1);
+    }
+
+    // Kernel level: the output buffer is filled with a canary word (no output can equal it, all
+    // outputs are below 2^48) and guard zones on both sides. After a launch every slot of the
+    // launch holds the reference value and both guards are intact; in count mode (out[j] += 1
+    // on a zeroed buffer) every slot was written exactly once and the guards not at all. Launch
+    // lengths start and end inside rows and blocks.
+    void expect_every_slot_once(const Configuration& base) const
+    {
+        const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
+        const std::size_t guard = 1000;
+        const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
+        const Configuration c = on_backend(base);
+        SCOPED_TRACE(describe(c));
+        std::size_t total = 0;
+        for (std::size_t len : lengths)
+            total += len;
+        const std::vector<std::uint64_t> want = reference(c, total);
+        auto values = device(c);
+        auto counts = device(c);
+        values->reserve(lengths[5] + 2 * guard);
+        counts->reserve(lengths[5] + 2 * guard);
+        std::uint64_t g0 = 0;
+        for (std::size_t len : lengths) {
+            SCOPED_TRACE("launch of " + std::to_string(len) + " at " + std::to_string(g0));
+            std::vector<std::uint64_t> buffer(len + 2 * guard, canary);
+            values->upload(buffer.data(), buffer.size());
+            values->launch(g0, len, guard, false);
+            values->download(buffer.data(), buffer.size());
+            std::size_t touched_guard = 0, unwritten = 0;
+            for (std::size_t k = 0; k < guard; ++k) {
+                touched_guard += buffer[k] != canary;
+                touched_guard += buffer[guard + len + k] != canary;
+            }
+            for (std::size_t k = 0; k < len; ++k)
+                unwritten += buffer[guard + k] == canary;
+            EXPECT_EQ(touched_guard, 0u);
+            EXPECT_EQ(unwritten, 0u);
+            EXPECT_TRUE(same_words(
+                std::vector<std::uint64_t>(want.begin() + static_cast<std::ptrdiff_t>(g0),
+                    want.begin() + static_cast<std::ptrdiff_t>(g0 + len)),
+                std::vector<std::uint64_t>(buffer.begin() + static_cast<std::ptrdiff_t>(guard),
+                    buffer.begin() + static_cast<std::ptrdiff_t>(guard + len))));
+
+            std::vector<std::uint64_t> hits(len + 2 * guard, 0);
+            counts->upload(hits.data(), hits.size());
+            counts->launch(g0, len, guard, true);
+            counts->download(hits.data(), hits.size());
+            std::size_t wrong = 0;
+            for (std::size_t k = 0; k < hits.size(); ++k) {
+                const bool inside = k >= guard && k < guard + len;
+                wrong += hits[k] != (inside ? 1u : 0u);
+            }
+            EXPECT_EQ(wrong, 0u)
+                << "slots written other than exactly once (inside) or never (guards)";
+            g0 += len;
+        }
     }
 };
 
@@ -458,62 +514,6 @@ TEST_P(Backend, SkipAndDiscardMatchReference)
     }
 }
 
-// Kernel level: the output buffer is filled with a canary word (no output can equal it, all
-// outputs are below 2^48) and guard zones on both sides. After a launch every slot of the
-// launch holds the reference value and both guards are intact; in count mode (out[j] += 1
-// on a zeroed buffer) every slot was written exactly once and the guards not at all. Launch
-// lengths start and end inside rows and blocks.
-void expect_every_slot_once(const Backend& backend, const Configuration& base)
-{
-    const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
-    const std::size_t guard = 1000;
-    const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
-    const Configuration c = backend.on_backend(base);
-    SCOPED_TRACE(describe(c));
-    std::size_t total = 0;
-    for (std::size_t len : lengths)
-        total += len;
-    const std::vector<std::uint64_t> want = reference(c, total);
-    auto values = backend.device(c);
-    auto counts = backend.device(c);
-    values->reserve(lengths[5] + 2 * guard);
-    counts->reserve(lengths[5] + 2 * guard);
-    std::uint64_t g0 = 0;
-    for (std::size_t len : lengths) {
-        SCOPED_TRACE("launch of " + std::to_string(len) + " at " + std::to_string(g0));
-        std::vector<std::uint64_t> buffer(len + 2 * guard, canary);
-        values->upload(buffer.data(), buffer.size());
-        values->launch(g0, len, guard, false);
-        values->download(buffer.data(), buffer.size());
-        std::size_t touched_guard = 0, unwritten = 0;
-        for (std::size_t k = 0; k < guard; ++k) {
-            touched_guard += buffer[k] != canary;
-            touched_guard += buffer[guard + len + k] != canary;
-        }
-        for (std::size_t k = 0; k < len; ++k)
-            unwritten += buffer[guard + k] == canary;
-        EXPECT_EQ(touched_guard, 0u);
-        EXPECT_EQ(unwritten, 0u);
-        EXPECT_TRUE(
-            same_words(std::vector<std::uint64_t>(want.begin() + static_cast<std::ptrdiff_t>(g0),
-                           want.begin() + static_cast<std::ptrdiff_t>(g0 + len)),
-                std::vector<std::uint64_t>(buffer.begin() + static_cast<std::ptrdiff_t>(guard),
-                    buffer.begin() + static_cast<std::ptrdiff_t>(guard + len))));
-
-        std::vector<std::uint64_t> hits(len + 2 * guard, 0);
-        counts->upload(hits.data(), hits.size());
-        counts->launch(g0, len, guard, true);
-        counts->download(hits.data(), hits.size());
-        std::size_t wrong = 0;
-        for (std::size_t k = 0; k < hits.size(); ++k) {
-            const bool inside = k >= guard && k < guard + len;
-            wrong += hits[k] != (inside ? 1u : 0u);
-        }
-        EXPECT_EQ(wrong, 0u) << "slots written other than exactly once (inside) or never (guards)";
-        g0 += len;
-    }
-}
-
 TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
 {
     const Configuration configs[] = {
@@ -525,7 +525,7 @@ TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
         mt_config("mt19937", "", 130, "interleave", "hash", { 1 }),
     };
     for (const Configuration& base : configs)
-        expect_every_slot_once(*this, base);
+        expect_every_slot_once(base);
 }
 
 // CUDA runs DC sets on one of three kernels (cuda_kernels.cu: registers with 1 or 2 warps per
@@ -568,9 +568,8 @@ TEST_P(Backend, CudaMtKernelsEachReproduceTheReference)
             EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch)));
         }
         expect_every_slot_once(
-            *this, mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }));
-        expect_every_slot_once(
-            *this, mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 1 }));
+            mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }));
+        expect_every_slot_once(mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 1 }));
     }
     for (const char* kernel : { "registers", "lanes", "registers:4", "fastest" }) {
         const ScopedEnv env("RNGVET_MT_KERNEL", kernel);

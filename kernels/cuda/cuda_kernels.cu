@@ -529,7 +529,7 @@ struct MtKernelChoice {
 
 MtKernelChoice choose_mt_kernel(const MtKernelParams& p, int multiprocessors)
 {
-    const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+    const bool lanes = mt_lanes_fit(p) != 0;
     const std::uint64_t warps = (p.instances + mt_register_warp - 1) / mt_register_warp;
     int share = warps < 4 * static_cast<std::uint64_t>(multiprocessors) ? 2 : 1;
     const char* env = std::getenv("RNGVET_MT_KERNEL");

@@ -345,7 +345,7 @@ public:
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        const bool lanes = p.nn - p.mm >= RNGVET_MT_LANES && p.nn <= RNGVET_MT_LANE_MAX_NN;
+        const bool lanes = mt_lanes_fit(p) != 0;
         cl_kernel k = lanes ? lanes_.value : kernel_.value;
         arg(0, p, k);
         arg(1, state_.value, k);

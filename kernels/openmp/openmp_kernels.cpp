@@ -287,6 +287,19 @@ bool openmp_usable(std::string&)
     return true;
 }
 
+// Runs pass(1), pass(2), ... until min_seconds have gone by; sets t.seconds and returns the
+// number of passes.
+template <class Pass> std::uint64_t repeat_for(double min_seconds, Throughput& t, Pass pass)
+{
+    std::uint64_t passes = 0;
+    const auto start = std::chrono::steady_clock::now();
+    do {
+        pass(++passes);
+        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (t.seconds < min_seconds);
+    return passes;
+}
+
 std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds)
 {
     AlignedArray<std::uint64_t> buffer;
@@ -303,13 +316,7 @@ std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds)
     t.what = "memory write, " + std::to_string(bytes >> 20) + " MiB buffer";
     t.backend = "openmp";
     t.placement = "device";
-    std::uint64_t passes = 0;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        pass(++passes);
-        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (t.seconds < min_seconds);
-    t.numbers = passes * buffer.size;
+    t.numbers = repeat_for(min_seconds, t, pass) * buffer.size;
     t.check = words[n - 1]; // the stores are observable
     return { t };
 }
@@ -321,10 +328,8 @@ std::vector<Throughput> openmp_compute_reference(double min_seconds)
     t.what = "integer arithmetic, registers only";
     t.backend = "openmp";
     t.placement = "registers";
-    std::uint64_t passes = 0, threads = 0, sink = 0;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        ++passes;
+    std::uint64_t threads = 0, sink = 0;
+    const std::uint64_t passes = repeat_for(min_seconds, t, [&](std::uint64_t pass) {
 #pragma omp parallel reduction(^ : sink)
         {
 #pragma omp single
@@ -333,8 +338,7 @@ std::vector<Throughput> openmp_compute_reference(double min_seconds)
             // and pass.
             std::uint64_t c[4];
             for (std::uint64_t k = 0; k < 4; ++k)
-                c[k]
-                    = (passes << 32) + static_cast<std::uint64_t>(omp_get_thread_num()) * 4 + k + 1;
+                c[k] = (pass << 32) + static_cast<std::uint64_t>(omp_get_thread_num()) * 4 + k + 1;
             for (std::uint64_t s = 0; s < steps; ++s)
                 for (std::uint64_t& x : c) {
                     x ^= x << 13;
@@ -343,8 +347,7 @@ std::vector<Throughput> openmp_compute_reference(double min_seconds)
                 }
             sink ^= c[0] ^ c[1] ^ c[2] ^ c[3];
         }
-        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (t.seconds < min_seconds);
+    });
     t.numbers = passes * threads * steps * 4;
     t.check = sink;
     return { t };
