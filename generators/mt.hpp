@@ -3,7 +3,7 @@
 // One engine serves every parameter set: DC's MT521 / MT607 sets (generators/mt_params.hpp),
 // sets made by `rngvet dc create` (generators/dynamic_creator.hpp) and MT19937 itself.
 //
-// Formulas and known answers: ../shared/reference/FACTS.md sections 2 and 3. Sources:
+// Formulas and known answers come from these sources:
 // M. Matsumoto, T. Nishimura, "Mersenne Twister", ACM TOMACS 8(1) 1998, 3-30 (recurrence,
 // tempering, MT19937 constants); "Dynamic Creation of Pseudorandom Number Generators",
 // MCQMC 1998 (parameter layout, tempering shifts 12/7/15/18); mt19937ar.c of 2002-01-26
@@ -34,7 +34,7 @@ inline constexpr int mt_dc_shift1 = 18;
 inline constexpr int mt_dc_shiftB = 7;
 inline constexpr int mt_dc_shiftC = 15;
 
-// One parameter set, in DC's layout (FACTS 2.1). Only ww = 32 is supported by mt_next;
+// One parameter set, in DC's layout. Only ww = 32 is supported by mt_next;
 // ww is kept for the record.
 struct MtParams {
     std::uint32_t aaa; // twist matrix A's last row; bit 31 set for DC sets
@@ -57,7 +57,7 @@ RNGVET_HD int mt_exponent(const MtParams& prm)
     return prm.nn * prm.ww - prm.rr;
 }
 
-// sgenrand_mt of DC / init_genrand of MT19937 (FACTS 2.2):
+// sgenrand_mt of DC / init_genrand of MT19937:
 // st[0] = seed, st[i] = 1812433253 * (st[i-1] ^ (st[i-1] >> 30)) + i.
 RNGVET_HD void mt_seed(MtState& s, const MtParams& prm, std::uint32_t seed)
 {
@@ -69,7 +69,7 @@ RNGVET_HD void mt_seed(MtState& s, const MtParams& prm, std::uint32_t seed)
     s.k = 0;
 }
 
-// Advances the recurrence by one word and returns its tempered value (FACTS 2.2):
+// Advances the recurrence by one word and returns its tempered value (MT paper, DC tempering):
 //   x = (st[k] & umask) | (st[k+1] & lmask)
 //   st[k] = st[k+mm] ^ (x >> 1) ^ (x & 1 ? aaa : 0)        (indices mod nn)
 //   y = st[k]; y ^= y >> shift0; y ^= (y << shiftB) & maskB;
@@ -100,7 +100,7 @@ RNGVET_HD std::uint32_t mt_temper(const MtParams& prm, std::uint32_t y)
     return y;
 }
 
-// DC's layout for w = 32 and Mersenne exponent p (FACTS 2.1): nn = p/32 + 1, mm = nn/2,
+// DC's layout for w = 32 and Mersenne exponent p: nn = p/32 + 1, mm = nn/2,
 // rr = 32*nn - p, lmask = low rr bits, umask = the other bits; shifts 12/7/15/18.
 // The caller checks that nn <= mt_max_nn (p <= 44497).
 inline MtParams mt_params_for(int p, std::uint32_t aaa, std::uint32_t maskB, std::uint32_t maskC)
@@ -123,7 +123,7 @@ inline MtParams mt_params_for(int p, std::uint32_t aaa, std::uint32_t maskB, std
     return prm;
 }
 
-// MT19937 (FACTS 3): nn 624, mm 397, rr 31, aaa 0x9908B0DF, tempering 11 / 7 & 0x9D2C5680 /
+// MT19937 (mt19937ar.c): nn 624, mm 397, rr 31, aaa 0x9908B0DF, tempering 11 / 7 & 0x9D2C5680 /
 // 15 & 0xEFC60000 / 18. Its mm is not DC's nn/2, so it is spelled out here.
 inline MtParams mt19937_params()
 {

@@ -16,10 +16,18 @@ namespace rngvet {
 
 namespace {
 
-// The Fixstars MT521 table, byte for byte (generated from params/mt521_fixstars32.txt).
+// The built-in parameter files, byte for byte (generated from params/; README.md there).
 const unsigned char fixstars_mt521_bytes[] = {
-#include "mt521_fixstars32.inc"
+#include "mt521_fixstars32.txt.inc"
 };
+const unsigned char nvidia_sdk_mt607_bytes[] = {
+#include "MersenneTwister.dat.inc"
+};
+
+template <std::size_t N> std::string bytes_of(const unsigned char (&bytes)[N])
+{
+    return std::string(reinterpret_cast<const char*>(bytes), N);
+}
 
 [[noreturn]] void fail(const std::string& source, const std::string& what)
 {
@@ -278,17 +286,15 @@ MtParamSet load_param_file(const std::string& path)
 
 std::vector<std::string> builtin_param_set_names()
 {
-    return { "fixstars-mt521" };
+    return { "fixstars-mt521", "nvidia-sdk-mt607" };
 }
 
 MtParamSet builtin_param_set(const std::string& name)
 {
-    if (name == "fixstars-mt521") {
-        const std::string text(
-            reinterpret_cast<const char*>(fixstars_mt521_bytes), sizeof fixstars_mt521_bytes);
-        return parse_param_text(text, name);
-    }
-    throw InputError("unknown built-in parameter set '" + name + "' (known: fixstars-mt521)");
+    if (name == "fixstars-mt521") return parse_param_text(bytes_of(fixstars_mt521_bytes), name);
+    if (name == "nvidia-sdk-mt607") return parse_sdk_dat(bytes_of(nvidia_sdk_mt607_bytes), name);
+    throw InputError(
+        "unknown built-in parameter set '" + name + "' (known: fixstars-mt521, nvidia-sdk-mt607)");
 }
 
 MtParamSet load_param_set(const std::string& name_or_path)

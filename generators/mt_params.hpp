@@ -1,6 +1,6 @@
 // Identified Mersenne Twister parameter sets (Dynamic Creator output) and their file formats.
 //
-// Two formats are read (FACTS.md 2.4, 2.5):
+// Two formats are read (generators/params/README.md names the published files):
 //
 // * NVIDIA SDK binary (.dat): records of 4 little-endian uint32 {matrix_a, mask_b, mask_c,
 //   seed}, p = 607, set id = record index. The seed field is not used (0 in the SDK file).
@@ -53,8 +53,9 @@ MtParamSet parse_param_text(const std::string& text, const std::string& source);
 // as SDK binary; anything else as text.
 MtParamSet load_param_file(const std::string& path);
 
-// Parameter sets compiled into rngvet. "fixstars-mt521": the 32 MT521 sets of "The OpenCL
-// Programming Book" (generators/params/mt521_fixstars32.txt, embedded byte for byte).
+// Parameter sets compiled into rngvet, byte for byte (generators/params/README.md):
+// "fixstars-mt521": the 32 MT521 sets of "The OpenCL Programming Book" (mt521_fixstars32.txt);
+// "nvidia-sdk-mt607": the NVIDIA CUDA SDK's 4096 MT607 sets (MersenneTwister.dat).
 std::vector<std::string> builtin_param_set_names();
 MtParamSet builtin_param_set(const std::string& name);
 

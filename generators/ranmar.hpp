@@ -8,7 +8,8 @@
 //              c0 = 362436*2^24 + 362436, cd = 7654321*2^24 + 7654321, cm = 2^48 - 59
 //              (the largest prime below 2^48). These constants are this project's definition.
 //
-// Formulas and known answers: ../shared/reference/FACTS.md section 1.
+// Formulas: Marsaglia, Zaman & Tsang, Stat. Prob. Lett. 9 (1990) 35-39; F. James, Comput. Phys.
+// Commun. 60 (1990) 329-344; CERNLIB V113 (RM48). Known answers: validators/known_answers.txt.
 // LOCKED: the seeding, step and output functions define the streams that known answers pin
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once

@@ -2,7 +2,7 @@
  * kernel_portability.hpp). The arithmetic is that of generators/ranmar.hpp (the reference,
  * LOCKED); this file only reorganises it so that 32 lanes compute one instance together.
  *
- * Leapfrog over 32 lanes (FACTS.md 1.3). The lagged Fibonacci part is
+ * Leapfrog over 32 lanes. The lagged Fibonacci part is
  *     X_k = (X_{k-97} - X_{k-33}) mod 2^bits,
  * so X_k .. X_{k+31} depend only on values at least 2 positions older and 32 lanes compute
  * them at once: lane l makes X_{k+l}. The arithmetic sequence has the closed form

@@ -55,12 +55,10 @@ Configuration mt_config(const std::string& generator, const std::string& params,
     return c;
 }
 
-// NVIDIA's MersenneTwister.dat (FACTS.md 2.4); $RNGVET_SHARED_DATA_DIR overrides the folder
-// (scripts/gpu-check carries the file along).
+// NVIDIA's MersenneTwister.dat, built into rngvet (generators/params/README.md).
 std::string sdk_dat()
 {
-    const char* env = std::getenv("RNGVET_SHARED_DATA_DIR");
-    return std::string(env && *env ? env : RNGVET_SHARED_DATA_DIR) + "/MersenneTwister.dat";
+    return "nvidia-sdk-mt607";
 }
 
 std::vector<std::uint64_t> reference(Configuration c, std::size_t n)
@@ -435,7 +433,7 @@ TEST_P(Backend, MersenneTwisterStreamsAreBitIdenticalToReference)
     }
 }
 
-// The two published GPU configurations, with the known answers of FACTS.md 2.2-2.5 checked on
+// The two published GPU configurations, with their known answers checked on
 // the backend's own output, and the whole output against the reference.
 TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
 {

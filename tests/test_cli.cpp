@@ -185,7 +185,7 @@ TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
     ASSERT_EQ(rngvet(config + " --format text-double --out " + base + ".dtxt").status, 0);
     const std::string raw = slurp(base + ".u32");
     ASSERT_EQ(raw.size(), 20u);
-    // FACTS 1.4: the first output is 0.11639106273651123 = 1952718 / 2^24; GetBits is x << 8.
+    // James (1990): the first output is 0.11639106273651123 = 1952718 / 2^24; GetBits is x << 8.
     const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
     EXPECT_EQ(
         b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, 1952718u << 8);
@@ -221,7 +221,7 @@ TEST(Cli, BadParameterFilesAreRefusedWithOneLine)
 TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
 {
     EXPECT_EQ(rngvet("dc verify fixstars-mt521").status, 0);
-    std::string table = slurp(std::string(RNGVET_SHARED_DATA_DIR) + "/mt521_fixstars32.txt");
+    std::string table = slurp(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt");
     const auto at = table.find("\n3 c2ae2083");
     ASSERT_NE(at, std::string::npos);
     table.replace(at + 3, 8, "c2ae2183"); // one bit of set 3's aaa flipped

@@ -211,7 +211,8 @@ Configuration mtdc(
 }
 
 // The OpenCL book's configuration: 32 MT521 twisters, generator gid seeded with 0x33ff*gid,
-// each writing its numbers contiguously (FACTS 2.5): gid 1's block starts with its known answer.
+// each writing its numbers contiguously (the OpenCL book's sample): gid 1's block starts with its
+// known answer.
 TEST(MtConfiguration, OpenClBookLayoutStartsEachBlockWithTheGeneratorsKnownAnswer)
 {
     const std::uint64_t per_generator = 1000;

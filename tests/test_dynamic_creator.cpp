@@ -10,15 +10,15 @@
 #include <utility>
 #include <vector>
 
-#ifndef RNGVET_SHARED_DATA_DIR
-#error "define RNGVET_SHARED_DATA_DIR (the ../shared/data folder)"
+#ifndef RNGVET_DATA_DIR
+#error "define RNGVET_DATA_DIR (the repository's generators/params folder)"
 #endif
 
 namespace {
 
 using namespace rngvet;
 
-const std::string sdk_path = std::string(RNGVET_SHARED_DATA_DIR) + "/MersenneTwister.dat";
+const std::string sdk_path = std::string(RNGVET_DATA_DIR) + "/MersenneTwister.dat";
 
 Gf2Poly poly(std::initializer_list<int> exponents)
 {

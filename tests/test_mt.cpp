@@ -1,6 +1,6 @@
 // The DC Mersenne Twister engine (generators/mt.hpp), its parameter files
 // (generators/mt_params.hpp) and SHA-256 (generators/sha256.hpp).
-// Known answers: ../shared/reference/FACTS.md sections 2.4, 2.5 and 3; FIPS 180-4 examples.
+// Known answers: validators/known_answers.txt (with their sources); FIPS 180-4 examples.
 #include "generators/error.hpp"
 #include "generators/mt.hpp"
 #include "generators/mt_params.hpp"
@@ -19,15 +19,15 @@ extern "C" {
 #include <testu01/unif01.h>
 }
 
-#ifndef RNGVET_SHARED_DATA_DIR
-#error "define RNGVET_SHARED_DATA_DIR (the ../shared/data folder)"
+#ifndef RNGVET_DATA_DIR
+#error "define RNGVET_DATA_DIR (the repository's generators/params folder)"
 #endif
 
 namespace {
 
 using namespace rngvet;
 
-const std::string data_dir = RNGVET_SHARED_DATA_DIR;
+const std::string data_dir = RNGVET_DATA_DIR;
 const std::string sdk_path = data_dir + "/MersenneTwister.dat";
 const std::string fixstars_path = data_dir + "/mt521_fixstars32.txt";
 
@@ -211,7 +211,20 @@ TEST(Sha256, SdkFileKnownHash)
         "97281dde675cc4c0f11720fb44ab8079f77a86a9b4850bc98e52287f71741bf8");
 }
 
-TEST(MtParams, BuiltinFixstarsIsTheSharedFileByteForByte)
+TEST(MtParams, BuiltinSdkSetIsTheShippedFileByteForByte)
+{
+    const MtParamSet builtin = builtin_param_set("nvidia-sdk-mt607");
+    EXPECT_EQ(builtin.sha256, "97281dde675cc4c0f11720fb44ab8079f77a86a9b4850bc98e52287f71741bf8");
+    EXPECT_EQ(builtin.source, "nvidia-sdk-mt607");
+    EXPECT_EQ(builtin.p, 607);
+    ASSERT_EQ(builtin.sets.size(), 4096u);
+    EXPECT_EQ(builtin.sets[0].aaa, 0xD7AB0000u);
+    EXPECT_EQ(builtin.sets[0].maskB, 0xA9766B80u);
+    EXPECT_EQ(builtin.sets[0].maskC, 0xEFD38000u);
+    EXPECT_EQ(load_param_set("nvidia-sdk-mt607").sha256, load_param_file(sdk_path).sha256);
+}
+
+TEST(MtParams, BuiltinFixstarsIsTheShippedFileByteForByte)
 {
     const MtParamSet builtin = builtin_param_set("fixstars-mt521");
     const MtParamSet file = load_param_file(fixstars_path);

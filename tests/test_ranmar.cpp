@@ -1,4 +1,4 @@
-// RANMAR reference engine: known answers (../shared/reference/FACTS.md 1.4 and 1.5), the
+// RANMAR reference engine: known answers (validators/known_answers.txt sources), the
 // structure of the three variants, and bit-exact agreement with TestU01's own RANMAR.
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ void skip(RanmarState& s, int n)
 TEST(Ranmar24, FirstOutputsMatchJames)
 {
     RanmarState s = seeded(RanmarVariant::r24);
-    // FACTS 1.4: 0.11639106273651123, 0.9648467898368835, ... times 2^24.
+    // James (1990): 0.11639106273651123, 0.9648467898368835, ... times 2^24.
     for (std::uint64_t want : { 1952718u, 16187443u, 14813785u, 7054599u, 8319089u })
         EXPECT_EQ(ranmar_next(s), want);
 }
@@ -60,7 +60,7 @@ TEST(Ranmar48, SixAfterTwentyThousandMatchComputedValues)
 }
 
 // CERN style: the arithmetic sequence is a multiple of 2^24, so the low 24 output bits are
-// exactly the lagged Fibonacci value's low 24 bits (FACTS 1.5).
+// exactly the lagged Fibonacci value's low 24 bits (CERNLIB RM48).
 TEST(Ranmar48, LowBitsAreTheRawLaggedFibonacciBits)
 {
     RanmarState s = seeded(RanmarVariant::r48);
@@ -102,7 +102,7 @@ TEST(Ranmar48x, DiffersFromRanmar48ExactlyByTheArithmeticSequence)
 
 TEST(RanmarSeeds, MarsagliasSeedsComeFromJamesDefault)
 {
-    // ij = 1802, kl = 9373 is Marsaglia's i, j, k, l = 12, 34, 56, 78 (FACTS 1.1); the
+    // ij = 1802, kl = 9373 is Marsaglia's i, j, k, l = 12, 34, 56, 78 (James 1990); the
     // TestU01 test below relies on this.
     EXPECT_EQ((1802 / 177) % 177 + 2, 12);
     EXPECT_EQ(1802 % 177 + 2, 34);

@@ -26,8 +26,8 @@ std::string hex(double d)
     return buf;
 }
 
-// The conversion of the NVIDIA SDK's MersenneTwister sample (FACTS 2.4): documented to give
-// (0, 1], here evaluated in float arithmetic exactly as written there.
+// The conversion of the NVIDIA SDK's MersenneTwister sample (NVIDIA CUDA SDK, MersenneTwister
+// sample): documented to give (0, 1], here evaluated in float arithmetic exactly as written there.
 float sdk_float(std::uint32_t x)
 {
     volatile float f = static_cast<float>(x);
