@@ -14,17 +14,48 @@ extern "C" {
 namespace rngvet {
 namespace {
 
-// Sends the process's stdout to a file while TestU01 writes its report, and restores it.
+// TestU01's report goes to a temporary file that has no name: it is unlinked as soon as it is
+// created, so no exit path (an exception, a signal, kill -9) can leave it behind in /tmp.
+class AnonymousFile {
+public:
+    AnonymousFile()
+    {
+        char name[] = "/tmp/rngvet-testu01-XXXXXX";
+        fd_ = mkstemp(name);
+        if (fd_ < 0) throw std::runtime_error("cannot create a temporary file for TestU01's log");
+        unlink(name);
+    }
+    ~AnonymousFile() { close(fd_); }
+    AnonymousFile(const AnonymousFile&) = delete;
+    AnonymousFile& operator=(const AnonymousFile&) = delete;
+    int fd() const { return fd_; }
+    std::string contents() const
+    {
+        std::string text;
+        char buffer[65536];
+        for (off_t at = 0;;) {
+            const ssize_t n = pread(fd_, buffer, sizeof buffer, at);
+            if (n <= 0) break;
+            text.append(buffer, static_cast<std::size_t>(n));
+            at += n;
+        }
+        return text;
+    }
+
+private:
+    int fd_ = -1;
+};
+
+// Sends the process's stdout to `fd` while TestU01 writes its report, and restores it.
 class StdoutToFile {
 public:
-    explicit StdoutToFile(const std::string& path)
+    explicit StdoutToFile(int fd)
     {
         std::fflush(stdout);
         saved_ = dup(STDOUT_FILENO);
-        std::FILE* f = std::freopen(path.c_str(), "w", stdout);
-        if (!f) {
+        if (saved_ < 0 || dup2(fd, STDOUT_FILENO) < 0) {
             restore();
-            throw std::runtime_error("cannot write TestU01's log to '" + path + "'");
+            throw std::runtime_error("cannot send TestU01's log to a temporary file");
         }
     }
     ~StdoutToFile() { restore(); }
@@ -41,9 +72,9 @@ private:
     int saved_ = -1;
 };
 
-std::string version_from_log(const std::string& path)
+std::string version_from_log(const std::string& log)
 {
-    std::ifstream in(path);
+    std::istringstream in(log);
     std::string line;
     while (std::getline(in, line)) {
         const auto at = line.find("Version:");
@@ -97,26 +128,22 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
         }
     }
 
-    char tmpl[] = "/tmp/rngvet-testu01-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file for TestU01's log");
-    close(fd);
-    const std::string tmp_log = tmpl;
-
+    const AnonymousFile tmp_log;
     BatteryResult result;
     const std::clock_t start = std::clock();
     {
-        StdoutToFile redirect(tmp_log);
+        StdoutToFile redirect(tmp_log.fd());
         run(gen, battery, rep);
     }
     result.cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-    result.testu01_version = version_from_log(tmp_log);
+    const std::string log = tmp_log.contents();
+    result.testu01_version = version_from_log(log);
     if (!log_path.empty()) {
-        std::ifstream src(tmp_log, std::ios::binary);
         std::ofstream dst(log_path, std::ios::binary);
-        dst << src.rdbuf();
+        dst << log;
+        if (!dst.flush())
+            throw std::runtime_error("cannot write TestU01's log to '" + log_path + "'");
     }
-    std::remove(tmp_log.c_str());
 
     if (bbattery_NTests != static_cast<int>(expected.size())) {
         // The catalogue does not describe this TestU01 build. For a subset the positions cannot

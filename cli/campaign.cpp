@@ -360,7 +360,7 @@ Campaign parse_campaign(
             else if (e.key == "zero")
                 o.zero = e.value;
             else if (e.key == "skip")
-                o.skip = static_cast<std::uint64_t>(
+                o.skip.value = static_cast<std::uint64_t>(
                     p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
             else if (e.key == "backend")
                 o.backend = e.value;

@@ -2,6 +2,7 @@
 #include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
+#include "guards.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/bench.hpp"
 #include "options.hpp"
@@ -168,14 +169,14 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     std::printf("| refills that waited | %llu (%.3f%%) |\n", static_cast<unsigned long long>(waits),
         refills > 0 ? 100.0 * static_cast<double>(waits) / static_cast<double>(refills) : 0.0);
     if (!csv_path.empty()) {
-        std::ofstream csv(csv_path);
-        if (!csv) throw InputError("cannot write '" + csv_path + "'");
+        std::ostringstream csv;
         csv << "test,native_cpu,fed_cpu,setup_cpu,numbers,refills,refill_waits,device_fed,"
                "statistics,same_pvalues\n";
         for (const FeedComparison& r : rows)
             csv << r.test << "," << r.native_cpu << "," << r.fed_cpu << "," << r.setup_cpu << ","
                 << r.numbers << "," << r.refills << "," << r.refill_waits << "," << r.device_fed
                 << "," << r.statistics << "," << r.same_pvalues << "\n";
+        write_file_atomically(csv_path, csv.str());
     }
     if (same_stream && same != static_cast<int>(rows.size())) {
         std::cerr << "rngvet: error: the fed and native runs disagree on "
@@ -195,7 +196,7 @@ int cmd_bench(int argc, char** argv)
     double seconds = 0.5;
     // 2^26: with 16384 instances, 4096 numbers per instance and launch, so that loading and
     // storing the instances' states (97 words each) is a few per cent of the traffic.
-    std::size_t launch = std::size_t(1) << 26;
+    Unsigned<std::size_t> launch{ std::size_t(1) << 26 };
     po::options_description options("rngvet bench options");
     options.add_options()(
         "backend", po::value(&backends_text), "comma-separated backends (default: all available)")(
@@ -221,7 +222,14 @@ int cmd_bench(int argc, char** argv)
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
         return 0;
     if (seconds <= 0) throw InputError("--seconds must be positive");
-    if (launch < 1024) throw InputError("--launch must be at least 1024");
+    if (launch.value < 1024) throw InputError("--launch must be at least 1024");
+    check_fits_in_memory(
+        launch.value * sizeof(std::uint64_t) * 2, "--launch " + std::to_string(launch.value));
+    refuse_overwriting_input(csv_path, "--csv", { db_path });
+    if (!sweep_prefix.empty()) {
+        refuse_overwriting_input(sweep_prefix + ".csv", "--sweep", { db_path });
+        refuse_overwriting_input(sweep_prefix + ".svg", "--sweep", { db_path });
+    }
     if (vm.count("feed")) {
         if (jobs < 1) throw InputError("--jobs must be at least 1");
         if (prefetch != "on" && prefetch != "off") throw InputError("--prefetch must be on or off");
@@ -252,8 +260,8 @@ int cmd_bench(int argc, char** argv)
         // thread's part of an output row is whole cache lines (no false sharing).
         const int many = device ? 16384 : 256;
         const std::size_t backend_launch = backend == "cpu" ? (std::size_t(1) << 16)
-            : backend == "openmp"                           ? openmp_launch(launch)
-                                                            : launch;
+            : backend == "openmp"                           ? openmp_launch(launch.value)
+                                                            : launch.value;
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
             config_of("ranmar48", many, "interleave", backend, james),
@@ -293,7 +301,7 @@ int cmd_bench(int argc, char** argv)
     double openmp_write_limit = 0;
     if (std::find(backends.begin(), backends.end(), "openmp") != backends.end()) {
         const auto launch_sized
-            = openmp_references(openmp_launch(launch) * sizeof(std::uint64_t), seconds);
+            = openmp_references(openmp_launch(launch.value) * sizeof(std::uint64_t), seconds);
         const auto main_memory = openmp_references(std::size_t(1) << 30, seconds);
         if (!launch_sized.empty()) openmp_write_limit = launch_sized.front().bytes_per_second();
         const auto arithmetic = openmp_compute_reference(seconds);
@@ -318,14 +326,14 @@ int cmd_bench(int argc, char** argv)
     }
 
     if (!csv_path.empty()) {
-        std::ofstream csv(csv_path);
-        if (!csv) throw InputError("cannot write '" + csv_path + "'");
+        std::ostringstream csv;
         csv << "what,backend,placement,numbers,seconds,bytes_per_number,numbers_per_second,bytes_"
                "per_second\n";
         for (const auto& r : rows)
             csv << '"' << r.what << "\"," << r.backend << "," << r.placement << "," << r.numbers
                 << "," << r.seconds << "," << r.bytes_per_number << "," << r.numbers_per_second()
                 << "," << r.bytes_per_second() << "\n";
+        write_file_atomically(csv_path, csv.str());
     }
     if (!db_path.empty()) {
         Store store(db_path);
@@ -349,8 +357,7 @@ int cmd_bench(int argc, char** argv)
         const std::vector<std::size_t> launches
             = { 1u << 18, 1u << 20, 1u << 22, 1u << 24, 1u << 26 };
         std::vector<Throughput> points;
-        std::ofstream csv(sweep_prefix + ".csv");
-        if (!csv) throw InputError("cannot write '" + sweep_prefix + ".csv'");
+        std::ostringstream csv;
         csv << "backend,instances,launch,numbers_per_second,bytes_per_second\n";
         for (int n : instances)
             for (std::size_t l : launches) {
@@ -368,10 +375,10 @@ int cmd_bench(int argc, char** argv)
                 csv << device_backend << "," << n << "," << l << "," << t.numbers_per_second()
                     << "," << t.bytes_per_second() << "\n";
             }
-        std::ofstream svg(sweep_prefix + ".svg");
-        svg << sweep_svg(
-            "ranmar48x, interleave, " + device_backend + ": device-resident throughput", points,
-            launches, instances);
+        write_file_atomically(sweep_prefix + ".csv", csv.str());
+        write_file_atomically(sweep_prefix + ".svg",
+            sweep_svg("ranmar48x, interleave, " + device_backend + ": device-resident throughput",
+                points, launches, instances));
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "commands.hpp"
 #include "generators/error.hpp"
+#include "guards.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
 
@@ -9,6 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace rngvet::cli {
@@ -70,14 +74,17 @@ int cmd_generate(int argc, char** argv)
 {
     ConfigurationOptions config_options;
     std::string count_text, format_text, out_path;
+    bool allow_unverified = false;
     po::options_description options("rngvet generate options");
     config_options.add_to(options);
     options.add_options()("count", po::value(&count_text)->required(),
         "how many numbers, or 'inf' for no end")("format",
         po::value(&format_text)->default_value("u32"),
         "u32 (little-endian top 32 bits, as TestU01's GetBits), double (little-endian, as "
-        "GetU01), text-u32, text-double (%.17g)")(
-        "out,o", po::value(&out_path), "output file (default: standard output)");
+        "GetU01), text-u32, text-double (%.17g)")("out,o", po::value(&out_path),
+        "output file (default: standard output)")("allow-unverified-params",
+        po::bool_switch(&allow_unverified),
+        "mtdc: use parameter sets that fail rngvet dc verify's checks");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet generate --generator G [--seed S] [configuration options] --count N "
@@ -97,13 +104,38 @@ int cmd_generate(int argc, char** argv)
             throw InputError(
                 "--count must be a non-negative integer or 'inf', got '" + count_text + "'");
     }
+    std::vector<std::string> inputs;
+    if (config.generator.rfind("file:", 0) == 0) inputs.push_back(config.generator.substr(5));
+    if (config.generator == "mtdc") inputs.push_back(config.params);
+    refuse_overwriting_input(out_path, "--out", inputs);
+    check_param_sets(config, allow_unverified);
     auto stream = make_backend_stream(config);
 
+    // A finite stream into a regular file is written beside its final name and renamed when
+    // complete, so an interrupted or failed write leaves the previous file as it was.
     std::FILE* out = stdout;
+    std::string temp;
+    struct stat st { };
     if (!out_path.empty()) {
-        out = std::fopen(out_path.c_str(), "wb");
+        const bool regular = count != std::numeric_limits<std::uint64_t>::max()
+            && (::stat(out_path.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+        if (regular) {
+            const auto slash = out_path.find_last_of('/');
+            temp = (slash == std::string::npos ? std::string(".") : out_path.substr(0, slash))
+                + "/.rngvet-generate-XXXXXX";
+            const int fd = ::mkstemp(temp.data());
+            if (fd < 0)
+                throw InputError("cannot write '" + out_path + "': " + std::strerror(errno));
+            out = ::fdopen(fd, "wb");
+        } else {
+            out = std::fopen(out_path.c_str(), "wb");
+        }
         if (!out) throw InputError("cannot write '" + out_path + "': " + std::strerror(errno));
     }
+    const auto write_failed = [&](int err) {
+        if (!temp.empty()) ::unlink(temp.c_str());
+        return std::runtime_error("writing the stream failed: " + std::string(std::strerror(err)));
+    };
     // A reader that stops early (| head) ends the stream quietly.
     std::signal(SIGPIPE, SIG_IGN);
 
@@ -116,13 +148,19 @@ int cmd_generate(int argc, char** argv)
         encode(values, n, stream->bits(), format, bytes);
         if (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size()) {
             if (errno == EPIPE) return 0;
-            throw InputError("writing the stream failed: " + std::string(std::strerror(errno)));
+            throw write_failed(errno);
         }
         done += n;
     }
-    if (std::fflush(out) != 0 && errno != EPIPE)
-        throw InputError("writing the stream failed: " + std::string(std::strerror(errno)));
-    if (out != stdout) std::fclose(out);
+    if (std::fflush(out) != 0 && errno != EPIPE) throw write_failed(errno);
+    if (out != stdout) {
+        if ((!temp.empty() && ::fsync(::fileno(out)) != 0) || std::fclose(out) != 0)
+            throw write_failed(errno);
+        if (!temp.empty()) {
+            ::chmod(temp.c_str(), 0644);
+            if (::rename(temp.c_str(), out_path.c_str()) != 0) throw write_failed(errno);
+        }
+    }
     return 0;
 }
 

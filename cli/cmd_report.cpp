@@ -1,9 +1,11 @@
 #include "commands.hpp"
 #include "generators/error.hpp"
+#include "guards.hpp"
 #include "options.hpp"
+#include "reports/gate.hpp"
 #include "reports/report.hpp"
 
-#include <fstream>
+#include <algorithm>
 #include <iostream>
 #include <sys/stat.h>
 
@@ -14,6 +16,7 @@ int cmd_report(int argc, char** argv)
     std::string db_path, out_path;
     std::vector<std::int64_t> run_ids;
     bool compare = false;
+    std::string fail_on_text = "never";
     po::options_description options("rngvet report options");
     options.add_options()(
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
@@ -21,15 +24,20 @@ int cmd_report(int argc, char** argv)
         "run", po::value(&run_ids)->composing(), "report only this run (repeatable)")("compare",
         po::bool_switch(&compare),
         "only the comparison of configurations across seeds (it is included anyway when a "
-        "configuration has several seeds); with --out, SVG plots are written beside the report");
+        "configuration has several seeds); with --out, SVG plots are written beside the report")(
+        "fail-on", po::value(&fail_on_text)->default_value("never"),
+        "exit 1 when the reported runs' verdicts reach this level: never, fail (a p-value outside "
+        "[1e-10, 1 - 1e-10]), suspect (outside [0.001, 0.999]), systematic (a statistic the "
+        "comparison across seeds classes systematic)");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet report [--db FILE] [--out report.md] [--compare]", vm))
         return 0;
 
+    const FailOn fail_on = parse_fail_on(fail_on_text);
     struct stat st { };
     if (stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
-    Store store(db_path);
+    Store store(db_path, Store::Access::read_only);
     ReportOptions report_options;
     report_options.compare_only = compare;
     // Plots go beside the markdown file, named after it: report.md -> report-heatmap-*.svg.
@@ -45,21 +53,27 @@ int cmd_report(int argc, char** argv)
     const RenderedReport report = render_validation_report(store, db_path, run_ids, report_options);
     if (out_path.empty()) {
         std::cout << report.markdown;
-        return 0;
+    } else {
+        refuse_overwriting_input(out_path, "--out", { db_path });
+        for (const ReportFile& f : report.files)
+            refuse_overwriting_input(dir + f.name, "--out (a plot beside it)", { db_path });
+        write_file_atomically(out_path, report.markdown);
+        for (const ReportFile& f : report.files)
+            write_file_atomically(dir + f.name, f.content);
+        std::cout << "report written to " << out_path;
+        if (!report.files.empty())
+            std::cout << " with " << report.files.size() << " plots beside it";
+        std::cout << "\n";
     }
-    auto write = [](const std::string& path, const std::string& text) {
-        std::ofstream out(path);
-        if (!out) throw InputError("cannot write the report to '" + path + "'");
-        out << text;
-        out.close();
-        if (!out) throw InputError("cannot write the report to '" + path + "'");
-    };
-    write(out_path, report.markdown);
-    for (const ReportFile& f : report.files)
-        write(dir + f.name, f.content);
-    std::cout << "report written to " << out_path;
-    if (!report.files.empty()) std::cout << " with " << report.files.size() << " plots beside it";
-    std::cout << "\n";
+    std::vector<RunRecord> runs;
+    for (const RunRecord& r : store.runs())
+        if (run_ids.empty() || std::find(run_ids.begin(), run_ids.end(), r.run_id) != run_ids.end())
+            runs.push_back(r);
+    const GateResult gate = check_fail_on(store, runs, fail_on);
+    if (gate.reached) {
+        std::cerr << "rngvet: --fail-on " << fail_on_text << ": " << gate.reason << "\n";
+        return 1;
+    }
     return 0;
 }
 

@@ -1,8 +1,11 @@
 #include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
+#include "guards.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
+#include "reports/compare.hpp"
+#include "reports/gate.hpp"
 #include "reports/store.hpp"
 #include "rngvet/version.hpp"
 
@@ -25,14 +28,37 @@ void on_signal(int)
 
 std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
 {
+    if (text.empty()) throw InputError("--tests needs test numbers, e.g. --tests 1,5,10");
     std::vector<int> tests;
     for (std::int64_t n : parse_seed(text)) {
         if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
             throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
                 + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
+        if (std::find(tests.begin(), tests.end(), n) != tests.end())
+            throw InputError("--tests names test " + std::to_string(n) + " twice");
         tests.push_back(static_cast<int>(n));
     }
     return tests;
+}
+
+// Resume continues a run only on the stream it started: the parameter sets and the input file
+// must hash as they did then.
+void check_same_stream(const RunRecord& run, const Configuration& config)
+{
+    const auto refuse
+        = [&](const std::string& what, const std::string& stored, const std::string& now) {
+              throw InputError("run " + std::to_string(run.run_id) + " was started on " + what
+                  + " of SHA-256 " + stored + "; it now has SHA-256 " + now
+                  + "; resuming would mix two streams in one run");
+          };
+    const std::string params_now = params_sha256(config);
+    if (params_now != run.params_sha256)
+        refuse("parameter sets '" + config.params + "'", run.params_sha256, params_now);
+    if (config.generator.rfind("file:", 0) == 0) {
+        const std::string input_now = check_external_input(config);
+        if (!run.input_sha256.empty() && input_now != run.input_sha256)
+            refuse("'" + config.generator.substr(5) + "'", run.input_sha256, input_now);
+    }
 }
 
 std::string join(const std::vector<int>& v)
@@ -138,6 +164,11 @@ const BatteryCatalogue& battery_from_options(
     return family == "rabbit" ? rabbit_catalogue(bits) : alphabit_catalogue(bits, r, s);
 }
 
+int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
+    const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
+    const std::string& mode, int jobs, const std::string& prefetch, std::uint64_t serial_start,
+    const std::string& log_path, const std::string& db_path, FailOn fail_on);
+
 } // namespace
 
 int cmd_run(int argc, char** argv)
@@ -148,6 +179,8 @@ int cmd_run(int argc, char** argv)
     int alphabit_r = alphabit_default_r, alphabit_s = alphabit_default_s;
     std::int64_t resume = 0;
     std::string prefetch = "auto";
+    std::string fail_on_text = "never";
+    bool allow_unverified = false;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
     options.add_options()("battery,b", po::value(&battery_name)->default_value("smallcrush"),
@@ -166,7 +199,13 @@ int cmd_run(int argc, char** argv)
         "fill the next block on a producer thread: on, off, auto (on for device backends)")(
         "resume", po::value(&resume), "run only the tests that run RUN of --db is missing")(
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
-        "log", po::value(&log_path), "write TestU01's own output to FILE.testN");
+        "log", po::value(&log_path), "write TestU01's own output to FILE.testN")("fail-on",
+        po::value(&fail_on_text)->default_value("never"),
+        "exit 1 when the run's stored verdicts reach this level: never, fail (a p-value outside "
+        "[1e-10, 1 - 1e-10]), suspect (outside [0.001, 0.999]), systematic (a statistic the "
+        "comparison across the stored seeds of this configuration classes systematic)")(
+        "allow-unverified-params", po::bool_switch(&allow_unverified),
+        "mtdc: use parameter sets that fail rngvet dc verify's checks (the run records it)");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet run --generator G [--seed S] [configuration options] "
@@ -177,6 +216,8 @@ int cmd_run(int argc, char** argv)
 
     // Everything that can be refused is refused before anything is stored or run.
     if (jobs < 1) throw InputError("--jobs must be at least 1");
+    const FailOn fail_on = parse_fail_on(fail_on_text);
+    check_log_path(log_path);
     if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
         throw InputError("--prefetch must be on, off or auto");
     RunRecord run;
@@ -193,9 +234,11 @@ int cmd_run(int argc, char** argv)
         if (!config_options.generator.empty())
             throw InputError(
                 "--resume takes the configuration from the stored run; give no --generator");
-        if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s"))
-            throw InputError("--resume takes the battery from the stored run; give no --nb, "
-                             "--alphabit-r or --alphabit-s");
+        if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s") || vm.count("tests")
+            || !vm["battery"].defaulted() || allow_unverified)
+            throw InputError("--resume takes the battery, its tests and the parameter check "
+                             "from the stored run; give no --battery, --tests, --nb, "
+                             "--alphabit-r, --alphabit-s or --allow-unverified-params");
         store = std::make_unique<Store>(db_path);
         auto stored = store->run(resume);
         if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
@@ -214,6 +257,8 @@ int cmd_run(int argc, char** argv)
         po::variables_map v2;
         parse(static_cast<int>(argp.size()), argp.data(), o, "", v2);
         config = again.configuration();
+        check_same_stream(run, config);
+        if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
         battery = &catalogue_for(run.battery);
         tests = run.tests_selected.empty() ? std::vector<int>{}
                                            : parse_tests(run.tests_selected, *battery);
@@ -256,10 +301,12 @@ int cmd_run(int argc, char** argv)
         battery = &battery_from_options(battery_name, vm, nb_text, alphabit_r, alphabit_s);
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
-        tests = tests_text.empty() ? std::vector<int>{} : parse_tests(tests_text, *battery);
+        tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
             throw InputError("--mode must be serial or sharded, got '" + mode + "'");
+        run.input_sha256 = check_external_input(config);
+        run.params_check = check_param_sets(config, allow_unverified);
         if (mode == "sharded"
             && (config.generator == "stdin32" || config.generator.rfind("file:", 0) == 0))
             throw InputError(
@@ -292,12 +339,41 @@ int cmd_run(int argc, char** argv)
         run.options = config_options.arguments();
         run.tests_selected = join(tests);
     }
+    if (mode == "serial" && jobs > 1)
+        throw InputError("--jobs " + std::to_string(jobs)
+            + " runs tests in parallel, which only --mode sharded does");
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
     if (run_id == 0)
         run_id = store->create_run(run);
     else
         store->finish_run(run_id, "running", "");
+    try {
+        return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
+            serial_start, log_path, db_path, fail_on);
+    } catch (...) {
+        // Whatever ended the run here (a full disk, a failing backend), the run is not left
+        // 'running'; the tests it stored stay, and --resume runs the rest.
+        try {
+            const auto now = store->run(run_id);
+            if (now && now->status == "running") store->finish_run(run_id, "failed", utc_now());
+        } catch (...) {
+        }
+        throw;
+    }
+}
+
+namespace {
+
+// Runs the tests of a stored run and stores each as it finishes; the exit status.
+int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
+    const Configuration& config, const BatteryCatalogue& battery_ref,
+    const std::vector<int>& to_run, const std::string& mode, int jobs, const std::string& prefetch,
+    std::uint64_t serial_start, const std::string& log_path, const std::string& db_path,
+    FailOn fail_on)
+{
+    Store* store = &store_ref;
+    const BatteryCatalogue* battery = &battery_ref;
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -346,6 +422,8 @@ int cmd_run(int argc, char** argv)
     store->finish_run(run_id, status, utc_now());
     std::cout << "run " << run_id << " " << status << " in " << db_path << ": " << stats
               << " statistics stored now, " << suspect << " suspect, " << failed << " failed\n";
+    if (const auto stored = store->run(run_id); stored && status == "complete")
+        std::cout << battery_summary(*stored, store->statistics(run_id));
     if (result.interrupted) return 130;
     if (!result.failed.empty()) {
         std::cerr << "rngvet: error: tests " << join(result.failed)
@@ -353,7 +431,21 @@ int cmd_run(int argc, char** argv)
                   << " runs them again\n";
         return 1;
     }
+    // --fail-on: this run and the other stored seeds of its configuration and battery.
+    std::vector<RunRecord> compared;
+    const std::string family = configuration_family(run.config);
+    for (const RunRecord& r : store->runs())
+        if (r.run_id == run_id
+            || (r.battery == run.battery && configuration_family(r.config) == family))
+            compared.push_back(r);
+    const GateResult gate = check_fail_on(*store, compared, fail_on);
+    if (gate.reached) {
+        std::cerr << "rngvet: --fail-on " << fail_on_name(fail_on) << ": " << gate.reason << "\n";
+        return 1;
+    }
     return 0;
 }
+
+} // namespace
 
 } // namespace rngvet::cli

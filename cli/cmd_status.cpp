@@ -20,7 +20,7 @@ int cmd_status(int argc, char** argv)
     struct stat st { };
     if (stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
 
-    Store store(db_path);
+    Store store(db_path, Store::Access::read_only);
     std::cout << "run  status       tests     battery     mode     config\n";
     for (const RunRecord& r : store.runs()) {
         const BatteryCatalogue& battery = catalogue_for(r.battery);

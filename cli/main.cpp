@@ -4,6 +4,8 @@
 #include "options.hpp"
 #include "rngvet/version.hpp"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -39,6 +41,20 @@ void usage(std::ostream& out)
         out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
+// A command's output that did not reach standard output (a full disk, /dev/full, a closed
+// pipe) is a failure, not a success: returns 1 after one line on standard error.
+int checked_output(int status)
+{
+    errno = 0;
+    std::cout.flush();
+    const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (!failed) return status;
+    const int err = errno;
+    std::cerr << "rngvet: error: cannot write standard output"
+              << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
+    return status == 0 ? 1 : status;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -49,13 +65,13 @@ int main(int argc, char** argv)
     }
     if (std::strcmp(argv[1], "--version") == 0) {
         std::cout << "rngvet " << rngvet::version << " (" << rngvet::git_commit << ")\n";
-        return 0;
+        return checked_output(0);
     }
     rngvet::cli::set_command_line(argc, argv);
     for (const auto& c : commands) {
         if (argv[1] != std::string(c.name)) continue;
         try {
-            return c.run(argc - 1, argv + 1);
+            return checked_output(c.run(argc - 1, argv + 1));
         } catch (const rngvet::InputError& e) {
             std::cerr << "rngvet: error: " << e.what() << "\n";
             return 2;

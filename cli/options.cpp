@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include "generators/error.hpp"
+#include "guards.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -26,7 +27,7 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "instance seeds: increment, same, stride:S, hash")("zero",
         po::value(&zero)->default_value("keep"),
         "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")(
-        "skip", po::value(&skip)->default_value(0), "numbers skipped before use")("backend",
+        "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",
         po::value(&backend)->default_value("cpu"),
         "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)");
 }
@@ -45,8 +46,15 @@ Configuration ConfigurationOptions::configuration() const
         c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;
     c.seeding = parse_seeding(seeding);
     c.zero = zero;
-    c.skip = skip;
+    c.skip = skip.value;
     c.backend = backend;
+    // The generator states alone, before anything is allocated, bounded from above: a Mersenne
+    // Twister keeps p/32 + 1 words (624 for MT19937, 1391 for p = 44497), RANMAR 97 table
+    // words and its sequence.
+    const bool mt = c.generator == "mt19937" || c.generator == "mtdc";
+    const std::uint64_t state_bytes = mt ? 8192 : 1024;
+    check_fits_in_memory(std::uint64_t(instances > 0 ? instances : 0) * state_bytes,
+        "--instances " + std::to_string(instances));
     validate(c);
     return c;
 }
@@ -59,7 +67,7 @@ std::string ConfigurationOptions::arguments() const
     if (!params.empty()) out << "--params\n" << params << "\n--param-id\n" << param_id << "\n";
     out << "--instances\n" << instances << "\n";
     if (!layout.empty()) out << "--layout\n" << layout << "\n";
-    out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip << "\n";
+    out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip.value << "\n";
     out << "--backend\n" << backend << "\n";
     return out.str();
 }
@@ -77,7 +85,9 @@ bool parse(int argc, char** argv, const po::options_description& options, const 
     try {
         po::command_line_parser parser(argc, argv);
         parser.options(options);
-        if (positional) parser.positional(*positional);
+        // Without positional arguments of its own a command refuses stray words.
+        const po::positional_options_description none;
+        parser.positional(positional ? *positional : none);
         po::store(parser.run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {

@@ -4,11 +4,43 @@
 #include "generators/configuration.hpp"
 
 #include <boost/program_options.hpp>
+#include <limits>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace rngvet::cli {
 
 namespace po = boost::program_options;
+
+// An unsigned option value. Boost reads "-1" into an unsigned type as 2^N - 1; this type takes
+// decimal digits only, so a negative or malformed number is an input error instead.
+template <class T> struct Unsigned {
+    T value{};
+};
+template <class T> std::ostream& operator<<(std::ostream& out, const Unsigned<T>& u)
+{
+    return out << u.value;
+}
+// Boost's hook for parsing an option of type Unsigned<T> (found by argument-dependent lookup).
+template <class T>
+void validate(boost::any& out, const std::vector<std::string>& values, Unsigned<T>*, int)
+{
+    const std::string& text = po::validators::get_single_string(values);
+    T v = 0;
+    bool ok = !text.empty() && text.size() <= 20;
+    for (char c : text) {
+        if (!ok || c < '0' || c > '9') {
+            ok = false;
+            break;
+        }
+        const T digit = static_cast<T>(c - '0');
+        if (v > (std::numeric_limits<T>::max() - digit) / 10) ok = false;
+        v = static_cast<T>(v * 10 + digit);
+    }
+    if (!ok) throw po::invalid_option_value(text);
+    out = Unsigned<T>{ v };
+}
 
 // The options that name a generator configuration (--generator, --seed, --instances, ...).
 struct ConfigurationOptions {
@@ -20,7 +52,7 @@ struct ConfigurationOptions {
     std::string layout;
     std::string seeding = "increment";
     std::string zero = "keep";
-    std::uint64_t skip = 0;
+    Unsigned<std::uint64_t> skip;
     std::string backend = "cpu";
 
     void add_to(po::options_description& options, bool generator_required = true);

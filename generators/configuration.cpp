@@ -382,6 +382,11 @@ std::string seed_string(const std::vector<std::int64_t>& seed)
     return s.empty() ? "-" : s;
 }
 
+MtParamSet mtdc_param_set(const Configuration& c)
+{
+    return param_set(c);
+}
+
 std::vector<std::string> generator_names()
 {
     return { "ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937", "stdin32", "file:PATH" };
@@ -394,6 +399,8 @@ void validate(const Configuration& c)
     if (c.layout.kind == LayoutKind::single && c.instances != 1)
         throw InputError("layout 'single' runs one instance; use interleave or block:K for "
             + std::to_string(c.instances) + " instances");
+    if (!is_mt(c.generator) && (!c.params.empty() || c.param_id != 0))
+        throw InputError("--params and --param-id apply to mtdc, not to " + c.generator);
     if (is_external(c.generator)) {
         if (c.instances != 1)
             throw InputError(c.generator + " is a single external stream; --instances must be 1");

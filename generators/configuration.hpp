@@ -4,6 +4,7 @@
 // name, the result store and the reports all use.
 #pragma once
 
+#include "mt_params.hpp"
 #include "stream.hpp"
 
 #include <cstdint>
@@ -46,6 +47,9 @@ Seeding parse_seeding(const std::string& text);
 std::string to_string(const Layout& layout);
 std::string to_string(const Seeding& seeding);
 std::string seed_string(const std::vector<std::int64_t>& seed);
+
+// mtdc: the parameter set file (or built-in set, or inline set) the configuration names.
+MtParamSet mtdc_param_set(const Configuration& config);
 
 // Names of the generators this build knows, for `rngvet list`.
 std::vector<std::string> generator_names();

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <sqlite3.h>
+#include <stdexcept>
 
 namespace rngvet {
 namespace {
@@ -111,6 +112,12 @@ CREATE TABLE campaign_tasks (
     PRIMARY KEY (campaign_id, task_id, task_run_id)
 );
 )sql",
+    // 4: what else defines a run's stream: the SHA-256 of a file: generator's input (resume
+    // refuses a changed file), and how the parameter sets were checked before use.
+    R"sql(
+ALTER TABLE runs ADD COLUMN input_sha256 TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN params_check TEXT NOT NULL DEFAULT '';
+)sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
 static_assert(migration_count == store_schema_version, "one migration per schema version");
@@ -160,6 +167,9 @@ public:
         const int rc = sqlite3_step(stmt_);
         if (rc == SQLITE_ROW) return true;
         if (rc == SQLITE_DONE) return false;
+        // A full disk or an I/O error is a fault of the machine, not of the input.
+        if (rc == SQLITE_FULL || rc == SQLITE_IOERR)
+            throw std::runtime_error(std::string("database error: ") + sqlite3_errmsg(db_));
         throw InputError(std::string("database error: ") + sqlite3_errmsg(db_));
     }
     std::string text(int col)
@@ -183,9 +193,12 @@ private:
 void exec(sqlite3* db, const char* sql)
 {
     char* message = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
         std::string m = message ? message : sqlite3_errmsg(db);
         sqlite3_free(message);
+        if (rc == SQLITE_FULL || rc == SQLITE_IOERR)
+            throw std::runtime_error("database error: " + m);
         throw InputError("database error: " + m);
     }
 }
@@ -239,6 +252,8 @@ RunRecord read_run(Statement& q)
     r.gpu_model = q.text(20);
     r.options = q.text(21);
     r.tests_selected = q.text(22);
+    r.input_sha256 = q.text(23);
+    r.params_check = q.text(24);
     return r;
 }
 
@@ -246,7 +261,7 @@ const char* const run_columns
     = "run_id, generator, config, seed, backend, battery, mode, status, resolution_bits, "
       "params_sha256, testu01_version, rngvet_version, host, command_line, started_at, "
       "finished_at, numbers_used, cpu_seconds, jobs, cpu_model, gpu_model, options, "
-      "tests_selected";
+      "tests_selected, input_sha256, params_check";
 
 } // namespace
 
@@ -257,11 +272,16 @@ const char* verdict(double p)
     return "pass";
 }
 
-Store::Store(const std::string& path)
+Store::Store(const std::string& path, Access access)
     : path_(path)
+    , access_(access)
 {
-    const int rc
-        = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    // SQLite reads these names as databases that vanish when the process ends.
+    if (path.empty() || path == ":memory:")
+        throw InputError("--db must name a file ('" + path + "' would keep nothing)");
+    const int flags = access == Access::read_only ? SQLITE_OPEN_READONLY
+                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -270,11 +290,16 @@ Store::Store(const std::string& path)
     }
     sqlite3_busy_timeout(db_, 30000);
     try {
-        exec(db_, "PRAGMA foreign_keys = ON");
-        // Write-ahead logging: readers (rngvet status, report) never block the workers'
-        // commits, and concurrent writers wait on the busy timeout instead of failing.
-        exec(db_, "PRAGMA journal_mode = WAL");
-        migrate();
+        if (access == Access::read_only) {
+            check_readable_schema();
+        } else {
+            exec(db_, "PRAGMA foreign_keys = ON");
+            // Write-ahead logging while the store is written: readers never block the workers'
+            // commits, and concurrent writers wait on the busy timeout instead of failing.
+            // The destructor returns the file to a rollback journal (see there).
+            exec(db_, "PRAGMA journal_mode = WAL");
+            migrate();
+        }
     } catch (const InputError& e) {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -285,7 +310,35 @@ Store::Store(const std::string& path)
 
 Store::~Store()
 {
+    // A WAL file can only be read by a process that may write its -shm file beside it. The
+    // last writer to close therefore switches back to a rollback journal, so a finished store
+    // reads on a read-only copy or file system. While another connection is open the switch
+    // fails at once (busy) and that connection's close makes it instead.
+    if (access_ == Access::read_write) {
+        sqlite3_busy_timeout(db_, 0);
+        sqlite3_exec(db_, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr);
+    }
     sqlite3_close(db_);
+}
+
+void Store::check_readable_schema()
+{
+    const int current = schema_version();
+    if (current == 0) {
+        Statement q(db_, "SELECT count(*) FROM sqlite_master");
+        q.step();
+        throw InputError(q.integer(0) ? "database error: the file holds tables but is not an "
+                                        "rngvet store"
+                                      : "database error: the file is not an rngvet store");
+    }
+    if (current > store_schema_version)
+        throw InputError("database error: schema version " + std::to_string(current)
+            + " is newer than this rngvet understands (" + std::to_string(store_schema_version)
+            + ")");
+    if (current < store_schema_version)
+        throw InputError("database error: schema version " + std::to_string(current)
+            + " needs an upgrade; open it once with a command that writes (rngvet run --resume, "
+              "campaign merge) or from a writable copy");
 }
 
 int Store::schema_version()
@@ -325,8 +378,9 @@ std::int64_t insert_run_row(sqlite3* db, const RunRecord& r)
         "INSERT INTO runs (generator, config, seed, backend, battery, mode, status, "
         "resolution_bits, params_sha256, testu01_version, rngvet_version, host, "
         "command_line, started_at, finished_at, numbers_used, cpu_seconds, jobs, "
-        "cpu_model, gpu_model, options, tests_selected) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
+        "cpu_model, gpu_model, options, tests_selected, input_sha256, params_check) VALUES (?1, "
+        "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+        "?21, ?22, ?23, ?24)");
     q.bind(1, r.generator).bind(2, r.config).bind(3, r.seed).bind(4, r.backend).bind(5, r.battery);
     q.bind(6, r.mode).bind(7, r.status).bind(8, std::int64_t{ r.resolution_bits });
     q.bind(9, r.params_sha256).bind(10, r.testu01_version).bind(11, r.rngvet_version);
@@ -337,7 +391,8 @@ std::int64_t insert_run_row(sqlite3* db, const RunRecord& r)
         q.bind(15, r.finished_at);
     q.bind(16, static_cast<std::int64_t>(r.numbers_used)).bind(17, r.cpu_seconds);
     q.bind(18, std::int64_t{ r.jobs }).bind(19, r.cpu_model).bind(20, r.gpu_model);
-    q.bind(21, r.options).bind(22, r.tests_selected);
+    q.bind(21, r.options).bind(22, r.tests_selected).bind(23, r.input_sha256);
+    q.bind(24, r.params_check);
     q.step();
     return sqlite3_last_insert_rowid(db);
 }

@@ -12,7 +12,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 3;
+inline constexpr int store_schema_version = 4;
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -38,6 +38,8 @@ struct RunRecord {
     std::string gpu_model;
     std::string options; // the configuration's command-line options, one per line
     std::string tests_selected; // "" for the whole battery, else e.g. "1,5,10"
+    std::string input_sha256; // file: generators: SHA-256 of the input file at the start
+    std::string params_check; // mtdc: "verified", "verified (cached)" or "unverified (allowed)"
 };
 
 // Provenance of one test of a run: where in the stream it started and what it cost.
@@ -108,9 +110,12 @@ struct CampaignMerge {
 
 class Store {
 public:
+    enum class Access { read_write, read_only };
     // Opens (creating if needed) and migrates the database. Throws InputError with a one-line
-    // message if the file cannot be opened or written, or is not an rngvet store.
-    explicit Store(const std::string& path);
+    // message if the file cannot be opened or written, or is not an rngvet store, and for ""
+    // and ":memory:" (SQLite's names for stores that keep nothing). Read-only opens an
+    // existing store of the current schema without writing anything (rngvet report, status).
+    explicit Store(const std::string& path, Access access = Access::read_write);
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -151,8 +156,10 @@ public:
 
 private:
     void migrate();
+    void check_readable_schema();
     sqlite3* db_ = nullptr;
     std::string path_;
+    Access access_;
 };
 
 } // namespace rngvet

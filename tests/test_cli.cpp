@@ -129,13 +129,25 @@ TEST(Cli, BenchFeedGivesTestU01sOwnPvaluesOnTheSameStream)
     }
 }
 
-TEST(Cli, EmptyStdinIsAnErrorNamingTheWordsRead)
+TEST(Cli, EmptyStdinIsRefusedBeforeAnythingIsStored)
 {
     const std::string db = fresh("cli_stdin.sqlite");
     rngvet::Store{ db };
     const Result r = rngvet("run --generator stdin32 --db " + db + " </dev/null");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("ended after 0 words"), std::string::npos) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("standard input is empty"), std::string::npos) << r.err;
+    EXPECT_TRUE(rngvet::Store(db).runs().empty());
+}
+
+TEST(Cli, ShortStdinIsAnErrorNamingTheWordsRead)
+{
+    const std::string db = fresh("cli_stdin_short.sqlite");
+    const std::string words = fresh("cli_stdin_short.bin");
+    std::ofstream(words) << "abcdefgh";
+    const Result r = rngvet("run --generator stdin32 --db " + db + " <" + words);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("ended after 2 words"), std::string::npos) << r.err;
     // The run had started: it is kept, marked failed, with no statistics.
     rngvet::Store store(db);
     ASSERT_EQ(store.runs().size(), 1u);

@@ -1,0 +1,193 @@
+#include "guards.hpp"
+
+#include "generators/dynamic_creator.hpp"
+#include "generators/error.hpp"
+#include "generators/sha256.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rngvet::cli {
+namespace {
+
+std::string directory_of(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+[[noreturn]] void write_failed(const std::string& path, int err)
+{
+    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(err));
+}
+
+// Writes all of `content` to `fd`; returns 0 or the errno of the failure.
+int write_all(int fd, const std::string& content)
+{
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return 0;
+}
+
+std::string cache_dir()
+{
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/rngvet";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/rngvet";
+    return "";
+}
+
+// A file named after a SHA-256 in the cache records that the file of that hash passed.
+std::string verified_marker(const std::string& sha256)
+{
+    const std::string dir = cache_dir();
+    return dir.empty() ? "" : dir + "/verified-params/" + sha256;
+}
+
+void remember_verified(const std::string& marker)
+{
+    if (marker.empty()) return;
+    // Best effort: a cache that cannot be written only means checking again next time.
+    std::string dir;
+    for (std::size_t at = 1; at != std::string::npos;) {
+        at = marker.find('/', at + 1);
+        if (at == std::string::npos) break;
+        dir = marker.substr(0, at);
+        ::mkdir(dir.c_str(), 0755);
+    }
+    const int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) ::close(fd);
+}
+
+} // namespace
+
+void refuse_overwriting_input(
+    const std::string& out, const char* option, const std::vector<std::string>& inputs)
+{
+    struct stat o { };
+    if (out.empty() || ::stat(out.c_str(), &o) != 0) return;
+    for (const std::string& in : inputs) {
+        struct stat i { };
+        if (in.empty() || ::stat(in.c_str(), &i) != 0) continue;
+        if (o.st_dev == i.st_dev && o.st_ino == i.st_ino)
+            throw InputError(std::string(option) + " '" + out + "' is the input '" + in
+                + "'; writing there would destroy it");
+    }
+}
+
+void write_file_atomically(const std::string& path, const std::string& content)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) throw InputError("'" + path + "' is a directory");
+        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
+        if (fd < 0) write_failed(path, errno);
+        const int err = write_all(fd, content);
+        if (::close(fd) != 0 && err == 0) write_failed(path, errno);
+        if (err) write_failed(path, err);
+        return;
+    }
+    std::string temp = directory_of(path) + "/.rngvet-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) write_failed(path, errno);
+    int err = write_all(fd, content);
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err == 0 && ::chmod(temp.c_str(), 0644) != 0) err = errno;
+    if (err == 0 && ::rename(temp.c_str(), path.c_str()) != 0) err = errno;
+    if (err) {
+        ::unlink(temp.c_str());
+        write_failed(path, err);
+    }
+}
+
+void check_fits_in_memory(std::uint64_t bytes, const std::string& what)
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return;
+    const double memory = double(pages) * double(page_size);
+    if (double(bytes) > memory / 2) {
+        char line[160];
+        std::snprintf(line, sizeof line,
+            "%s needs about %.1f GiB of memory; this machine has %.1f GiB", what.c_str(),
+            double(bytes) / double(1ull << 30), memory / double(1ull << 30));
+        throw InputError(line);
+    }
+}
+
+void check_log_path(const std::string& path)
+{
+    if (path.empty()) return;
+    const std::string dir = directory_of(path);
+    struct stat st { };
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw InputError("--log '" + path + "': no directory '" + dir + "'");
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw InputError("--log '" + path + "': directory '" + dir + "' cannot be written");
+}
+
+std::string check_external_input(const Configuration& config)
+{
+    if (config.generator == "stdin32") {
+        // Waits for the first byte (or the end) and puts it back for the run to read.
+        const int c = std::getc(stdin);
+        if (c == EOF) throw InputError("stdin32: standard input is empty; nothing to test");
+        std::ungetc(c, stdin);
+        return "";
+    }
+    if (config.generator.rfind("file:", 0) != 0) return "";
+    const std::string path = config.generator.substr(5);
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0)
+        throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+        throw InputError("'" + path + "' is not a file of 32-bit words");
+    if (!S_ISREG(st.st_mode)) return ""; // a pipe or device: read once, cannot be hashed
+    if (st.st_size < 4) throw InputError("'" + path + "' holds no 32-bit word");
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+    Sha256 hash;
+    std::vector<unsigned char> buffer(1 << 20);
+    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0;)
+        hash.update(buffer.data(), n);
+    const bool failed = std::ferror(f) != 0;
+    std::fclose(f);
+    if (failed) throw InputError("cannot read '" + path + "'");
+    return hash.hex_digest();
+}
+
+std::string check_param_sets(const Configuration& config, bool allow_unverified)
+{
+    if (config.generator != "mtdc") return "";
+    if (allow_unverified) return "unverified (allowed)";
+    const MtParamSet set = mtdc_param_set(config);
+    const std::string marker = verified_marker(set.sha256);
+    if (!marker.empty() && ::access(marker.c_str(), F_OK) == 0) return "verified (cached)";
+    DcVerifyOptions options;
+    options.equidistribution = false;
+    const DcVerifyReport report = dc_verify(set, options);
+    const auto failures = report.failures();
+    if (!failures.empty())
+        throw InputError("parameter sets '" + config.params + "' fail rngvet dc verify ("
+            + failures.front()
+            + (failures.size() > 1 ? ", and " + std::to_string(failures.size() - 1) + " more" : "")
+            + "); --allow-unverified-params uses them anyway and records that");
+    remember_verified(marker);
+    return "verified";
+}
+
+} // namespace rngvet::cli

@@ -1,0 +1,39 @@
+// Exit statuses that say what was found: `--fail-on LEVEL` of rngvet run, report and campaign
+// merge makes the command exit 1 when the stored verdicts of its runs reach LEVEL, so that a
+// simulation code's CI can gate on a battery. And the summary block TestU01 prints after a
+// battery, rendered from the store.
+#pragma once
+
+#include "store.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+enum class FailOn {
+    never, // the verdicts never change the exit status
+    fail, // some p-value is a clear failure (outside [1e-10, 1 - 1e-10])
+    suspect, // some p-value is suspect or a failure (outside [0.001, 0.999])
+    systematic, // the comparison across seeds classes some statistic as systematic
+};
+
+// "never", "fail", "suspect", "systematic"; anything else is an InputError.
+FailOn parse_fail_on(const std::string& text);
+const char* fail_on_name(FailOn level);
+
+struct GateResult {
+    bool reached = false;
+    std::string reason; // one line: what reached the level, e.g. "3 statistics fail (run 2: ...)"
+};
+
+// Whether the stored statistics of `runs` reach `level`. For `systematic` the runs are
+// compared as the report compares them (reports/compare.hpp): per configuration over its seeds.
+GateResult check_fail_on(Store& store, const std::vector<RunRecord>& runs, FailOn level);
+
+// TestU01's closing summary of a battery for one stored run: the version, the generator, the
+// number of statistics, the CPU time, and each statistic outside [0.001, 0.999] with its
+// p-value in TestU01's notation, or "All tests were passed".
+std::string battery_summary(const RunRecord& run, const std::vector<StatisticRecord>& stats);
+
+} // namespace rngvet
