@@ -1,0 +1,538 @@
+// Faults and bad input, driven through the rngvet binary (CTest label `robustness`): every
+// refusal is one line with exit status 2 and leaves the store byte for byte as it was; write
+// failures exit 1 and leave the previous file; kill -9 at random points followed by resume
+// gives every statistic exactly once with the p-values of an uninterrupted run; a store can be
+// read where it cannot be written. docs/reliability.md lists what each test shows.
+#include "reports/store.hpp"
+#include "tests/cli_run.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <random>
+#include <set>
+#include <sqlite3.h>
+#include <sstream>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#ifndef RNGVET_DATA_DIR
+#error "define RNGVET_DATA_DIR (the repository's generators/params folder)"
+#endif
+
+namespace {
+
+using rngvet_test::fresh;
+using rngvet_test::slurp;
+using Result = rngvet_test::CliResult;
+
+Result rngvet(const std::string& args)
+{
+    return rngvet_test::run_rngvet(args);
+}
+
+int lines(const std::string& s)
+{
+    int n = 0;
+    for (char c : s)
+        n += c == '\n';
+    return n;
+}
+
+void copy_file(const std::string& from, const std::string& to)
+{
+    std::ofstream(to, std::ios::binary) << slurp(from);
+}
+
+// One SQL value of the first row, as text.
+std::string sql(const std::string& db, const std::string& query)
+{
+    sqlite3* h = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    std::string out;
+    if (sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr) == SQLITE_OK
+        && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return out;
+}
+
+// Everything the store holds, row by row, as text: what must not change when a command is
+// refused (the file's bytes may: opening a store for writing switches its journal mode).
+std::string contents(const std::string& db)
+{
+    sqlite3* h = nullptr;
+    std::string out;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return "?";
+    std::vector<std::string> tables;
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(
+        h, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1, &st, nullptr);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    for (const std::string& t : tables) {
+        out += "[" + t + "]\n";
+        sqlite3_prepare_v2(
+            h, ("SELECT * FROM \"" + t + "\" ORDER BY 1, 2").c_str(), -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); ++c) {
+                const auto* v = sqlite3_column_text(st, c);
+                out += (v ? reinterpret_cast<const char*>(v) : "NULL") + std::string("|");
+            }
+            out += "\n";
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
+// The same through a read-only connection (SQLite's mode=ro), as a reader without write access.
+std::string sql_readonly(const std::string& db, const std::string& query)
+{
+    sqlite3* h = nullptr;
+    std::string out = "cannot open";
+    if (sqlite3_open_v2(("file:" + db + "?mode=ro").c_str(), &h,
+            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+        == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        out = sqlite3_errmsg(h);
+        if (sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr) == SQLITE_OK
+            && sqlite3_step(st) == SQLITE_ROW)
+            out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
+// stat_index -> p-value of a stored run; a statistic stored twice is a failure.
+std::map<int, double> pvalues(const std::string& db, std::int64_t run)
+{
+    rngvet::Store store(db);
+    std::map<int, double> out;
+    for (const auto& s : store.statistics(run))
+        EXPECT_TRUE(out.emplace(s.stat_index, s.pvalue).second) << "statistic " << s.stat_index;
+    return out;
+}
+
+// A SmallCrush subset that is quick and still several tests long.
+const std::string ranmar = "--generator ranmar48 --seed 1802,9373 --battery smallcrush";
+
+// A store with one complete run in it, and its bytes.
+std::string store_with_one_run(const std::string& name)
+{
+    const std::string db = fresh(name);
+    const Result r = rngvet("run " + ranmar + " --tests 1,2 --db " + db);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return db;
+}
+
+// --- bad input ---------------------------------------------------------------------------
+
+struct BadInput {
+    const char* args; // {db} and {dir} are replaced
+    const char* says; // a part of the one-line error
+};
+
+const BadInput bad_inputs[] = {
+    // run: options that do nothing, duplicates, negative and huge numbers
+    { "run --generator ranmar48 --seed 1802,9373 junk --db {db}", "positional" },
+    { "run --generator ranmar48 --seed 1802,9373 --params fixstars-mt521 --db {db}",
+        "apply to mtdc" },
+    { "run --generator ranmar48 --seed 1802,9373 --param-id 3 --db {db}", "apply to mtdc" },
+    { "run --generator ranmar48 --seed 1802,9373 --jobs 4 --mode serial --db {db}",
+        "only --mode sharded" },
+    { "run --generator ranmar48 --seed 1802,9373 --tests '' --db {db}", "--tests needs" },
+    { "run --generator ranmar48 --seed 1802,9373 --tests 1,1 --db {db}", "twice" },
+    { "run --generator ranmar48 --seed 1802,9373 --tests 3,5,3 --db {db}", "twice" },
+    { "run --generator ranmar48 --seed 1802,9373 --tests 11 --db {db}", "tests 1..10" },
+    { "run --generator ranmar48 --seed 1802,9373 --tests 0 --db {db}", "tests 1..10" },
+    { "run --generator ranmar48 --seed 1802,9373 --log {dir}/missing/x --db {db}", "no directory" },
+    { "run --generator ranmar48 --seed 1802,9373 --skip -1 --db {db}", "--skip" },
+    { "run --generator ranmar48 --seed 1802,9373 --skip 1e3 --db {db}", "--skip" },
+    { "run --generator ranmar48 --seed 1802,9373 --skip 99999999999999999999999 --db {db}",
+        "--skip" },
+    { "run --generator ranmar48 --seed 1802,9373 --instances 100000000 --layout interleave "
+      "--db {db}",
+        "GiB of memory" },
+    { "run --generator ranmar48 --seed 1802,9373 --instances 0 --db {db}", "at least 1" },
+    { "run --generator ranmar48 --seed 1802,9373 --instances -3 --db {db}", "at least 1" },
+    { "run --generator ranmar48 --seed 1802,9373 --jobs 0 --db {db}", "--jobs" },
+    { "run --generator ranmar48 --seed 1802,9373 --fail-on sometimes --db {db}", "--fail-on" },
+    { "run --generator ranmar48 --seed 99999,1 --db {db}", "out of range" },
+    { "run --generator nosuch --db {db}", "unknown generator" },
+    { "run --generator stdin32 --db {db} </dev/null", "standard input is empty" },
+    { "run --generator file:{dir} --db {db}", "not a file of 32-bit words" },
+    { "run --generator file:{dir}/none.bin --db {db}", "cannot open" },
+    { "run --generator file:{dir}/empty.bin --db {db}", "holds no 32-bit word" },
+    { "run --generator mtdc --params p=521,aaa=0,maskB=0,maskC=0 --seed 1 --db {db}", "dc verify" },
+    { "run --generator mtdc --params {dir}/dup-ids.txt --seed 1 --instances 2 --db {db}",
+        "dc verify" },
+    { "run --resume 1 --battery crush --db {db}", "--resume takes" },
+    { "run --resume 1 --tests 1 --db {db}", "--resume takes" },
+    { "run --resume 99 --db {db}", "no run 99" },
+    // the store itself
+    { "run --generator ranmar48 --seed 1802,9373 --db ''", "--db must name a file" },
+    { "run --generator ranmar48 --seed 1802,9373 --db :memory:", "--db must name a file" },
+    { "status --db ''", "no database" },
+    { "status --db :memory:", "no database" },
+    { "status --db {dir}/none.sqlite", "no database" },
+    { "status --db {db} extra", "positional" },
+    // outputs that would destroy an input
+    { "report --db {db} --out {db}", "writing there would destroy it" },
+    { "report --db {db} --out {dir}/link.sqlite", "writing there would destroy it" },
+    { "report --db {db} --fail-on maybe", "--fail-on" },
+    { "report --db {db} --out {dir}", "directory" },
+    { "bench --csv {db} --db {db}", "writing there would destroy it" },
+    { "bench --launch -1", "--launch" },
+    { "bench --launch 100", "at least 1024" },
+    { "bench --launch 99999999999999", "GiB of memory" },
+    { "generate --generator file:{dir}/words.bin --count 4 --out {dir}/words.bin",
+        "writing there would destroy it" },
+    { "generate --generator mtdc --params {dir}/sets.txt --seed 1 --count 4 --out "
+      "{dir}/sets.txt",
+        "writing there would destroy it" },
+    { "generate --generator ranmar48 --seed 1802,9373 --count -5", "--count" },
+    { "generate --generator ranmar48 --seed 1802,9373 --count 5 --skip -2", "--skip" },
+    { "generate --generator ranmar48 --seed 1802,9373 --count 5 stray", "positional" },
+    { "list extra", "positional" },
+    { "validate --backend nosuch", "backend" },
+};
+
+std::string substitute(std::string s, const std::string& key, const std::string& value)
+{
+    for (std::size_t at; (at = s.find(key)) != std::string::npos;)
+        s.replace(at, key.size(), value);
+    return s;
+}
+
+TEST(Robustness, EveryBadInputIsOneLineExitTwoAndTheStoreIsUnchanged)
+{
+    const std::string db = store_with_one_run("robust_bad.sqlite");
+    const std::string dir = testing::TempDir() + "robust_bad_dir";
+    std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
+    std::ofstream(dir + "/empty.bin").close();
+    std::ofstream(dir + "/words.bin") << "0123456789abcdef";
+    ::link(db.c_str(), (dir + "/link.sqlite").c_str());
+    // Two sets with the same id (the id is aaa's low 16 bits): distinct streams not guaranteed.
+    const std::string book = slurp(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt");
+    std::ofstream(dir + "/dup-ids.txt")
+        << "p=521 w=32\n0 cef725c0 a5b6dd80 ffd58000\n0 cef725c0 a5b6dd80 ffd58000\n";
+    std::ofstream(dir + "/sets.txt") << book;
+    const std::string before = contents(db);
+    int cases = 0;
+    for (const BadInput& b : bad_inputs) {
+        const std::string args = substitute(substitute(b.args, "{db}", db), "{dir}", dir);
+        SCOPED_TRACE(args);
+        const Result r = rngvet(args);
+        EXPECT_EQ(r.status, 2) << r.err;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+        EXPECT_TRUE(contents(db) == before) << "the store changed";
+        ++cases;
+    }
+    RecordProperty("bad_inputs", cases);
+}
+
+// --- resume re-checks what defines the stream ---------------------------------------------
+
+// Makes run 1 of `db` look as a run killed after its first test: test 2's rows are removed and
+// the run is marked interrupted (what kill -9 between two tests leaves, less the 'running').
+void cut_after_first_test(const std::string& db)
+{
+    sql(db, "DELETE FROM statistics WHERE run_id = 1 AND test_number = 2");
+    sql(db, "DELETE FROM tests WHERE run_id = 1 AND test_number = 2");
+    sql(db, "UPDATE runs SET status = 'interrupted' WHERE run_id = 1");
+}
+
+TEST(Robustness, ResumeRefusesChangedParameterSetsNamingBothHashes)
+{
+    const std::string dir = testing::TempDir();
+    const std::string sets = dir + "robust_sets.txt";
+    copy_file(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt", sets);
+    const std::string db = fresh("robust_params.sqlite");
+    const std::string args = "run --generator mtdc --params " + sets
+        + " --seed 0 --instances 4 --battery smallcrush --tests 1,2 --db " + db;
+    ASSERT_EQ(rngvet(args).status, 0);
+    const auto whole = pvalues(db, 1);
+    const std::string stored_hash = sql(db, "SELECT params_sha256 FROM runs");
+    cut_after_first_test(db);
+
+    // Another valid table under the same name: sets 0 and 1 swapped.
+    std::string text = slurp(sets);
+    const auto a = text.find("\n0 "), b = text.find("\n1 "), c = text.find("\n2 ");
+    const std::string line0 = text.substr(a + 1, b - a), line1 = text.substr(b + 1, c - b);
+    text = text.substr(0, a + 1) + line1 + line0 + text.substr(c + 1);
+    std::ofstream(sets) << text;
+    const std::string before = contents(db);
+    const Result refused = rngvet("run --resume 1 --db " + db);
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(lines(refused.err), 1) << refused.err;
+    EXPECT_NE(refused.err.find(stored_hash), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("mix two streams"), std::string::npos) << refused.err;
+    EXPECT_TRUE(contents(db) == before) << "the store changed";
+    EXPECT_EQ(sql(db, "SELECT status FROM runs"), "interrupted");
+
+    // The original table again: the run resumes to exactly the uninterrupted p-values.
+    copy_file(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt", sets);
+    ASSERT_EQ(rngvet("run --resume 1 --db " + db).status, 0);
+    EXPECT_EQ(pvalues(db, 1), whole);
+}
+
+TEST(Robustness, ResumeRefusesAChangedInputFile)
+{
+    const std::string words = testing::TempDir() + "robust_words.bin";
+    ASSERT_EQ(
+        rngvet("generate --generator ranmar48 --seed 1802,9373 --count 2000000 --out " + words)
+            .status,
+        0);
+    const std::string db = fresh("robust_file.sqlite");
+    ASSERT_EQ(rngvet("run --generator file:" + words
+                  + " --battery rabbit --nb 2^16 --tests 1,2 "
+                    "--db "
+                  + db)
+                  .status,
+        0);
+    const std::string stored = sql(db, "SELECT input_sha256 FROM runs");
+    EXPECT_EQ(stored.size(), 64u);
+    cut_after_first_test(db);
+    std::ofstream(words, std::ios::app) << "more";
+    const Result refused = rngvet("run --resume 1 --db " + db);
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find(stored), std::string::npos) << refused.err;
+    EXPECT_EQ(sql(db, "SELECT status FROM runs"), "interrupted");
+}
+
+// --- parameter sets are checked before use -------------------------------------------------
+
+TEST(Robustness, UnverifiedParameterSetsAreRefusedUnlessAllowedAndTheRunRecordsIt)
+{
+    const std::string db = fresh("robust_unverified.sqlite");
+    // aaa = 0x80000000: the recurrence is a shift, its characteristic polynomial not primitive.
+    const std::string set = "p=521,aaa=0x80000000,maskB=0x9d2c5680,maskC=0xefc60000";
+    const Result refused
+        = rngvet("run --generator mtdc --params " + set + " --seed 1 --tests 1 --db " + db);
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("primitive"), std::string::npos) << refused.err;
+    EXPECT_TRUE(rngvet::Store(db).runs().empty());
+    const Result gen = rngvet("generate --generator mtdc --params " + set + " --seed 1 --count 4");
+    EXPECT_EQ(gen.status, 2) << gen.err;
+
+    const Result allowed = rngvet("run --generator mtdc --params " + set
+        + " --seed 1 --tests 1 --allow-unverified-params --db " + db);
+    EXPECT_EQ(allowed.status, 0) << allowed.err;
+    EXPECT_EQ(sql(db, "SELECT params_check FROM runs"), "unverified (allowed)");
+    const Result verified = rngvet(
+        "run --generator mtdc --params fixstars-mt521 --seed 1 --tests 1 --instances 2 --db " + db);
+    EXPECT_EQ(verified.status, 0) << verified.err;
+    EXPECT_EQ(sql(db, "SELECT params_check FROM runs WHERE run_id = 2").rfind("verified", 0), 0u);
+}
+
+// --- exit statuses that say what was found ------------------------------------------------
+
+TEST(Robustness, FailOnGatesTheExitStatusOnTheStoredVerdicts)
+{
+    const std::string db = fresh("robust_fail_on.sqlite");
+    // ranmar24's GetBits has 8 zero low bits: BirthdaySpacings gives p = eps.
+    const std::string r24 = "run --generator ranmar24 --seed 1802,9373 --tests 1 --db " + db;
+    const Result never = rngvet(r24);
+    EXPECT_EQ(never.status, 0) << never.err;
+    EXPECT_NE(never.out.find("The following tests gave p-values outside [0.001, 0.9990]"),
+        std::string::npos)
+        << never.out;
+    EXPECT_NE(never.out.find("BirthdaySpacings"), std::string::npos) << never.out;
+    const Result fail = rngvet(r24 + " --fail-on fail");
+    EXPECT_EQ(fail.status, 1) << fail.err;
+    EXPECT_NE(fail.err.find("BirthdaySpacings"), std::string::npos) << fail.err;
+    // Beyond its 24 bits the failure is the resolution's, which the comparison does not call
+    // systematic.
+    EXPECT_EQ(rngvet(r24 + " --fail-on systematic").status, 0);
+    EXPECT_EQ(rngvet("report --db " + db + " --fail-on suspect --out /dev/null").status, 1);
+    EXPECT_EQ(rngvet("report --db " + db + " --fail-on never --out /dev/null").status, 0);
+
+    const std::string good = fresh("robust_fail_on_good.sqlite");
+    const Result pass = rngvet("run " + ranmar + " --tests 1,2 --fail-on suspect --db " + good);
+    EXPECT_EQ(pass.status, 0) << pass.err;
+    EXPECT_NE(pass.out.find("All tests were passed"), std::string::npos) << pass.out;
+}
+
+// --- write errors and atomic files ---------------------------------------------------------
+
+TEST(Robustness, WritesToAFullDeviceExitOneAndNamedFilesKeepTheirOldContent)
+{
+    const std::string db = store_with_one_run("robust_full.sqlite");
+    const std::string err = testing::TempDir() + "robust_full.err";
+    for (const std::string& args : std::vector<std::string>{ "status --db " + db,
+             "report --db " + db, "list", "dc create --p 521 --count 1 --seed 7",
+             "generate --generator ranmar48 --seed 1802,9373 --count 100000" }) {
+        SCOPED_TRACE(args);
+        const int raw = std::system(
+            (std::string(RNGVET_BINARY) + " " + args + " >/dev/full 2>" + err).c_str());
+        EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 1);
+        EXPECT_NE(slurp(err).find("No space left on device"), std::string::npos) << slurp(err);
+        EXPECT_EQ(lines(slurp(err)), 1) << slurp(err);
+    }
+    const Result out = rngvet("report --db " + db + " --out /dev/full");
+    EXPECT_EQ(out.status, 1) << out.err;
+    EXPECT_NE(out.err.find("No space left on device"), std::string::npos) << out.err;
+
+    // A report that cannot be written leaves the previous report whole: a report path whose
+    // temporary file cannot be made (a read-only folder is not read-only for root, so the
+    // folder is full instead: a 64 KiB tmpfs).
+    const std::string mnt = testing::TempDir() + "robust_tmpfs";
+    ::mkdir(mnt.c_str(), 0755);
+    if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0)
+        GTEST_SKIP() << "no tmpfs can be mounted here (needs root): the full-disk part is skipped";
+    std::ofstream(mnt + "/report.md") << "the previous report\n";
+    std::ofstream(mnt + "/filler") << std::string(60 * 1024, 'x');
+    const Result r = rngvet("report --db " + db + " --out " + mnt + "/report.md");
+    const std::string kept = slurp(mnt + "/report.md");
+    ::umount(mnt.c_str());
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(kept, "the previous report\n");
+}
+
+TEST(Robustness, ARunThatFillsTheDiskIsMarkedFailedAndKeepsWhatItStored)
+{
+    const std::string mnt = testing::TempDir() + "robust_tmpfs_run";
+    ::mkdir(mnt.c_str(), 0755);
+    if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=256k") != 0)
+        GTEST_SKIP() << "no tmpfs can be mounted here (needs root)";
+    const std::string db = mnt + "/run.sqlite";
+    // The store and one test fit; a filler then takes the rest of the disk.
+    const Result first = rngvet("run " + ranmar + " --tests 1 --db " + db);
+    std::ofstream(mnt + "/filler") << std::string(1 << 20, 'x'); // stops at the full disk
+    const Result full = rngvet("run " + ranmar + " --tests 1,2,3 --db " + db);
+    std::remove((mnt + "/filler").c_str());
+    std::map<int, double> kept;
+    std::string status;
+    {
+        rngvet::Store store(db);
+        kept = pvalues(db, 1);
+        const auto runs = store.runs();
+        if (runs.size() > 1) status = runs[1].status;
+    }
+    ::umount(mnt.c_str());
+    EXPECT_EQ(first.status, 0) << first.err;
+    EXPECT_EQ(full.status, 1) << full.err;
+    EXPECT_NE(full.err.find("full"), std::string::npos) << full.err;
+    EXPECT_EQ(kept.size(), 1u); // the first run's statistic is intact
+    EXPECT_TRUE(status.empty() || status == "failed") << status;
+}
+
+// --- a finished store reads without write access ------------------------------------------
+
+TEST(Robustness, AFinishedStoreIsReadOnAReadOnlyFileSystem)
+{
+    const std::string db = store_with_one_run("robust_ro.sqlite");
+    // Bytes 18 and 19 of an SQLite file: 1 = rollback journal, 2 = write-ahead log.
+    const std::string bytes = slurp(db);
+    ASSERT_GT(bytes.size(), 20u);
+    EXPECT_EQ(bytes[18], 1);
+    EXPECT_EQ(bytes[19], 1);
+    struct stat st { };
+    EXPECT_NE(::stat((db + "-wal").c_str(), &st), 0) << "a -wal file was left beside the store";
+
+    const std::string mnt = testing::TempDir() + "robust_ro_mnt";
+    ::mkdir(mnt.c_str(), 0755);
+    if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=4m") != 0)
+        GTEST_SKIP() << "no tmpfs can be mounted here (needs root)";
+    copy_file(db, mnt + "/copy.sqlite");
+    const bool ro = ::mount("tmpfs", mnt.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0;
+    const Result status = rngvet("status --db " + mnt + "/copy.sqlite");
+    const Result report = rngvet("report --db " + mnt + "/copy.sqlite");
+    const std::string count
+        = ro ? sql_readonly(mnt + "/copy.sqlite", "SELECT count(*) FROM pvalues") : "";
+    ::umount(mnt.c_str());
+    ASSERT_TRUE(ro) << "could not remount the tmpfs read-only";
+    EXPECT_EQ(status.status, 0) << status.err;
+    EXPECT_NE(status.out.find("complete"), std::string::npos) << status.out;
+    EXPECT_EQ(report.status, 0) << report.err;
+    EXPECT_NE(report.out.find("BirthdaySpacings"), std::string::npos);
+    EXPECT_EQ(count, "2");
+}
+
+// --- kill -9 at random points, then resume -------------------------------------------------
+
+// Starts `rngvet ARGS` in the background and kills it with SIGKILL after `delay`.
+void kill_after(const std::string& args, std::chrono::milliseconds delay)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >/dev/null 2>&1";
+        execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    std::this_thread::sleep_for(delay);
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+}
+
+TEST(Robustness, KillNineAtRandomPointsThenResumeGivesEveryStatisticOnceAndTheSamePvalues)
+{
+    std::mt19937 random(20261124); // the kill points, reproducible
+    std::uniform_int_distribution<int> ms(100, 4000);
+    int faults = 0;
+    for (const std::string mode : { "--mode serial", "--mode sharded --jobs 2" }) {
+        // Sharded tests read their own segments: each mode has its own reference p-values.
+        const std::string reference = fresh("robust_kill_reference.sqlite");
+        ASSERT_EQ(rngvet("run " + ranmar + " " + mode + " --db " + reference).status, 0);
+        const auto whole = pvalues(reference, 1);
+        ASSERT_EQ(whole.size(), 15u);
+        for (int k = 0; k < 3; ++k) {
+            const std::string db = fresh("robust_kill.sqlite");
+            const int delay = ms(random);
+            SCOPED_TRACE(mode + ", killed after " + std::to_string(delay) + " ms");
+            kill_after(
+                "run " + ranmar + " " + mode + " --db " + db, std::chrono::milliseconds(delay));
+            ++faults;
+            if (rngvet::Store(db).runs().empty()) continue; // killed before the run was stored
+            const Result resumed = rngvet("run --resume 1 --db " + db);
+            ASSERT_EQ(resumed.status, 0) << resumed.err;
+            EXPECT_EQ(pvalues(db, 1), whole);
+            EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
+        }
+    }
+    RecordProperty("faults", faults);
+}
+
+std::set<std::string> temporary_files_in_tmp()
+{
+    std::set<std::string> names;
+    FILE* p = popen("ls /tmp | grep '^rngvet-testu01-'", "r");
+    char line[256];
+    while (p && std::fgets(line, sizeof line, p))
+        names.insert(line);
+    if (p) pclose(p);
+    return names;
+}
+
+TEST(Robustness, NoTemporaryFileOutlivesARunKilledOrFailed)
+{
+    const auto before = temporary_files_in_tmp();
+    const std::string db = fresh("robust_tmp.sqlite");
+    kill_after("run " + ranmar + " --db " + db, std::chrono::milliseconds(1500));
+    // A stream that ends inside TestU01's test: the test fails with an exception.
+    const std::string words = testing::TempDir() + "robust_tmp_words.bin";
+    std::ofstream(words) << std::string(4000, 'w');
+    const Result ended = rngvet("run --generator file:" + words + " --tests 1 --db " + db);
+    EXPECT_NE(ended.status, 0);
+    for (const std::string& name : temporary_files_in_tmp())
+        EXPECT_TRUE(before.count(name)) << "left behind: /tmp/" << name;
+}
+
+} // namespace
