@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -40,6 +41,34 @@ std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& ba
     }
     return tests;
 }
+
+// Disk space held beside the store while a run writes to it: when the disk fills up, the run
+// gives the space back and so can still record that it failed, instead of staying 'running'.
+class DiskReserve {
+public:
+    explicit DiskReserve(const std::string& db_path)
+        : path_(db_path + "-reserve")
+    {
+        const int fd = ::open(path_.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd < 0) return;
+        // Best effort: without the space the run goes on, as it would have without it.
+        held_ = ::posix_fallocate(fd, 0, 256 * 1024) == 0;
+        ::close(fd);
+        if (!held_) ::unlink(path_.c_str());
+    }
+    ~DiskReserve() { release(); }
+    DiskReserve(const DiskReserve&) = delete;
+    DiskReserve& operator=(const DiskReserve&) = delete;
+    void release()
+    {
+        if (held_) ::unlink(path_.c_str());
+        held_ = false;
+    }
+
+private:
+    std::string path_;
+    bool held_ = false;
+};
 
 // Resume continues a run only on the stream it started: the parameter sets and the input file
 // must hash as they did then.
@@ -348,12 +377,14 @@ int cmd_run(int argc, char** argv)
         run_id = store->create_run(run);
     else
         store->finish_run(run_id, "running", "");
+    DiskReserve reserve(db_path);
     try {
         return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
             serial_start, log_path, db_path, fail_on);
     } catch (...) {
         // Whatever ended the run here (a full disk, a failing backend), the run is not left
         // 'running'; the tests it stored stay, and --resume runs the rest.
+        reserve.release();
         try {
             const auto now = store->run(run_id);
             if (now && now->status == "running") store->finish_run(run_id, "failed", utc_now());
