@@ -332,7 +332,7 @@ Campaign parse_campaign(
     for (const IniSection* s : configurations) {
         p.known_keys(*s,
             { "generator", "seeds", "instances", "layout", "seeding", "params", "param-id", "zero",
-                "skip", "backend" });
+                "skip", "backend", "view" });
         CampaignConfiguration conf;
         conf.name = s->name;
         ConfigurationOptions& o = conf.options;
@@ -364,6 +364,8 @@ Campaign parse_campaign(
                     p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
             else if (e.key == "backend")
                 o.backend = e.value;
+            else if (e.key == "view")
+                o.view = e.value;
         }
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");

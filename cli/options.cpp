@@ -29,7 +29,10 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")(
         "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",
         po::value(&backend)->default_value("cpu"),
-        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)");
+        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)")(
+        "view", po::value(&view)->default_value("top32"),
+        "the 32-bit words TestU01 reads: top32 (the top 32 bits), low32 (the low 32 bits), "
+        "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time)");
 }
 
 Configuration ConfigurationOptions::configuration() const
@@ -48,6 +51,7 @@ Configuration ConfigurationOptions::configuration() const
     c.zero = zero;
     c.skip = skip.value;
     c.backend = backend;
+    c.view = parse_view(view);
     // The generator states alone, before anything is allocated, bounded from above: a Mersenne
     // Twister keeps p/32 + 1 words (624 for MT19937, 1391 for p = 44497), RANMAR 97 table
     // words and its sequence.
@@ -69,6 +73,7 @@ std::string ConfigurationOptions::arguments() const
     if (!layout.empty()) out << "--layout\n" << layout << "\n";
     out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip.value << "\n";
     out << "--backend\n" << backend << "\n";
+    if (view != "top32") out << "--view\n" << view << "\n";
     return out.str();
 }
 

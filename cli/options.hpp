@@ -54,6 +54,7 @@ struct ConfigurationOptions {
     std::string zero = "keep";
     Unsigned<std::uint64_t> skip;
     std::string backend = "cpu";
+    std::string view = "top32";
 
     void add_to(po::options_description& options, bool generator_required = true);
     // Parses and validates; throws InputError.

@@ -454,18 +454,20 @@ void validate(const Configuration& c)
 
 std::string canonical_name(const Configuration& c)
 {
-    if (is_external(c.generator)) return c.generator;
+    const std::string view = c.view == BitView::top32 ? "" : std::string(";view=") + to_string(c.view);
+    if (is_external(c.generator)) return c.generator + view;
     const std::string generator
         = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
         + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
     if (c.zero != "keep") name += ";zero=" + c.zero;
     if (c.skip != 0) name += ";skip=" + std::to_string(c.skip);
-    return name;
+    return name + view;
 }
 
 int resolution_bits(const Configuration& c)
 {
+    if (c.view != BitView::top32) return 32;
     if (is_ranmar(c.generator)) return ranmar_bits(ranmar_variant(c.generator));
     return 32;
 }
@@ -497,8 +499,25 @@ std::string params_sha256(const Configuration& c)
     return c.generator == "mtdc" ? param_set(c).sha256 : "";
 }
 
+std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
+    const std::function<std::unique_ptr<Stream>(const Configuration&)>& make)
+{
+    if (c.view == BitView::top32) return make(c);
+    Configuration outputs = c;
+    outputs.view = BitView::top32;
+    return make_view_stream(
+        c.view, resolution_bits(outputs), c.skip,
+        [&](std::uint64_t skip) {
+            Configuration at = outputs;
+            at.skip = skip;
+            return make(at);
+        },
+        canonical_name(c));
+}
+
 std::unique_ptr<Stream> make_stream(const Configuration& c)
 {
+    if (c.view != BitView::top32) return make_viewed_stream(c, make_stream);
     validate(c);
     std::unique_ptr<Stream> stream;
     if (c.generator == "stdin32") {

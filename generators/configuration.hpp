@@ -6,8 +6,10 @@
 
 #include "mt_params.hpp"
 #include "stream.hpp"
+#include "view.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +40,7 @@ struct Configuration {
     std::string zero = "keep"; // ranmar: keep | smallest
     std::uint64_t skip = 0; // numbers of the combined stream skipped before use
     std::string backend = "cpu";
+    BitView view = BitView::top32; // the words TestU01 reads (view.hpp); skip counts view words
 };
 
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
@@ -74,6 +77,11 @@ Configuration instance_configuration(const Configuration& config, int i);
 
 // Builds the stream on the reference (CPU) engines. Validates first.
 std::unique_ptr<Stream> make_stream(const Configuration& config);
+
+// The view of c (view.hpp) over the streams `make` builds for c's outputs (c with the top32
+// view and a skip in outputs). For top32, make(c) itself.
+std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
+    const std::function<std::unique_ptr<Stream>(const Configuration&)>& make);
 
 // The seeded state of RANMAR instance `instance` (0 <= instance < instances) of a validated
 // ranmar configuration: the per-instance seeding make_stream uses, for backends that seed on

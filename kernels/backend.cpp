@@ -488,6 +488,9 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
 
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
 {
+    if (c.view != BitView::top32)
+        return make_viewed_stream(
+            c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
     if (c.backend == "cpu") return make_stream(c);
     const Probe& pr = probe();
     const std::string available = join(pr.available);

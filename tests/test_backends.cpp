@@ -597,6 +597,112 @@ TEST_P(Backend, OutOfMemoryIsAnInputError)
     }
 }
 
+// Bit views (generators/view.hpp), stated here independently of the view code: the expected
+// words come from the reference outputs as a bit string (packed) or bit by bit (low32,
+// reversed). Each view is checked from the start, from word offsets in every phase of a packed
+// group, and across a long jump against the same view read from the start.
+std::vector<std::uint64_t> expected_view_words(
+    const std::vector<std::uint64_t>& x, int bits, BitView view)
+{
+    std::vector<std::uint64_t> words;
+    if (view == BitView::packed) {
+        std::vector<int> bit_string;
+        for (std::uint64_t v : x)
+            for (int b = bits - 1; b >= 0; --b)
+                bit_string.push_back(static_cast<int>((v >> b) & 1));
+        for (std::size_t k = 0; k + 32 <= bit_string.size(); k += 32) {
+            std::uint64_t w = 0;
+            for (std::size_t j = 0; j < 32; ++j)
+                w = w << 1 | static_cast<std::uint64_t>(bit_string[k + j]);
+            words.push_back(w);
+        }
+        return words;
+    }
+    for (std::uint64_t v : x) {
+        if (view == BitView::low32) {
+            words.push_back(v & 0xffffffffu);
+            continue;
+        }
+        const std::uint64_t top = bits >= 32 ? v >> (bits - 32) : v << (32 - bits);
+        std::uint64_t r = 0;
+        for (int b = 0; b < 32; ++b)
+            if (top & (std::uint64_t(1) << b)) r |= std::uint64_t(1) << (31 - b);
+        words.push_back(r);
+    }
+    return words;
+}
+
+void check_views(const std::string& backend)
+{
+    BackendOptions small;
+    small.launch_numbers = std::size_t(1) << 14;
+    const auto open = [&](const Configuration& c) { return make_backend_stream(c, small); };
+    std::vector<Configuration> outputs = {
+        config("ranmar24", 1, "single", "increment", 1802, 9373),
+        config("ranmar48", 8, "interleave", "increment", 1802, 9373),
+        config("ranmar48x", 3, "block:5", "increment", 12, 34),
+        mt_config("mt19937", "", 1, "single", "same", { 5489 }),
+        mt_config("mtdc", "fixstars-mt521", 4, "interleave", "stride:0x33ff", { 0 }),
+    };
+    for (Configuration c : outputs) {
+        const int bits = resolution_bits(c);
+        const std::vector<std::uint64_t> x = reference(c, 4000);
+        for (BitView view : { BitView::low32, BitView::reversed, BitView::packed }) {
+            const std::vector<std::uint64_t> want = expected_view_words(x, bits, view);
+            Configuration v = c;
+            v.view = view;
+            v.backend = backend;
+            SCOPED_TRACE(describe(v));
+            for (std::uint64_t skip : { 0, 1, 2, 5 }) {
+                v.skip = skip;
+                const std::size_t n = 1000;
+                std::vector<std::uint64_t> got(n);
+                auto stream = open(v);
+                EXPECT_EQ(stream->bits(), 32);
+                stream->fill(got.data(), n);
+                EXPECT_TRUE(
+                    same_words(std::vector<std::uint64_t>(want.begin() + static_cast<long>(skip),
+                                   want.begin() + static_cast<long>(skip + n)),
+                        got))
+                    << "skip " << skip;
+            }
+            // Across a jump: words 1000003.. read with --skip equal the same words read on.
+            v.skip = 0;
+            auto whole = open(v);
+            whole->discard(1000003);
+            std::vector<std::uint64_t> on(777), jumped(777);
+            whole->fill(on.data(), on.size());
+            v.skip = 1000003;
+            open(v)->fill(jumped.data(), jumped.size());
+            EXPECT_TRUE(same_words(on, jumped)) << "across a jump";
+        }
+    }
+}
+
+TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
+{
+    check_views("cpu");
+}
+
+TEST_P(Backend, ViewsAreTheReferenceOutputsBits)
+{
+    check_views(GetParam());
+}
+
+TEST(Views, CanonicalNameResolutionAndNamesRoundTrip)
+{
+    Configuration c = config("ranmar48", 1, "single", "increment", 1802, 9373);
+    EXPECT_EQ(canonical_name(c), "ranmar48/1/single/increment/1802,9373");
+    for (BitView view : { BitView::low32, BitView::reversed, BitView::packed }) {
+        c.view = view;
+        EXPECT_EQ(parse_view(to_string(view)), view);
+        EXPECT_EQ(canonical_name(c),
+            std::string("ranmar48/1/single/increment/1802,9373;view=") + to_string(view));
+        EXPECT_EQ(resolution_bits(c), 32);
+    }
+    EXPECT_THROW(parse_view("middle"), InputError);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Backend, ::testing::Values("openmp", "opencl", "cuda"),
     [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 

@@ -155,6 +155,41 @@ TEST(Cli, ShortStdinIsAnErrorNamingTheWordsRead)
     EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
 }
 
+// Bit views end to end: ranmar24's packed words start from James's first outputs (1952718,
+// 16187443, 14813785, 7054599 times 2^-24) cut into 32-bit words, and SmallCrush runs on a
+// view into the store and the report with the view in the configuration's name.
+TEST(Cli, BitViewsAreGeneratedStoredAndReported)
+{
+    const Result packed = rngvet("generate --generator ranmar24 --seed 1802,9373 --count 3 "
+                                 "--view packed --format text-u32");
+    ASSERT_EQ(packed.status, 0) << packed.err;
+    const std::uint32_t x0 = 1952718, x1 = 16187443, x2 = 14813785, x3 = 7054599;
+    std::ostringstream want;
+    want << (x0 << 8 | x1 >> 16) << "\n"
+         << ((x1 & 0xffff) << 16 | x2 >> 8) << "\n"
+         << ((x2 & 0xff) << 24 | x3) << "\n";
+    EXPECT_EQ(packed.out, want.str());
+
+    const std::string db = fresh("cli_views.sqlite");
+    for (const char* args : { "--generator ranmar24 --seed 1802,9373 --view packed",
+             "--generator ranmar48 --seed 1802,9373 --view low32 --jobs 2" }) {
+        const Result r = rngvet(std::string("run ") + args + " --db " + db);
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    rngvet::Store store(db);
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].config, "ranmar24/1/single/increment/1802,9373;view=packed");
+    EXPECT_EQ(runs[1].config, "ranmar48/1/single/increment/1802,9373;view=low32");
+    for (const auto& r : runs) {
+        EXPECT_EQ(r.resolution_bits, 32);
+        EXPECT_EQ(store.statistics(r.run_id).size(), 15u);
+    }
+    const Result report = rngvet("report --db " + db);
+    EXPECT_NE(report.out.find(";view=packed"), std::string::npos);
+    EXPECT_NE(report.out.find(";view=low32"), std::string::npos);
+}
+
 TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
 {
     const Result r = rngvet("list");

@@ -1,0 +1,158 @@
+#include "view.hpp"
+
+#include "error.hpp"
+
+#include <vector>
+
+namespace rngvet {
+
+BitView parse_view(const std::string& text)
+{
+    if (text == "top32") return BitView::top32;
+    if (text == "low32") return BitView::low32;
+    if (text == "reversed") return BitView::reversed;
+    if (text == "packed") return BitView::packed;
+    throw InputError("unknown view '" + text + "' (valid: top32, low32, reversed, packed)");
+}
+
+const char* to_string(BitView view)
+{
+    switch (view) {
+    case BitView::top32:
+        return "top32";
+    case BitView::low32:
+        return "low32";
+    case BitView::reversed:
+        return "reversed";
+    case BitView::packed:
+        return "packed";
+    }
+    return "top32";
+}
+
+PackedGroup packed_group(int bits)
+{
+    if (bits == 24) return { 4, 3 };
+    if (bits == 48) return { 2, 3 };
+    return { 1, 1 };
+}
+
+std::uint32_t view_word(std::uint64_t x, int bits, BitView view)
+{
+    const std::uint32_t top = top32(x, bits);
+    switch (view) {
+    case BitView::low32:
+        return static_cast<std::uint32_t>(x);
+    case BitView::reversed: {
+        std::uint32_t r = 0;
+        for (int i = 0; i < 32; ++i)
+            r |= ((top >> i) & 1u) << (31 - i);
+        return r;
+    }
+    case BitView::top32:
+    case BitView::packed:
+        break;
+    }
+    return top;
+}
+
+void pack_group(const std::uint64_t* x, int bits, std::uint32_t* out)
+{
+    if (bits == 24) {
+        out[0] = static_cast<std::uint32_t>(x[0] << 8 | x[1] >> 16);
+        out[1] = static_cast<std::uint32_t>((x[1] & 0xffff) << 16 | x[2] >> 8);
+        out[2] = static_cast<std::uint32_t>((x[2] & 0xff) << 24 | x[3]);
+    } else if (bits == 48) {
+        out[0] = static_cast<std::uint32_t>(x[0] >> 16);
+        out[1] = static_cast<std::uint32_t>((x[0] & 0xffff) << 16 | x[1] >> 32);
+        out[2] = static_cast<std::uint32_t>(x[1] & 0xffffffff);
+    } else {
+        out[0] = top32(x[0], bits);
+    }
+}
+
+namespace {
+
+class ViewStream final : public Stream {
+public:
+    ViewStream(std::unique_ptr<Stream> outputs, BitView view, int phase, std::string name)
+        : outputs_(std::move(outputs))
+        , view_(view)
+        , bits_(outputs_->bits())
+        , group_(view == BitView::packed ? packed_group(bits_) : PackedGroup{ 1, 1 })
+        , name_(std::move(name))
+    {
+        // A word offset inside a group: make the group and drop its first words.
+        if (phase > 0) {
+            refill();
+            next_ = static_cast<std::size_t>(phase);
+        }
+    }
+    int bits() const override { return 32; }
+    std::string name() const override { return name_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        if (fill_available(out, n) != n)
+            throw InputError(name_ + ": the stream ended; more words were needed");
+    }
+    std::size_t fill_available(std::uint64_t* out, std::size_t n) override
+    {
+        std::size_t done = 0;
+        while (done < n) {
+            if (next_ == words_.size() && !refill(n - done)) break;
+            while (done < n && next_ < words_.size())
+                out[done++] = words_[next_++];
+        }
+        return done;
+    }
+    ReadAhead read_ahead() const override { return outputs_->read_ahead(); }
+
+private:
+    // Converts the next outputs (enough groups for about `wanted` words) into words_.
+    bool refill(std::size_t wanted = 1)
+    {
+        const std::size_t groups = std::min<std::size_t>(
+            std::max<std::size_t>(1, (wanted + group_.words - 1) / group_.words), 1 << 14);
+        x_.resize(groups * static_cast<std::size_t>(group_.outputs));
+        const std::size_t got = outputs_->fill_available(x_.data(), x_.size());
+        const std::size_t whole = got / static_cast<std::size_t>(group_.outputs);
+        words_.resize(whole * static_cast<std::size_t>(group_.words));
+        next_ = 0;
+        std::uint32_t w[3];
+        for (std::size_t g = 0; g < whole; ++g) {
+            const std::uint64_t* x = &x_[g * static_cast<std::size_t>(group_.outputs)];
+            if (view_ == BitView::packed) {
+                pack_group(x, bits_, w);
+                for (int k = 0; k < group_.words; ++k)
+                    words_[g * static_cast<std::size_t>(group_.words) + static_cast<std::size_t>(k)]
+                        = w[k];
+            } else {
+                words_[g] = view_word(x[0], bits_, view_);
+            }
+        }
+        return whole > 0;
+    }
+
+    std::unique_ptr<Stream> outputs_;
+    BitView view_;
+    int bits_;
+    PackedGroup group_;
+    std::string name_;
+    std::vector<std::uint64_t> x_;
+    std::vector<std::uint64_t> words_;
+    std::size_t next_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Stream> make_view_stream(BitView view, int bits, std::uint64_t offset,
+    const std::function<std::unique_ptr<Stream>(std::uint64_t)>& make, const std::string& name)
+{
+    const PackedGroup group = view == BitView::packed ? packed_group(bits) : PackedGroup{ 1, 1 };
+    const std::uint64_t groups = offset / static_cast<std::uint64_t>(group.words);
+    const int phase = static_cast<int>(offset % static_cast<std::uint64_t>(group.words));
+    return std::make_unique<ViewStream>(
+        make(groups * static_cast<std::uint64_t>(group.outputs)), view, phase, name);
+}
+
+} // namespace rngvet
