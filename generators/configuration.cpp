@@ -140,6 +140,7 @@ std::uint32_t mt_instance_seed(const Configuration& c, int i)
     const std::uint64_t n = static_cast<std::uint64_t>(i);
     switch (c.seeding.kind) {
     case SeedingKind::same:
+    case SeedingKind::split: // the base seed, jumped by i * S numbers (mt_instance_states)
         return static_cast<std::uint32_t>(base);
     case SeedingKind::increment:
         return static_cast<std::uint32_t>(base + n);
@@ -167,6 +168,7 @@ void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
     const std::uint64_t n = static_cast<std::uint64_t>(i);
     switch (c.seeding.kind) {
     case SeedingKind::same:
+    case SeedingKind::split: // the base seed, jumped by i * S numbers (ranmar_instance_state)
         break;
     case SeedingKind::increment:
         kl = static_cast<int>((kl + n) % kl_range);
@@ -223,6 +225,7 @@ public:
             std::uint64_t instance = 0;
             if (layout_.kind == LayoutKind::interleave) instance = position_ % count;
             if (layout_.kind == LayoutKind::block) instance = (position_ / layout_.block) % count;
+            if (layout_.kind == LayoutKind::request) instance = request_instance(position_);
             out[t] = engines_[instance].next();
         }
     }
@@ -250,8 +253,27 @@ private:
             const std::uint64_t partial = rest > start ? std::min(rest - start, k) : 0;
             return (g / round) * k + partial;
         }
+        case LayoutKind::request: {
+            // Each request of R numbers: instance i takes q + (i < r) of them, after the
+            // shares of instances 0..i-1 (q = R / N, r = R mod N).
+            const std::uint64_t r_size = layout_.block, q = r_size / count, r = r_size % count;
+            const std::uint64_t share = q + (i < r ? 1 : 0);
+            const std::uint64_t start = i * q + std::min<std::uint64_t>(i, r);
+            const std::uint64_t rest = g % r_size;
+            const std::uint64_t partial = rest > start ? std::min(rest - start, share) : 0;
+            return (g / r_size) * share + partial;
+        }
         }
         return 0;
+    }
+
+    // request:R: the instance whose share of its request holds position g.
+    std::uint64_t request_instance(std::uint64_t g) const
+    {
+        const std::uint64_t count = engines_.size();
+        const std::uint64_t q = layout_.block / count, r = layout_.block % count;
+        const std::uint64_t rest = g % layout_.block;
+        return rest < r * (q + 1) ? rest / (q + 1) : r + (rest - r * (q + 1)) / q;
     }
 
     std::vector<Engine> engines_;
@@ -331,7 +353,14 @@ Layout parse_layout(const std::string& text)
         if (k == 0) throw InputError("the block size K of --layout block:K must be at least 1");
         return { LayoutKind::block, k };
     }
-    throw InputError("unknown layout '" + text + "' (valid: single, interleave, block:K)");
+    if (text.rfind("request:", 0) == 0) {
+        const std::uint64_t r
+            = parse_u64(text.substr(8), "the request size R of --layout request:R");
+        if (r == 0) throw InputError("the request size R of --layout request:R must be at least 1");
+        return { LayoutKind::request, r };
+    }
+    throw InputError(
+        "unknown layout '" + text + "' (valid: single, interleave, block:K, request:R)");
 }
 
 Seeding parse_seeding(const std::string& text)
@@ -343,7 +372,14 @@ Seeding parse_seeding(const std::string& text)
         const std::uint64_t v = parse_u64(text.substr(7), "the stride S of --seeding stride:S");
         return { SeedingKind::stride, v };
     }
-    throw InputError("unknown seeding '" + text + "' (valid: increment, same, stride:S, hash)");
+    if (text.rfind("split:", 0) == 0) {
+        const std::uint64_t v
+            = parse_u64(text.substr(6), "the split length S of --seeding split:S");
+        if (v == 0) throw InputError("the split length S of --seeding split:S must be at least 1");
+        return { SeedingKind::split, v };
+    }
+    throw InputError(
+        "unknown seeding '" + text + "' (valid: increment, same, stride:S, hash, split:S)");
 }
 
 std::string to_string(const Layout& layout)
@@ -355,6 +391,8 @@ std::string to_string(const Layout& layout)
         return "interleave";
     case LayoutKind::block:
         return "block:" + std::to_string(layout.block);
+    case LayoutKind::request:
+        return "request:" + std::to_string(layout.block);
     }
     return "?";
 }
@@ -370,6 +408,8 @@ std::string to_string(const Seeding& seeding)
         return "stride:" + std::to_string(seeding.stride);
     case SeedingKind::hash:
         return "hash";
+    case SeedingKind::split:
+        return "split:" + std::to_string(seeding.stride);
     }
     return "?";
 }
@@ -396,6 +436,10 @@ void validate(const Configuration& c)
 {
     if (c.instances < 1)
         throw InputError("--instances must be at least 1, got " + std::to_string(c.instances));
+    if (c.layout.kind == LayoutKind::request && c.layout.block < std::uint64_t(c.instances))
+        throw InputError("request:" + std::to_string(c.layout.block) + " gives some of the "
+            + std::to_string(c.instances) + " instances no numbers; R must be at least "
+            + std::to_string(c.instances));
     if (c.layout.kind == LayoutKind::single && c.instances != 1)
         throw InputError("layout 'single' runs one instance; use interleave or block:K for "
             + std::to_string(c.instances) + " instances");
@@ -426,8 +470,10 @@ void validate(const Configuration& c)
         if (c.seed.size() != 1) throw InputError("mtdc takes one seed --seed S");
         if (c.param_id < 0) throw InputError("--param-id must be at least 0");
         const MtParamSet set = param_set(c);
-        if (static_cast<std::size_t>(c.param_id) + static_cast<std::size_t>(c.instances)
-            > set.sets.size())
+        // split:S runs one parameter set in every instance.
+        const std::size_t sets_used
+            = c.seeding.kind == SeedingKind::split ? 1 : static_cast<std::size_t>(c.instances);
+        if (static_cast<std::size_t>(c.param_id) + sets_used > set.sets.size())
             throw InputError("parameter set '" + c.params + "' has "
                 + std::to_string(set.sets.size()) + " sets; --param-id "
                 + std::to_string(c.param_id) + " with " + std::to_string(c.instances)
@@ -454,7 +500,8 @@ void validate(const Configuration& c)
 
 std::string canonical_name(const Configuration& c)
 {
-    const std::string view = c.view == BitView::top32 ? "" : std::string(";view=") + to_string(c.view);
+    const std::string view
+        = c.view == BitView::top32 ? "" : std::string(";view=") + to_string(c.view);
     if (is_external(c.generator)) return c.generator + view;
     const std::string generator
         = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
@@ -488,8 +535,11 @@ Configuration instance_configuration(const Configuration& c, int i)
         one.seed = { ij, kl };
     } else if (is_mt(c.generator)) {
         one.seed[0] = mt_instance_seed(c, i);
-        one.param_id = c.param_id + i;
+        if (c.seeding.kind != SeedingKind::split) one.param_id = c.param_id + i;
     }
+    // split:S: the base stream from number i * S on.
+    if (c.seeding.kind == SeedingKind::split)
+        one.skip = c.seeding.stride * static_cast<std::uint64_t>(i);
     one.seeding = { SeedingKind::same, 0 };
     return one;
 }
@@ -539,16 +589,11 @@ std::unique_ptr<Stream> make_stream(const Configuration& c)
         stream = std::make_unique<CombinedStream<MtEngine>>(
             std::move(engines), c.layout, 32, canonical_name(c));
     } else {
-        const RanmarVariant variant = ranmar_variant(c.generator);
-        const ZeroPolicy zero = c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep;
         std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
-        for (int i = 0; i < c.instances; ++i) {
-            int ij = 0, kl = 0;
-            ranmar_instance_seed(c, i, ij, kl);
-            ranmar_seed(engines[static_cast<std::size_t>(i)].state, variant, ij, kl, zero);
-        }
-        stream = std::make_unique<CombinedStream<RanmarEngine>>(
-            std::move(engines), c.layout, ranmar_bits(variant), canonical_name(c));
+        for (int i = 0; i < c.instances; ++i)
+            engines[static_cast<std::size_t>(i)].state = ranmar_instance_state(c, i);
+        stream = std::make_unique<CombinedStream<RanmarEngine>>(std::move(engines), c.layout,
+            ranmar_bits(ranmar_variant(c.generator)), canonical_name(c));
     }
     stream->discard(c.skip);
     return stream;
@@ -561,6 +606,8 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
     RanmarState state{};
     ranmar_seed(state, ranmar_variant(c.generator), ij, kl,
         c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
+    if (c.seeding.kind == SeedingKind::split)
+        ranmar_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
 }
 
@@ -571,11 +618,14 @@ void mt_instance_states(
     params.assign(n, MtParams{});
     states.assign(n, MtState{});
     const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet{};
+    // split:S: every instance runs the base instance's parameter set from its seed, jumped.
+    const bool split = c.seeding.kind == SeedingKind::split;
+    Gf2Poly phi;
     for (int i = 0; i < c.instances; ++i) {
         MtParams& prm = params[static_cast<std::size_t>(i)];
         MtState& st = states[static_cast<std::size_t>(i)];
         if (c.generator == "mtdc") {
-            prm = set.sets[static_cast<std::size_t>(c.param_id + i)];
+            prm = set.sets[static_cast<std::size_t>(c.param_id + (split ? 0 : i))];
             mt_seed(st, prm, mt_instance_seed(c, i));
         } else {
             prm = mt19937_params();
@@ -586,6 +636,10 @@ void mt_instance_states(
                 key[0] = mt_instance_seed(c, i);
                 mt19937_init_by_array(st, prm, key.data(), static_cast<int>(key.size()));
             }
+        }
+        if (split && i > 0) {
+            if (phi.is_zero()) phi = mt_characteristic_polynomial(prm);
+            mt_jump(st, prm, phi, c.seeding.stride * static_cast<std::uint64_t>(i));
         }
     }
 }

@@ -16,17 +16,17 @@
 
 namespace rngvet {
 
-enum class LayoutKind { single, interleave, block };
-enum class SeedingKind { increment, same, stride, hash };
+enum class LayoutKind { single, interleave, block, request };
+enum class SeedingKind { increment, same, stride, hash, split };
 
 struct Layout {
     LayoutKind kind = LayoutKind::single;
-    std::uint64_t block = 0; // K for LayoutKind::block
+    std::uint64_t block = 0; // K for LayoutKind::block, R for LayoutKind::request
 };
 
 struct Seeding {
     SeedingKind kind = SeedingKind::increment;
-    std::uint64_t stride = 0; // S for SeedingKind::stride
+    std::uint64_t stride = 0; // S for SeedingKind::stride and SeedingKind::split
 };
 
 struct Configuration {

@@ -59,6 +59,8 @@ std::uint64_t layout_code(const Layout& layout)
         return RNGVET_LAYOUT_INTERLEAVE;
     case LayoutKind::block:
         return RNGVET_LAYOUT_BLOCK;
+    case LayoutKind::request:
+        return RNGVET_LAYOUT_REQUEST;
     case LayoutKind::single:
         break;
     }
@@ -68,6 +70,9 @@ std::uint64_t layout_code(const Layout& layout)
 void check_layout_size(const Configuration& c)
 {
     const auto n = static_cast<std::uint64_t>(c.instances);
+    if (c.layout.kind == LayoutKind::request && c.layout.block > (std::uint64_t(1) << 62))
+        throw InputError("request:" + std::to_string(c.layout.block)
+            + " is too large for the kernels (R must be below 2^62)");
     if (c.layout.kind == LayoutKind::block && c.layout.block > (std::uint64_t(1) << 62) / n)
         throw InputError("block:" + std::to_string(c.layout.block) + " with "
             + std::to_string(c.instances)
@@ -335,7 +340,9 @@ RanmarSetup ranmar_setup(const Configuration& c)
     p.mask = (std::uint64_t(1) << first.bits) - 1;
     p.instances = setup.instances;
     p.layout = layout_code(c.layout);
-    p.block = c.layout.kind == LayoutKind::block ? c.layout.block : 1;
+    p.block = c.layout.kind == LayoutKind::single || c.layout.kind == LayoutKind::interleave
+        ? 1
+        : c.layout.block;
     p.zero_smallest = first.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0;
 
     // Each instance jumps (O(log n), generators/jump.hpp) over its own numbers among the first
@@ -392,7 +399,9 @@ MtSetup mt_setup(const Configuration& c)
     p.instances = setup.instances;
     p.stride = (setup.instances + 15) / 16 * 16;
     p.layout = layout_code(c.layout);
-    p.block = c.layout.kind == LayoutKind::block ? c.layout.block : 1;
+    p.block = c.layout.kind == LayoutKind::single || c.layout.kind == LayoutKind::interleave
+        ? 1
+        : c.layout.block;
     p.nn = static_cast<std::uint64_t>(first.nn);
     p.mm = static_cast<std::uint64_t>(first.mm);
     p.umask = first.umask;

@@ -268,6 +268,12 @@ std::vector<Case> equality_cases()
             { config(g, 64, "block:1", "same", seed(2)[0], seed(2)[1]), 200000, 1 << 22 });
         cases.push_back(
             { config(g, 64, "block:4095", "stride:7", seed(3)[0], seed(3)[1]), 1000000, 300007 });
+        // The original GPU library's requests (R not a multiple of N) and sequence splitting.
+        cases.push_back(
+            { config(g, 8, "request:100003", "increment", seed(0)[0], seed(0)[1], "keep", 7777),
+                500000, 65537 });
+        cases.push_back(
+            { config(g, 7, "request:10", "split:1000003", seed(1)[0], seed(1)[1]), 300000, 4099 });
         ++s;
     }
     return cases;
@@ -423,6 +429,10 @@ TEST_P(Backend, MersenneTwisterStreamsAreBitIdenticalToReference)
         { mt_config("mtdc", "fixstars-mt521", 32, "block:3", "increment", { 4 }), 1000000, 4099 },
         { mt_config("mtdc", "fixstars-mt521", 1, "block:77", "same", { 5 }, 31), 100000, 1 << 22 },
         { mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 777 }, 1000), 1000000,
+            1 << 22 },
+        { mt_config("mt19937", "", 5, "request:12", "split:100003", { 5489 }, 0, 999), 300000,
+            65537 },
+        { mt_config("mtdc", "fixstars-mt521", 33, "interleave", "split:4099", { 7 }, 2), 300000,
             1 << 22 },
     };
     for (const Case& k : cases) {
@@ -677,6 +687,66 @@ void check_views(const std::string& backend)
             EXPECT_TRUE(same_words(on, jumped)) << "across a jump";
         }
     }
+}
+
+// The arrangements stated from their definitions, on the reference: request:R hands each
+// request's numbers to the instances in order (the first R mod N one more), request after
+// request; split:S makes instance i the base stream from number i * S on.
+TEST(Arrangements, RequestAndSplitFollowTheirDefinitions)
+{
+    for (const char* g : { "ranmar48", "mt19937" }) {
+        const bool mt = std::string(g) == "mt19937";
+        Configuration base = mt ? mt_config(g, "", 1, "single", "same", { 5489 })
+                                : config(g, 1, "single", "same", 1802, 9373);
+        const int n = 3;
+        const std::uint64_t s = 1000;
+        Configuration c = base;
+        c.instances = n;
+        c.layout = parse_layout("request:11"); // shares 4, 4, 3
+        c.seeding = parse_seeding("split:1000");
+        const std::vector<std::uint64_t> whole = reference(base, 10000);
+        const std::vector<std::uint64_t> got = reference(c, 110);
+        std::vector<std::uint64_t> want;
+        std::vector<std::uint64_t> next(n, 0);
+        for (int request = 0; request < 10; ++request)
+            for (int i = 0; i < n; ++i)
+                for (int k = 0; k < (i < 2 ? 4 : 3); ++k)
+                    want.push_back(whole[static_cast<std::size_t>(s * i + next[i]++)]);
+        SCOPED_TRACE(canonical_name(c));
+        EXPECT_TRUE(same_words(want, got));
+        EXPECT_EQ(canonical_name(c).find("/3/request:11/split:1000/") != std::string::npos, true);
+        // R a multiple of N: block:R/N.
+        c.layout = parse_layout("request:12");
+        Configuration b = c;
+        b.layout = parse_layout("block:4");
+        EXPECT_TRUE(same_words(reference(b, 5000), reference(c, 5000)));
+    }
+    Configuration few = config("ranmar48", 4, "request:3", "increment", 1, 2);
+    EXPECT_THROW(validate(few), InputError);
+}
+
+// split:20000 on James's RANMAR: instance 1 starts with his published values after 20000
+// numbers (validators/known_answers.txt), on the reference and on every backend.
+std::vector<std::uint64_t> james_split(const std::string& backend)
+{
+    Configuration c = config("ranmar24", 2, "interleave", "split:20000", 1802, 9373);
+    c.backend = backend;
+    auto stream = make_backend_stream(c);
+    std::vector<std::uint64_t> x(12);
+    stream->fill(x.data(), x.size());
+    return { x[1], x[3], x[5], x[7], x[9], x[11] };
+}
+const std::vector<std::uint64_t> james_after_20000
+    = { 6533892, 14220222, 7275067, 6172232, 8354498, 10633180 };
+
+TEST(Arrangements, SplitReachesJamessPublishedValues)
+{
+    EXPECT_EQ(james_split("cpu"), james_after_20000);
+}
+
+TEST_P(Backend, SplitReachesJamessPublishedValues)
+{
+    EXPECT_EQ(james_split(GetParam()), james_after_20000);
 }
 
 TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
