@@ -37,7 +37,8 @@ std::string code(const std::string& s)
     return "`" + cell(s) + "`";
 }
 
-void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats)
+void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats,
+    const std::vector<TestRecord>& tests)
 {
     out << "## Run " << r.run_id << ": " << cell(r.config) << ", " << battery_title(r.battery)
         << "\n\n";
@@ -52,6 +53,17 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| TestU01 | " << cell(r.testu01_version) << " |\n";
     if (!r.params_sha256.empty())
         out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
+    if (!r.params_check.empty()) out << "| Parameter sets checked | " << r.params_check << " |\n";
+    if (!r.input_sha256.empty())
+        out << "| Input file SHA-256 | " << code(r.input_sha256) << " |\n";
+    // Where correlated seeding shows: the tests that read the first numbers of the stream.
+    std::string at_start;
+    for (const TestRecord& t : tests)
+        if (t.start_offset == 0)
+            at_start += (at_start.empty() ? "" : ", ") + std::to_string(t.test_number);
+    if (!tests.empty())
+        out << "| Start of the stream read by | "
+            << (at_start.empty() ? std::string("no test") : "test " + at_start) << " |\n";
     out << "| Host | " << cell(r.host) << " |\n";
     if (!r.cpu_model.empty()) out << "| CPU | " << cell(r.cpu_model) << " |\n";
     if (!r.gpu_model.empty()) out << "| Device | " << cell(r.gpu_model) << " |\n";
@@ -139,7 +151,7 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
     }
     if (!options.compare_only)
         for (const RunRecord& r : runs)
-            write_run(out, r, store.statistics(r.run_id));
+            write_run(out, r, store.statistics(r.run_id), store.tests(r.run_id));
     report.markdown = out.str();
     return report;
 }

@@ -188,6 +188,9 @@ TEST(Cli, BitViewsAreGeneratedStoredAndReported)
     const Result report = rngvet("report --db " + db);
     EXPECT_NE(report.out.find(";view=packed"), std::string::npos);
     EXPECT_NE(report.out.find(";view=low32"), std::string::npos);
+    // Serial: test 1 reads the start of the stream; sharded: every test reads its own segment,
+    // and the first test's segment is the start.
+    EXPECT_NE(report.out.find("| Start of the stream read by | test 1 |"), std::string::npos);
 }
 
 TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)

@@ -134,9 +134,48 @@ TEST(Instances, SameSeedsAreFlaggedAndDistinctOnesPass)
     m.layout = parse_layout("interleave");
     m.seeding = parse_seeding("same");
     const auto results = check_instances(m);
-    ASSERT_EQ(results.size(), 2u);
+    ASSERT_EQ(results.size(), 3u);
     EXPECT_TRUE(results[0].passed) << results[0].detail; // same seed, different parameters
     EXPECT_TRUE(results[1].passed) << results[1].detail;
+    EXPECT_EQ(results[2].name.rfind("instance-start ", 0), 0u);
+}
+
+// The start check separates seedings that share the starting state from those that do not:
+// the NVIDIA SDK's MT607 sets all seeded with 777 (distinct states only through their
+// parameters) agree at the start far more than chance allows; hashed seeds do not.
+TEST(Instances, StartCheckFailsCorrelatedStartsAndPassesIndependentOnes)
+{
+    Configuration m;
+    m.generator = "mtdc";
+    m.params = "nvidia-sdk-mt607";
+    m.seed = { 777 };
+    m.instances = 256;
+    m.layout = parse_layout("interleave");
+    m.seeding = parse_seeding("same");
+    const StartCorrelation same = start_correlation(m);
+    EXPECT_EQ(same.pairs, 255);
+    EXPECT_GT(same.z, 5) << same.agreement;
+    EXPECT_LT(same.p, 1e-6);
+    EXPECT_FALSE(check_start_correlation(m).passed);
+
+    m.seeding = parse_seeding("hash");
+    const CheckResult hashed = check_start_correlation(m);
+    EXPECT_TRUE(hashed.passed) << hashed.detail;
+    EXPECT_NE(hashed.detail.find("p = "), std::string::npos);
+
+    Configuration r;
+    r.generator = "ranmar48";
+    r.seed = { 1802, 9373 };
+    r.instances = 8;
+    r.layout = parse_layout("interleave");
+    EXPECT_TRUE(check_start_correlation(r).passed) << check_start_correlation(r).detail;
+    r.seeding = parse_seeding("same");
+    const StartCorrelation identical = start_correlation(r);
+    EXPECT_DOUBLE_EQ(identical.agreement, 1.0);
+    EXPECT_FALSE(check_start_correlation(r).passed);
+    // Sequence splitting: far-apart segments of one stream are independent at the start.
+    r.seeding = parse_seeding("split:1000000");
+    EXPECT_TRUE(check_start_correlation(r).passed) << check_start_correlation(r).detail;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -172,6 +173,61 @@ std::vector<CheckResult> check_layout(const Configuration& config, const StreamF
     return out;
 }
 
+StartCorrelation start_correlation(const Configuration& config, int steps)
+{
+    StartCorrelation r;
+    r.steps = steps;
+    const int used = std::min(config.instances, 256);
+    r.pairs = used - 1;
+    if (r.pairs < 1) return r;
+    std::vector<std::vector<std::uint64_t>> words(static_cast<std::size_t>(used));
+    int bits = 32;
+    for (int i = 0; i < used; ++i) {
+        auto stream = make_stream(instance_configuration(config, i));
+        bits = stream->bits();
+        words[static_cast<std::size_t>(i)] = take(*stream, static_cast<std::size_t>(steps));
+    }
+    const double per_pair = 32.0 * steps;
+    const auto two_sided = [](double z) { return std::erfc(std::fabs(z) / std::sqrt(2.0)); };
+    double agree_all = 0;
+    for (int i = 0; i + 1 < used; ++i) {
+        const auto& a = words[static_cast<std::size_t>(i)];
+        const auto& b = words[static_cast<std::size_t>(i) + 1];
+        long agree = 0;
+        for (int t = 0; t < steps; ++t)
+            agree += 32
+                - __builtin_popcount(top32(a[static_cast<std::size_t>(t)], bits)
+                    ^ top32(b[static_cast<std::size_t>(t)], bits));
+        agree_all += static_cast<double>(agree);
+        const double z = (static_cast<double>(agree) - per_pair / 2) / std::sqrt(per_pair / 4);
+        const double p = std::min(1.0, two_sided(z) * r.pairs);
+        if (i == 0 || p < r.worst_p) {
+            r.worst_pair = i;
+            r.worst_p = p;
+            r.worst_agreement = static_cast<double>(agree) / per_pair;
+        }
+    }
+    const double n = per_pair * r.pairs;
+    r.agreement = agree_all / n;
+    r.z = (agree_all - n / 2) / std::sqrt(n / 4);
+    r.p = two_sided(r.z);
+    return r;
+}
+
+CheckResult check_start_correlation(const Configuration& config)
+{
+    const StartCorrelation r = start_correlation(config);
+    const std::string name = "instance-start " + canonical_name(config);
+    if (r.pairs < 1) return { name, true, "one instance: nothing to correlate" };
+    char detail[400];
+    std::snprintf(detail, sizeof detail,
+        "bits of neighbouring instances agreeing over their first %d numbers: %.5f of %.0f "
+        "(%d pairs), z = %.2f, p = %.3g; most extreme pair %d,%d: %.5f, p x pairs = %.3g",
+        r.steps, r.agreement, 32.0 * r.steps * r.pairs, r.pairs, r.z, r.p, r.worst_pair,
+        r.worst_pair + 1, r.worst_agreement, r.worst_p);
+    return { name, r.p >= 0.001 && r.worst_p >= 0.001, detail };
+}
+
 std::vector<CheckResult> check_instances(const Configuration& config)
 {
     std::vector<CheckResult> out;
@@ -186,9 +242,10 @@ std::vector<CheckResult> check_instances(const Configuration& config)
         if (!fresh) clash = "instances " + std::to_string(at->second) + " and " + std::to_string(i);
     }
     out.push_back({ "instance-states " + name, clash.empty(),
-        clash.empty()
-            ? std::to_string(config.instances) + " instances, all starting states distinct"
-            : clash + " start from the same state" });
+        clash.empty() ? std::to_string(config.instances)
+                + " instances, all starting states distinct (a precondition; the start check "
+                  "tests independence)"
+                      : clash + " start from the same state" });
 
     if (config.generator == "mtdc" && config.instances > 1) {
         std::vector<MtParams> sets;
@@ -212,6 +269,7 @@ std::vector<CheckResult> check_instances(const Configuration& config)
                     + " parameter sets, characteristic polynomials pairwise distinct"
                            : shared + " share a characteristic polynomial" });
     }
+    if (config.instances > 1) out.push_back(check_start_correlation(config));
     return out;
 }
 

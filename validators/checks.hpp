@@ -35,8 +35,27 @@ std::vector<CheckResult> check_output_contracts();
 // the layout's order, chunked generation equal to one-shot.
 std::vector<CheckResult> check_layout(const Configuration& config, const StreamFactory& factory);
 
-// No two instances start from the same state; for DC sets, no two instances share a
-// characteristic polynomial.
+// No two instances start from the same state (a precondition, not evidence of independence);
+// for DC sets, no two instances share a characteristic polynomial; and the start check below.
 std::vector<CheckResult> check_instances(const Configuration& config);
+
+// How strongly neighbouring instances agree at the start of their streams. For every pair of
+// instances (i, i+1), i < min(N, 256) - 1, and each of their first `steps` numbers, the bits of
+// the two top-32 words at the same step are compared; for independent streams each bit agrees
+// with probability 1/2, so the agreements A of the n = 32 * steps * pairs bits are Bin(n, 1/2).
+// Reported: z = (A - n/2) / sqrt(n/4) with its two-sided p-value, and the most extreme pair
+// with its p-value times the number of pairs (Bonferroni). Fails when either is below 0.001.
+struct StartCorrelation {
+    int pairs = 0;
+    int steps = 0;
+    double agreement = 0.5; // A / n
+    double z = 0;
+    double p = 1;
+    int worst_pair = 0; // i of the most extreme pair (i, i+1)
+    double worst_agreement = 0.5;
+    double worst_p = 1; // Bonferroni-corrected
+};
+StartCorrelation start_correlation(const Configuration& config, int steps = 2048);
+CheckResult check_start_correlation(const Configuration& config);
 
 } // namespace rngvet
