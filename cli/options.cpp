@@ -32,7 +32,10 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)")(
         "view", po::value(&view)->default_value("top32"),
         "the 32-bit words TestU01 reads: top32 (the top 32 bits), low32 (the low 32 bits), "
-        "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time)");
+        "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time), sdk-float "
+        "(the "
+        "NVIDIA SDK's float of the word), box-muller (the SDK's single-precision normals, back "
+        "through the normal distribution function)");
 }
 
 Configuration ConfigurationOptions::configuration() const

@@ -514,7 +514,11 @@ std::string canonical_name(const Configuration& c)
 
 int resolution_bits(const Configuration& c)
 {
-    if (c.view != BitView::top32) return 32;
+    if (c.view != BitView::top32) {
+        Configuration outputs = c;
+        outputs.view = BitView::top32;
+        return view_resolution_bits(c.view, resolution_bits(outputs));
+    }
     if (is_ranmar(c.generator)) return ranmar_bits(ranmar_variant(c.generator));
     return 32;
 }

@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 
+#include <cmath>
 #include <vector>
 
 namespace rngvet {
@@ -12,7 +13,10 @@ BitView parse_view(const std::string& text)
     if (text == "low32") return BitView::low32;
     if (text == "reversed") return BitView::reversed;
     if (text == "packed") return BitView::packed;
-    throw InputError("unknown view '" + text + "' (valid: top32, low32, reversed, packed)");
+    if (text == "sdk-float") return BitView::sdk_float;
+    if (text == "box-muller") return BitView::box_muller;
+    throw InputError("unknown view '" + text
+        + "' (valid: top32, low32, reversed, packed, sdk-float, box-muller)");
 }
 
 const char* to_string(BitView view)
@@ -26,8 +30,55 @@ const char* to_string(BitView view)
         return "reversed";
     case BitView::packed:
         return "packed";
+    case BitView::sdk_float:
+        return "sdk-float";
+    case BitView::box_muller:
+        return "box-muller";
     }
     return "top32";
+}
+
+bool is_transform(BitView view)
+{
+    return view == BitView::sdk_float || view == BitView::box_muller;
+}
+
+int view_stream_bits(BitView view, int bits)
+{
+    if (view == BitView::top32) return bits;
+    return is_transform(view) ? 53 : 32;
+}
+
+int view_resolution_bits(BitView view, int bits)
+{
+    return is_transform(view) ? 24 : view_stream_bits(view, bits);
+}
+
+std::uint64_t sdk_float_grid(std::uint32_t w)
+{
+    const float v = (static_cast<float>(w) + 1.0f) / 4294967296.0f;
+    return static_cast<std::uint64_t>(std::ldexp(static_cast<double>(v), 53));
+}
+
+void box_muller_grid(std::uint32_t w1, std::uint32_t w2, std::uint64_t* out)
+{
+    const float u1 = (static_cast<float>(w1) + 1.0f) / 4294967296.0f;
+    const float u2 = (static_cast<float>(w2) + 1.0f) / 4294967296.0f;
+    const float two_pi = 6.28318530717958647692f;
+    const float r = std::sqrt(-2.0f * std::log(u1));
+    const float phi = two_pi * u2;
+    const float z[2] = { r * std::cos(phi), r * std::sin(phi) };
+    for (int k = 0; k < 2; ++k) {
+        const double u = 0.5 * std::erfc(-static_cast<double>(z[k]) / std::sqrt(2.0));
+        out[k] = static_cast<std::uint64_t>(std::llround(std::ldexp(u, 53)));
+    }
+}
+
+PackedGroup view_group(BitView view, int bits)
+{
+    if (view == BitView::packed) return packed_group(bits);
+    if (view == BitView::box_muller) return { 2, 2 };
+    return { 1, 1 };
 }
 
 PackedGroup packed_group(int bits)
@@ -51,6 +102,8 @@ std::uint32_t view_word(std::uint64_t x, int bits, BitView view)
     }
     case BitView::top32:
     case BitView::packed:
+    case BitView::sdk_float:
+    case BitView::box_muller:
         break;
     }
     return top;
@@ -79,7 +132,7 @@ public:
         : outputs_(std::move(outputs))
         , view_(view)
         , bits_(outputs_->bits())
-        , group_(view == BitView::packed ? packed_group(bits_) : PackedGroup{ 1, 1 })
+        , group_(view_group(view, bits_))
         , name_(std::move(name))
     {
         // A word offset inside a group: make the group and drop its first words.
@@ -88,7 +141,7 @@ public:
             next_ = static_cast<std::size_t>(phase);
         }
     }
-    int bits() const override { return 32; }
+    int bits() const override { return view_stream_bits(view_, bits_); }
     std::string name() const override { return name_; }
     void fill(std::uint64_t* out, std::size_t n) override
     {
@@ -121,13 +174,17 @@ private:
         std::uint32_t w[3];
         for (std::size_t g = 0; g < whole; ++g) {
             const std::uint64_t* x = &x_[g * static_cast<std::size_t>(group_.outputs)];
+            std::uint64_t* out = &words_[g * static_cast<std::size_t>(group_.words)];
             if (view_ == BitView::packed) {
                 pack_group(x, bits_, w);
                 for (int k = 0; k < group_.words; ++k)
-                    words_[g * static_cast<std::size_t>(group_.words) + static_cast<std::size_t>(k)]
-                        = w[k];
+                    out[k] = w[k];
+            } else if (view_ == BitView::sdk_float) {
+                out[0] = sdk_float_grid(top32(x[0], bits_));
+            } else if (view_ == BitView::box_muller) {
+                box_muller_grid(top32(x[0], bits_), top32(x[1], bits_), out);
             } else {
-                words_[g] = view_word(x[0], bits_, view_);
+                out[0] = view_word(x[0], bits_, view_);
             }
         }
         return whole > 0;
@@ -148,7 +205,7 @@ private:
 std::unique_ptr<Stream> make_view_stream(BitView view, int bits, std::uint64_t offset,
     const std::function<std::unique_ptr<Stream>(std::uint64_t)>& make, const std::string& name)
 {
-    const PackedGroup group = view == BitView::packed ? packed_group(bits) : PackedGroup{ 1, 1 };
+    const PackedGroup group = view_group(view, bits);
     const std::uint64_t groups = offset / static_cast<std::uint64_t>(group.words);
     const int phase = static_cast<int>(offset % static_cast<std::uint64_t>(group.words));
     return std::make_unique<ViewStream>(

@@ -15,6 +15,20 @@
 // A view other than top32 is a stream of 32-bit words (resolution 32): GetBits = the word,
 // GetU01 = word * 2^-32. Offsets (--skip, the segments of sharded tests) count view words; a
 // word offset maps to an exact output offset, so views jump exactly as their generators do.
+//
+// Two transform views turn the top-32 words w into what a simulation consumes and back into
+// uniforms, so that a defect of the transform shows in the battery:
+//
+//   sdk-float   the NVIDIA SDK sample's float, v = ((float)w + 1.0f) / 4294967296.0f in single
+//               precision: 24 bits of resolution, and exactly 1.0 for the largest words.
+//               GetU01 = v, GetBits = v * 2^32 (saturating at 0xFFFFFFFF for 1.0).
+//   box-muller  pairs of sdk-float values (u1, u2) become two normals with the SDK's formula in
+//               single precision, r = sqrtf(-2 logf(u1)), z1 = r cosf(2 pi u2),
+//               z2 = r sinf(2 pi u2); each goes back to a uniform through the normal
+//               distribution function in double, GetU01 = Phi(z) = erfc(-z / sqrt 2) / 2.
+//
+// Their values are doubles on the grid 2^-53 (stream resolution 53; v is exact on it, Phi(z) is
+// rounded to it), so the stream may hold 2^53, i.e. 1.0.
 #pragma once
 
 #include "stream.hpp"
@@ -26,7 +40,22 @@
 
 namespace rngvet {
 
-enum class BitView { top32, low32, reversed, packed };
+enum class BitView { top32, low32, reversed, packed, sdk_float, box_muller };
+
+// Whether the view transforms the words into doubles (sdk-float, box-muller) rather than
+// choosing bits.
+bool is_transform(BitView view);
+
+// The stream resolution of a view over outputs of `bits` bits: bits for top32, 53 for the
+// transforms, 32 otherwise. And the resolution the report's rule uses: 24 for the transforms
+// (the float's mantissa), else the stream resolution.
+int view_stream_bits(BitView view, int bits);
+int view_resolution_bits(BitView view, int bits);
+
+// The SDK's float of a 32-bit word, and the two uniforms Phi(z1), Phi(z2) of a pair of words,
+// as integers on the 2^-53 grid.
+std::uint64_t sdk_float_grid(std::uint32_t w);
+void box_muller_grid(std::uint32_t w1, std::uint32_t w2, std::uint64_t* out);
 
 // "top32", "low32", "reversed", "packed"; anything else is an InputError naming the valid ones.
 BitView parse_view(const std::string& text);
@@ -38,6 +67,8 @@ struct PackedGroup {
     int words;
 };
 PackedGroup packed_group(int bits);
+// The group of any view: packed as above, box-muller pairs, one output a word otherwise.
+PackedGroup view_group(BitView view, int bits);
 
 // The view's word for one output x of b bits (low32, reversed, or top32).
 std::uint32_t view_word(std::uint64_t x, int bits, BitView view);

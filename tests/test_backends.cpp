@@ -686,6 +686,23 @@ void check_views(const std::string& backend)
             open(v)->fill(jumped.data(), jumped.size());
             EXPECT_TRUE(same_words(on, jumped)) << "across a jump";
         }
+        // The transforms: the backend's values equal the reference's on the 2^-53 grid, from
+        // every phase of a Box-Muller pair and across a jump.
+        for (BitView view : { BitView::sdk_float, BitView::box_muller }) {
+            Configuration v = c;
+            v.view = view;
+            for (std::uint64_t skip : { 0, 1, 3, 1000001 }) {
+                v.skip = skip;
+                v.backend = "cpu";
+                std::vector<std::uint64_t> want(999), got(999);
+                make_stream(v)->fill(want.data(), want.size());
+                v.backend = backend;
+                auto stream = open(v);
+                EXPECT_EQ(stream->bits(), 53);
+                stream->fill(got.data(), got.size());
+                EXPECT_TRUE(same_words(want, got)) << describe(v) << ", skip " << skip;
+            }
+        }
     }
 }
 
@@ -757,6 +774,29 @@ TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
 TEST_P(Backend, ViewsAreTheReferenceOutputsBits)
 {
     check_views(GetParam());
+}
+
+// The SDK's float of a word ((float)w + 1) / 2^32 in single precision: 24 bits of resolution,
+// exactly 1.0 for the 128 largest words (they round to 2^32), and GetBits saturating there;
+// the Box-Muller view of MT19937(5489)'s first two words (3499211612, 581869302).
+TEST(Views, TransformsFollowTheSdksFormulas)
+{
+    const std::uint64_t one = std::uint64_t(1) << 53;
+    EXPECT_EQ(sdk_float_grid(0xFFFFFFFFu), one);
+    EXPECT_EQ(sdk_float_grid(0xFFFFFF80u), one);
+    EXPECT_LT(sdk_float_grid(0xFFFFFF7Fu), one);
+    EXPECT_EQ(top32(one, 53), 0xFFFFFFFFu);
+    EXPECT_EQ(to_u01(one, 53), 1.0);
+    EXPECT_EQ(sdk_float_grid(0), std::uint64_t(1) << 21); // v = 2^-32
+    EXPECT_EQ(top32(sdk_float_grid(3499211612u), 53), 3499211520u); // rounded to 24 bits
+    std::uint64_t z[2];
+    box_muller_grid(3499211612u, 581869302u, z);
+    EXPECT_NEAR(to_u01(z[0], 53), 0.66345402028771194, 1e-15);
+    EXPECT_NEAR(to_u01(z[1], 53), 0.68490601603682666, 1e-15);
+    Configuration c = mt_config("mt19937", "", 1, "single", "same", { 5489 });
+    c.view = BitView::sdk_float;
+    EXPECT_EQ(resolution_bits(c), 24);
+    EXPECT_NE(canonical_name(c).find(";view=sdk-float"), std::string::npos);
 }
 
 TEST(Views, CanonicalNameResolutionAndNamesRoundTrip)
