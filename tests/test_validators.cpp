@@ -173,6 +173,13 @@ TEST(Instances, StartCheckFailsCorrelatedStartsAndPassesIndependentOnes)
     const StartCorrelation identical = start_correlation(r);
     EXPECT_DOUBLE_EQ(identical.agreement, 1.0);
     EXPECT_FALSE(check_start_correlation(r).passed);
+    // A 24-bit generator is judged on its 24 bits: the 8 constant low bits of its top-32 word
+    // would otherwise agree always (an agreement of 0.625 on the GPU host's first run).
+    r.generator = "ranmar24";
+    r.seeding = parse_seeding("increment");
+    const StartCorrelation r24 = start_correlation(r);
+    EXPECT_EQ(r24.bits, 24);
+    EXPECT_TRUE(check_start_correlation(r).passed) << check_start_correlation(r).detail;
     // Sequence splitting: far-apart segments of one stream are independent at the start.
     r.seeding = parse_seeding("split:1000000");
     EXPECT_TRUE(check_start_correlation(r).passed) << check_start_correlation(r).detail;

@@ -40,12 +40,14 @@ std::vector<CheckResult> check_layout(const Configuration& config, const StreamF
 std::vector<CheckResult> check_instances(const Configuration& config);
 
 // How strongly neighbouring instances agree at the start of their streams. For every pair of
-// instances (i, i+1), i < min(N, 256) - 1, and each of their first `steps` numbers, the bits of
-// the two top-32 words at the same step are compared; for independent streams each bit agrees
-// with probability 1/2, so the agreements A of the n = 32 * steps * pairs bits are Bin(n, 1/2).
+// instances (i, i+1), i < min(N, 256) - 1, and each of their first `steps` numbers, the b bits
+// of the two words at the same step are compared (b = the resolution, at most 32: the top 32);
+// for independent streams each bit agrees with probability 1/2, so the agreements A of the
+// n = b * steps * pairs bits are Bin(n, 1/2).
 // Reported: z = (A - n/2) / sqrt(n/4) with its two-sided p-value, and the most extreme pair
 // with its p-value times the number of pairs (Bonferroni). Fails when either is below 0.001.
 struct StartCorrelation {
+    int bits = 32; // the bits of each word compared: the generator's resolution, at most 32
     int pairs = 0;
     int steps = 0;
     double agreement = 0.5; // A / n
