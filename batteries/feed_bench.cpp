@@ -1,6 +1,7 @@
 #include "feed_bench.hpp"
 
 #include "battery.hpp"
+#include "generators/die_with_parent.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>
@@ -121,9 +122,11 @@ std::vector<FeedComparison> compare_feeding(const StreamFactoryFn& make,
             if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
             std::fflush(stdout);
             std::fflush(stderr);
+            const pid_t parent = getpid();
             const pid_t pid = fork();
             if (pid < 0) throw std::runtime_error("fork failed");
             if (pid == 0) {
+                die_with_parent(parent, SIGKILL);
                 close(fds[0]);
                 int status = 0;
                 try {

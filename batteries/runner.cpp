@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "generators/die_with_parent.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>
@@ -155,13 +156,16 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
                 throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
             std::fflush(stdout);
             std::fflush(stderr);
+            const pid_t parent = getpid();
             const pid_t pid = fork();
             if (pid < 0)
                 throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
             if (pid == 0) {
-                // Worker: default signal handling, no database, one test, report, exit.
+                // Worker: default signal handling, no database, one test, report, exit; killed
+                // with its parent.
                 std::signal(SIGINT, SIG_DFL);
                 std::signal(SIGTERM, SIG_DFL);
+                die_with_parent(parent, SIGKILL);
                 close(fds[0]);
                 int status = 0;
                 try {

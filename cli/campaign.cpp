@@ -1,6 +1,7 @@
 #include "campaign.hpp"
 
 #include "generators/error.hpp"
+#include "generators/sha256.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -548,15 +549,38 @@ std::string write_task_table(const TaskTable& table)
         out << t.id << "\t" << t.configuration << "\t" << t.config << "\t" << t.seed << "\t"
             << join_ints(t.tests) << "\t" << cost << "\t" << args << "\n";
     }
-    return out.str();
+    // The end line: the number of tasks and the SHA-256 of everything above it, so that a
+    // truncated or altered table is refused instead of read as a smaller campaign.
+    const std::string body = out.str();
+    return body + "end\t" + std::to_string(table.tasks.size()) + "\t" + sha256_hex(body) + "\n";
 }
 
 TaskTable read_task_table(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
         throw InputError(
             "no campaign task table at '" + path + "' (written by rngvet campaign submit or run)");
+    std::ostringstream whole;
+    whole << file.rdbuf();
+    const std::string text = whole.str();
+    // The end line must close the table and match what precedes it.
+    const auto end_at = text.rfind("end\t");
+    if (end_at == std::string::npos || (end_at > 0 && text[end_at - 1] != '\n')
+        || text.back() != '\n')
+        throw InputError("'" + path
+            + "' is truncated: its end line (end, task count, SHA-256) "
+              "is missing");
+    const std::string body = text.substr(0, end_at);
+    std::istringstream end_line(text.substr(end_at + 4));
+    std::size_t count = 0;
+    std::string hash;
+    end_line >> count >> hash;
+    if (hash != sha256_hex(body))
+        throw InputError("'" + path
+            + "' was altered or truncated: its SHA-256 is not the one "
+              "its end line records");
+    std::istringstream in(body);
     TaskTable table;
     bool rows = false;
     int number = 0;
@@ -610,6 +634,9 @@ TaskTable read_task_table(const std::string& path)
     }
     if (!rows || table.campaign_id.empty() || table.battery.empty() || table.tasks.empty())
         throw InputError("'" + path + "' is not a complete campaign task table");
+    if (table.tasks.size() != count)
+        throw InputError("'" + path + "' holds " + std::to_string(table.tasks.size())
+            + " tasks where its end line counts " + std::to_string(count));
     return table;
 }
 

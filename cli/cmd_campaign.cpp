@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
+#include "reports/gate.hpp"
 #include "reports/store.hpp"
 
 #include <algorithm>
@@ -352,6 +353,15 @@ int merge_all(const std::string& dir, const TaskTable& table, const std::string&
         ? static_cast<int>(battery.tests.size())
         : static_cast<int>(parse_seed(table.tests_selected).size());
     Store store(db_path);
+    // The target must be this campaign's database: not a task's, not another campaign's.
+    if (const auto stamp = store.campaign_stamp())
+        throw InputError("'" + db_path + "' is the database of task "
+            + std::to_string(stamp->task_id) + " of campaign " + stamp->campaign_id
+            + ", not a campaign database; merge into DIR/campaign.sqlite or a new file");
+    for (const std::string& id : store.campaign_ids())
+        if (id != table.campaign_id)
+            throw InputError("'" + db_path + "' holds campaign " + id + ", not " + table.campaign_id
+                + "; merge into DIR/campaign.sqlite or a new file");
     std::int64_t tests = 0, stats = 0;
     int merged = 0, refused = 0;
     for (const CampaignTask& t : table.tasks) {
@@ -640,18 +650,30 @@ int status(int argc, char** argv)
 
 int merge(int argc, char** argv)
 {
-    std::string dir, db;
+    std::string dir, db, fail_on_text = "never";
     po::options_description options("rngvet campaign merge options");
     options.add_options()("dir", po::value(&dir), "campaign directory")(
-        "db", po::value(&db), "campaign database (default: DIR/campaign.sqlite)");
+        "db", po::value(&db), "campaign database (default: DIR/campaign.sqlite)")("fail-on",
+        po::value(&fail_on_text)->default_value("never"),
+        "exit 1 when the merged runs' verdicts reach this level: never, fail, suspect, "
+        "systematic (as for rngvet run)");
     po::variables_map vm;
     const auto pos = positional("dir");
     if (!parse(argc, argv, options, "usage: rngvet campaign merge DIR [--db CAMPAIGN.sqlite]", vm,
             &pos))
         return 0;
     require(vm, "dir", "campaign DIR");
+    const FailOn fail_on = parse_fail_on(fail_on_text);
     const TaskTable table = load(dir);
-    return merge_all(dir, table, db.empty() ? dir + "/campaign.sqlite" : db);
+    if (db.empty()) db = dir + "/campaign.sqlite";
+    const int status = merge_all(dir, table, db);
+    Store store(db);
+    const GateResult gate = check_fail_on(store, store.runs(), fail_on);
+    if (gate.reached) {
+        std::cerr << "rngvet: --fail-on " << fail_on_text << ": " << gate.reason << "\n";
+        return status == 0 ? 1 : status;
+    }
+    return status;
 }
 
 int prepare(int argc, char** argv)
@@ -749,6 +771,23 @@ int run_local(int argc, char** argv)
         while (!local_stop && next < pending.size() && static_cast<int>(running.size()) < slots) {
             const int id = pending[next++];
             const CampaignTask& t = tasks[static_cast<std::size_t>(id)];
+            // The task's worker holds a lock on its database for as long as it lives (the
+            // descriptor is inherited): a re-run after the campaign was killed never starts a
+            // task beside a worker that is still finishing it.
+            const std::string lock_path = task_db(dir, id) + ".lock";
+            const int task_lock = open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
+            bool locked = task_lock >= 0 && flock(task_lock, LOCK_EX | LOCK_NB) == 0;
+            for (int wait = 0; !locked && task_lock >= 0 && wait < 100; ++wait) {
+                usleep(100000);
+                locked = flock(task_lock, LOCK_EX | LOCK_NB) == 0;
+            }
+            if (!locked) {
+                if (task_lock >= 0) close(task_lock);
+                std::cerr << "rngvet: " << describe(t)
+                          << ": a worker of an earlier run still holds it; not started\n";
+                ++failures;
+                continue;
+            }
             const std::int64_t resume = prepare_task(dir, table, id);
             std::vector<std::string> args{ exe, "run" };
             if (resume)
@@ -769,9 +808,20 @@ int run_local(int argc, char** argv)
             posix_spawn_file_actions_addopen(
                 &actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+            // The task run ends with this process (rngvet's main reads the variable).
+            std::vector<std::string> env_text;
+            for (char** e = environ; *e; ++e)
+                if (std::strncmp(*e, "RNGVET_DIE_WITH_PARENT=", 23) != 0) env_text.push_back(*e);
+            env_text.push_back("RNGVET_DIE_WITH_PARENT=" + std::to_string(getpid()));
+            std::vector<char*> envp;
+            for (auto& e : env_text)
+                envp.push_back(e.data());
+            envp.push_back(nullptr);
             pid_t pid = 0;
-            const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argp.data(), environ);
+            const int rc
+                = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argp.data(), envp.data());
             posix_spawn_file_actions_destroy(&actions);
+            close(task_lock); // the worker keeps it
             if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
             running[pid] = id;
         }

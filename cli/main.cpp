@@ -1,11 +1,14 @@
 // rngvet: validates parallel random number generators with TestU01.
 #include "commands.hpp"
+#include "generators/die_with_parent.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "rngvet/version.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -66,6 +69,13 @@ int main(int argc, char** argv)
     if (std::strcmp(argv[1], "--version") == 0) {
         std::cout << "rngvet " << rngvet::version << " (" << rngvet::git_commit << ")\n";
         return checked_output(0);
+    }
+    // A task run started by `rngvet campaign run` ends with the campaign (SIGTERM: the run is
+    // marked interrupted and its own workers follow it).
+    if (const char* parent = std::getenv("RNGVET_DIE_WITH_PARENT")) {
+        const pid_t pid = static_cast<pid_t>(std::atol(parent));
+        unsetenv("RNGVET_DIE_WITH_PARENT");
+        rngvet::die_with_parent(pid, SIGTERM);
     }
     rngvet::cli::set_command_line(argc, argv);
     for (const auto& c : commands) {

@@ -1,5 +1,6 @@
 #include "kernels/backend.hpp"
 
+#include "generators/die_with_parent.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
@@ -433,9 +434,11 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
     // The child writes "ok" and one device per line, or "error" and the message.
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
+        die_with_parent(parent, SIGKILL);
         close(fds[0]);
         std::string text;
         try {

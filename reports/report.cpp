@@ -54,8 +54,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     if (!r.params_sha256.empty())
         out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
     if (!r.params_check.empty()) out << "| Parameter sets checked | " << r.params_check << " |\n";
-    if (!r.input_sha256.empty())
-        out << "| Input file SHA-256 | " << code(r.input_sha256) << " |\n";
+    if (!r.input_sha256.empty()) out << "| Input file SHA-256 | " << code(r.input_sha256) << " |\n";
     // Where correlated seeding shows: the tests that read the first numbers of the stream.
     std::string at_start;
     for (const TestRecord& t : tests)

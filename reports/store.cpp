@@ -1,5 +1,6 @@
 #include "store.hpp"
 
+#include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
 
 #include <cstdio>
@@ -558,6 +559,16 @@ std::vector<StatisticRecord> Store::statistics(std::int64_t run_id)
     return out;
 }
 
+std::vector<std::string> Store::campaign_ids()
+{
+    std::vector<std::string> ids;
+    Statement q(
+        db_, "SELECT campaign_id FROM campaign_runs UNION SELECT campaign_id FROM campaign_tasks");
+    while (q.step())
+        ids.push_back(q.text(0));
+    return ids;
+}
+
 std::optional<CampaignStamp> Store::campaign_stamp()
 {
     Statement q(db_, "SELECT campaign_id, task_id, configuration, seed, tests FROM campaign_stamp");
@@ -699,6 +710,38 @@ CampaignMerge Store::merge_campaign_task(
                 runs_q.text(9), runs_q.text(10) });
         }
         if (task_runs.empty()) return result; // nothing to fold yet
+
+        // What is copied must be what a run stores: every p-value a number in [0, 1] (SQLite
+        // keeps a NaN as NULL), and each finished test with the statistics the battery's
+        // catalogue gives it.
+        const BatteryCatalogue& battery = catalogue_for(spec.battery);
+        for (const TaskRun& run : task_runs) {
+            const std::string which = "its run " + std::to_string(run.id);
+            Statement bad(db_,
+                "SELECT stat_index, test_number, quote(pvalue) FROM task.statistics "
+                "WHERE run_id = ?1 AND (pvalue IS NULL OR typeof(pvalue) NOT IN ('real', "
+                "'integer') OR pvalue < 0 OR pvalue > 1 OR test_name IS NULL) LIMIT 1");
+            bad.bind(1, run.id);
+            if (bad.step())
+                throw InputError(which + " holds statistic " + bad.text(0) + " (test " + bad.text(1)
+                    + ") with p-value " + bad.text(2) + ", which is not a number in [0, 1]");
+            Statement counts(db_,
+                "SELECT t.test_number, (SELECT count(*) FROM task.statistics AS s WHERE "
+                "s.run_id = t.run_id AND s.test_number = t.test_number) FROM task.tests AS t "
+                "WHERE t.run_id = ?1");
+            counts.bind(1, run.id);
+            while (counts.step()) {
+                const int test = static_cast<int>(counts.integer(0));
+                if (test < 1 || test > static_cast<int>(battery.tests.size()))
+                    throw InputError(which + " holds test " + std::to_string(test) + ", which "
+                        + battery.name + " does not have");
+                const int want = battery.test(test).statistics;
+                if (counts.integer(1) != want)
+                    throw InputError(which + " holds " + std::to_string(counts.integer(1))
+                        + " statistics of test " + std::to_string(test) + " where " + battery.name
+                        + " has " + std::to_string(want));
+            }
+        }
 
         Statement find(db_,
             "SELECT run_id FROM campaign_runs WHERE campaign_id = ?1 AND "

@@ -144,6 +144,8 @@ public:
     // Campaigns. The stamp of a task database (nullopt when it has none); stamping again with
     // the same stamp is a no-op, with another one an InputError.
     std::optional<CampaignStamp> campaign_stamp();
+    // The campaigns whose task runs a campaign database holds (none for other stores).
+    std::vector<std::string> campaign_ids();
     void stamp_campaign_task(const CampaignStamp& stamp);
 
     // Folds the runs of the task database at `task_db` into this campaign database, in one

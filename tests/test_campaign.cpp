@@ -233,6 +233,20 @@ TEST(CampaignTable, RoundTripsAndRejectsDamage)
     std::ofstream(path) << text;
     EXPECT_THROW(read_task_table(path), InputError);
     EXPECT_THROW(read_task_table(temp("absent.tsv")), InputError);
+
+    // Truncated after its first task row (a full disk, a killed copy): not a 1-task campaign.
+    const std::string whole = write_task_table(table);
+    const auto first_row_end = whole.find('\n', whole.find("\n0\t") + 1);
+    for (const std::string& cut : { whole.substr(0, first_row_end + 1),
+             whole.substr(0, whole.rfind("end\t")), whole.substr(0, whole.size() - 5) }) {
+        std::ofstream(path, std::ios::trunc) << cut;
+        try {
+            read_task_table(path);
+            ADD_FAILURE() << "a truncated table was read";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(CampaignText, RangesQuotingAndScripts)

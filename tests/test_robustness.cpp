@@ -542,4 +542,160 @@ TEST(Robustness, NoTemporaryFileOutlivesARunKilledOrFailed)
         EXPECT_TRUE(before.count(name)) << "left behind: /tmp/" << name;
 }
 
+// --- campaigns and worker processes ------------------------------------------------------
+
+// Every descendant of `pid` (read from /proc/PID/task/TID/children).
+std::vector<pid_t> descendants(pid_t pid)
+{
+    std::vector<pid_t> out, todo{ pid };
+    while (!todo.empty()) {
+        const pid_t p = todo.back();
+        todo.pop_back();
+        std::ifstream children(
+            "/proc/" + std::to_string(p) + "/task/" + std::to_string(p) + "/children");
+        for (pid_t c; children >> c;) {
+            out.push_back(c);
+            todo.push_back(c);
+        }
+    }
+    return out;
+}
+
+// Whether the process still runs (a zombie waiting for its reaper does not).
+bool alive(pid_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto paren = text.rfind(')');
+    return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z';
+}
+
+// Starts `args`, waits until it has `least` descendants, kills only the parent with SIGKILL and
+// returns the descendants it had, once they are gone (or after 15 s).
+std::vector<pid_t> kill_parent_only(const std::string& args, std::size_t least)
+{
+    const pid_t pid = start(args);
+    std::vector<pid_t> workers;
+    for (int i = 0; i < 400 && workers.size() < least; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        workers = descendants(pid);
+    }
+    kill(pid, SIGKILL);
+    int raw = 0;
+    waitpid(pid, &raw, 0);
+    for (int i = 0; i < 300; ++i) {
+        bool any = false;
+        for (pid_t w : workers)
+            any = any || alive(w);
+        if (!any) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return workers;
+}
+
+const std::string campaign_file_text = "[campaign]\nname = robust\nbattery = smallcrush\n"
+                                       "shards = 2\nseeds = 1802,9373 17,42\n"
+                                       "[configuration r24]\ngenerator = ranmar24\n";
+
+std::string write_text(const std::string& name, const std::string& text)
+{
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+TEST(Robustness, KillingTheParentKillsItsWorkersAndARerunCompletesExactly)
+{
+    // A sharded run: its test workers end with it; resume completes it.
+    const std::string db = fresh("robust_parent.sqlite");
+    const auto workers = kill_parent_only("run " + ranmar + " --jobs 2 --db " + db, 2);
+    ASSERT_GE(workers.size(), 2u);
+    for (pid_t w : workers)
+        EXPECT_FALSE(alive(w)) << "worker " << w << " outlived its parent";
+    if (!rngvet::Store(db).runs().empty()) {
+        const Result resumed = rngvet("run --resume 1 --db " + db);
+        EXPECT_EQ(resumed.status, 0) << resumed.err;
+        EXPECT_EQ(pvalues(db, 1).size(), 15u);
+    }
+
+    // A local campaign: its task runs and their workers end with it; a re-run completes every
+    // task with every statistic once.
+    const std::string file = write_text("robust_campaign.ini", campaign_file_text);
+    const std::string dir = testing::TempDir() + "robust_campaign_dir";
+    std::system(("rm -rf " + dir).c_str());
+    const auto tasks = kill_parent_only("campaign run " + file + " --jobs 2 --out " + dir, 3);
+    ASSERT_GE(tasks.size(), 3u);
+    for (pid_t w : tasks)
+        EXPECT_FALSE(alive(w)) << "task process " << w << " outlived the campaign";
+    const Result again = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(again.status, 0) << again.err;
+    rngvet::Store store(dir + "/campaign.sqlite");
+    ASSERT_EQ(store.runs().size(), 2u);
+    for (const auto& r : store.runs())
+        EXPECT_EQ(pvalues(dir + "/campaign.sqlite", r.run_id).size(), 15u) << r.config;
+}
+
+TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
+{
+    const std::string file = write_text("robust_merge.ini",
+        "[campaign]\nname = merged\nbattery = smallcrush\ntests = 1,2,3\nshards = 2\n"
+        "seeds = 1802,9373\n[configuration r24]\ngenerator = ranmar24\n");
+    const std::string dir = testing::TempDir() + "robust_merge_dir";
+    std::system(("rm -rf " + dir).c_str());
+    ASSERT_EQ(rngvet("campaign run " + file + " --jobs 2 --out " + dir).status, 0);
+    const std::string task0 = dir + "/tasks/task-0.sqlite", task1 = dir + "/tasks/task-1.sqlite";
+
+    // Targets: a task database, another campaign's database.
+    const std::string task0_before = contents(task0);
+    Result r = rngvet("campaign merge " + dir + " --db " + task0);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("is the database of task 0"), std::string::npos) << r.err;
+    EXPECT_TRUE(contents(task0) == task0_before);
+    const std::string other_file = write_text("robust_merge_other.ini",
+        "[campaign]\nname = other\nbattery = smallcrush\ntests = 1\nshards = 1\n"
+        "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
+    const std::string other = testing::TempDir() + "robust_merge_other";
+    std::system(("rm -rf " + other).c_str());
+    ASSERT_EQ(rngvet("campaign run " + other_file + " --out " + other).status, 0);
+    const std::string other_before = contents(other + "/campaign.sqlite");
+    r = rngvet("campaign merge " + dir + " --db " + other + "/campaign.sqlite");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("holds campaign"), std::string::npos) << r.err;
+    EXPECT_TRUE(contents(other + "/campaign.sqlite") == other_before);
+
+    // --fail-on: ranmar24's BirthdaySpacings (test 1) fails beyond its 24 bits.
+    EXPECT_EQ(rngvet("campaign merge " + dir).status, 0);
+    r = rngvet("campaign merge " + dir + " --fail-on fail");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("BirthdaySpacings"), std::string::npos) << r.err;
+
+    // A corrupted p-value in task 1: task 1 is refused, task 0 still merges.
+    sql(task1,
+        "UPDATE statistics SET pvalue = 7.5 WHERE stat_index = (SELECT min(stat_index) "
+        "FROM statistics)");
+    const std::string fresh_db = fresh("robust_merge_new.sqlite");
+    r = rngvet("campaign merge " + dir + " --db " + fresh_db);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("task 1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not a number in [0, 1]"), std::string::npos) << r.err;
+    EXPECT_EQ(sql(fresh_db, "SELECT count(*) FROM campaign_tasks WHERE task_id = 0"), "1");
+    EXPECT_EQ(sql(fresh_db, "SELECT count(*) FROM campaign_tasks WHERE task_id = 1"), "0");
+    // A statistic missing from a finished test is refused too.
+    sql(task1, "UPDATE statistics SET pvalue = 0.5 WHERE pvalue = 7.5");
+    sql(task0,
+        "DELETE FROM statistics WHERE stat_index = (SELECT max(stat_index) FROM "
+        "statistics)");
+    r = rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new2.sqlite"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("statistics of test"), std::string::npos) << r.err;
+
+    // A truncated task table is refused, not read as a smaller campaign.
+    const std::string table = slurp(dir + "/tasks.tsv");
+    std::ofstream(dir + "/tasks.tsv", std::ios::trunc) << table.substr(0, table.find("\n1\t") + 1);
+    r = rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new3.sqlite"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+}
+
 } // namespace
