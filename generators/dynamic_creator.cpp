@@ -665,19 +665,15 @@ namespace {
 
 constexpr int dc_tempering_sweeps = 8;
 
-int defect_sum_over(const MtParams& prm, int v_lo)
-{
-    int sum = 0;
-    for (int v = v_lo; v <= 32; ++v)
-        sum += mt_exponent(prm) / v - mt_kv_lattice(prm, v);
-    return sum;
-}
-
 } // namespace
 
 void dc_tune_tempering(MtParams& prm)
 {
     dc_tune_tempering_dcmt(prm);
+    const int p = mt_exponent(prm);
+    int kv[33] = {}; // k(v) of prm
+    for (int v = 1; v <= 32; ++v)
+        kv[v] = mt_kv_lattice(prm, v);
     for (int sweep = 0; sweep < dc_tempering_sweeps; ++sweep) {
         bool improved = false;
         for (int j = 31; j >= prm.shiftB; --j) {
@@ -692,9 +688,21 @@ void dc_tune_tempering(MtParams& prm)
                 } else {
                     trial.maskC ^= 1u << j;
                 }
+                // The flip can change k(v) for v >= 32 - q only. Defects are >= 0, so the
+                // trial is rejected as soon as its partial sum reaches the current one.
                 const int v_lo = 32 - q;
-                if (defect_sum_over(trial, v_lo) < defect_sum_over(prm, v_lo)) {
+                int current = 0;
+                for (int v = v_lo; v <= 32; ++v)
+                    current += p / v - kv[v];
+                int trial_kv[33] = {};
+                int sum = 0;
+                for (int v = v_lo; v <= 32 && sum < current; ++v) {
+                    trial_kv[v] = mt_kv_lattice(trial, v);
+                    sum += p / v - trial_kv[v];
+                }
+                if (sum < current) {
                     prm = trial;
+                    std::copy(trial_kv + v_lo, trial_kv + 33, kv + v_lo);
                     improved = true;
                 }
             }
@@ -888,6 +896,20 @@ MtParamSet dc_create(int p, int count, std::uint32_t seed, int threads, const Dc
 // ---------------------------------------------------------------------------------------------
 // dc_verify
 // ---------------------------------------------------------------------------------------------
+
+const DcmtReference* dcmt_reference(int p)
+{
+    static const DcmtReference refs[] = {
+        { 521, 32, "seed 4172, ids 0..31", 105, 108.5, 126 },
+        { 607, 32, "seed 4172, ids 0..31", 205, 224.5, 283 },
+        { 1279, 32, "seed 4172, ids 0..31", 419, 498.0, 616 },
+        { 2203, 32, "seed 4172, ids 0..31", 700, 780.5, 1044 },
+    };
+    for (const auto& r : refs) {
+        if (r.p == p) return &r;
+    }
+    return nullptr;
+}
 
 namespace {
 

@@ -139,6 +139,19 @@ void dc_tune_tempering_dcmt(MtParams& prm);
 // changes nothing. Never worse than dcmt's search for the same aaa.
 void dc_tune_tempering(MtParams& prm);
 
+// k(v) defect sums (over v = 1..32) of dcmt 0.6.1's sets for one p, measured by this project on
+// the sets stored in tests/data/dcmt_0.6.1_sets.txt (the test suite recomputes them), so that
+// reports can set a file's sets beside dcmt's. Known for p = 521, 607, 1279, 2203.
+struct DcmtReference {
+    int p;
+    int sets;
+    const char* call;
+    int min;
+    double median;
+    int max;
+};
+const DcmtReference* dcmt_reference(int p); // nullptr when not stored
+
 struct DcVerifyOptions {
     int threads = 0; // <= 0: hardware concurrency
     bool equidistribution = true; // compute k(v)
