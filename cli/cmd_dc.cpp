@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <fstream>
@@ -26,17 +27,48 @@ namespace {
 namespace po = boost::program_options;
 
 const char* const dc_usage
-    = "usage: rngvet dc create --p P --count N --seed S [--out FILE] [--threads T]\n"
+    = "usage: rngvet dc create --p P --count N --seed S [--start-id I] [--compat dcmt-0.6.1]\n"
+      "                        [--out FILE] [--threads T]\n"
       "       rngvet dc verify FILE|fixstars-mt521 [--verbose] [--max-defect D] [--threads T]\n"
       "\n"
-      "  create   search N Mersenne Twister parameter sets (ids 0..N-1) of period 2^P-1\n"
+      "  create   search N Mersenne Twister parameter sets (ids I..I+N-1) of period 2^P-1\n"
       "  verify   check primitivity, distinct ids and characteristic polynomials, k(v)\n"
       "(rngvet dc create --help, rngvet dc verify --help for their options)";
+
+const char* const create_help
+    = "Modes (docs/dynamic_creator.md):\n"
+      "  default (rngvet)    set i is searched with its own MT19937 seeded by\n"
+      "                      init_by_array({seed, id}): a set depends only on (p, seed, id).\n"
+      "                      Tempering: dcmt 0.6.1's search, then single-bit flips of maskB and\n"
+      "                      maskC kept while they lower the k(v) defect sum over v = 1..32, so\n"
+      "                      never worse than dcmt's search for the same aaa.\n"
+      "  --compat dcmt-0.6.1 the exact sets of dcmt 0.6.1 (and 0.6.2) for\n"
+      "                      get_mt_parameters_st(32, P, I, I+N-1, S), which equals init_dc(S)\n"
+      "                      then get_mt_parameters(32, P, N-1) for I = 0. One candidate stream\n"
+      "                      for all ids, as in dcmt; its candidates are tested in parallel and\n"
+      "                      the first primitive one in stream order is kept.\n"
+      "Both modes run on --threads threads; progress and an ETA go to standard error when it is\n"
+      "a terminal. The file header records creator= and dc_seed=; each set is followed by its\n"
+      "k(v) defect sum.\n";
 
 int error_exit(const std::string& message)
 {
     std::cerr << "rngvet: error: " << message << "\n";
     return 2;
+}
+
+// A decimal integer in [lo, hi]; no sign, no wrap-around.
+std::int64_t parse_bounded(
+    const std::string& name, const std::string& text, std::int64_t lo, std::int64_t hi)
+{
+    const bool digits = !text.empty() && text.size() <= 12
+        && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const std::int64_t v = digits ? std::stoll(text) : -1;
+    if (!digits || v < lo || v > hi) {
+        throw InputError("--" + name + " " + text + ": need an integer in " + std::to_string(lo)
+            + ".." + std::to_string(hi));
+    }
+    return v;
 }
 
 std::string kv_list(const MtEquidistribution& kv)
@@ -47,38 +79,69 @@ std::string kv_list(const MtEquidistribution& kv)
     return out.str();
 }
 
+std::string format_seconds(double s)
+{
+    std::ostringstream out;
+    if (s < 120) {
+        out << static_cast<int>(s + 0.5) << " s";
+    } else if (s < 7200) {
+        out << static_cast<int>(s / 60 + 0.5) << " min";
+    } else {
+        out << std::fixed << std::setprecision(1) << s / 3600 << " h";
+    }
+    return out.str();
+}
+
 int run_create(int argc, char** argv)
 {
     int p = 0;
-    int count = 0;
-    std::uint32_t seed = 0;
-    std::string out_path;
-    int threads = 0;
+    std::string count_text, seed_text, start_text = "0", compat, out_path, threads_text = "0";
     po::options_description options("rngvet dc create options");
-    options.add_options()(
-        "p", po::value<int>(&p)->required(), "Mersenne exponent: 521, 607, 1279, 2203, 2281")(
-        "count", po::value<int>(&count)->required(), "number of sets (ids 0..count-1)")(
-        "seed", po::value<std::uint32_t>(&seed)->required(), "seed of the search (32-bit)")(
+    options.add_options()("p", po::value<int>(&p)->required(),
+        "Mersenne exponent: 521 607 1279 2203 2281 3217 4253 4423 9689 9941 11213 19937 21701 "
+        "23209 44497")("count", po::value<std::string>(&count_text)->required(),
+        "number of sets (ids start-id..start-id+count-1)")("seed",
+        po::value<std::string>(&seed_text)->required(),
+        "seed of the search (0..4294967295)")("start-id", po::value<std::string>(&start_text),
+        "first id (default 0; ids <= 65535)")("compat", po::value<std::string>(&compat),
+        "dcmt-0.6.1 (or dcmt-0.6.2, the same): dcmt's exact sets")(
         "out", po::value<std::string>(&out_path), "output file (default: standard output)")(
-        "threads", po::value<int>(&threads), "worker threads (default: all cores)");
+        "threads", po::value<std::string>(&threads_text), "worker threads (default: all cores)");
     po::variables_map vm;
-    if (!parse(argc, argv, options, "usage: rngvet dc create --p P --count N --seed S [--out FILE]",
+    if (!parse(argc, argv, options,
+            std::string("usage: rngvet dc create --p P --count N --seed S [--start-id I] "
+                        "[--compat dcmt-0.6.1] [--out FILE] [--threads T]\n\n")
+                + create_help,
             vm)) {
         return 0;
     }
-    if (!is_mersenne_exponent(p) || p < 521 || p > mt_kv_max_p) {
-        throw InputError("--p " + std::to_string(p) + ": need a Mersenne exponent in 521.."
-            + std::to_string(mt_kv_max_p));
+    if (!is_mersenne_exponent(p) || p < 521) {
+        throw InputError("--p " + std::to_string(p) + ": need a Mersenne exponent in 521..44497");
     }
-    if (count < 1 || count > 65536) throw InputError("--count must be in 1..65536");
-
+    DcCreateOptions o;
+    o.p = p;
+    o.seed = static_cast<std::uint32_t>(parse_bounded("seed", seed_text, 0, 0xFFFFFFFFll));
+    o.start_id = static_cast<int>(parse_bounded("start-id", start_text, 0, 65535));
+    o.count = static_cast<int>(parse_bounded("count", count_text, 1, 65536 - o.start_id));
+    o.threads = static_cast<int>(parse_bounded("threads", threads_text, 0, 4096));
+    if (vm.count("compat")) {
+        if (compat != "dcmt-0.6.1" && compat != "dcmt-0.6.2")
+            throw InputError("--compat " + compat + ": expected dcmt-0.6.1 (or dcmt-0.6.2)");
+        o.creator = DcCreator::dcmt_061;
+    }
     const bool tty = isatty(STDERR_FILENO) != 0;
-    MtParamSet set = dc_create(p, count, seed, threads, [tty](int done, int total) {
-        if (tty)
-            std::cerr << "\rrngvet dc create: " << done << "/" << total << " sets" << std::flush;
-    });
+    const auto start = std::chrono::steady_clock::now();
+    o.progress = [tty, start](int done, int total) {
+        if (!tty) return;
+        const double el
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << "\rrngvet dc create: " << (100 * done / total) << "% (" << format_seconds(el)
+                  << " elapsed, ETA " << format_seconds(el / done * (total - done)) << ")   "
+                  << std::flush;
+    };
+    MtParamSet set = dc_create(o);
     if (tty) std::cerr << "\n";
-    const DcVerifyReport rep = dc_verify(set, DcVerifyOptions{ threads, true, -1 });
+    const DcVerifyReport rep = dc_verify(set, DcVerifyOptions{ o.threads, true, -1 });
     std::vector<std::string> set_comments;
     for (const auto& s : rep.sets) {
         set_comments.push_back(
@@ -89,15 +152,23 @@ int run_create(int argc, char** argv)
     lay << "mm=" << layout.mm << " nn=" << layout.nn << " rr=" << layout.rr
         << " shift0=" << layout.shift0 << " shift1=" << layout.shift1 << " shiftB=" << layout.shiftB
         << " shiftC=" << layout.shiftC;
+    const std::string how = o.creator == DcCreator::dcmt_061
+        ? "in dcmt 0.6.1 compatibility mode: the sets of get_mt_parameters_st(32, "
+            + std::to_string(p) + ", " + std::to_string(o.start_id) + ", "
+            + std::to_string(o.start_id + o.count - 1) + ", " + std::to_string(o.seed) + ")"
+        : "in rngvet mode";
     const std::vector<std::string> comments = {
         "Mersenne Twister parameter sets made by the rngvet Dynamic Creator (rngvet dc create)",
-        "p=" + std::to_string(p) + " w=32, DC seed " + std::to_string(seed) + ", ids 0.."
-            + std::to_string(count - 1) + ", created " + utc_now(),
+        how,
+        "p=" + std::to_string(p) + " w=32, DC seed " + std::to_string(o.seed) + ", ids "
+            + std::to_string(o.start_id) + ".." + std::to_string(o.start_id + o.count - 1)
+            + ", created " + utc_now(),
         lay.str(),
         "Columns: id aaa maskB maskC (hex); after each set: its k(v) defect sum and k(1..32)"
     };
-    const std::string text
-        = format_param_text(set, comments, "dc_seed=" + std::to_string(seed), set_comments);
+    const std::string text = format_param_text(set, comments,
+        std::string("creator=") + dc_creator_name(o.creator) + " dc_seed=" + std::to_string(o.seed),
+        set_comments);
     if (out_path.empty()) {
         std::cout << text;
     } else {
@@ -105,7 +176,7 @@ int run_create(int argc, char** argv)
         out << text;
         out.close();
         if (!out) throw InputError("cannot write " + out_path);
-        std::cerr << "rngvet dc create: wrote " << count << " sets to " << out_path << "\n";
+        std::cerr << "rngvet dc create: wrote " << o.count << " sets to " << out_path << "\n";
     }
     if (!rep.passed()) {
         for (const auto& f : rep.failures())
@@ -115,6 +186,13 @@ int run_create(int argc, char** argv)
     return 0;
 }
 
+double median_of(std::vector<int> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
 void print_summary(const DcVerifyReport& rep, bool verbose)
 {
     std::size_t primitive = 0;
@@ -122,30 +200,47 @@ void print_summary(const DcVerifyReport& rep, bool verbose)
         primitive += s.primitive ? 1 : 0;
     std::cout << "parameter sets: " << rep.source << "\n"
               << "sha256:         " << (rep.sha256.empty() ? "-" : rep.sha256) << "\n"
+              << "creator:        " << (rep.creator.empty() ? "not stated" : rep.creator)
+              << (rep.dc_seed.empty() ? "" : ", DC seed " + rep.dc_seed) << "\n"
               << "p:              " << rep.p << " (w = 32), " << rep.sets.size() << " sets\n"
               << "primitive:      " << primitive << "/" << rep.sets.size() << "\n"
               << "ids distinct:   " << (rep.duplicate_ids.empty() ? "yes" : "NO") << "\n"
               << "char. polys pairwise distinct (irreducible, so coprime): "
               << (rep.equal_charpolys.empty() ? "yes" : "NO") << "\n";
+    const DcmtReference* ref = dcmt_reference(rep.p);
     if (rep.kv_computed && !rep.sets.empty()) {
         std::vector<int> sums;
         for (const auto& s : rep.sets)
             sums.push_back(s.kv.defect_sum());
-        std::sort(sums.begin(), sums.end());
-        std::cout << "k(v) defect sum over v=1..32: min " << sums.front() << ", median "
-                  << sums[sums.size() / 2] << ", max " << sums.back();
+        std::cout << "k(v) defect sum over v=1..32: min "
+                  << *std::min_element(sums.begin(), sums.end()) << ", median " << median_of(sums)
+                  << ", max " << *std::max_element(sums.begin(), sums.end());
         if (rep.max_defect_sum >= 0) std::cout << " (limit " << rep.max_defect_sum << ")";
         std::cout << "\n";
+        if (ref) {
+            std::cout << "dcmt 0.6.1 for p=" << rep.p << " (" << ref->sets << " sets, " << ref->call
+                      << "): min " << ref->min << ", median " << ref->median << ", max " << ref->max
+                      << "\n";
+        } else {
+            std::cout << "dcmt 0.6.1 for p=" << rep.p << ": no stored reference\n";
+        }
     } else {
-        std::cout << "k(v):           not computed (p > " << mt_kv_max_p << ")\n";
+        std::cout << "k(v):           not computed\n";
     }
     if (verbose) {
-        std::cout << "\n  id  primitive  defect_sum  k(1..32)\n";
+        std::cout << "\n  id  primitive  defect_sum  vs_dcmt_median  k(1..32)\n";
         for (const auto& s : rep.sets) {
+            std::string vs = "-";
+            if (s.kv_computed && ref) {
+                std::ostringstream d;
+                d << std::showpos << (s.kv.defect_sum() - ref->median);
+                vs = d.str();
+            }
             std::cout << std::setw(4) << s.id << "  " << std::setw(9)
                       << (s.primitive ? "yes" : "NO") << "  " << std::setw(10)
                       << (s.kv_computed ? std::to_string(s.kv.defect_sum()) : "-") << "  "
-                      << (s.kv_computed ? kv_list(s.kv) : "") << "\n";
+                      << std::setw(14) << vs << "  " << (s.kv_computed ? kv_list(s.kv) : "")
+                      << "\n";
         }
     }
     std::cout << std::fixed << std::setprecision(2) << "time:           " << rep.seconds << " s\n";
@@ -154,14 +249,14 @@ void print_summary(const DcVerifyReport& rep, bool verbose)
 int run_verify(int argc, char** argv)
 {
     std::string what;
-    int threads = 0;
-    int max_defect = -1;
+    std::string threads_text = "0";
+    std::string max_defect_text;
     po::options_description options("rngvet dc verify options");
     options.add_options()("params", po::value<std::string>(&what)->required(),
         "parameter file (.dat SDK binary or rngvet text) or built-in name fixstars-mt521")(
-        "verbose,v", "print k(v) for every set")(
-        "max-defect", po::value<int>(&max_defect), "fail sets whose k(v) defect sum exceeds this")(
-        "threads", po::value<int>(&threads), "worker threads (default: all cores)");
+        "verbose,v", "print k(v) for every set")("max-defect",
+        po::value<std::string>(&max_defect_text), "fail sets whose k(v) defect sum exceeds this")(
+        "threads", po::value<std::string>(&threads_text), "worker threads (default: all cores)");
     po::positional_options_description positional;
     positional.add("params", 1);
     po::variables_map vm;
@@ -169,6 +264,10 @@ int run_verify(int argc, char** argv)
             &positional)) {
         return 0;
     }
+    const int threads = static_cast<int>(parse_bounded("threads", threads_text, 0, 4096));
+    const int max_defect = max_defect_text.empty()
+        ? -1
+        : static_cast<int>(parse_bounded("max-defect", max_defect_text, 0, 1 << 30));
     const MtParamSet set = load_param_set(what);
     const DcVerifyReport rep = dc_verify(set, DcVerifyOptions{ threads, true, max_defect });
     print_summary(rep, vm.count("verbose") > 0);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -233,14 +234,16 @@ int MtEquidistribution::defect_sum() const
 MtEquidistribution mt_equidistribution(const MtParams& prm, int v_lo, int v_hi)
 {
     const int p = mt_exponent(prm);
-    if (prm.ww != 32 || p > mt_kv_max_p) {
-        throw std::invalid_argument(
-            "mt_equidistribution: needs w = 32 and p <= " + std::to_string(mt_kv_max_p));
-    }
+    if (prm.ww != 32) throw std::invalid_argument("mt_equidistribution: needs w = 32");
     const int nn = prm.nn;
     MtEquidistribution out;
     out.p = p;
     std::fill(std::begin(out.k), std::end(out.k), -1);
+    if (p > mt_kv_gauss_max_p) {
+        for (int v = std::max(1, v_lo); v <= std::min(32, v_hi); ++v)
+            out.k[v] = mt_kv_lattice(prm, v);
+        return out;
+    }
     const auto trows = tempering_rows(prm);
 
     std::vector<Accuracy> acc;
@@ -303,75 +306,403 @@ MtEquidistribution mt_equidistribution(const MtParams& prm, int v_lo, int v_hi)
 }
 
 // ---------------------------------------------------------------------------------------------
+// MtCharpoly: phi as a linear function of aaa (see dynamic_creator.hpp for the formula)
+// ---------------------------------------------------------------------------------------------
+
+MtCharpoly::MtCharpoly(int p)
+    : p_(p)
+{
+    if (!is_mersenne_exponent(p) || p < 521) {
+        throw std::invalid_argument(
+            "MtCharpoly: p = " + std::to_string(p) + " is not a Mersenne exponent >= 521");
+    }
+    const MtParams layout = mt_params_for(p, 0, 0, 0);
+    const int n = layout.nn;
+    const int m = layout.mm;
+    const int r = layout.rr;
+    const Gf2Poly t_poly = Gf2Poly::monomial(n) + Gf2Poly::monomial(m);
+    const Gf2Poly s_poly = Gf2Poly::monomial(n - 1) + Gf2Poly::monomial(m - 1);
+    term_.resize(33);
+    // Bits k >= r: T^(31-k); bits k < r: T^(32-r) S^(r-1-k); the rest: T^(32-r) S^r.
+    Gf2Poly t_pow = Gf2Poly::monomial(0);
+    for (int k = 31; k >= r; --k) {
+        term_[static_cast<std::size_t>(k)] = t_pow;
+        t_pow = multiply(t_pow, t_poly);
+    }
+    Gf2Poly ts = t_pow; // T^(32-r)
+    for (int j = 0; j <= r; ++j) {
+        term_[static_cast<std::size_t>(j < r ? r - 1 - j : 32)] = ts;
+        ts = multiply(ts, s_poly);
+    }
+    if (r >= 32) throw std::logic_error("MtCharpoly: rr >= 32");
+    if (term_[32].degree() != p) throw std::logic_error("MtCharpoly: degree is not p");
+    for (std::uint32_t g : small_irreducibles(9)) {
+        std::array<std::uint16_t, 33> res{};
+        for (std::size_t k = 0; k < 33; ++k)
+            res[k] = static_cast<std::uint16_t>(remainder_small(term_[k], g));
+        residues_.push_back(res);
+    }
+}
+
+Gf2Poly MtCharpoly::of(std::uint32_t aaa) const
+{
+    Gf2Poly out = term_[32];
+    for (int k = 0; k < 32; ++k) {
+        if ((aaa >> k) & 1u) out += term_[static_cast<std::size_t>(k)];
+    }
+    return out;
+}
+
+bool MtCharpoly::prescreen(std::uint32_t aaa) const
+{
+    for (const auto& res : residues_) {
+        std::uint32_t x = res[32];
+        for (std::uint32_t a = aaa, k = 0; a != 0; a >>= 1, ++k) {
+            if (a & 1u) x ^= res[k];
+        }
+        if (x == 0) return false;
+    }
+    return true;
+}
+
+bool MtCharpoly::primitive(std::uint32_t aaa) const
+{
+    if (!prescreen(aaa)) return false;
+    // With no factor of degree 1 (prescreen) and p prime, t^(2^p) = t mod phi iff phi is
+    // irreducible, hence primitive as 2^p - 1 is prime (gf2poly.hpp, primitivity_mersenne).
+    const Gf2Modulus mod(of(aaa));
+    return mod.t_pow_2k(p_) == mod.reduce(Gf2Poly::monomial(1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// k(v) by lattice pivot reduction
+//
+// A row is a generator state (nn words in a ring starting at `start`, the oldest word first),
+// its degree `count` (steps taken) and `next`, the top v bits of the tempered word the last
+// step produced (without the final right shift, which maps the top v bits invertibly and so
+// leaves k(v) alone). Rows 0..v-1 start as the unit vectors of the v output bits (zero state,
+// next = that bit), row v as a fixed non-zero state stepped until its output is non-zero.
+// Each round adds to row v the row whose index is the lowest set bit of row v's next (after
+// swapping the two if that row has the smaller degree), which clears that bit; when next
+// becomes zero, row v steps on. It ends when row v's state is zero. Steps on one row are
+// capped at nn*31 - rr per round, as in dcmt, so that every decision matches dcmt's.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+class LatticeRows {
+public:
+    LatticeRows(const MtParams& prm, int v)
+        : prm_(prm)
+        , n_(prm.nn)
+        , v_(v)
+        , top_(v >= 32 ? 0xFFFFFFFFu : ~(0xFFFFFFFFu >> v))
+        , cap_(prm.nn * 31 - prm.rr)
+        , cf_(static_cast<std::size_t>(v + 1) * static_cast<std::size_t>(prm.nn), 0u)
+        , meta_(static_cast<std::size_t>(v + 1))
+        , order_(static_cast<std::size_t>(v + 1))
+    {
+        for (int i = 0; i <= v; ++i) {
+            order_[static_cast<std::size_t>(i)] = i;
+            Meta& m = meta_[static_cast<std::size_t>(i)];
+            m.start = 0;
+            m.count = 0;
+            m.next = i < v ? (0x80000000u >> i) : 0u;
+        }
+        words(v)[n_ - 1] = 0xC0000000u;
+        int steps = 0;
+        do {
+            step(v, steps);
+        } while (meta(v).next == 0 && steps <= cap_);
+    }
+
+    int run()
+    {
+        for (;;) {
+            const int pivot = 31 - __builtin_ctz(meta(v_).next);
+            if (meta(pivot).count < meta(v_).count) {
+                std::swap(
+                    order_[static_cast<std::size_t>(pivot)], order_[static_cast<std::size_t>(v_)]);
+            }
+            add_into(v_, pivot);
+            if (meta(v_).next != 0) continue;
+            int steps = 0;
+            step(v_, steps);
+            if (meta(v_).next != 0) continue;
+            if (is_zero(v_)) break;
+            while (meta(v_).next == 0) {
+                ++steps;
+                step(v_, steps);
+                if (steps > cap_) break;
+            }
+            if (meta(v_).next == 0) break;
+        }
+        int k = meta(0).count;
+        for (int i = 1; i < v_; ++i)
+            k = std::min(k, meta(i).count);
+        return k;
+    }
+
+private:
+    struct Meta {
+        int start;
+        int count;
+        std::uint32_t next;
+    };
+
+    Meta& meta(int row)
+    {
+        return meta_[static_cast<std::size_t>(order_[static_cast<std::size_t>(row)])];
+    }
+    std::uint32_t* words(int row)
+    {
+        return cf_.data()
+            + static_cast<std::size_t>(order_[static_cast<std::size_t>(row)])
+            * static_cast<std::size_t>(n_);
+    }
+
+    // Steps the row until its output is non-zero or `steps` passes the cap.
+    void step(int row, int& steps)
+    {
+        Meta& m = meta(row);
+        std::uint32_t* x = words(row);
+        do {
+            const int s = m.start;
+            const int s1 = s + 1 == n_ ? 0 : s + 1;
+            const int sm = s + prm_.mm >= n_ ? s + prm_.mm - n_ : s + prm_.mm;
+            const std::uint32_t z = (x[s] & prm_.umask) | (x[s1] & prm_.lmask);
+            std::uint32_t y = x[sm] ^ (z >> 1) ^ ((z & 1u) ? prm_.aaa : 0u);
+            x[s] = y;
+            m.start = s1;
+            ++m.count;
+            y ^= y >> prm_.shift0;
+            y ^= (y << prm_.shiftB) & prm_.maskB;
+            y ^= (y << prm_.shiftC) & prm_.maskC;
+            m.next = y & top_;
+            ++steps;
+            if (steps > cap_) break;
+        } while (m.next == 0);
+    }
+
+    // Row `dst` += row `src`, states aligned oldest word to oldest word.
+    void add_into(int dst, int src)
+    {
+        Meta& d = meta(dst);
+        const Meta& s = meta(src);
+        std::uint32_t* u = words(dst);
+        const std::uint32_t* w = words(src);
+        // Logical word j of a row sits at (start + j) mod n.
+        const int diff = (s.start - d.start + n_) % n_;
+        for (int i = 0; i < n_ - diff; ++i)
+            u[i] ^= w[i + diff];
+        for (int i = n_ - diff; i < n_; ++i)
+            u[i] ^= w[i + diff - n_];
+        d.next ^= s.next;
+    }
+
+    bool is_zero(int row)
+    {
+        const std::uint32_t* x = words(row);
+        return std::all_of(x, x + n_, [](std::uint32_t w) { return w == 0; });
+    }
+
+    const MtParams& prm_;
+    int n_;
+    int v_;
+    std::uint32_t top_;
+    int cap_;
+    std::vector<std::uint32_t> cf_;
+    std::vector<Meta> meta_;
+    std::vector<int> order_; // order_[row] = storage slot of that row
+};
+
+} // namespace
+
+int mt_kv_lattice(const MtParams& prm, int v)
+{
+    if (prm.ww != 32 || v < 1 || v > 32)
+        throw std::invalid_argument("mt_kv_lattice: needs w = 32 and 1 <= v <= 32");
+    LatticeRows rows(prm, v);
+    return rows.run();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tempering search
 //
-// rngvet's own procedure, in DC's spirit (masks chosen bit by bit for k(v)); it does not
-// reproduce dcmt's sets. Start with every effective mask bit set (maskB bits >= shiftB, maskC
-// bits >= shiftC; lower bits cannot reach the output). Pass 1: for v = 1..32, i.e. output bit
-// j = 32 - v from the top, try the settings of maskB bit j and maskC bit j and keep the one
-// with the smallest sum of defects d(u) over the accuracies u it can change, u = v - shiftC..v
-// (maskB bit j also feeds output bit j + shiftC through maskC); ties keep the current setting.
-// Pass 2: flip single mask bits while that lowers the total defect sum. Measured on p = 521:
-// defect sums 108..117 for four sets, against 105..121 for the 32 published Fixstars sets.
+// Positions: "bit v" is the v-th bit from the top (0x80000000 >> v), the convention of dcmt's
+// search; shifts s = shiftB = 7 and t = shiftC = 15. At level v the candidates decide bit v of
+// maskC (free while v + t < 32), bit v of maskB (free while v + s < 32, unless maskC's bit
+// v - t is set: then bit v of maskB was already decided at level v - t) and bit v + t of maskB
+// (free while v + t + s < 32, and only when maskC's bit v is set: the only way it reaches the
+// output at level v). Candidate order, which decides ties: maskC bit set before clear; for
+// each, maskB bit v + t set before clear (outer) and maskB bit v set before clear (inner).
 // ---------------------------------------------------------------------------------------------
+
+namespace {
+
+struct MaskPair {
+    std::uint32_t b, c;
+};
+
+std::uint32_t top_bit(int v)
+{
+    return v < 32 ? 0x80000000u >> v : 0u;
+}
+
+// The candidates of level v grown from (b, c), in dcmt's order.
+int level_candidates(const MtParams& prm, std::uint32_t b, std::uint32_t c, int v, MaskPair out[8])
+{
+    const int s = prm.shiftB;
+    const int t = prm.shiftC;
+    int n = 0;
+    std::uint32_t c_opts[2];
+    int n_c = 0;
+    if (v + t < 32) {
+        c_opts[n_c++] = c | top_bit(v);
+    }
+    c_opts[n_c++] = c;
+    for (int ci = 0; ci < n_c; ++ci) {
+        const std::uint32_t cc = c_opts[ci];
+        std::uint32_t bv[2];
+        int n_bv;
+        if (s + v >= 32) {
+            bv[0] = 0;
+            n_bv = 1;
+        } else if (v >= t && (cc & top_bit(v - t))) {
+            bv[0] = b & top_bit(v);
+            n_bv = 1;
+        } else {
+            bv[0] = top_bit(v);
+            bv[1] = 0;
+            n_bv = 2;
+        }
+        std::uint32_t bvt[2];
+        int n_bvt;
+        if (v + t + s < 32 && (cc & top_bit(v))) {
+            bvt[0] = top_bit(v + t);
+            bvt[1] = 0;
+            n_bvt = 2;
+        } else {
+            bvt[0] = 0;
+            n_bvt = 1;
+        }
+        std::uint32_t keep = top_bit(v);
+        if (v + t < 32) keep |= top_bit(v + t);
+        keep = ~keep;
+        for (int i = 0; i < n_bvt; ++i) {
+            for (int j = 0; j < n_bv; ++j)
+                out[n++] = { (b & keep) | bv[j] | bvt[i], cc };
+        }
+    }
+    return n;
+}
+
+int kv_with(MtParams prm, const MaskPair& m, int v)
+{
+    prm.maskB = m.b;
+    prm.maskC = m.c;
+    return mt_kv_lattice(prm, v);
+}
+
+// dcmt's exhaustive levels (its LIMIT_V_BEST_OPT) before the greedy ones.
+constexpr int dcmt_exhaustive_levels = 15;
+
+} // namespace
+
+void dc_tune_tempering_dcmt(MtParams& prm)
+{
+    std::vector<MaskPair> prev{ { 0u, 0u } };
+    MaskPair best{ 0u, 0u };
+    MaskPair cand[8];
+    for (int v = 0; v < dcmt_exhaustive_levels; ++v) {
+        int best_k = -1;
+        std::vector<std::pair<MaskPair, int>> kept; // in evaluation order
+        for (const MaskPair& node : prev) {
+            const int n = level_candidates(prm, node.b, node.c, v, cand);
+            for (int i = 0; i < n; ++i) {
+                const int k = kv_with(prm, cand[i], v + 1);
+                if (k >= best_k) {
+                    best_k = k;
+                    best = cand[i];
+                    kept.emplace_back(cand[i], k);
+                }
+            }
+        }
+        // dcmt keeps its list newest first: the next level visits them in reverse order.
+        prev.clear();
+        for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+            if (it->second >= best_k) prev.push_back(it->first);
+        }
+    }
+    // Greedy levels: the first best candidate of each level, from the last best of the
+    // exhaustive levels.
+    MaskPair cur = best;
+    for (int v = dcmt_exhaustive_levels;; ++v) {
+        const int n = level_candidates(prm, cur.b, cur.c, v, cand);
+        int best_i = 0;
+        int best_k = 0;
+        if (n > 1) {
+            for (int i = 0; i < n; ++i) {
+                const int k = kv_with(prm, cand[i], v + 1);
+                if (k > best_k) {
+                    best_k = k;
+                    best_i = i;
+                }
+            }
+        }
+        cur = cand[best_i];
+        if (v >= 31) break;
+    }
+    prm.maskB = cur.b;
+    prm.maskC = cur.c;
+}
+
+// rngvet's search: dcmt's, then single-bit flips judged on the accuracies each can change
+// (maskB bit j moves output bit j and, through maskC bit j + shiftC, output bit j + shiftC;
+// maskC bit j moves output bit j; output bit q belongs to the top v bits for v >= 32 - q).
 
 namespace {
 
 constexpr int dc_tempering_sweeps = 8;
 
-int defect_sum_over(const MtParams& prm, int u_lo, int u_hi)
-{
-    const MtEquidistribution eq = mt_equidistribution(prm, u_lo, u_hi);
-    int sum = 0;
-    for (int u = u_lo; u <= u_hi; ++u)
-        sum += eq.defect(u);
-    return sum;
-}
-
 } // namespace
 
 void dc_tune_tempering(MtParams& prm)
 {
-    prm.maskB = prm.wmask & ~((1u << prm.shiftB) - 1u);
-    prm.maskC = prm.wmask & ~((1u << prm.shiftC) - 1u);
-    // Pass 1: top bit first, each decision judged on the accuracies it can change.
-    for (int v = 1; v <= 32; ++v) {
-        const int j = 32 - v;
-        const int u_lo = std::max(1, v - prm.shiftC);
-        const bool b_free = j >= prm.shiftB;
-        const bool c_free = j >= prm.shiftC;
-        if (!b_free && !c_free) continue;
-        int best = defect_sum_over(prm, u_lo, v);
-        MtParams best_prm = prm;
-        for (int choice = 1; choice < 4; ++choice) {
-            const bool flip_b = (choice & 1) != 0;
-            const bool flip_c = (choice & 2) != 0;
-            if ((flip_b && !b_free) || (flip_c && !c_free)) continue;
-            MtParams trial = prm;
-            if (flip_b) trial.maskB ^= 1u << j;
-            if (flip_c) trial.maskC ^= 1u << j;
-            const int d = defect_sum_over(trial, u_lo, v);
-            if (d < best) {
-                best = d;
-                best_prm = trial;
-            }
-        }
-        prm = best_prm;
-    }
-    // Pass 2: single-bit flips of either mask, top bit first, kept while they lower the total
-    // defect sum over v = 1..32; sweeps repeat until one changes nothing (at most 8).
-    int best = defect_sum_over(prm, 1, 32);
+    dc_tune_tempering_dcmt(prm);
+    const int p = mt_exponent(prm);
+    int kv[33] = {}; // k(v) of prm
+    for (int v = 1; v <= 32; ++v)
+        kv[v] = mt_kv_lattice(prm, v);
     for (int sweep = 0; sweep < dc_tempering_sweeps; ++sweep) {
         bool improved = false;
         for (int j = 31; j >= prm.shiftB; --j) {
             for (int which = 0; which < 2; ++which) {
                 if (which == 1 && j < prm.shiftC) continue;
                 MtParams trial = prm;
-                (which == 0 ? trial.maskB : trial.maskC) ^= 1u << j;
-                const int d = defect_sum_over(trial, 1, 32);
-                if (d < best) {
-                    best = d;
+                int q = j;
+                if (which == 0) {
+                    trial.maskB ^= 1u << j;
+                    if (j + prm.shiftC < 32 && ((prm.maskC >> (j + prm.shiftC)) & 1u))
+                        q = j + prm.shiftC;
+                } else {
+                    trial.maskC ^= 1u << j;
+                }
+                // The flip can change k(v) for v >= 32 - q only. Defects are >= 0, so the
+                // trial is rejected as soon as its partial sum reaches the current one.
+                const int v_lo = 32 - q;
+                int current = 0;
+                for (int v = v_lo; v <= 32; ++v)
+                    current += p / v - kv[v];
+                int trial_kv[33] = {};
+                int sum = 0;
+                for (int v = v_lo; v <= 32 && sum < current; ++v) {
+                    trial_kv[v] = mt_kv_lattice(trial, v);
+                    sum += p / v - trial_kv[v];
+                }
+                if (sum < current) {
                     prm = trial;
+                    std::copy(trial_kv + v_lo, trial_kv + 33, kv + v_lo);
                     improved = true;
                 }
             }
@@ -420,11 +751,14 @@ void parallel_for(std::size_t jobs, int threads, const std::function<void(std::s
     if (error) std::rethrow_exception(error);
 }
 
-// Candidates drawn before giving up on an id: each id has 2^15 possible aaa and about one
-// in p has a primitive phi, so this many draws failing would point to a bug.
+// rngvet mode: candidates drawn before giving up on an id. Each id has 2^15 possible aaa and
+// about one in p has a primitive phi, so this many draws failing would point to a bug.
 constexpr int dc_max_draws = 1 << 20;
 
-MtParams dc_find_primitive(int p, std::uint32_t id, std::uint32_t seed)
+// dcmt's limit of candidates per id (its MAX_SEARCH).
+constexpr int dcmt_max_candidates = 10000;
+
+std::uint32_t rngvet_find_primitive(const MtCharpoly& phi, std::uint32_t id, std::uint32_t seed)
 {
     static thread_local MtState rng;
     const MtParams mt19937 = mt19937_params();
@@ -433,48 +767,149 @@ MtParams dc_find_primitive(int p, std::uint32_t id, std::uint32_t seed)
     for (int draw = 0; draw < dc_max_draws; ++draw) {
         const std::uint32_t r = mt_next(rng, mt19937);
         const std::uint32_t aaa = 0x80000000u | (r & 0x7FFF0000u) | (id & 0xFFFFu);
-        const MtParams prm = mt_params_for(p, aaa, 0, 0);
-        if (mt_primitivity(prm).primitive) return prm;
+        if (phi.primitive(aaa)) return aaa;
     }
     throw std::runtime_error("dc_create: no primitive aaa found for id " + std::to_string(id));
 }
 
+// dcmt mode: aaa for ids start..start+count-1 from one MT19937 stream. The prescreen and the
+// stream are cheap and stay sequential; the exact tests of the next `batch` prescreened
+// candidates run in parallel, and the first primitive one in stream order wins (the stream
+// then resumes right after it, as in dcmt).
+std::vector<std::uint32_t> dcmt_find_primitives(const MtCharpoly& phi, const DcCreateOptions& o,
+    int threads, const std::function<void()>& found_one)
+{
+    const MtParams mt19937 = mt19937_params();
+    const int nn = mt_params_for(o.p, 0, 0, 0).nn;
+    auto rng = std::make_unique<MtState>();
+    mt_seed(*rng, mt19937, o.seed); // init_dc(seed): init_genrand
+    const int batch = std::max(1, 2 * threads);
+    struct Candidate {
+        std::uint32_t aaa;
+        std::unique_ptr<MtState> after; // the stream right after this candidate's draws
+        bool primitive = false;
+    };
+    std::vector<std::uint32_t> out;
+    for (int i = 0; i < o.count; ++i) {
+        const auto id = static_cast<std::uint32_t>(o.start_id + i);
+        int drawn = 0;
+        bool found = false;
+        while (!found) {
+            std::vector<Candidate> cands;
+            while (static_cast<int>(cands.size()) < batch && drawn < dcmt_max_candidates) {
+                const std::uint32_t r = mt_next(*rng, mt19937);
+                ++drawn;
+                const std::uint32_t aaa = (r & 0xFFFF0000u) | 0x80000000u | id;
+                if (!phi.prescreen(aaa)) continue;
+                for (int d = 0; d < nn; ++d) // dcmt's period check draws its start state
+                    mt_next(*rng, mt19937);
+                cands.push_back({ aaa, std::make_unique<MtState>(*rng), false });
+            }
+            if (cands.empty()) {
+                throw std::runtime_error("dc_create: dcmt gives up on id " + std::to_string(id)
+                    + " after " + std::to_string(dcmt_max_candidates)
+                    + " candidates (dcmt returns the sets before it)");
+            }
+            parallel_for(cands.size(), thread_count(threads, cands.size()),
+                [&](std::size_t c) { cands[c].primitive = phi.primitive(cands[c].aaa); });
+            for (auto& c : cands) {
+                if (c.primitive) {
+                    out.push_back(c.aaa);
+                    *rng = *c.after;
+                    found = true;
+                    break;
+                }
+            }
+        }
+        if (found_one) found_one();
+    }
+    return out;
+}
+
 } // namespace
+
+const char* dc_creator_name(DcCreator c)
+{
+    return c == DcCreator::dcmt_061 ? "dcmt-0.6.1" : "rngvet";
+}
+
+MtParamSet dc_create(const DcCreateOptions& o)
+{
+    if (!is_mersenne_exponent(o.p) || o.p < 521) {
+        throw std::invalid_argument("dc_create: p must be a Mersenne exponent in 521..44497");
+    }
+    if (o.count < 1 || o.start_id < 0 || o.start_id + o.count - 1 > 65535)
+        throw std::invalid_argument("dc_create: ids must lie in 0..65535 and count be >= 1");
+    const MtCharpoly phi(o.p);
+    const int threads = thread_count(o.threads, static_cast<std::size_t>(o.count) * 2);
+    MtParamSet out;
+    out.source = "dc-create";
+    out.p = o.p;
+    out.creator = dc_creator_name(o.creator);
+    out.dc_seed = std::to_string(o.seed);
+    const auto count = static_cast<std::size_t>(o.count);
+    out.sets.resize(count);
+    out.ids.resize(count);
+    std::atomic<int> done{ 0 };
+    std::mutex progress_mutex;
+    const int total = o.creator == DcCreator::dcmt_061 ? 2 * o.count : o.count;
+    auto tick = [&] {
+        const int n = ++done;
+        if (o.progress) {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            o.progress(n, total);
+        }
+    };
+    if (o.creator == DcCreator::dcmt_061) {
+        const std::vector<std::uint32_t> aaa = dcmt_find_primitives(phi, o, threads, tick);
+        parallel_for(count, thread_count(threads, count), [&](std::size_t i) {
+            MtParams prm = mt_params_for(o.p, aaa[i], 0, 0);
+            dc_tune_tempering_dcmt(prm);
+            out.sets[i] = prm;
+            out.ids[i] = static_cast<std::uint32_t>(o.start_id) + static_cast<std::uint32_t>(i);
+            tick();
+        });
+        return out;
+    }
+    parallel_for(count, thread_count(threads, count), [&](std::size_t i) {
+        const auto id = static_cast<std::uint32_t>(o.start_id) + static_cast<std::uint32_t>(i);
+        MtParams prm = mt_params_for(o.p, rngvet_find_primitive(phi, id, o.seed), 0, 0);
+        dc_tune_tempering(prm);
+        out.sets[i] = prm;
+        out.ids[i] = id;
+        tick();
+    });
+    return out;
+}
 
 MtParamSet dc_create(int p, int count, std::uint32_t seed, int threads, const DcProgress& progress)
 {
-    if (!is_mersenne_exponent(p) || p < 521 || p > mt_kv_max_p) {
-        throw std::invalid_argument(
-            "dc_create: p must be a Mersenne exponent in 521.." + std::to_string(mt_kv_max_p));
-    }
-    if (count < 1 || count > 65536)
-        throw std::invalid_argument("dc_create: count must be 1..65536");
-    MtParamSet out;
-    out.source = "dc-create";
-    out.p = p;
-    out.sets.resize(static_cast<std::size_t>(count));
-    out.ids.resize(static_cast<std::size_t>(count));
-    std::atomic<int> done{ 0 };
-    std::mutex progress_mutex;
-    parallel_for(static_cast<std::size_t>(count),
-        thread_count(threads, static_cast<std::size_t>(count)), [&](std::size_t i) {
-            const auto id = static_cast<std::uint32_t>(i);
-            MtParams prm = dc_find_primitive(p, id, seed);
-            dc_tune_tempering(prm);
-            out.sets[i] = prm;
-            out.ids[i] = id;
-            const int n = ++done;
-            if (progress) {
-                std::lock_guard<std::mutex> lock(progress_mutex);
-                progress(n, count);
-            }
-        });
-    return out;
+    DcCreateOptions o;
+    o.p = p;
+    o.count = count;
+    o.seed = seed;
+    o.threads = threads;
+    o.progress = progress;
+    return dc_create(o);
 }
 
 // ---------------------------------------------------------------------------------------------
 // dc_verify
 // ---------------------------------------------------------------------------------------------
+
+const DcmtReference* dcmt_reference(int p)
+{
+    static const DcmtReference refs[] = {
+        { 521, 32, "seed 4172, ids 0..31", 105, 108.5, 126 },
+        { 607, 32, "seed 4172, ids 0..31", 205, 224.5, 283 },
+        { 1279, 32, "seed 4172, ids 0..31", 419, 498.0, 616 },
+        { 2203, 32, "seed 4172, ids 0..31", 700, 780.5, 1044 },
+    };
+    for (const auto& r : refs) {
+        if (r.p == p) return &r;
+    }
+    return nullptr;
+}
 
 namespace {
 
@@ -536,9 +971,11 @@ DcVerifyReport dc_verify(const MtParamSet& set, const DcVerifyOptions& options)
     DcVerifyReport rep;
     rep.source = set.source;
     rep.sha256 = set.sha256;
+    rep.creator = set.creator;
+    rep.dc_seed = set.dc_seed;
     rep.p = set.p;
     rep.max_defect_sum = options.max_defect_sum;
-    rep.kv_computed = options.equidistribution && set.p <= mt_kv_max_p;
+    rep.kv_computed = options.equidistribution;
     rep.sets.resize(set.sets.size());
     const std::size_t n = set.sets.size();
     parallel_for(n, thread_count(options.threads, n), [&](std::size_t i) {

@@ -15,6 +15,7 @@
 #include "mt.hpp"
 #include "mt_params.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -37,8 +38,34 @@ struct MtPrimitivity {
 };
 MtPrimitivity mt_primitivity(const MtParams& prm);
 
-// Largest p for which k(v) is computed (memory and time grow as p^2 and p^3).
-inline constexpr int mt_kv_max_p = 4423;
+// The characteristic polynomial of DC's layout for p (nn = p/32 + 1, mm = nn/2, rr = 32nn - p)
+// as a function of aaa. From the MT paper (Matsumoto & Nishimura 1998, section 3.1), with
+// T = t^nn + t^mm and S = t^(nn-1) + t^(mm-1) and a_k bit k of aaa:
+//   phi(t) = T^(32-rr) S^rr + sum_{k<rr} a_k T^(32-rr) S^(rr-1-k) + sum_{k>=rr} a_k T^(31-k)
+// so phi is the XOR of precomputed polynomials, one per set bit of aaa. The prescreen keeps
+// the remainders of those polynomials modulo the 127 irreducible polynomials of degree <= 9,
+// so "phi has a factor of degree <= 9" costs 127 XOR chains of 32 small words (dcmt does the
+// same, and so draws the same candidates through its prescreen).
+class MtCharpoly {
+public:
+    explicit MtCharpoly(int p); // p a Mersenne exponent >= 521 (throws std::invalid_argument)
+    int p() const { return p_; }
+    Gf2Poly of(std::uint32_t aaa) const;
+    // False when phi(aaa) is divisible by an irreducible polynomial of degree <= 9.
+    bool prescreen(std::uint32_t aaa) const;
+    // Exact: phi(aaa) is primitive (prescreen, then t^(2^p) = t mod phi, as in
+    // primitivity_mersenne).
+    bool primitive(std::uint32_t aaa) const;
+
+private:
+    int p_;
+    std::vector<Gf2Poly> term_; // term_[k]: the polynomial of bit k of aaa; term_[32]: the rest
+    std::vector<std::array<std::uint16_t, 33>> residues_; // [small irreducible][k]
+};
+
+// Largest p for which mt_equidistribution uses Gaussian elimination (memory and time grow as
+// p^2 and p^3); above it, every p up to 44497 goes to the lattice method (mt_kv_lattice).
+inline constexpr int mt_kv_gauss_max_p = 4423;
 
 struct MtEquidistribution {
     int p = 0;
@@ -49,27 +76,85 @@ struct MtEquidistribution {
 };
 
 // k(v) for v = v_lo..v_hi (1 <= v_lo <= v_hi <= 32); other entries are -1. Throws
-// std::invalid_argument for p > mt_kv_max_p or w != 32.
+// std::invalid_argument for w != 32.
 MtEquidistribution mt_equidistribution(const MtParams& prm, int v_lo = 1, int v_hi = 32);
 
-// Called after each finished set with (sets done, sets wanted).
+// k(v) of one accuracy v (1..32) by reduction of the F2[t]-lattice of the output (Couture &
+// L'Ecuyer 2000) with the pivot reduction of dcmt 0.6 (after Harase's use of Mulders &
+// Storjohann's algorithm): v unit rows and one row holding a state of the generator are
+// reduced on the lowest set bit of their next output until the state row vanishes; k(v) is
+// the least degree among the unit rows. About p * v * nn / 2 word operations; the same
+// decisions as dcmt at every step, so it returns what dcmt's search sees.
+int mt_kv_lattice(const MtParams& prm, int v);
+
+// Called with (work done, work total) as creation proceeds.
 using DcProgress = std::function<void(int, int)>;
 
-// Creates `count` parameter sets for Mersenne exponent p (521 <= p <= mt_kv_max_p) with ids
-// 0..count-1 (count <= 65536). Set i is searched with its own MT19937 seeded by
-// init_by_array({seed, i}), so a set depends only on (p, seed, id), not on count or threads.
-// Candidates: aaa = 1 (bit 31) | random bits 16..30 | id (bits 0..15), kept when phi is
-// primitive; then maskB and maskC are chosen bit by bit (see dynamic_creator.cpp).
-// `threads` <= 0 uses the hardware concurrency.
+// How dc_create draws candidates and chooses tempering.
+enum class DcCreator {
+    // rngvet: set i is searched with its own MT19937 seeded by init_by_array({seed, id}), so a
+    // set depends only on (p, seed, id); tempering by dc_tune_tempering.
+    rngvet,
+    // dcmt 0.6.1 (and 0.6.2, whose library code is the same): get_mt_parameters_st(32, p,
+    // start_id, start_id + count - 1, seed), equal to init_dc(seed) then
+    // get_mt_parameters(32, p, count - 1) when start_id = 0, and to get_mt_parameter_id_st for
+    // one id. One MT19937 (init_genrand(seed)) feeds every id in turn: a candidate is
+    // aaa = (draw & 0xFFFF0000) | 0x80000000 | id; one that passes the prescreen costs nn more
+    // draws (the start state of dcmt's period check) and is then tested exactly; dcmt gives up
+    // on an id after 10000 candidates. Tempering by dc_tune_tempering_dcmt.
+    dcmt_061,
+};
+
+const char* dc_creator_name(DcCreator c); // "rngvet", "dcmt-0.6.1"
+
+struct DcCreateOptions {
+    int p = 521; // Mersenne exponent, 521..44497
+    int count = 1; // sets wanted, ids start_id .. start_id + count - 1 (<= 65535)
+    std::uint32_t seed = 0;
+    int start_id = 0;
+    DcCreator creator = DcCreator::rngvet;
+    int threads = 0; // <= 0: hardware concurrency
+    DcProgress progress;
+};
+
+// Creates parameter sets; throws std::invalid_argument for bad options, and std::runtime_error
+// when no primitive aaa turns up (dcmt mode: within dcmt's 10000 candidates for an id).
+// Every mode runs on `threads` threads; dcmt mode keeps dcmt's single candidate stream by
+// testing the next candidates of the stream in parallel and taking the first primitive one
+// in stream order, then tempers all sets in parallel.
+MtParamSet dc_create(const DcCreateOptions& options);
+
+// The former signature: rngvet mode, ids 0..count-1.
 MtParamSet dc_create(
     int p, int count, std::uint32_t seed, int threads = 0, const DcProgress& progress = {});
 
-// Chooses maskB / maskC for prm (its other fields fixed), DC-style, bit by bit.
+// dcmt 0.6.1's tempering search (its _get_tempering_parameter_hard_dc), same decisions and
+// ties: for v = 1..15 every mask pair reachable by setting bit v of maskC and maskB (and bit
+// v + 15 of maskB) is kept when it attains the best k(v) among all candidates of that level,
+// then v = 16..32 greedily; k(v) by mt_kv_lattice.
+void dc_tune_tempering_dcmt(MtParams& prm);
+
+// rngvet's tempering search: dcmt's search, then single-bit flips of maskB and maskC, top bit
+// first, kept while they lower the k(v) defect sum over v = 1..32, sweeps repeated until one
+// changes nothing. Never worse than dcmt's search for the same aaa.
 void dc_tune_tempering(MtParams& prm);
+
+// k(v) defect sums (over v = 1..32) of dcmt 0.6.1's sets for one p, measured by this project on
+// the sets stored in tests/data/dcmt_0.6.1_sets.txt (the test suite recomputes them), so that
+// reports can set a file's sets beside dcmt's. Known for p = 521, 607, 1279, 2203.
+struct DcmtReference {
+    int p;
+    int sets;
+    const char* call;
+    int min;
+    double median;
+    int max;
+};
+const DcmtReference* dcmt_reference(int p); // nullptr when not stored
 
 struct DcVerifyOptions {
     int threads = 0; // <= 0: hardware concurrency
-    bool equidistribution = true; // compute k(v) (skipped for p > mt_kv_max_p)
+    bool equidistribution = true; // compute k(v)
     int max_defect_sum = -1; // >= 0: a set whose defect sum exceeds it fails
 };
 
@@ -87,6 +172,8 @@ struct DcSetReport {
 struct DcVerifyReport {
     std::string source;
     std::string sha256;
+    std::string creator; // from the file's header ("" when not stated)
+    std::string dc_seed;
     int p = 0;
     std::vector<DcSetReport> sets;
     std::vector<std::pair<std::size_t, std::size_t>> duplicate_ids; // pairs of set indices

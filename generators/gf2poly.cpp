@@ -310,17 +310,21 @@ std::vector<std::uint32_t> small_irreducibles(int max_degree)
     return found;
 }
 
-bool divides_small(std::uint32_t g, const Gf2Poly& f)
+std::uint32_t remainder_small(const Gf2Poly& f, std::uint32_t g)
 {
-    // Horner from the top coefficient: r = r * t + f_i (mod g), 32 coefficients at a time
-    // would need t^32 mod g; one at a time is fast enough for the prescreen.
+    // Horner from the top coefficient: r = r * t + f_i (mod g), one coefficient at a time.
     const int dg = small_degree(g);
     std::uint32_t r = 0;
     for (int i = f.degree(); i >= 0; --i) {
         r = (r << 1) | (f.coeff(i) ? 1u : 0u);
         if ((r >> dg) & 1u) r ^= g;
     }
-    return r == 0;
+    return r;
+}
+
+bool divides_small(std::uint32_t g, const Gf2Poly& f)
+{
+    return remainder_small(f, g) == 0;
 }
 
 bool is_mersenne_exponent(int p)

@@ -74,6 +74,9 @@ Gf2Poly berlekamp_massey(const std::vector<std::uint8_t>& bits);
 // For max_degree = 9 there are 127.
 std::vector<std::uint32_t> small_irreducibles(int max_degree);
 
+// f mod g for a small polynomial g (bit i = coefficient of t^i, 1 <= degree <= 31).
+std::uint32_t remainder_small(const Gf2Poly& f, std::uint32_t g);
+
 // True when the small polynomial g (bit i = coefficient of t^i, degree <= 31) divides f.
 bool divides_small(std::uint32_t g, const Gf2Poly& f);
 

@@ -102,6 +102,7 @@ bool is_mask_key(const std::string& key)
 struct Header {
     std::map<std::string, std::uint64_t> values;
     std::map<std::string, int> line_of;
+    std::map<std::string, std::string> provenance; // creator, dc_seed (header line only)
 
     // Records key=value; `from_comment` tokens are only read for layout keys and may carry
     // punctuation around them, as in "(w=32, p=521).".
@@ -120,6 +121,10 @@ struct Header {
         }
         std::string key = token.substr(0, eq);
         if (key == "w") key = "ww";
+        if (!from_comment && (key == "creator" || key == "dc_seed")) {
+            provenance[key] = token.substr(eq + 1);
+            return;
+        }
         if (!is_layout_key(key)) return;
         std::uint64_t v = 0;
         if (!parse_unsigned(token.substr(eq + 1), is_mask_key(key) ? 16 : 10, 0xFFFFFFFFull, v)) {
@@ -270,6 +275,8 @@ MtParamSet parse_param_text(const std::string& text, const std::string& source)
     out.source = source;
     out.p = p;
     out.sha256 = sha256_hex(text);
+    if (header.provenance.count("creator")) out.creator = header.provenance["creator"];
+    if (header.provenance.count("dc_seed")) out.dc_seed = header.provenance["dc_seed"];
     for (const Row& r : rows) {
         out.sets.push_back(mt_params_for(p, r.aaa, r.mask_b, r.mask_c));
         out.ids.push_back(r.id);

@@ -14,7 +14,8 @@
 //
 //   Header keys p (required) and w / ww (32 only) fix the layout; mm, nn, rr, wmask, umask,
 //   lmask, shift0, shift1, shiftB, shiftC may be given and must then match DC's layout for p
-//   (mt_params_for). Other keys are kept by nobody and ignored (e.g. dc_seed, created).
+//   (mt_params_for). creator (rngvet or dcmt-0.6.1) and dc_seed, written by `rngvet dc
+//   create`, are kept in MtParamSet for reports. Other keys are ignored.
 //   Files made before this format, such as the Fixstars MT521 table, state the layout only in
 //   comments: key=value tokens with those known keys inside the comment lines that precede
 //   the first set are read the same way ("(w=32, p=521)" works).
@@ -38,6 +39,8 @@ struct MtParamSet {
     std::vector<MtParams> sets;
     std::vector<std::uint32_t> ids; // ids[i] identifies sets[i]
     std::string sha256; // SHA-256 hex of the file's bytes ("" when not from a file)
+    std::string creator; // header key creator= ("" when not stated)
+    std::string dc_seed; // header key dc_seed= ("" when not stated)
 };
 
 // The SDK's Mersenne exponent: its .dat format does not record p.

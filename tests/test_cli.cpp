@@ -4,6 +4,7 @@
 #include "reports/store.hpp"
 #include "tests/cli_run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -284,6 +285,35 @@ TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
     const std::string created = testing::TempDir() + "created.txt";
     ASSERT_EQ(rngvet("dc create --p 521 --count 2 --seed 4172 --out " + created).status, 0);
     EXPECT_EQ(rngvet("dc verify " + created).status, 0);
+}
+
+// dcmt 0.6.1's own sets (tests/data/dcmt_0.6.1_sets.txt), the header's provenance, the report's
+// comparison with dcmt, and one-line input errors that never wrap negative numbers.
+TEST(Cli, DcCreateCompatWritesDcmtSetsAndVerifyNamesTheCreator)
+{
+    const std::string made = testing::TempDir() + "dcmt_compat.txt";
+    ASSERT_EQ(
+        rngvet("dc create --p 521 --count 2 --seed 4172 --compat dcmt-0.6.1 --out " + made).status,
+        0);
+    const std::string text = slurp(made);
+    EXPECT_NE(text.find("creator=dcmt-0.6.1 dc_seed=4172"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n0 e84e0000 f4f2db80 ff770000"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n1 916b0001 77353b80 ffe50000"), std::string::npos) << text;
+    const Result v = rngvet("dc verify --verbose " + made);
+    EXPECT_EQ(v.status, 0) << v.out << v.err;
+    EXPECT_NE(v.out.find("creator:        dcmt-0.6.1, DC seed 4172"), std::string::npos) << v.out;
+    EXPECT_NE(v.out.find("dcmt 0.6.1 for p=521 (32 sets"), std::string::npos) << v.out;
+    for (const char* bad :
+        { "dc create --p 521 --count 2 --seed -1", "dc create --p 521 --count -2 --seed 1",
+            "dc create --p 521 --count 2 --seed 1 --start-id -1",
+            "dc create --p 521 --count 2 --seed 4294967296",
+            "dc create --p 521 --count 2 --seed 1 --compat dcmt-0.5",
+            "dc create --p 523 --count 2 --seed 1", "dc verify fixstars-mt521 --max-defect -1",
+            "dc verify fixstars-mt521 --threads -3" }) {
+        const Result r = rngvet(bad);
+        EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+    }
 }
 
 } // namespace

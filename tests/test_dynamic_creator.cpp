@@ -4,14 +4,23 @@
 #include "generators/gf2poly.hpp"
 #include "generators/mt_params.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #ifndef RNGVET_DATA_DIR
 #error "define RNGVET_DATA_DIR (the repository's generators/params folder)"
+#endif
+
+#ifndef RNGVET_DCMT_SETS
+#error "define RNGVET_DCMT_SETS (tests/data/dcmt_0.6.1_sets.txt)"
 #endif
 
 namespace {
@@ -288,6 +297,188 @@ TEST(DynamicCreator, CreatedSetsPassVerify)
     // Written and read back through the text format.
     const MtParamSet back = parse_param_text(format_param_text(made, { "t" }), "made");
     EXPECT_TRUE(dc_verify(back, DcVerifyOptions{ 0, false, -1 }).passed());
+}
+
+// ---------------------------------------------------------------------------------------------
+// dcmt 0.6.1 compatibility and the methods it rests on
+// ---------------------------------------------------------------------------------------------
+
+struct DcmtRow {
+    std::uint32_t id, aaa, mask_b, mask_c;
+};
+using DcmtCall = std::tuple<int, std::uint32_t, int>; // p, seed, start_id
+
+// The stored output of dcmt 0.6.1: one block of rows per get_mt_parameters_st call.
+std::map<DcmtCall, std::vector<DcmtRow>> dcmt_blocks()
+{
+    std::ifstream in(RNGVET_DCMT_SETS);
+    EXPECT_TRUE(in) << RNGVET_DCMT_SETS;
+    std::map<DcmtCall, std::vector<DcmtRow>> out;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream f(line);
+        int p = 0, start = 0;
+        std::uint32_t seed = 0;
+        DcmtRow r{};
+        f >> p >> seed >> start >> r.id >> std::hex >> r.aaa >> r.mask_b >> r.mask_c;
+        EXPECT_TRUE(f) << line;
+        out[{ p, seed, start }].push_back(r);
+    }
+    return out;
+}
+
+void expect_dcmt_sets(int p, std::uint32_t seed, int start, const std::vector<DcmtRow>& rows,
+    std::size_t count, int threads)
+{
+    SCOPED_TRACE("p=" + std::to_string(p) + " seed=" + std::to_string(seed)
+        + " start_id=" + std::to_string(start) + " threads=" + std::to_string(threads));
+    ASSERT_LE(count, rows.size());
+    DcCreateOptions o;
+    o.p = p;
+    o.seed = seed;
+    o.start_id = start;
+    o.count = static_cast<int>(count);
+    o.creator = DcCreator::dcmt_061;
+    o.threads = threads;
+    const MtParamSet made = dc_create(o);
+    ASSERT_EQ(made.sets.size(), count);
+    EXPECT_EQ(made.creator, "dcmt-0.6.1");
+    for (std::size_t i = 0; i < count; ++i) {
+        EXPECT_EQ(made.ids[i], rows[i].id);
+        EXPECT_EQ(made.sets[i].aaa, rows[i].aaa) << "id " << rows[i].id;
+        EXPECT_EQ(made.sets[i].maskB, rows[i].mask_b) << "id " << rows[i].id;
+        EXPECT_EQ(made.sets[i].maskC, rows[i].mask_c) << "id " << rows[i].id;
+    }
+}
+
+// Bit for bit: every aaa, maskB and maskC of the stored dcmt calls, taken in part to keep each
+// test within seconds (scripts/dc_bench.sh compares the whole calls).
+void expect_dcmt_blocks(const std::map<DcmtCall, std::size_t>& prefix)
+{
+    const auto blocks = dcmt_blocks();
+    ASSERT_EQ(blocks.size(), 8u);
+    for (const auto& [call, count] : prefix) {
+        const auto it = blocks.find(call);
+        ASSERT_NE(it, blocks.end());
+        expect_dcmt_sets(
+            std::get<0>(call), std::get<1>(call), std::get<2>(call), it->second, count, 0);
+    }
+}
+
+TEST(DcmtCompat, ReproducesStoredDcmtOutputP521P607)
+{
+    expect_dcmt_blocks({ { { 521, 4172u, 0 }, 16 }, { { 607, 4172u, 0 }, 4 },
+        { { 607, 4172u, 100 }, 8 }, { { 521, 4294967295u, 65530 }, 6 } });
+}
+
+TEST(DcmtCompat, ReproducesStoredDcmtOutputP1279)
+{
+    expect_dcmt_blocks({ { { 1279, 4172u, 0 }, 1 }, { { 1279, 1u, 0 }, 2 } });
+}
+
+TEST(DcmtCompat, ReproducesStoredDcmtOutputP2203)
+{
+    expect_dcmt_blocks({ { { 2203, 12345u, 5 }, 1 } });
+}
+
+// The candidate stream is one sequence: the result must not depend on the threads that test it.
+TEST(DcmtCompat, SameSetsOnOneThread)
+{
+    const auto blocks = dcmt_blocks();
+    expect_dcmt_sets(607, 4172u, 100, blocks.at({ 607, 4172u, 100 }), 4, 1);
+}
+
+// The stored reference figures of dcmt_reference are the defect sums of the stored sets.
+TEST(DcmtCompat, ReferenceDefectSumsMatchTheStoredSets)
+{
+    for (const auto& [call, rows] : dcmt_blocks()) {
+        const int p = std::get<0>(call);
+        if (std::get<1>(call) != 4172u || std::get<2>(call) != 0) continue;
+        const DcmtReference* ref = dcmt_reference(p);
+        ASSERT_NE(ref, nullptr) << p;
+        ASSERT_EQ(rows.size(), static_cast<std::size_t>(ref->sets));
+        std::vector<int> sums;
+        for (const auto& r : rows)
+            sums.push_back(
+                mt_equidistribution(mt_params_for(p, r.aaa, r.mask_b, r.mask_c)).defect_sum());
+        std::sort(sums.begin(), sums.end());
+        EXPECT_EQ(sums.front(), ref->min) << p;
+        EXPECT_EQ((sums[15] + sums[16]) / 2.0, ref->median) << p;
+        EXPECT_EQ(sums.back(), ref->max) << p;
+    }
+}
+
+// The closed formula of phi agrees with Berlekamp-Massey on primitive sets, and its prescreen
+// and exact test agree with the generic ones on arbitrary candidates.
+TEST(DcmtCompat, CharacteristicPolynomialFormula)
+{
+    const MtCharpoly phi521(521);
+    for (const MtParams& prm : builtin_param_set("fixstars-mt521").sets) {
+        EXPECT_EQ(phi521.of(prm.aaa), mt_characteristic_polynomial(prm)) << prm.aaa;
+        EXPECT_TRUE(phi521.primitive(prm.aaa)) << prm.aaa;
+    }
+    static const std::vector<std::uint32_t> small = small_irreducibles(9);
+    for (int p : { 521, 607, 1279, 19937 }) {
+        const MtCharpoly phi(p);
+        std::uint32_t x = 2463534242u;
+        for (int i = 0; i < (p < 2000 ? 300 : 20); ++i) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            const std::uint32_t aaa = x | 0x80000000u;
+            const Gf2Poly f = phi.of(aaa);
+            ASSERT_EQ(f.degree(), p);
+            const bool small_factor = std::any_of(
+                small.begin(), small.end(), [&](std::uint32_t g) { return divides_small(g, f); });
+            EXPECT_EQ(phi.prescreen(aaa), !small_factor) << std::hex << aaa;
+            if (p < 2000 && phi.prescreen(aaa)) {
+                EXPECT_EQ(
+                    phi.primitive(aaa), mt_primitivity(mt_params_for(p, aaa, 0, 0)).primitive);
+            }
+        }
+    }
+}
+
+// The lattice method gives the k(v) of Gaussian elimination (itself checked against brute
+// force above), and MT19937's known dimension defect sum 6750 (Panneton, L'Ecuyer & Matsumoto,
+// "Improved long-period generators based on linear recurrences modulo 2", ACM TOMS 32(1) 2006,
+// table of Delta_1 for MT19937).
+TEST(DcmtCompat, LatticeKvMatchesGaussianElimination)
+{
+    const MtParamSet fix = builtin_param_set("fixstars-mt521");
+    MtParams untempered = fix.sets[0];
+    untempered.maskB = 0;
+    untempered.maskC = 0;
+    const auto blocks = dcmt_blocks();
+    const DcmtRow r1279 = blocks.at({ 1279, 1u, 0 })[0];
+    const DcmtRow r2203 = blocks.at({ 2203, 12345u, 5 })[0];
+    for (const MtParams& prm : { fix.sets[0], fix.sets[17], untempered,
+             mt_params_for(1279, r1279.aaa, r1279.mask_b, r1279.mask_c),
+             mt_params_for(2203, r2203.aaa, r2203.mask_b, r2203.mask_c) }) {
+        const MtEquidistribution kv = mt_equidistribution(prm);
+        for (int v = 1; v <= 32; ++v)
+            EXPECT_EQ(mt_kv_lattice(prm, v), kv.k[v]) << "aaa " << prm.aaa << " v=" << v;
+    }
+    const MtParams mt = mt19937_params();
+    int sum = 0;
+    for (int v = 1; v <= 32; ++v)
+        sum += 19937 / v - mt_kv_lattice(mt, v);
+    EXPECT_EQ(sum, 6750);
+    EXPECT_EQ(mt_kv_lattice(mt, 1), 19937);
+    EXPECT_EQ(mt_kv_lattice(mt, 32), 623);
+}
+
+// rngvet's tempering starts from dcmt's and only accepts improvements.
+TEST(DynamicCreator, RngvetTemperingNeverWorseThanDcmts)
+{
+    for (const MtParams& base : builtin_param_set("fixstars-mt521").sets) {
+        if (base.aaa % 8 != 0) continue; // a few sets suffice
+        MtParams ours = base;
+        MtParams theirs = base;
+        dc_tune_tempering(ours);
+        dc_tune_tempering_dcmt(theirs);
+        EXPECT_LE(mt_equidistribution(ours).defect_sum(), mt_equidistribution(theirs).defect_sum());
+    }
 }
 
 } // namespace
