@@ -5,6 +5,7 @@
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/mt_params.hpp"
+#include "guards.hpp"
 #include "options.hpp"
 
 #include <algorithm>
@@ -172,10 +173,7 @@ int run_create(int argc, char** argv)
     if (out_path.empty()) {
         std::cout << text;
     } else {
-        std::ofstream out(out_path, std::ios::binary);
-        out << text;
-        out.close();
-        if (!out) throw InputError("cannot write " + out_path);
+        write_file_atomically(out_path, text);
         std::cerr << "rngvet dc create: wrote " << o.count << " sets to " << out_path << "\n";
     }
     if (!rep.passed()) {
