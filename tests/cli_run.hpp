@@ -37,6 +37,15 @@ inline CliResult run_rngvet(const std::string& args)
     return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err) };
 }
 
+// The lines of a command's output (a one-line error is 1).
+inline int count_lines(const std::string& s)
+{
+    int n = 0;
+    for (char c : s)
+        n += c == '\n';
+    return n;
+}
+
 // A path in the test directory with no file (nor SQLite journal) left from an earlier run.
 inline std::string fresh(const std::string& name)
 {

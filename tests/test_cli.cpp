@@ -13,6 +13,7 @@
 
 namespace {
 
+using rngvet_test::count_lines;
 using rngvet_test::fresh;
 using rngvet_test::slurp;
 using Result = rngvet_test::CliResult;
@@ -20,14 +21,6 @@ using Result = rngvet_test::CliResult;
 Result rngvet(const std::string& args)
 {
     return rngvet_test::run_rngvet(args);
-}
-
-int count_lines(const std::string& s)
-{
-    int n = 0;
-    for (char c : s)
-        n += c == '\n';
-    return n;
 }
 
 TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)

@@ -28,6 +28,7 @@
 
 namespace {
 
+using rngvet_test::count_lines;
 using rngvet_test::fresh;
 using rngvet_test::slurp;
 using Result = rngvet_test::CliResult;
@@ -35,14 +36,6 @@ using Result = rngvet_test::CliResult;
 Result rngvet(const std::string& args)
 {
     return rngvet_test::run_rngvet(args);
-}
-
-int lines(const std::string& s)
-{
-    int n = 0;
-    for (char c : s)
-        n += c == '\n';
-    return n;
 }
 
 void copy_file(const std::string& from, const std::string& to)
@@ -238,7 +231,7 @@ TEST(Robustness, EveryBadInputIsOneLineExitTwoAndTheStoreIsUnchanged)
         SCOPED_TRACE(args);
         const Result r = rngvet(args);
         EXPECT_EQ(r.status, 2) << r.err;
-        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
         EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
         EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
         EXPECT_TRUE(contents(db) == before) << "the store changed";
@@ -280,7 +273,7 @@ TEST(Robustness, ResumeRefusesChangedParameterSetsNamingBothHashes)
     const std::string before = contents(db);
     const Result refused = rngvet("run --resume 1 --db " + db);
     EXPECT_EQ(refused.status, 2);
-    EXPECT_EQ(lines(refused.err), 1) << refused.err;
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
     EXPECT_NE(refused.err.find(stored_hash), std::string::npos) << refused.err;
     EXPECT_NE(refused.err.find("mix two streams"), std::string::npos) << refused.err;
     EXPECT_TRUE(contents(db) == before) << "the store changed";
@@ -383,7 +376,7 @@ TEST(Robustness, WritesToAFullDeviceExitOneAndNamedFilesKeepTheirOldContent)
             (std::string(RNGVET_BINARY) + " " + args + " >/dev/full 2>" + err).c_str());
         EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 1);
         EXPECT_NE(slurp(err).find("No space left on device"), std::string::npos) << slurp(err);
-        EXPECT_EQ(lines(slurp(err)), 1) << slurp(err);
+        EXPECT_EQ(count_lines(slurp(err)), 1) << slurp(err);
     }
     const Result out = rngvet("report --db " + db + " --out /dev/full");
     EXPECT_EQ(out.status, 1) << out.err;
@@ -402,7 +395,7 @@ TEST(Robustness, WritesToAFullDeviceExitOneAndNamedFilesKeepTheirOldContent)
     const std::string kept = slurp(mnt + "/report.md");
     ::umount(mnt.c_str());
     EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_EQ(kept, "the previous report\n");
 }
 
@@ -694,7 +687,7 @@ TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
     std::ofstream(dir + "/tasks.tsv", std::ios::trunc) << table.substr(0, table.find("\n1\t") + 1);
     r = rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new3.sqlite"));
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
 }
 
