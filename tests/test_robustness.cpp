@@ -540,15 +540,15 @@ TEST(Robustness, NoTemporaryFileOutlivesARunKilledOrFailed)
 // Every descendant of `pid` (read from /proc/PID/task/TID/children).
 std::vector<pid_t> descendants(pid_t pid)
 {
-    std::vector<pid_t> out, todo{ pid };
-    while (!todo.empty()) {
-        const pid_t p = todo.back();
-        todo.pop_back();
+    std::vector<pid_t> out, unvisited{ pid };
+    while (!unvisited.empty()) {
+        const pid_t p = unvisited.back();
+        unvisited.pop_back();
         std::ifstream children(
             "/proc/" + std::to_string(p) + "/task/" + std::to_string(p) + "/children");
         for (pid_t c; children >> c;) {
             out.push_back(c);
-            todo.push_back(c);
+            unvisited.push_back(c);
         }
     }
     return out;
