@@ -334,12 +334,12 @@ int cmd_run(int argc, char** argv)
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
             throw InputError("--mode must be serial or sharded, got '" + mode + "'");
-        run.input_sha256 = check_external_input(config);
-        run.params_check = check_param_sets(config, allow_unverified);
         if (mode == "sharded"
             && (config.generator == "stdin32" || config.generator.rfind("file:", 0) == 0))
             throw InputError(
                 "sharded mode jumps in the stream; an external stream can only run serially");
+        run.input_sha256 = check_external_input(config);
+        run.params_check = check_param_sets(config, allow_unverified);
         store = std::make_unique<Store>(db_path);
         to_run = tests;
         if (to_run.empty())
