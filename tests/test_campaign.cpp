@@ -249,6 +249,43 @@ TEST(CampaignTable, RoundTripsAndRejectsDamage)
     }
 }
 
+// Every cut of the table and a changed byte in every line are refused (the end line's count
+// and SHA-256).
+TEST(CampaignTable, EveryTruncationAndEveryChangedByteIsRefused)
+{
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    const TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    const std::string text = write_task_table(table);
+    ASSERT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1, 7), "end\t12\t");
+    const std::string path = temp("truncated.tsv");
+    auto refused = [&](const std::string& content, const std::string& what) {
+        std::ofstream(path, std::ios::trunc | std::ios::binary) << content;
+        try {
+            (void)read_task_table(path);
+            ADD_FAILURE() << "read " << what;
+            return 0;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+            return 1;
+        }
+    };
+    int n = 0;
+    for (std::size_t cut = 0; cut < text.size(); ++cut)
+        n += refused(text.substr(0, cut), "cut at " + std::to_string(cut));
+    EXPECT_EQ(n, static_cast<int>(text.size()));
+    // A changed byte in every line (a digit of a test, a seed, the count, the checksum).
+    int changed = 0;
+    for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+        std::string copy = text;
+        copy[at] = copy[at] == '1' ? '2' : '1';
+        changed += refused(copy, "changed at " + std::to_string(at));
+        if (text.find('\n', at) + 1 >= text.size()) break;
+    }
+    EXPECT_GE(changed, 15);
+    std::ofstream(path, std::ios::trunc) << text;
+    EXPECT_TRUE(same_tasks(read_task_table(path).tasks, table.tasks));
+}
+
 TEST(CampaignText, RangesQuotingAndScripts)
 {
     EXPECT_EQ(id_ranges({ 0, 1, 2, 3, 5, 7, 8, 9 }), "0-3,5,7-9");
