@@ -343,6 +343,20 @@ std::vector<TaskState> inspect_all(
     return states;
 }
 
+// The target of a merge must be this campaign's database: not a task's, not another
+// campaign's. Refused with one line before anything is written.
+void check_campaign_target(Store& store, const std::string& db_path, const std::string& campaign)
+{
+    if (const auto stamp = store.campaign_stamp())
+        throw InputError("'" + db_path + "' is the database of task "
+            + std::to_string(stamp->task_id) + " of campaign " + stamp->campaign_id
+            + ", not a campaign database; merge into DIR/campaign.sqlite or a new file");
+    for (const std::string& id : store.campaign_ids())
+        if (id != campaign)
+            throw InputError("'" + db_path + "' holds campaign " + id + ", not " + campaign
+                + "; merge into DIR/campaign.sqlite or a new file");
+}
+
 // Folds every task database into `db_path`; prints what was refused and what is not done.
 // Returns 0 when every task is done and merged, 1 when tasks are missing or failed, 2 when
 // a task database was refused.
@@ -353,15 +367,7 @@ int merge_all(const std::string& dir, const TaskTable& table, const std::string&
         ? static_cast<int>(battery.tests.size())
         : static_cast<int>(parse_seed(table.tests_selected).size());
     Store store(db_path);
-    // The target must be this campaign's database: not a task's, not another campaign's.
-    if (const auto stamp = store.campaign_stamp())
-        throw InputError("'" + db_path + "' is the database of task "
-            + std::to_string(stamp->task_id) + " of campaign " + stamp->campaign_id
-            + ", not a campaign database; merge into DIR/campaign.sqlite or a new file");
-    for (const std::string& id : store.campaign_ids())
-        if (id != table.campaign_id)
-            throw InputError("'" + db_path + "' holds campaign " + id + ", not " + table.campaign_id
-                + "; merge into DIR/campaign.sqlite or a new file");
+    check_campaign_target(store, db_path, table.campaign_id);
     std::int64_t tests = 0, stats = 0;
     int merged = 0, refused = 0;
     for (const CampaignTask& t : table.tasks) {
@@ -732,6 +738,11 @@ int run_local(int argc, char** argv)
             throw InputError("'" + dir + "' holds campaign " + held.campaign_id
                 + ", whose tasks differ from this file's; choose another --out");
         table.campaign_id = held.campaign_id;
+    }
+    if (!db.empty() && exists(db)) {
+        // Refused before any task runs, not after.
+        Store target(db);
+        check_campaign_target(target, db, table.campaign_id);
     }
     dir = prepare_directory(dir);
     const int lock

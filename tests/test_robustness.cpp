@@ -644,6 +644,14 @@ TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("is the database of task 0"), std::string::npos) << r.err;
     EXPECT_TRUE(contents(task0) == task0_before);
+    // campaign run refuses it before any task runs or any folder is made.
+    const std::string unused = testing::TempDir() + "robust_merge_unused";
+    std::system(("rm -rf " + unused).c_str());
+    r = rngvet("campaign run " + file + " --out " + unused + " --db " + task0);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("is the database of task 0"), std::string::npos) << r.err;
+    struct stat st { };
+    EXPECT_NE(::stat(unused.c_str(), &st), 0) << "the campaign folder was made";
     const std::string other_file = write_text("robust_merge_other.ini",
         "[campaign]\nname = other\nbattery = smallcrush\ntests = 1\nshards = 1\n"
         "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
