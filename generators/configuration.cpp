@@ -512,6 +512,96 @@ std::string canonical_name(const Configuration& c)
     return name + view;
 }
 
+Configuration parse_canonical_name(const std::string& name)
+{
+    const auto refuse = [&](const std::string& why) {
+        return InputError("'" + name + "' is not a canonical configuration name: " + why);
+    };
+    Configuration c;
+    // Options follow the head after ';', in canonical_name's order (zero, skip, view). A file:
+    // name keeps only its view, since the path may hold ';' itself.
+    std::string head = name;
+    std::vector<std::string> options;
+    if (is_external(name)) {
+        const auto at = name.rfind(";view=");
+        if (at != std::string::npos) {
+            options.push_back(name.substr(at + 1));
+            head = name.substr(0, at);
+        }
+    } else {
+        std::stringstream in(name);
+        std::string part;
+        std::getline(in, head, ';');
+        while (std::getline(in, part, ';'))
+            options.push_back(part);
+    }
+    for (const std::string& option : options) {
+        const auto eq = option.find('=');
+        const std::string key = option.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
+        if (key == "zero")
+            c.zero = value;
+        else if (key == "skip")
+            c.skip = parse_u64(value, "skip");
+        else if (key == "view")
+            c.view = parse_view(value);
+        else
+            throw refuse("unknown option '" + option + "' (valid: zero=, skip=, view=)");
+    }
+    if (is_external(head)) {
+        c.generator = head;
+    } else {
+        std::vector<std::string> fields;
+        std::stringstream in(head);
+        std::string field;
+        while (std::getline(in, field, '/'))
+            fields.push_back(field);
+        if (fields.size() != 5) throw refuse("expected generator/instances/layout/seeding/seed");
+        std::string hash;
+        if (fields[0].rfind("mtdc[", 0) == 0 && fields[0].back() == ']') {
+            // mtdc[SOURCE#HASH8@ID]
+            const std::string inner = fields[0].substr(5, fields[0].size() - 6);
+            const auto sharp = inner.rfind('#');
+            const auto at = inner.rfind('@');
+            if (sharp == std::string::npos || at == std::string::npos || at < sharp)
+                throw refuse("expected mtdc[SETS#HASH@ID]");
+            c.generator = "mtdc";
+            c.params = inner.substr(0, sharp);
+            hash = inner.substr(sharp + 1, at - sharp - 1);
+            const std::uint64_t id = parse_u64(inner.substr(at + 1), "the parameter-set id");
+            if (id > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+                throw refuse("parameter-set id too large");
+            c.param_id = static_cast<int>(id);
+        } else {
+            c.generator = fields[0];
+        }
+        const std::uint64_t instances = parse_u64(fields[1], "the number of instances");
+        if (instances > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+            throw refuse("too many instances");
+        c.instances = static_cast<int>(instances);
+        c.layout = parse_layout(fields[2]);
+        c.seeding = parse_seeding(fields[3]);
+        if (fields[4] != "-") c.seed = parse_seed(fields[4]);
+        if (!hash.empty() && params_sha256(c).substr(0, 8) != hash)
+            throw refuse("the parameter sets '" + c.params + "' here have SHA-256 "
+                + params_sha256(c).substr(0, 8) + "..., the name says " + hash);
+    }
+    validate(c);
+    const std::string again = canonical_name(c);
+    if (again != name) throw refuse("its canonical form is '" + again + "'");
+    return c;
+}
+
+std::string seed_family(const std::string& canonical)
+{
+    if (is_external(canonical)) return canonical;
+    const auto end = canonical.find(';');
+    const auto slash = canonical.rfind('/', end == std::string::npos ? std::string::npos : end);
+    if (slash == std::string::npos) return canonical;
+    return canonical.substr(0, slash + 1) + "*"
+        + (end == std::string::npos ? std::string() : canonical.substr(end));
+}
+
 int resolution_bits(const Configuration& c)
 {
     if (c.view != BitView::top32) {

@@ -65,6 +65,17 @@ void validate(const Configuration& config);
 // are appended (";zero=smallest", ";skip=1000").
 std::string canonical_name(const Configuration& config);
 
+// The exact inverse of canonical_name: the configuration a canonical name stands for (backend
+// "cpu"). An mtdc name keeps only the file name of its parameter sets, so a file is looked up
+// relative to the working directory and its SHA-256 must match the name's. Throws InputError for
+// a name that is not canonical (canonical_name of the result must give the name back).
+Configuration parse_canonical_name(const std::string& name);
+
+// The canonical name with its seed field replaced by "*": the key of a configuration's family
+// across seeds ("ranmar48/1/single/increment/*;zero=smallest"). External streams, which have
+// no seed, are their own key.
+std::string seed_family(const std::string& canonical);
+
 // Resolution in bits of the configuration's stream.
 int resolution_bits(const Configuration& config);
 

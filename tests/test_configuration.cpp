@@ -280,3 +280,106 @@ TEST(MtConfiguration, Mt19937SeedsByInitGenrandOrByArray)
 
 } // namespace
 } // namespace rngvet
+
+namespace rngvet {
+namespace {
+
+// parse_canonical_name is the exact inverse of canonical_name, for every generator and option.
+TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
+{
+    std::vector<Configuration> configs;
+    for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" })
+        configs.push_back(ranmar(g, 1, "single"));
+    configs.push_back(ranmar("ranmar48", 8, "block:12500", "stride:7", 0, 30081));
+    configs.push_back(ranmar("ranmar48x", 8, "request:100000", "split:20000"));
+    configs.push_back(ranmar("ranmar24", 3, "interleave", "hash"));
+    Configuration zero = ranmar("ranmar48", 1, "single");
+    zero.zero = "smallest";
+    zero.skip = 1000000007;
+    configs.push_back(zero);
+    Configuration viewed = ranmar("ranmar48", 2, "interleave", "same");
+    viewed.view = BitView::low32;
+    configs.push_back(viewed);
+    Configuration mt;
+    mt.generator = "mt19937";
+    mt.seed = { 5489 };
+    configs.push_back(mt);
+    mt.seed = { 0x123, 0x234, 0x345, 0x456 };
+    mt.view = BitView::packed;
+    configs.push_back(mt);
+    for (const char* sets : { "fixstars-mt521", "nvidia-sdk-mt607",
+             "p=521,aaa=0x9f4d0002,maskB=0x7bdf7e80,maskC=0xeb9e0000" }) {
+        Configuration dc;
+        dc.generator = "mtdc";
+        dc.params = sets;
+        dc.seed = { 4172 };
+        dc.instances = std::string(sets).rfind("p=", 0) == 0 ? 1 : 4;
+        dc.param_id = dc.instances == 1 ? 0 : 3;
+        dc.layout = parse_layout(dc.instances == 1 ? "single" : "block:1000");
+        dc.seeding = parse_seeding("stride:0x33ff");
+        configs.push_back(dc);
+    }
+    Configuration file;
+    file.generator = "file:/tmp/a;b/words.bin";
+    file.view = BitView::reversed;
+    configs.push_back(file);
+
+    for (const Configuration& c : configs) {
+        const std::string name = canonical_name(c);
+        SCOPED_TRACE(name);
+        const Configuration back = parse_canonical_name(name);
+        EXPECT_EQ(canonical_name(back), name);
+        EXPECT_EQ(back.generator, c.generator);
+        EXPECT_EQ(back.seed, c.seed);
+        EXPECT_EQ(back.instances, c.instances);
+        EXPECT_EQ(to_string(back.layout), to_string(c.layout));
+        EXPECT_EQ(to_string(back.seeding), to_string(c.seeding));
+        EXPECT_EQ(back.zero, c.zero);
+        EXPECT_EQ(back.skip, c.skip);
+        EXPECT_EQ(back.view, c.view);
+        EXPECT_EQ(back.param_id, c.param_id);
+        if (c.generator != "mtdc" && c.generator.rfind("file:", 0) != 0) {
+            // The same numbers, not only the same name.
+            auto a = make_stream(c), b = make_stream(back);
+            EXPECT_EQ(take(*a, 1000), take(*b, 1000));
+        }
+    }
+}
+
+TEST(CanonicalName, NonCanonicalSpellingsAreRefusedWithTheCanonicalForm)
+{
+    EXPECT_EQ(canonical_name(parse_canonical_name("ranmar48/1/single/increment/1802,9373")),
+        "ranmar48/1/single/increment/1802,9373");
+    for (const char* bad : { "", "ranmar48", "ranmar48/1/single/increment",
+             "ranmar48/1/single/increment/1802,9373/x", "ranmar49/1/single/increment/1,2",
+             "ranmar48/01/single/increment/1802,9373", "ranmar48/1/single/increment/0x10,9373",
+             "ranmar48/1/single/increment/1802,9373;zero=keep",
+             "ranmar48/1/single/increment/1802,9373;skip=0",
+             "ranmar48/1/single/increment/1802,9373;view=top32",
+             "ranmar48/1/single/increment/1802,9373;colour=red",
+             "ranmar48/1/single/increment/99999,9373",
+             "mtdc[fixstars-mt521#00000000@0]/1/"
+             "single/increment/1" }) {
+        SCOPED_TRACE(bad);
+        EXPECT_THROW(parse_canonical_name(bad), InputError);
+    }
+    try {
+        parse_canonical_name("ranmar48/1/single/increment/01802,9373");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("ranmar48/1/single/increment/1802,9373"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(CanonicalName, SeedFamilyReplacesOnlyTheSeed)
+{
+    EXPECT_EQ(seed_family("ranmar48/8/interleave/increment/1802,9373;zero=smallest;view=low32"),
+        "ranmar48/8/interleave/increment/*;zero=smallest;view=low32");
+    EXPECT_EQ(seed_family("mt19937/1/single/increment/5489"), "mt19937/1/single/increment/*");
+    EXPECT_EQ(seed_family("stdin32;view=packed"), "stdin32;view=packed");
+}
+
+} // namespace
+} // namespace rngvet
