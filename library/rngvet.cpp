@@ -1,0 +1,414 @@
+// The C API of librngvet (include/rngvet/rngvet.h): streams opened from a configuration, served
+// through the buffered (Prefetch) or the direct interface, with errors as codes and messages.
+#include "rngvet/rngvet.h"
+
+#include "generators/configuration.hpp"
+#include "generators/error.hpp"
+#include "internal.hpp"
+#include "kernels/backend.hpp"
+#include "prefetch.hpp"
+#include "rngvet/version.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+using rngvet::Configuration;
+using rngvet::InputError;
+
+namespace {
+thread_local std::string last_error;
+} // namespace
+
+void rngvet::library::set_last_error(const std::string& message)
+{
+    last_error = message;
+}
+
+namespace {
+
+// Runs f, turning its exceptions into a status and the thread's last error.
+template <class F> int guarded(int failure, F&& f)
+{
+    try {
+        f();
+        last_error.clear();
+        return RNGVET_OK;
+    } catch (const InputError& e) {
+        last_error = e.what();
+        return failure;
+    } catch (const std::bad_alloc&) {
+        last_error = "out of memory";
+        return RNGVET_ERROR_SYSTEM;
+    } catch (const std::system_error& e) {
+        last_error = e.what();
+        return RNGVET_ERROR_SYSTEM;
+    } catch (const std::exception& e) {
+        last_error = e.what();
+        return RNGVET_ERROR_BACKEND;
+    }
+}
+
+// The options form: "--generator ranmar48 --seed 1802,9373 ..." (also --key=value), the
+// spellings of rngvet run. A --backend among them is returned in `backend`.
+Configuration configuration_from_options(const std::string& text, std::string& backend)
+{
+    std::vector<std::string> words;
+    std::istringstream in(text);
+    for (std::string w; in >> w;) {
+        const auto eq = w.find('=');
+        if (w.rfind("--", 0) == 0 && eq != std::string::npos) {
+            words.push_back(w.substr(0, eq));
+            words.push_back(w.substr(eq + 1));
+        } else {
+            words.push_back(w);
+        }
+    }
+    Configuration c;
+    std::string layout;
+    for (std::size_t i = 0; i < words.size(); i += 2) {
+        const std::string& key = words[i];
+        if (key.rfind("--", 0) != 0)
+            throw InputError("expected an option such as --seed, got '" + key + "'");
+        if (i + 1 >= words.size()) throw InputError(key + " needs a value");
+        const std::string& value = words[i + 1];
+        const auto number = [&](const std::string& what) {
+            if (value.empty() || value.size() > 9
+                || value.find_first_not_of("0123456789") != std::string::npos)
+                throw InputError(what + " must be a non-negative integer, got '" + value + "'");
+            return std::atoi(value.c_str());
+        };
+        if (key == "--generator")
+            c.generator = value;
+        else if (key == "--seed")
+            c.seed = rngvet::parse_seed(value);
+        else if (key == "--params")
+            c.params = value;
+        else if (key == "--param-id")
+            c.param_id = number("--param-id");
+        else if (key == "--instances")
+            c.instances = number("--instances");
+        else if (key == "--layout")
+            layout = value;
+        else if (key == "--seeding")
+            c.seeding = rngvet::parse_seeding(value);
+        else if (key == "--zero")
+            c.zero = value;
+        else if (key == "--skip") {
+            if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+                throw InputError("--skip must be a non-negative integer, got '" + value + "'");
+            c.skip = std::strtoull(value.c_str(), nullptr, 10);
+        } else if (key == "--view")
+            c.view = rngvet::parse_view(value);
+        else if (key == "--backend")
+            backend = value;
+        else
+            throw InputError("unknown option '" + key
+                + "' (valid: --generator, --seed, --params, --param-id, --instances, --layout, "
+                  "--seeding, --zero, --skip, --view, --backend)");
+    }
+    if (c.generator.empty()) throw InputError("the configuration needs --generator");
+    if (!layout.empty())
+        c.layout = rngvet::parse_layout(layout);
+    else
+        c.layout.kind
+            = c.instances > 1 ? rngvet::LayoutKind::interleave : rngvet::LayoutKind::single;
+    return c;
+}
+
+// A configuration from a canonical name or the options form; validated.
+Configuration configuration_from_text(const char* text, std::string& backend)
+{
+    if (!text) throw InputError("no configuration given");
+    std::string s(text);
+    const auto first = s.find_first_not_of(" \t\n");
+    if (first == std::string::npos) throw InputError("no configuration given");
+    s = s.substr(first);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+        s.pop_back();
+    Configuration c = s.rfind("--", 0) == 0 ? configuration_from_options(s, backend)
+                                            : rngvet::parse_canonical_name(s);
+    rngvet::validate(c);
+    if (rngvet::is_transform(c.view))
+        throw InputError(std::string("the view ") + rngvet::to_string(c.view)
+            + " tests what a simulation makes of the numbers; a stream for use has a bit view "
+              "(top32, low32, reversed, packed)");
+    if (c.generator == "stdin32")
+        throw InputError("stdin32 is not a stream a library can open; use file:PATH");
+    return c;
+}
+
+// "auto": a CUDA device when present, else OpenMP, else the CPU reference. External streams
+// exist on the CPU only.
+std::string choose_backend(const Configuration& c, const std::string& wanted)
+{
+    if (wanted != "auto") return wanted;
+    if (c.generator.rfind("file:", 0) == 0) return "cpu";
+    const std::vector<std::string> here = rngvet::available_backends();
+    for (const char* b : { "cuda", "openmp" })
+        if (std::find(here.begin(), here.end(), b) != here.end()) return b;
+    return "cpu";
+}
+
+// Where a stream's numbers come from: the prefetch or the backend's stream itself.
+class Source {
+public:
+    Source(std::unique_ptr<rngvet::Stream> stream, int interface, std::size_t buffer)
+    {
+        if (interface == RNGVET_BUFFERED)
+            prefetch_ = std::make_unique<rngvet::library::Prefetch>(std::move(stream), buffer);
+        else
+            stream_ = std::move(stream);
+    }
+
+    // Calls sink(numbers, k) over consecutive pieces of the next n numbers.
+    template <class Sink> void read(std::size_t n, Sink&& sink)
+    {
+        while (n > 0) {
+            std::size_t k = n;
+            const std::uint64_t* p;
+            if (prefetch_) {
+                p = prefetch_->acquire(k);
+            } else {
+                k = std::min(n, scratch_size);
+                if (scratch_.size() < k) scratch_.resize(scratch_size);
+                stream_->fill(scratch_.data(), k);
+                p = scratch_.data();
+            }
+            sink(p, k);
+            n -= k;
+        }
+    }
+    // The numbers themselves, straight into out where nothing is buffered.
+    void raw(std::uint64_t* out, std::size_t n)
+    {
+        if (stream_) {
+            stream_->fill(out, n);
+            return;
+        }
+        read(n, [&](const std::uint64_t* p, std::size_t k) {
+            std::copy_n(p, k, out);
+            out += k;
+        });
+    }
+    void skip(std::uint64_t n)
+    {
+        if (prefetch_)
+            prefetch_->skip(n);
+        else
+            stream_->discard(n);
+    }
+
+private:
+    static constexpr std::size_t scratch_size = 4096;
+    std::unique_ptr<rngvet::library::Prefetch> prefetch_;
+    std::unique_ptr<rngvet::Stream> stream_;
+    std::vector<std::uint64_t> scratch_;
+};
+
+} // namespace
+
+struct rngvet_stream {
+    std::string name;
+    std::string backend;
+    int bits = 0;
+    std::uint64_t position = 0;
+    bool locked = false;
+    std::mutex mutex;
+    std::unique_ptr<Source> source;
+
+    // Runs f under the stream's mutex where the stream is locked.
+    template <class F> int call(F&& f)
+    {
+        if (!locked) return guarded(RNGVET_ERROR_BACKEND, f);
+        std::lock_guard<std::mutex> lock(mutex);
+        return guarded(RNGVET_ERROR_BACKEND, f);
+    }
+};
+
+extern "C" {
+
+void rngvet_options_init(rngvet_options* options)
+{
+    if (!options) return;
+    options->backend = nullptr;
+    options->interface = RNGVET_BUFFERED;
+    options->buffer_numbers = 0;
+    options->launch_numbers = 0;
+    options->locked = 0;
+}
+
+int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_options* options)
+{
+    if (!stream) {
+        last_error = "rngvet_open: stream is NULL";
+        return RNGVET_ERROR_INPUT;
+    }
+    *stream = nullptr;
+    rngvet_options o;
+    rngvet_options_init(&o);
+    if (options) o = *options;
+    Configuration c;
+    std::string backend = o.backend && *o.backend ? o.backend : "auto";
+    int status = guarded(RNGVET_ERROR_INPUT, [&] {
+        c = configuration_from_text(configuration, backend);
+        if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT)
+            throw InputError("interface must be RNGVET_BUFFERED (0) or RNGVET_DIRECT (1), got "
+                + std::to_string(o.interface));
+        const std::vector<std::string> valid{ "auto", "cpu", "openmp", "opencl", "cuda" };
+        if (std::find(valid.begin(), valid.end(), backend) == valid.end())
+            throw InputError(
+                "unknown backend '" + backend + "' (valid: auto, cpu, openmp, opencl, cuda)");
+        if (o.buffer_numbers > (std::size_t(1) << 32))
+            throw InputError("buffer_numbers is too large (at most 2^32), got "
+                + std::to_string(o.buffer_numbers));
+    });
+    if (status != RNGVET_OK) return status;
+    auto s = std::make_unique<rngvet_stream>();
+    status = guarded(RNGVET_ERROR_BACKEND, [&] {
+        c.backend = choose_backend(c, backend);
+        rngvet::BackendOptions bo;
+        if (o.launch_numbers) bo.launch_numbers = o.launch_numbers;
+        auto made = rngvet::make_backend_stream(c, bo);
+        s->name = made->name();
+        s->bits = made->bits();
+        s->backend = c.backend;
+        s->locked = o.locked != 0;
+        s->source = std::make_unique<Source>(std::move(made), o.interface,
+            o.buffer_numbers ? o.buffer_numbers : std::size_t(1) << 20);
+    });
+    if (status != RNGVET_OK) return status;
+    *stream = s.release();
+    return RNGVET_OK;
+}
+
+int rngvet_open_with(rngvet_stream** stream, const char* configuration, const char* backend,
+    int interface, size_t buffer_numbers)
+{
+    rngvet_options o;
+    rngvet_options_init(&o);
+    o.backend = backend;
+    o.interface = interface;
+    o.buffer_numbers = buffer_numbers;
+    return rngvet_open(stream, configuration, &o);
+}
+
+void rngvet_close(rngvet_stream* stream)
+{
+    delete stream;
+}
+
+#define RNGVET_NEED_STREAM(s)                                                                      \
+    if (!(s)) {                                                                                    \
+        last_error = "the stream is NULL";                                                         \
+        return RNGVET_ERROR_INPUT;                                                                 \
+    }                                                                                              \
+    if (n > 0 && !out) {                                                                           \
+        last_error = "the output array is NULL";                                                   \
+        return RNGVET_ERROR_INPUT;                                                                 \
+    }
+
+int rngvet_u01(rngvet_stream* s, double* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        const double scale = 1.0 / static_cast<double>(std::uint64_t(1) << s->bits);
+        s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
+            for (std::size_t i = 0; i < k; ++i)
+                out[i] = static_cast<double>(p[i]) * scale;
+            out += k;
+        });
+        s->position += n;
+    });
+}
+
+int rngvet_f32(rngvet_stream* s, float* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        const int shift = s->bits - 24;
+        const float scale = 1.0f / 16777216.0f;
+        s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
+            for (std::size_t i = 0; i < k; ++i)
+                out[i] = static_cast<float>(p[i] >> shift) * scale;
+            out += k;
+        });
+        s->position += n;
+    });
+}
+
+int rngvet_u32(rngvet_stream* s, uint32_t* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        const int bits = s->bits;
+        s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
+            for (std::size_t i = 0; i < k; ++i)
+                out[i] = rngvet::top32(p[i], bits);
+            out += k;
+        });
+        s->position += n;
+    });
+}
+
+int rngvet_raw(rngvet_stream* s, uint64_t* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        s->source->raw(out, n);
+        s->position += n;
+    });
+}
+
+int rngvet_skip(rngvet_stream* s, uint64_t n)
+{
+    if (!s) {
+        last_error = "the stream is NULL";
+        return RNGVET_ERROR_INPUT;
+    }
+    return s->call([&] {
+        s->source->skip(n);
+        s->position += n;
+    });
+}
+
+uint64_t rngvet_position(const rngvet_stream* s)
+{
+    return s ? s->position : 0;
+}
+
+int rngvet_bits(const rngvet_stream* s)
+{
+    return s ? s->bits : 0;
+}
+
+const char* rngvet_stream_name(const rngvet_stream* s)
+{
+    return s ? s->name.c_str() : "";
+}
+
+const char* rngvet_stream_backend(const rngvet_stream* s)
+{
+    return s ? s->backend.c_str() : "";
+}
+
+const char* rngvet_last_error(void)
+{
+    return last_error.c_str();
+}
+
+const char* rngvet_version(void)
+{
+    static const std::string v
+        = std::string(rngvet::version) + " (commit " + rngvet::git_commit + ")";
+    return v.c_str();
+}
+
+} // extern "C"
