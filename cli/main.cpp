@@ -38,7 +38,8 @@ const Command commands[] = {
 
 void usage(std::ostream& out)
 {
-    out << "usage: rngvet <command> [options]   (rngvet <command> --help for its options)\n\n"
+    out << "usage: rngvet <command> [options]   (rngvet <command> --help for its options)\n"
+           "       rngvet --version | -V\n\n"
            "commands:\n";
     for (const auto& c : commands)
         out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
@@ -66,7 +67,7 @@ int main(int argc, char** argv)
         usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
     }
-    if (std::strcmp(argv[1], "--version") == 0) {
+    if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-V") == 0) {
         std::cout << "rngvet " << rngvet::version << " (" << rngvet::git_commit << ")\n";
         return checked_output(0);
     }
