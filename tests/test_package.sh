@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The Debian packages, installed with dpkg into a fresh root folder: their files, the binary,
+# man pages and completion; the C and Fortran examples built against the installed files with
+# pkg-config and with find_package(rngvet), run on every backend here, their numbers compared
+# with the installed `rngvet generate`, and the CORSIKA-style caller reaching CERNLIB RM48's
+# values.
+#
+#   test_package.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(realpath "$1")
+source=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "test_package: FAILED: $*" >&2; exit 1; }
+
+cpack --config "$build/CPackConfig.cmake" -B "$work/packages" >"$work/cpack.log" 2>&1 \
+    || { cat "$work/cpack.log"; fail "cpack"; }
+runtime=$(ls "$work"/packages/rngvet_*.deb)
+dev=$(ls "$work"/packages/librngvet-dev_*.deb)
+dpkg-deb --field "$runtime" Package Depends
+dpkg-deb --field "$dev" Package Depends
+
+# A root of its own with an empty dpkg database; the system libraries the packages depend on
+# are this machine's, so dependencies are not checked there.
+root=$work/root
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+touch "$root/var/lib/dpkg/status"
+dpkg --root="$root" --force-depends --force-not-root -i "$runtime" "$dev" >"$work/dpkg.log" 2>&1 \
+    || { cat "$work/dpkg.log"; fail "dpkg -i"; }
+dpkg --root="$root" -s rngvet librngvet-dev | grep -q '^Status: install ok installed' \
+    || fail "packages not installed"
+for f in usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp \
+    usr/share/man/man1/rngvet.1 usr/share/man/man1/rngvet-run.1 \
+    usr/share/bash-completion/completions/rngvet usr/share/doc/rngvet/examples/mcpi.c; do
+    [ -e "$root/$f" ] || fail "$f is not installed"
+done
+libdir=$(dirname "$(find "$root/usr" -name 'librngvet.so.0' | head -1)")
+[ -n "$libdir" ] || fail "librngvet.so.0 is not installed"
+export LD_LIBRARY_PATH=$libdir
+rngvet=$root/usr/bin/rngvet
+"$rngvet" --version | grep -q '^rngvet ' || fail "rngvet --version"
+"$rngvet" -V | grep -q '^rngvet ' || fail "rngvet -V"
+man -l "$root/usr/share/man/man1/rngvet-generate.1" 2>/dev/null | grep -q -- '--count' \
+    || grep -q -- '--count' "$root/usr/share/man/man1/rngvet-generate.1" || fail "man page"
+bash -c "source '$root/usr/share/bash-completion/completions/rngvet'; complete -p rngvet" \
+    >/dev/null || fail "bash completion"
+
+# The examples with pkg-config ...
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+examples=$root/usr/share/doc/rngvet/examples
+cc -O2 -o "$work/mcpi_pc" "$examples/mcpi.c" $(pkg-config --cflags --libs rngvet) -lm
+gfortran -O2 -o "$work/mcpi_fortran_pc" "$examples/mcpi.f90" $(pkg-config --cflags --libs rngvet-fortran)
+gfortran -O2 -o "$work/corsika_pc" "$examples/corsika.f90" $(pkg-config --cflags --libs rngvet-fortran)
+# ... and with find_package(rngvet), the static library included.
+cmake -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$root/usr" >"$work/cmake.log" 2>&1 \
+    || { cat "$work/cmake.log"; fail "configuring the examples with find_package"; }
+cmake --build "$work/examples" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the examples"; }
+ldd "$work/examples/mcpi_static" | grep -q librngvet && fail "mcpi_static links librngvet.so"
+
+# Their numbers are rngvet generate's, on every backend here, through both interfaces.
+backends=$("$rngvet" list | sed -n '/^backends/,/^$/p' | awk 'NR > 1 && NF { sub(":", "", $1); print $1 }')
+[ -n "$backends" ] || fail "no backend listed"
+name='ranmar48x/8/block:12500/increment/1802,9373;zero=smallest'
+"$rngvet" generate --generator ranmar48x --seed 1802,9373 --instances 8 --layout block:12500 \
+    --zero smallest --count 30000 --format text-double >"$work/want.txt"
+for backend in $backends; do
+    for program in "$work/mcpi_pc" "$work/examples/mcpi" "$work/examples/mcpi_static"; do
+        for interface in "" --direct; do
+            "$program" "$name" --backend "$backend" $interface --print 30000 >"$work/got.txt"
+            cmp -s "$work/want.txt" "$work/got.txt" \
+                || fail "$(basename "$program") $interface on $backend differs from rngvet generate"
+        done
+    done
+    echo "C examples on $backend: 30000 numbers equal rngvet generate's (buffered and direct)"
+done
+for program in "$work/mcpi_fortran_pc" "$work/examples/mcpi_fortran"; do
+    "$program" "$name" --print 30000 | awk '{ printf "%.17g\n", $1 }' >"$work/got.txt"
+    cmp -s "$work/want.txt" "$work/got.txt" || fail "$(basename "$program") differs from rngvet generate"
+done
+echo "Fortran examples: 30000 numbers equal rngvet generate's"
+
+# The CORSIKA-style caller: CERNLIB RM48's values after 20000 numbers, and its counters.
+for program in "$work/corsika_pc" "$work/examples/corsika"; do
+    "$program" 54217137 20000 0 6 >"$work/corsika.txt"
+    head -6 "$work/corsika.txt" | awk '{ printf "%.0f\n", $1 * 281474976710656 }' >"$work/got.txt"
+    printf '%s\n' 149082145761294 52535227533060 77470352891445 181322333472751 \
+        42047449118793 253524021268142 | cmp -s - "$work/got.txt" || fail "RMMARD known answers"
+    tail -1 "$work/corsika.txt" | awk '{ exit !($1 == 54217137 && $2 == 20006 && $3 == 0) }' \
+        || fail "RMMAQD 'R' counters: $(tail -1 "$work/corsika.txt")"
+done
+echo "RMMARD/RMMAQD: CERNLIB RM48's known answers and counters"
+
+"$work/examples/mcpi" --points 100000 --reps 4 | grep -E 'sigma' || fail "mcpi"
+"$work/examples/mcpi_fortran" | grep -E 'sigma' || fail "mcpi_fortran"
+echo "package test passed"
