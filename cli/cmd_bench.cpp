@@ -1,5 +1,6 @@
 #include "batteries/feed_bench.hpp"
 #include "batteries/runner.hpp"
+#include "bench_library.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
@@ -197,6 +198,9 @@ int cmd_bench(int argc, char** argv)
     // 2^26: with 16384 instances, 4096 numbers per instance and launch, so that loading and
     // storing the instances' states (97 words each) is a few per cent of the traffic.
     Unsigned<std::size_t> launch{ std::size_t(1) << 26 };
+    const std::string library_default = "ranmar48/1/single/increment/1802,9373;zero=smallest";
+    std::string library;
+    Unsigned<std::uint64_t> library_count{ 100000000 };
     po::options_description options("rngvet bench options");
     options.add_options()(
         "backend", po::value(&backends_text), "comma-separated backends (default: all available)")(
@@ -216,7 +220,12 @@ int cmd_bench(int argc, char** argv)
         "jobs", po::value(&jobs)->default_value(1), "--feed: worker processes")("instances",
         po::value(&feed_instances)->default_value(1),
         "--feed: RANMAR instances of the fed stream (1: TestU01's stream, p-values compared; more: "
-        "interleaved)")("prefetch", po::value(&prefetch)->default_value("on"), "--feed: on or off");
+        "interleaved)")("prefetch", po::value(&prefetch)->default_value("on"), "--feed: on or off")(
+        "library", po::value(&library)->implicit_value(library_default),
+        "instead: librngvet in a simulation's pattern (10 doubles a call, and 10^6) beside the "
+        "sequential reference engine; the configuration's canonical name (default: CORSIKA's "
+        "ranmar48)")("count", po::value(&library_count)->default_value(library_count),
+        "--library: doubles per row");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
@@ -230,6 +239,14 @@ int cmd_bench(int argc, char** argv)
         refuse_overwriting_input(sweep_prefix + ".csv", "--sweep", { db_path });
         refuse_overwriting_input(sweep_prefix + ".svg", "--sweep", { db_path });
     }
+    if (vm.count("library")) {
+        std::vector<std::string> library_backends;
+        std::stringstream in(backends_text.empty() ? std::string("auto") : backends_text);
+        for (std::string b; std::getline(in, b, ',');)
+            library_backends.push_back(b);
+        return bench_library(library, library_backends, library_count.value);
+    }
+    if (!vm["count"].defaulted()) throw InputError("--count goes with --library");
     if (vm.count("feed")) {
         if (jobs < 1) throw InputError("--jobs must be at least 1");
         if (prefetch != "on" && prefetch != "off") throw InputError("--prefetch must be on or off");
