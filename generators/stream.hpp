@@ -11,6 +11,9 @@
 
 namespace rngvet {
 
+// How fill_device writes numbers: the integers, GetU01's doubles x * 2^-bits, or top32 words.
+enum class DeviceFormat { u64, u01, u32 };
+
 class Stream {
 public:
     virtual ~Stream() = default;
@@ -29,6 +32,18 @@ public:
     // Skips the next n values. Streams with exact jump-ahead do it in O(log n); the default
     // generates and drops them.
     virtual void discard(std::uint64_t n);
+    // Writes the next n values into memory of the device the stream runs on (CUDA), in format,
+    // one launch writing straight into out where it can. False, with nothing written, where the
+    // stream has no such device or still holds numbers in host memory (a stream used for this
+    // is used for nothing else). out == nullptr: the values are generated and dropped (a skip
+    // that stays on the device).
+    virtual bool fill_device(void* out, std::size_t n, DeviceFormat format)
+    {
+        (void)out;
+        (void)n;
+        (void)format;
+        return false;
+    }
     // Canonical configuration name, e.g. "ranmar48/1/single/increment/1802,9373".
     virtual std::string name() const = 0;
 

@@ -196,6 +196,27 @@ public:
         return r;
     }
 
+    // Into device memory: one launch per request, once nothing is held in host memory.
+    bool fill_device(void* out, std::size_t n, DeviceFormat format) override
+    {
+        if (pos_ != have_ || ahead_ >= 0) return false;
+        if (n == 0) return true;
+        if (!out) {
+            for (std::size_t done = 0; done < n;) {
+                const std::size_t k = std::min(n - done, launch_);
+                device_->launch(next_, k, 0, false);
+                next_ += k;
+                done += k;
+            }
+            device_->finish();
+            return true;
+        }
+        if (!device_->launch_to_device(next_, n, out, static_cast<int>(format), bits_))
+            return false;
+        next_ += n;
+        return true;
+    }
+
     // Skips n numbers: whole launches are generated on the device and not copied back. (The
     // skip of the configuration is jumped over on the host instead, in the setup.)
     void discard(std::uint64_t n) override

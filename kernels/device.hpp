@@ -52,6 +52,19 @@ public:
         return true;
     }
     virtual bool asynchronous_staging() const { return false; }
+    // Device-resident delivery (CUDA; the default has none): a launch like launch(g0, len, 0,
+    // false) whose numbers land in the caller's device memory dst in `format` (DeviceFormat,
+    // stream.hpp) for a stream of `bits` bits. Returns when the numbers are there.
+    virtual bool launch_to_device(
+        std::uint64_t g0, std::uint64_t len, void* dst, int format, int bits)
+    {
+        (void)g0;
+        (void)len;
+        (void)dst;
+        (void)format;
+        (void)bits;
+        return false;
+    }
     // e.g. "opencl: NVIDIA CUDA / NVIDIA H200".
     virtual std::string description() const = 0;
 };

@@ -34,6 +34,12 @@ void rngvet::library::set_last_error(const std::string& message)
 
 namespace {
 
+// A call that does not fit the stream (a host call on a device stream, or the reverse): always
+// RNGVET_ERROR_INPUT, whatever the backend would have said.
+struct Misuse : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Runs f, turning its exceptions into a status and the thread's last error.
 template <class F> int guarded(int failure, F&& f)
 {
@@ -41,6 +47,9 @@ template <class F> int guarded(int failure, F&& f)
         f();
         last_error.clear();
         return RNGVET_OK;
+    } catch (const Misuse& e) {
+        last_error = e.what();
+        return RNGVET_ERROR_INPUT;
     } catch (const InputError& e) {
         last_error = e.what();
         return failure;
@@ -165,6 +174,7 @@ std::string choose_backend(const Configuration& c, const std::string& wanted)
 class Source {
 public:
     Source(std::unique_ptr<rngvet::Stream> stream, int interface, std::size_t buffer)
+        : device_(interface == RNGVET_DEVICE)
     {
         if (interface == RNGVET_BUFFERED)
             prefetch_ = std::make_unique<rngvet::library::Prefetch>(std::move(stream), buffer);
@@ -175,6 +185,10 @@ public:
     // Calls sink(numbers, k) over consecutive pieces of the next n numbers.
     template <class Sink> void read(std::size_t n, Sink&& sink)
     {
+        if (device_)
+            throw Misuse("this stream was opened with RNGVET_DEVICE: its numbers go to "
+                         "device memory (rngvet_u01_device, rngvet_u32_device, "
+                         "rngvet_raw_device)");
         while (n > 0) {
             std::size_t k = n;
             const std::uint64_t* p;
@@ -190,9 +204,17 @@ public:
             n -= k;
         }
     }
+    // Into device memory, for a stream opened with RNGVET_DEVICE.
+    void device(void* out, std::size_t n, rngvet::DeviceFormat format)
+    {
+        if (!device_) throw Misuse("device output needs a stream opened with RNGVET_DEVICE");
+        if (!stream_->fill_device(out, n, format))
+            throw std::runtime_error("the backend cannot write into device memory");
+    }
     // The numbers themselves, straight into out where nothing is buffered.
     void raw(std::uint64_t* out, std::size_t n)
     {
+        if (device_) read(n, [](const std::uint64_t*, std::size_t) {}); // refuses
         if (stream_) {
             stream_->fill(out, n);
             return;
@@ -206,11 +228,26 @@ public:
     {
         if (prefetch_)
             prefetch_->skip(n);
+        else if (device_)
+            skip_on_device(n);
         else
             stream_->discard(n);
     }
 
 private:
+    // A device stream never holds numbers on the host: it skips by generating on the device
+    // and dropping them (fill_device into no memory).
+    void skip_on_device(std::uint64_t n)
+    {
+        const std::size_t step = std::size_t(1) << 30;
+        while (n > 0) {
+            const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(n, step));
+            device(nullptr, k, rngvet::DeviceFormat::u64);
+            n -= k;
+        }
+    }
+    bool device_ = false;
+
     static constexpr std::size_t scratch_size = 4096;
     std::unique_ptr<rngvet::library::Prefetch> prefetch_;
     std::unique_ptr<rngvet::Stream> stream_;
@@ -263,9 +300,18 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
     std::string backend = o.backend && *o.backend ? o.backend : "auto";
     int status = guarded(RNGVET_ERROR_INPUT, [&] {
         c = configuration_from_text(configuration, backend);
-        if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT)
-            throw InputError("interface must be RNGVET_BUFFERED (0) or RNGVET_DIRECT (1), got "
+        if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT
+            && o.interface != RNGVET_DEVICE)
+            throw InputError("interface must be RNGVET_BUFFERED (0), RNGVET_DIRECT (1) or "
+                             "RNGVET_DEVICE (2), got "
                 + std::to_string(o.interface));
+        if (o.interface == RNGVET_DEVICE) {
+            if (backend == "auto") backend = "cuda";
+            if (backend != "cuda")
+                throw InputError("RNGVET_DEVICE needs the cuda backend, got '" + backend + "'");
+            if (c.view != rngvet::BitView::top32)
+                throw InputError("RNGVET_DEVICE delivers the top32 view only");
+        }
         const std::vector<std::string> valid{ "auto", "cpu", "openmp", "opencl", "cuda" };
         if (std::find(valid.begin(), valid.end(), backend) == valid.end())
             throw InputError(
@@ -367,6 +413,33 @@ int rngvet_raw(rngvet_stream* s, uint64_t* out, size_t n)
     RNGVET_NEED_STREAM(s)
     return s->call([&] {
         s->source->raw(out, n);
+        s->position += n;
+    });
+}
+
+int rngvet_u01_device(rngvet_stream* s, double* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        s->source->device(out, n, rngvet::DeviceFormat::u01);
+        s->position += n;
+    });
+}
+
+int rngvet_u32_device(rngvet_stream* s, uint32_t* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        s->source->device(out, n, rngvet::DeviceFormat::u32);
+        s->position += n;
+    });
+}
+
+int rngvet_raw_device(rngvet_stream* s, uint64_t* out, size_t n)
+{
+    RNGVET_NEED_STREAM(s)
+    return s->call([&] {
+        s->source->device(out, n, rngvet::DeviceFormat::u64);
         s->position += n;
     });
 }

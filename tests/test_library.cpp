@@ -6,12 +6,11 @@
 //
 // $RNGVET_REQUIRE_BACKENDS (comma-separated; scripts/gpu-check sets it) turns a backend that is
 // not available here from a skip into a failure.
-#include "rngvet/rngvet.h"
-#include "rngvet/rngvet.hpp"
-
 #include "cli_run.hpp"
 #include "generators/configuration.hpp"
 #include "kernels/backend.hpp"
+#include "rngvet/rngvet.h"
+#include "rngvet/rngvet.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -20,6 +19,9 @@
 #include <mutex>
 #include <sqlite3.h>
 #include <thread>
+#ifdef RNGVET_TEST_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace rngvet {
 namespace {
@@ -74,8 +76,8 @@ std::vector<std::uint64_t> reference(const std::string& name, std::size_t n)
     return v;
 }
 
-rngvet_stream* open(const std::string& name, const std::string& backend, int interface,
-    std::size_t buffer = 0)
+rngvet_stream* open(
+    const std::string& name, const std::string& backend, int interface, std::size_t buffer = 0)
 {
     rngvet_options o;
     rngvet_options_init(&o);
@@ -89,8 +91,8 @@ rngvet_stream* open(const std::string& name, const std::string& backend, int int
 }
 
 // Requests of awkward sizes, across buffer refills (buffers of 1000 numbers).
-const std::size_t request_sizes[] = { 1, 7, 100, 3, 999, 1001, 13, 2, 4096, 1, 10, 10, 10, 2500,
-    5, 77, 1000, 1000, 31, 6000 };
+const std::size_t request_sizes[]
+    = { 1, 7, 100, 3, 999, 1001, 13, 2, 4096, 1, 10, 10, 10, 2500, 5, 77, 1000, 1000, 31, 6000 };
 
 TEST(Library, EveryBackendAndInterfaceGivesTheReferenceStream)
 {
@@ -113,10 +115,9 @@ TEST(Library, EveryBackendAndInterfaceGivesTheReferenceStream)
                     got.insert(got.end(), part.begin(), part.end());
                 }
                 EXPECT_EQ(rngvet_position(s), total);
-                EXPECT_TRUE(got == want) << "first difference at "
-                                         << std::mismatch(got.begin(), got.end(), want.begin())
-                                                .first
-                        - got.begin();
+                EXPECT_TRUE(got == want)
+                    << "first difference at "
+                    << std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
                 rngvet_close(s);
             }
         }
@@ -127,9 +128,8 @@ TEST(Library, SkipsAcrossBuffersContinueTheStream)
 {
     const std::string name = "ranmar48x/8/interleave/increment/1802,9373";
     // (skip, take) pairs: inside a buffer, to its end, past the next buffer, a jump.
-    const std::pair<std::uint64_t, std::size_t> steps[]
-        = { { 0, 10 }, { 5, 10 }, { 975, 3 }, { 1500, 10 }, { 2001, 999 }, { 10000000, 17 },
-              { 1, 1 }, { 999, 1000 }, { 3, 5 } };
+    const std::pair<std::uint64_t, std::size_t> steps[] = { { 0, 10 }, { 5, 10 }, { 975, 3 },
+        { 1500, 10 }, { 2001, 999 }, { 10000000, 17 }, { 1, 1 }, { 999, 1000 }, { 3, 5 } };
     std::uint64_t at = 0;
     auto ref = make_stream(parse_canonical_name(name));
     std::vector<std::vector<std::uint64_t>> want;
@@ -206,10 +206,9 @@ TEST(Library, TheStreamIsWhatRngvetGenerateWrites)
         SCOPED_TRACE(name);
         const Configuration c = parse_canonical_name(name);
         const std::string path = fresh("library_generate.bin");
-        std::string args = "generate --generator " + c.generator + " --seed "
-            + seed_string(c.seed) + " --instances " + std::to_string(c.instances)
-            + " --zero " + c.zero + " --view " + to_string(c.view)
-            + " --count 10000 --format double --out " + path;
+        std::string args = "generate --generator " + c.generator + " --seed " + seed_string(c.seed)
+            + " --instances " + std::to_string(c.instances) + " --zero " + c.zero + " --view "
+            + to_string(c.view) + " --count 10000 --format double --out " + path;
         ASSERT_EQ(run_rngvet(args).status, 0);
         std::ifstream in(path, std::ios::binary);
         std::vector<double> file(10000);
@@ -291,8 +290,7 @@ TEST(Library, AFileStreamThatEndsIsAnErrorNotAnExit)
     }
     for (int interface : { RNGVET_DIRECT, RNGVET_BUFFERED }) {
         rngvet_stream* s = nullptr;
-        ASSERT_EQ(rngvet_open_with(&s, ("file:" + path).c_str(), "auto", interface, 2),
-            RNGVET_OK)
+        ASSERT_EQ(rngvet_open_with(&s, ("file:" + path).c_str(), "auto", interface, 2), RNGVET_OK)
             << rngvet_last_error();
         EXPECT_STREQ(rngvet_stream_backend(s), "cpu");
         std::uint32_t w[2];
@@ -382,6 +380,106 @@ TEST(Library, CernlibSequencesReachTheKnownAnswersAndCount)
     EXPECT_EQ(rngvet_cernlib_next(a, -1, 1), RNGVET_ERROR_INPUT);
 }
 
+bool have_backend(const std::string& backend)
+{
+    const std::vector<std::string> here = backends_here();
+    return std::find(here.begin(), here.end(), backend) != here.end();
+}
+
+TEST(Library, DeviceStreamsNeedCudaAndRefuseHostCalls)
+{
+    rngvet_stream* s = nullptr;
+    EXPECT_EQ(rngvet_open_with(&s, "mt19937/1/single/increment/1", "cpu", RNGVET_DEVICE, 0),
+        RNGVET_ERROR_INPUT);
+    EXPECT_EQ(
+        rngvet_open_with(&s, "mt19937/1/single/increment/1;view=low32", "cuda", RNGVET_DEVICE, 0),
+        RNGVET_ERROR_INPUT);
+    ASSERT_EQ(
+        rngvet_open_with(&s, "mt19937/1/single/increment/1", "cpu", RNGVET_DIRECT, 0), RNGVET_OK);
+    double x[4];
+    EXPECT_EQ(rngvet_u01_device(s, x, 4), RNGVET_ERROR_INPUT);
+    rngvet_close(s);
+    if (!have_backend("cuda")) {
+        EXPECT_EQ(rngvet_open_with(&s, "mt19937/1/single/increment/1", "auto", RNGVET_DEVICE, 0),
+            RNGVET_ERROR_BACKEND);
+        GTEST_SKIP() << "no CUDA device here";
+    }
+    ASSERT_EQ(
+        rngvet_open_with(&s, "mt19937/1/single/increment/1", "auto", RNGVET_DEVICE, 0), RNGVET_OK)
+        << rngvet_last_error();
+    EXPECT_STREQ(rngvet_stream_backend(s), "cuda");
+    EXPECT_EQ(rngvet_u01(s, x, 4), RNGVET_ERROR_INPUT);
+    rngvet_close(s);
+}
+
+#ifdef RNGVET_TEST_CUDA
+// Requests into device memory, in each format, with skips between them: the host reads them
+// back and finds the reference stream.
+TEST(Library, DeviceInterfaceWritesTheStreamIntoDeviceMemory)
+{
+    if (!have_backend("cuda")) GTEST_SKIP() << "no CUDA device here";
+    Configuration sdk;
+    sdk.generator = "mtdc";
+    sdk.params = "nvidia-sdk-mt607";
+    sdk.seed = { 777 };
+    sdk.instances = 4096;
+    sdk.layout = parse_layout("interleave");
+    sdk.seeding = parse_seeding("same");
+    const std::vector<std::string> names = { "ranmar48/1/single/increment/1802,9373;zero=smallest",
+        "ranmar48x/8/block:12500/increment/1802,9373", "mt19937/1/single/increment/5489",
+        canonical_name(sdk) };
+    const std::size_t sizes[] = { 1, 1000, 7, 65536 * 3 + 5, 100, 1 << 20 };
+    for (const std::string& name : names) {
+        SCOPED_TRACE(name);
+        std::size_t total = 0;
+        for (std::size_t n : sizes)
+            total += 2 * n;
+        const std::vector<std::uint64_t> want = reference(name, total);
+        const int bits = make_stream(parse_canonical_name(name))->bits();
+        rngvet_stream* s = nullptr;
+        ASSERT_EQ(rngvet_open_with(&s, name.c_str(), "cuda", RNGVET_DEVICE, 0), RNGVET_OK)
+            << rngvet_last_error();
+        void* d = nullptr;
+        ASSERT_EQ(cudaMalloc(&d, (std::size_t(1) << 20) * 8), cudaSuccess);
+        std::size_t at = 0;
+        int format = 0;
+        for (std::size_t n : sizes) {
+            ASSERT_EQ(rngvet_skip(s, n), RNGVET_OK) << rngvet_last_error();
+            at += n;
+            std::vector<std::uint64_t> words(n);
+            std::vector<double> doubles(n);
+            std::vector<std::uint32_t> tops(n);
+            if (format == 0) {
+                ASSERT_EQ(rngvet_raw_device(s, static_cast<std::uint64_t*>(d), n), RNGVET_OK);
+                ASSERT_EQ(cudaMemcpy(words.data(), d, n * 8, cudaMemcpyDeviceToHost), cudaSuccess);
+            } else if (format == 1) {
+                ASSERT_EQ(rngvet_u01_device(s, static_cast<double*>(d), n), RNGVET_OK);
+                ASSERT_EQ(
+                    cudaMemcpy(doubles.data(), d, n * 8, cudaMemcpyDeviceToHost), cudaSuccess);
+            } else {
+                ASSERT_EQ(rngvet_u32_device(s, static_cast<std::uint32_t*>(d), n), RNGVET_OK);
+                ASSERT_EQ(cudaMemcpy(tops.data(), d, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint64_t x = want[at + i];
+                if (format == 0) {
+                    ASSERT_EQ(words[i], x) << at + i;
+                } else if (format == 1) {
+                    ASSERT_EQ(doubles[i], to_u01(x, bits)) << at + i;
+                } else {
+                    ASSERT_EQ(tops[i], top32(x, bits)) << at + i;
+                }
+            }
+            at += n;
+            format = (format + 1) % 3;
+        }
+        EXPECT_EQ(rngvet_position(s), total);
+        cudaFree(d);
+        rngvet_close(s);
+    }
+}
+#endif
+
 void sql(const std::string& db, const std::string& statement)
 {
     sqlite3* h = nullptr;
@@ -401,7 +499,7 @@ TEST(Library, StoredVerdictsCountSeedsAndRuns)
             0);
     ASSERT_EQ(run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush "
                          "--tests 1 --db "
-            + db)
+                  + db)
                   .status,
         0); // another configuration (zero keep): not counted
     // A fault injected into the stored p-values: one statistic of seed 1802,9374 fails, one of
@@ -410,8 +508,8 @@ TEST(Library, StoredVerdictsCountSeedsAndRuns)
     sql(db, "UPDATE statistics SET pvalue = 0.9995 WHERE run_id = 3 AND stat_index = 1");
     rngvet_battery_verdict v[4];
     std::size_t count = 0;
-    ASSERT_EQ(rngvet_stored_verdicts(db.c_str(),
-                  "ranmar48/1/single/increment/1802,9374;zero=smallest", v, 4, &count),
+    ASSERT_EQ(rngvet_stored_verdicts(
+                  db.c_str(), "ranmar48/1/single/increment/1802,9374;zero=smallest", v, 4, &count),
         RNGVET_OK)
         << rngvet_last_error();
     ASSERT_EQ(count, 1u);
@@ -426,12 +524,12 @@ TEST(Library, StoredVerdictsCountSeedsAndRuns)
                   "--generator ranmar48 --seed 1802,9373 --zero smallest", v, 4, &count),
         RNGVET_OK);
     EXPECT_STREQ(v[0].this_seed, "pass");
-    ASSERT_EQ(rngvet_stored_verdicts(db.c_str(), "ranmar48x/1/single/increment/1802,9373", v,
-                  4, &count),
+    ASSERT_EQ(
+        rngvet_stored_verdicts(db.c_str(), "ranmar48x/1/single/increment/1802,9373", v, 4, &count),
         RNGVET_OK);
     EXPECT_EQ(count, 0u);
-    EXPECT_EQ(rngvet_stored_verdicts("/nonexistent/x.sqlite", "ranmar48/1/single/increment/1,2",
-                  v, 4, &count),
+    EXPECT_EQ(rngvet_stored_verdicts(
+                  "/nonexistent/x.sqlite", "ranmar48/1/single/increment/1,2", v, 4, &count),
         RNGVET_ERROR_STORE);
     EXPECT_EQ(rngvet_stored_verdicts(db.c_str(), "ranmar48/1/single/increment/1", v, 4, &count),
         RNGVET_ERROR_INPUT);

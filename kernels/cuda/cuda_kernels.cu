@@ -10,6 +10,7 @@
 // The other grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance and
 // one-warp-per-instance grids).
 #include "generators/error.hpp"
+#include "generators/stream.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
@@ -254,6 +255,33 @@ void launch_mt_registers_for(const MtKernelParams& p, int share, cudaStream_t st
         launch_mt_registers<40>(p, share, stream, st, pos, consts, out);
 }
 
+// Device-resident delivery: the integers x of a stream of `bits` bits as GetU01's doubles
+// x * 2^-bits (in place: a double has the size of the word) or as top-32 words.
+constexpr int convert_threads = 256;
+
+__global__ void u01_kernel(std::uint64_t* x, std::uint64_t n, double scale)
+{
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x) {
+        const double d = static_cast<double>(x[i]) * scale;
+        reinterpret_cast<double*>(x)[i] = d;
+    }
+}
+
+__global__ void top32_kernel(const std::uint64_t* x, std::uint32_t* out, std::uint64_t n, int bits)
+{
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x)
+        out[i] = bits >= 32 ? static_cast<std::uint32_t>(x[i] >> (bits - 32))
+                            : static_cast<std::uint32_t>(x[i] << (32 - bits));
+}
+
+unsigned grid_for(std::uint64_t n)
+{
+    const std::uint64_t blocks = (n + convert_threads - 1) / convert_threads;
+    return static_cast<unsigned>(std::min<std::uint64_t>(blocks, 65536));
+}
+
 // Device selection, error reporting, the output buffer and the host staging, common to both
 // generators. Everything runs on one stream (stream_): kernels in order, each launch returning
 // at once; download(), upload() and finish() wait. With staging (stage()), slot s has a device
@@ -398,6 +426,38 @@ public:
     {
         check(cudaEventSynchronize(copy_done_[slot]), "running the kernel and copying its output");
         return pinned_[slot];
+    }
+
+    bool launch_to_device(
+        std::uint64_t g0, std::uint64_t len, void* dst, int format, int bits) override
+    {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (format == static_cast<int>(DeviceFormat::u32)) {
+            // Through the output buffer, a launch of at most its capacity at a time.
+            std::uint32_t* words = static_cast<std::uint32_t*>(dst);
+            for (std::uint64_t done = 0; done < len;) {
+                const std::uint64_t n = std::min<std::uint64_t>(len - done, capacity_);
+                wait_for_copy(0);
+                enqueue(g0 + done, n, out_, false);
+                check(cudaGetLastError(), "launching the kernel");
+                top32_kernel<<<grid_for(n), convert_threads, 0, stream_>>>(
+                    out_, words + done, n, bits);
+                check(cudaGetLastError(), "launching the conversion");
+                done += n;
+            }
+        } else {
+            // The integers straight into dst; doubles converted there in place (same size).
+            std::uint64_t* x = static_cast<std::uint64_t*>(dst);
+            enqueue(g0, len, x, false);
+            check(cudaGetLastError(), "launching the kernel");
+            if (format == static_cast<int>(DeviceFormat::u01)) {
+                u01_kernel<<<grid_for(len), convert_threads, 0, stream_>>>(
+                    x, len, 1.0 / static_cast<double>(std::uint64_t(1) << bits));
+                check(cudaGetLastError(), "launching the conversion");
+            }
+        }
+        finish();
+        return true;
     }
 
     std::string description() const override
