@@ -56,6 +56,10 @@ cmake -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$root/usr" >"$work
     || { cat "$work/cmake.log"; fail "configuring the examples with find_package"; }
 cmake --build "$work/examples" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the examples"; }
 ldd "$work/examples/mcpi_static" | grep -q librngvet && fail "mcpi_static links librngvet.so"
+if grep -q '^CMAKE_CUDA_COMPILER:.*nvcc' "$work/examples/CMakeCache.txt"; then
+    [ -x "$work/examples/mcpi_cuda" ] || fail "mcpi_cuda was not built although nvcc is here"
+    echo "mcpi_cuda built with nvcc against the installed package (it runs on a GPU host only)"
+fi
 
 # Their numbers are rngvet generate's, on every backend here, through both interfaces.
 backends=$("$rngvet" list | sed -n '/^backends/,/^$/p' | awk 'NR > 1 && NF { sub(":", "", $1); print $1 }')
