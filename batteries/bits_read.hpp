@@ -1,4 +1,4 @@
-// Which bits of U each test of SmallCrush, Crush, BigCrush, Rabbit and Alphabit reads.
+// Which bits of U each test of SmallCrush, Crush, BigCrush, Rabbit, Alphabit and mcpi reads.
 //
 // Bits are numbered from the most significant bit of U: bit 1 is the 1/2 bit, bit 24 the last
 // bit a 24-bit generator delivers (TestU01 left-aligns such generators, so bits 25..32 of U are

@@ -83,7 +83,7 @@ struct ConfigurationSummary {
 };
 
 struct Comparison {
-    // Grouped by battery (SmallCrush, Crush, BigCrush, others), most severe verdict first.
+    // Grouped by battery (SmallCrush, mcpi, Crush, BigCrush, others), most severe verdict first.
     std::vector<ConfigurationSummary> configurations;
     bool repeated_seeds() const; // some configuration ran more than one seed
 };
