@@ -122,12 +122,16 @@ std::vector<std::uint64_t> mcpi_count(
     for (int rep = 0; rep < reps; ++rep) {
         std::uint64_t h = 0;
         for (std::uint64_t i = 0; i < points; ++i) {
+            bool below_one = true;
             for (int k = 0; k < dimension; ++k) {
-                // u = x * 2^-bits with bits <= 53 is exact in a double, so is u * 2^64 < 2^64.
+                // u = x * 2^-bits with bits <= 53 is exact in a double, and so is u * 2^64, an
+                // integer below 2^64. A coordinate of 1 or more (a view that rounds up to 1)
+                // puts the point outside.
                 const double u = gen->GetU01(gen->param, gen->state);
-                x[k] = static_cast<std::uint64_t>(u * 18446744073709551616.0);
+                below_one = below_one && u < 1.0;
+                x[k] = below_one ? static_cast<std::uint64_t>(u * 18446744073709551616.0) : 0;
             }
-            h += mcpi_inside(x, dimension);
+            h += below_one && mcpi_inside(x, dimension);
         }
         hits.push_back(h);
     }
