@@ -361,6 +361,32 @@ TEST(McpiCli, ShardedEqualsSerialBitForBitInTheStore)
     }
 }
 
+TEST(McpiCli, BackendsGiveTheSameStatisticsAndTheTransformingViewsRun)
+{
+    const std::string db = fresh("mcpi_backends.sqlite");
+    const std::string config = "--generator ranmar48 --seed 1802,9373 --instances 4 --battery "
+                               "mcpi --mcpi-points 20000 --mcpi-reps 3 --db "
+        + db;
+    ASSERT_EQ(run_rngvet("run " + config).status, 0);
+    const bool openmp = run_rngvet("list").out.find("  openmp") != std::string::npos;
+    if (openmp) {
+        ASSERT_EQ(run_rngvet("run " + config + " --backend openmp").status, 0);
+    }
+    // 53-bit coordinates from the transforming views (sdk-float can deliver exactly 1).
+    for (const char* view : { "sdk-float", "box-muller" }) {
+        const auto r = run_rngvet("run " + config + " --view " + view);
+        EXPECT_EQ(r.status, 0) << view << ": " << r.err;
+    }
+    const auto cpu = stats_of(db, 1);
+    ASSERT_EQ(cpu.size(), 12u);
+    if (openmp) {
+        const auto omp = stats_of(db, 2);
+        for (const auto& [index, s] : cpu)
+            EXPECT_EQ(omp.at(index).pvalue, s.pvalue) << s.test_name;
+    }
+    EXPECT_EQ(stats_of(db, openmp ? 4 : 3).size(), 12u);
+}
+
 TEST(McpiCli, ARunKilledAfterItsFirstTestResumesToTheSameStatistics)
 {
     const std::string config
