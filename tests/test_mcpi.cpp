@@ -359,6 +359,11 @@ TEST(McpiCli, ShardedEqualsSerialBitForBitInTheStore)
         EXPECT_EQ(t.start_offset, std::uint64_t(t.test_number - 1) << 40);
         EXPECT_EQ(t.numbers_used, std::uint64_t(t.test_number + 1) * 20000 * 3);
     }
+    const auto status = run_rngvet("status --db " + db);
+    ASSERT_EQ(status.status, 0) << status.err;
+    EXPECT_NE(status.out.find("complete        2/2    mcpi(points=20000,reps=3) sharded"),
+        std::string::npos)
+        << status.out;
 }
 
 TEST(McpiCli, BackendsGiveTheSameStatisticsAndTheTransformingViewsRun)
