@@ -347,12 +347,13 @@ const StatisticSummary* find_stat(const ConfigurationSummary& c, int stat_index)
 }
 
 // A battery's verdict for one configuration, for the table of mcpi beside SmallCrush.
-std::string verdict_cell(const ConfigurationSummary* c)
+std::string verdict_cell(const ConfigurationSummary* c, bool with_id)
 {
     if (!c) return "not run";
-    return c->id + " **" + to_string(c->verdict) + "**, " + std::to_string(c->seeds.size())
-        + (c->seeds.size() == 1 ? " seed, " : " seeds, ") + std::to_string(c->testable_suspect)
-        + "/" + std::to_string(c->testable_pvalues) + " p-values suspect";
+    return (with_id ? c->id + " " : std::string()) + "**" + to_string(c->verdict) + "**, "
+        + std::to_string(c->seeds.size()) + (c->seeds.size() == 1 ? " seed, " : " seeds, ")
+        + std::to_string(c->testable_suspect) + "/" + std::to_string(c->testable_pvalues)
+        + " p-values suspect";
 }
 
 const StatisticSummary* find_named(const ConfigurationSummary& c, const std::string& name)
@@ -360,37 +361,6 @@ const StatisticSummary* find_named(const ConfigurationSummary& c, const std::str
     for (const auto& s : c.stats)
         if (s.test_name == name) return &s;
     return nullptr;
-}
-
-// The application beside the battery of about its cost: for every configuration run through
-// mcpi, its SmallCrush verdict, its mcpi verdict, and mcpi's estimates of pi over all points.
-std::string render_mcpi_beside_smallcrush(const std::vector<ConfigurationSummary>& configs)
-{
-    std::ostringstream o;
-    Table table({ "Configuration", "SmallCrush", "mcpi", "pi from 2-d points (test 1)",
-                    "pi from 3-d points (test 2)" },
-        "lllll");
-    int rows = 0;
-    for (const auto& m : configs) {
-        if (battery_family(m.battery) != "mcpi") continue;
-        const ConfigurationSummary* small = nullptr;
-        for (const auto& c : configs)
-            if (c.family == m.family && c.battery == "smallcrush") small = &c;
-        table.row({ code(m.family), verdict_cell(small),
-            verdict_cell(&m) + " " + md(battery_title(m.battery).substr(5)),
-            matrix_cell(find_named(m, "MCPi 2-d, all points")),
-            matrix_cell(find_named(m, "MCPi 3-d, all points")) });
-        ++rows;
-    }
-    if (rows == 0) return "";
-    o << "### mcpi beside SmallCrush\n\n"
-      << "The application battery mcpi estimates pi from the fraction of points inside the unit "
-         "circle (docs/batteries.md); SmallCrush costs about as much. Each configuration run "
-         "through mcpi, with its SmallCrush verdict where it was run. The pi columns: seeds "
-         "whose estimate over all points was suspect / seeds run, then the most extreme "
-         "two-sided p-value.\n\n"
-      << table.str();
-    return o.str();
 }
 
 } // namespace
@@ -558,6 +528,36 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
     return out;
 }
 
+std::string render_mcpi_beside_smallcrush(const Comparison& comparison, bool standalone)
+{
+    const auto& configs = comparison.configurations;
+    std::ostringstream o;
+    Table table({ "Configuration", "SmallCrush", "mcpi", "pi from 2-d points (test 1)",
+                    "pi from 3-d points (test 2)" },
+        "lllll");
+    int rows = 0;
+    for (const auto& m : configs) {
+        if (battery_family(m.battery) != "mcpi") continue;
+        const ConfigurationSummary* small = nullptr;
+        for (const auto& c : configs)
+            if (c.family == m.family && c.battery == "smallcrush") small = &c;
+        table.row({ code(m.family), verdict_cell(small, !standalone),
+            verdict_cell(&m, !standalone) + " " + md(battery_title(m.battery).substr(5)),
+            matrix_cell(find_named(m, "MCPi 2-d, all points")),
+            matrix_cell(find_named(m, "MCPi 3-d, all points")) });
+        ++rows;
+    }
+    if (rows == 0) return "";
+    o << (standalone ? "## " : "### ") << "mcpi beside SmallCrush\n\n"
+      << "The application battery mcpi estimates pi from the fraction of points inside the unit "
+         "circle (docs/batteries.md); SmallCrush costs about as much. Each configuration run "
+         "through mcpi, with its SmallCrush verdict where it was run. The pi columns: seeds "
+         "whose estimate over all points was suspect / seeds run, then the most extreme "
+         "two-sided p-value.\n\n"
+      << table.str();
+    return o.str();
+}
+
 std::string render_comparison(
     const Comparison& comparison, const std::string& plot_prefix, std::vector<ReportFile>& files)
 {
@@ -604,7 +604,7 @@ std::string render_comparison(
         o << "\n";
     }
     o << "\n";
-    o << render_mcpi_beside_smallcrush(configs);
+    o << render_mcpi_beside_smallcrush(comparison, false);
 
     // Chance expectation.
     o << "### What chance alone would give\n\n";

@@ -93,6 +93,13 @@ struct Comparison {
 // measurements from the store.
 Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs);
 
+// The application beside the battery of about its cost: for every configuration run through
+// mcpi, its SmallCrush verdict, its mcpi verdict, and mcpi's estimates of pi over all points
+// (docs/reports.md). Empty when no configuration was run through mcpi. Inside the comparison
+// (standalone false) it is a "###" section naming the configurations' ids; standalone, for a
+// report without the comparison, a "##" section without them.
+std::string render_mcpi_beside_smallcrush(const Comparison& comparison, bool standalone);
+
 struct ReportFile {
     std::string name; // a plain file name, to be written beside the markdown
     std::string content;

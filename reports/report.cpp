@@ -149,6 +149,8 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
         const Comparison comparison = compare_runs(store, runs);
         if (options.compare_only || comparison.repeated_seeds())
             out << render_comparison(comparison, options.plot_prefix, report.files);
+        else // single seeds: still mcpi beside SmallCrush, before the runs
+            out << render_mcpi_beside_smallcrush(comparison, true);
     }
     if (!options.compare_only)
         for (const RunRecord& r : runs)

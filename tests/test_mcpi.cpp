@@ -528,6 +528,31 @@ TEST(McpiCli, ReportShowsMcpiBesideSmallCrushForTheSameConfiguration)
         << ranmar;
 }
 
+TEST(McpiCli, AReportOfSingleSeedsStillShowsMcpiBesideSmallCrush)
+{
+    const std::string db = fresh("mcpi_single.sqlite");
+    ASSERT_EQ(
+        run_rngvet("run --generator mt19937 --seed 1 --battery smallcrush --tests 3 --db " + db)
+            .status,
+        0);
+    ASSERT_EQ(run_rngvet("run --generator mt19937 --seed 1 --battery mcpi --mcpi-points 10^4 "
+                         "--mcpi-reps 3 --db "
+                  + db)
+                  .status,
+        0);
+    const auto r = run_rngvet("report --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("## Comparison across seeds"), std::string::npos); // one seed each
+    const auto section = r.out.find("## mcpi beside SmallCrush");
+    ASSERT_NE(section, std::string::npos) << r.out;
+    EXPECT_LT(section, r.out.find("## Run 1:"));
+    EXPECT_NE(r.out.find("| `mt19937/1/single/increment/*` | **sound**, 1 seed, 0/1 p-values "
+                         "suspect | **sound**, 1 seed, 0/12 p-values suspect (points = 10000, "
+                         "reps = 3) |"),
+        std::string::npos)
+        << r.out;
+}
+
 TEST(McpiCli, ExampleCampaignPlans)
 {
     const auto r = run_rngvet(
