@@ -1,5 +1,7 @@
 #include "battery.hpp"
 
+#include "mcpi.hpp"
+
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -109,6 +111,8 @@ void run(unif01_Gen* gen, const BatteryCatalogue& battery, int* rep)
 BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::vector<int>& tests, const std::string& log_path)
 {
+    // rngvet's own application battery reads the same generator record.
+    if (battery.family() == "mcpi") return run_mcpi(gen, battery, tests, log_path);
     // TestU01 reads rep[1..ntests]; its arrays are sized for 200 entries.
     int rep[201] = { 0 };
     std::vector<int> selected = tests;

@@ -35,6 +35,16 @@
 // calls every test with the battery's own r and s: bits r+1 .. r+s, read from the battery name
 // ("alphabit(nb=...,r=R,s=S)", catalogue.hpp).
 //
+// mcpi (rngvet's application battery, mcpi.hpp) uses U as a real number, u_1^2 + ... + u_d^2 < 1
+// decided exactly: every bit GetU01 delivers can move a point across the circle, so both tests
+// read all bits, highest bit 32, as the real-valued tests above. Unlike those, a generator of
+// fewer bits is not expected to fail them, and its resolution excuses nothing
+// (resolution_matters = false): with b bits the points lie on the lattice 2^-b Z^d, and the
+// cells of that lattice that the sphere's surface crosses (at most 2 x 2^b of the 4^b cells for
+// d = 2, 3 x 4^b of the 8^b for d = 3) move the hit probability by at most 3 x 2^-b. Over
+// M = N R points that shifts z by at most 3 x 2^-b sqrt(M / (p (1 - p))): for b = 24, 0.002
+// at the defaults and 0.22 at the largest M the 2^40-number segment allows.
+//
 // The birthday-spacings tests differ between TestU01 builds with and without 64-bit integers
 // (USE_LONGLONG) and with 32- or 64-bit long; the table follows the 64-bit Linux build that
 // Debian ships (USE_LONGLONG, 64-bit long): SmallCrush test 1 d = 2^30, Crush test 11 and
@@ -319,6 +329,11 @@ struct Entry {
         {8, 0, 0, "swalk_RandomWalk1 r, s of the battery, L=64"},
         {9, 0, 0, "swalk_RandomWalk1 r, s of the battery, L=320"},
     };
+
+    const std::vector<Entry> mcpi = {
+        {1, 0, 0, "mcpi: (u1, u2) inside the quarter circle, u1^2 + u2^2 < 1"},
+        {2, 0, 0, "mcpi: (u1, u2, u3) inside the ball's octant, u1^2 + u2^2 + u3^2 < 1"},
+    };
 // clang-format on
 
 const std::vector<Entry>& table(const std::string& family)
@@ -328,6 +343,7 @@ const std::vector<Entry>& table(const std::string& family)
     if (family == "bigcrush") return bigcrush;
     if (family == "rabbit") return rabbit;
     if (family == "alphabit") return alphabit;
+    if (family == "mcpi") return mcpi;
     throw std::out_of_range("no bits-read table for battery '" + family + "'");
 }
 
@@ -354,6 +370,7 @@ BitsRead bits_read(const std::string& battery, int test_number)
     b.all_bits = e.bits == 0;
     b.highest_bit = b.all_bits ? 32 : e.r + e.bits;
     b.call = e.call;
+    b.resolution_matters = family != "mcpi";
     return b;
 }
 

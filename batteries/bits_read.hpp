@@ -1,4 +1,4 @@
-// Which bits of U each test of SmallCrush, Crush, BigCrush, Rabbit and Alphabit reads.
+// Which bits of U each test of SmallCrush, Crush, BigCrush, Rabbit, Alphabit and mcpi reads.
 //
 // Bits are numbered from the most significant bit of U: bit 1 is the 1/2 bit, bit 24 the last
 // bit a 24-bit generator delivers (TestU01 left-aligns such generators, so bits 25..32 of U are
@@ -16,6 +16,10 @@ struct BitsRead {
     int highest_bit = 0; // the least significant bit of U the statistic depends on
     bool all_bits = false; // the test uses U as a real number: every bit after the first r
     const char* call = ""; // the TestU01 call with its bit-relevant arguments
+    // False where a generator with fewer bits than highest_bit is nevertheless not expected to
+    // fail: mcpi reads every bit, but the lattice of a b-bit generator moves its hit
+    // probability by at most 3 x 2^-b, below any z it can reach for b >= 24 (bits_read.cpp).
+    bool resolution_matters = true;
 };
 
 // The bits read by test `test_number` (1-based, TestU01's numbering) of `battery`

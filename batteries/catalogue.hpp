@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 namespace rngvet {
@@ -11,7 +12,8 @@ struct TestEntry {
 };
 struct BatteryCatalogue {
     // "smallcrush", "crush", "bigcrush", or a bit battery with its parameters in canonical form:
-    // "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)". This is the name the store
+    // "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)", or the application battery
+    // "mcpi(points=4000000,reps=10)" (batteries/mcpi.hpp). This is the name the store
     // records (runs.battery) and catalogue_for() reads back.
     std::string name;
     // Every test of the battery, numbered 1..N as TestU01 numbers them. A test that TestU01 skips
@@ -21,6 +23,8 @@ struct BatteryCatalogue {
     double nb = 0; // rabbit, alphabit: bits each test reads (TestU01's nb); 0 otherwise
     int r = 0; // alphabit: most significant bits dropped from each 32-bit number
     int s = 0; // alphabit: bits taken from each number after those r (rabbit reads 32)
+    std::uint64_t points = 0; // mcpi: points per replication; 0 otherwise
+    int reps = 0; // mcpi: replications per test; 0 otherwise
     std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
@@ -47,19 +51,34 @@ const BatteryCatalogue& rabbit_catalogue(double nb = bit_battery_default_nb);
 const BatteryCatalogue& alphabit_catalogue(
     double nb = bit_battery_default_nb, int r = alphabit_default_r, int s = alphabit_default_s);
 
+// mcpi (batteries/mcpi.hpp): N points per replication, R replications per test. Test 1 reads
+// 2 N R numbers, test 2 3 N R; both stay inside their 2^40-number segment of the sharded mode.
+inline constexpr std::uint64_t mcpi_default_points = 4000000;
+inline constexpr int mcpi_default_reps = 10;
+inline constexpr std::uint64_t mcpi_min_points = 100;
+inline constexpr int mcpi_max_reps = 100;
+// Throws InputError (one line) for points < 100, reps outside 1..100, or 3 N R > 2^40.
+const BatteryCatalogue& mcpi_catalogue(
+    std::uint64_t points = mcpi_default_points, int reps = mcpi_default_reps);
+// A count as written by a user: digits ("4000000") or a power of two ("2^22"). Throws
+// InputError naming `what` (e.g. "--mcpi-points").
+std::uint64_t parse_count(const std::string& text, const std::string& what);
+
 // A number of bits as written by a user: digits ("1048576") or a power of two ("2^20").
 // Throws InputError naming `what` (e.g. "--nb") when it is neither.
 double parse_bit_count(const std::string& text, const std::string& what);
 
-// "smallcrush", "crush", "bigcrush"; "rabbit" or "alphabit" (default parameters); or a name
-// with parameters, "rabbit(nb=1048576)", "alphabit(nb=2^20,s=8)" (parameters left out take
+// "smallcrush", "crush", "bigcrush"; "rabbit", "alphabit" or "mcpi" (default parameters); or a
+// name with parameters, "rabbit(nb=1048576)", "alphabit(nb=2^20,s=8)", "mcpi(points=10^6)",
+// "mcpi(points=2^20,reps=4)" (parameters left out take
 // their defaults). Throws rngvet::InputError (generators/error.hpp) naming valid batteries or
 // the bad parameter.
 const BatteryCatalogue& catalogue_for(const std::string& battery);
 
 // The family of a battery name: "rabbit" for "rabbit(nb=1048576)", the name itself otherwise.
 std::string battery_family(const std::string& battery);
-// For reports: "SmallCrush", "Rabbit (nb = 1048576)", "Alphabit (nb = 1048576, r = 0, s = 32)";
-// never throws ("unknown battery" for a name it does not know).
+// For reports: "SmallCrush", "Rabbit (nb = 1048576)", "mcpi (points = 4000000, reps = 10)",
+// "Alphabit (nb = 1048576, r = 0, s = 32)"; never throws ("unknown battery" for a name it does not
+// know).
 std::string battery_title(const std::string& battery);
 } // namespace rngvet

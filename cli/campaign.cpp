@@ -290,7 +290,7 @@ Campaign parse_campaign(
     if (c.name.empty()) p.fail(campaign->line, "[campaign] needs 'name'");
     if (c.battery.empty())
         p.fail(campaign->line,
-            "[campaign] needs 'battery' (smallcrush, crush, bigcrush, rabbit, alphabit)");
+            "[campaign] needs 'battery' (smallcrush, crush, bigcrush, rabbit, alphabit, mcpi)");
     const BatteryCatalogue& battery = catalogue_for(c.battery);
     if (tests) c.tests = p.tests(*tests, battery);
     const std::size_t test_count = c.tests.empty() ? battery.tests.size() : c.tests.size();

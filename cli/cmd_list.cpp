@@ -29,6 +29,12 @@ int cmd_list(int argc, char** argv)
                   << " statistics at " << c.name.substr(c.name.find('(')) << "; --nb"
                   << (c.family() == "alphabit" ? ", --alphabit-r, --alphabit-s" : "") << ")\n";
     }
+    {
+        const BatteryCatalogue& c = mcpi_catalogue();
+        std::cout << "  mcpi (Monte Carlo pi, rngvet's own: " << c.tests.size() << " tests, "
+                  << c.total_statistics() << " statistics at " << c.name.substr(c.name.find('('))
+                  << "; --mcpi-points, --mcpi-reps)\n";
+    }
     std::cout << "backends (available here):\n";
     for (const auto& b : available_backends()) {
         std::cout << "  " << b;

@@ -171,16 +171,22 @@ private:
 };
 
 // The battery named by --battery, with --nb, --alphabit-r and --alphabit-s applied to Rabbit
-// and Alphabit. Refuses those options for other batteries, and beside a --battery that already
-// names its parameters ("rabbit(nb=1048576)", as a campaign passes it).
-const BatteryCatalogue& battery_from_options(
-    const std::string& battery, const po::variables_map& vm, const std::string& nb, int r, int s)
+// and Alphabit and --mcpi-points, --mcpi-reps to mcpi. Refuses those options for other
+// batteries, and beside a --battery that already names its parameters ("rabbit(nb=1048576)",
+// as a campaign passes it).
+const BatteryCatalogue& battery_from_options(const std::string& battery,
+    const po::variables_map& vm, const std::string& nb, int r, int s,
+    const std::string& mcpi_points, int mcpi_reps)
 {
     const bool nb_given = vm.count("nb") > 0;
     const bool rs_given = vm.count("alphabit-r") > 0 || vm.count("alphabit-s") > 0;
-    if (!nb_given && !rs_given) return catalogue_for(battery);
+    const bool mcpi_given = vm.count("mcpi-points") > 0 || vm.count("mcpi-reps") > 0;
+    if (!nb_given && !rs_given && !mcpi_given) return catalogue_for(battery);
     const std::string family = battery_family(battery);
-    if (family != "rabbit" && family != "alphabit")
+    if (mcpi_given && family != "mcpi")
+        throw InputError(
+            "--mcpi-points and --mcpi-reps apply to the mcpi battery, not to " + battery);
+    if ((nb_given || rs_given) && family != "rabbit" && family != "alphabit")
         throw InputError("--nb, --alphabit-r and --alphabit-s apply to the rabbit and alphabit "
                          "batteries, not to "
             + battery);
@@ -189,6 +195,10 @@ const BatteryCatalogue& battery_from_options(
     if (battery != family)
         throw InputError("--battery " + battery
             + " names its parameters already; give them there or as options, not both");
+    if (family == "mcpi")
+        return mcpi_catalogue(vm.count("mcpi-points") ? parse_count(mcpi_points, "--mcpi-points")
+                                                      : mcpi_default_points,
+            vm.count("mcpi-reps") ? mcpi_reps : mcpi_default_reps);
     const double bits = nb_given ? parse_bit_count(nb, "--nb") : bit_battery_default_nb;
     return family == "rabbit" ? rabbit_catalogue(bits) : alphabit_catalogue(bits, r, s);
 }
@@ -203,8 +213,9 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode, nb_text;
+    std::string battery_name, db_path, log_path, tests_text, mode, nb_text, mcpi_points;
     int jobs = 1;
+    int mcpi_reps = mcpi_default_reps;
     int alphabit_r = alphabit_default_r, alphabit_s = alphabit_default_s;
     std::int64_t resume = 0;
     std::string prefetch = "auto";
@@ -213,12 +224,16 @@ int cmd_run(int argc, char** argv)
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
     options.add_options()("battery,b", po::value(&battery_name)->default_value("smallcrush"),
-        "TestU01 battery: smallcrush, crush, bigcrush, rabbit, alphabit (also with its "
-        "parameters, e.g. rabbit(nb=2^20))")("nb", po::value(&nb_text),
+        "battery: smallcrush, crush, bigcrush, rabbit, alphabit (TestU01), mcpi (Monte Carlo pi, "
+        "rngvet's own); also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)")(
+        "nb", po::value(&nb_text),
         "rabbit, alphabit: bits each test reads, digits or 2^K; a multiple of 32 from 512 to "
         "2^40 (default 2^25)")("alphabit-r", po::value(&alphabit_r),
         "alphabit: most significant bits dropped from each number (default 0)")("alphabit-s",
         po::value(&alphabit_s), "alphabit: bits used from each number, r + s <= 32 (default 32)")(
+        "mcpi-points", po::value(&mcpi_points),
+        "mcpi: points per replication, digits, 2^K or 10^K, at least 100 (default 4000000)")(
+        "mcpi-reps", po::value(&mcpi_reps), "mcpi: replications per test, 1 to 100 (default 10)")(
         "tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")("mode",
         po::value(&mode),
         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
@@ -264,10 +279,12 @@ int cmd_run(int argc, char** argv)
             throw InputError(
                 "--resume takes the configuration from the stored run; give no --generator");
         if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s") || vm.count("tests")
-            || !vm["battery"].defaulted() || allow_unverified)
+            || vm.count("mcpi-points") || vm.count("mcpi-reps") || !vm["battery"].defaulted()
+            || allow_unverified)
             throw InputError("--resume takes the battery, its tests and the parameter check "
                              "from the stored run; give no --battery, --tests, --nb, "
-                             "--alphabit-r, --alphabit-s or --allow-unverified-params");
+                             "--alphabit-r, --alphabit-s, --mcpi-points, --mcpi-reps or "
+                             "--allow-unverified-params");
         store = std::make_unique<Store>(db_path);
         auto stored = store->run(resume);
         if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
@@ -327,7 +344,8 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
-        battery = &battery_from_options(battery_name, vm, nb_text, alphabit_r, alphabit_s);
+        battery = &battery_from_options(
+            battery_name, vm, nb_text, alphabit_r, alphabit_s, mcpi_points, mcpi_reps);
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
         tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};

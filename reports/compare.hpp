@@ -83,7 +83,7 @@ struct ConfigurationSummary {
 };
 
 struct Comparison {
-    // Grouped by battery (SmallCrush, Crush, BigCrush, others), most severe verdict first.
+    // Grouped by battery (SmallCrush, mcpi, Crush, BigCrush, others), most severe verdict first.
     std::vector<ConfigurationSummary> configurations;
     bool repeated_seeds() const; // some configuration ran more than one seed
 };
@@ -92,6 +92,13 @@ struct Comparison {
 // statistics, then the latest), and classifies every statistic. Reads statistics and bench
 // measurements from the store.
 Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs);
+
+// The application beside the battery of about its cost: for every configuration run through
+// mcpi, its SmallCrush verdict, its mcpi verdict, and mcpi's estimates of pi over all points
+// (docs/reports.md). Empty when no configuration was run through mcpi. Inside the comparison
+// (standalone false) it is a "###" section naming the configurations' ids; standalone, for a
+// report without the comparison, a "##" section without them.
+std::string render_mcpi_beside_smallcrush(const Comparison& comparison, bool standalone);
 
 struct ReportFile {
     std::string name; // a plain file name, to be written beside the markdown

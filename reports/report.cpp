@@ -50,7 +50,9 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, " << stats.size()
         << " statistics |\n";
     out << "| Status | " << r.status << " |\n";
-    out << "| TestU01 | " << cell(r.testu01_version) << " |\n";
+    // mcpi is rngvet's own battery: its version names its statistics' definition.
+    out << "| " << (battery_family(r.battery) == "mcpi" ? "Battery code" : "TestU01") << " | "
+        << cell(r.testu01_version) << " |\n";
     if (!r.params_sha256.empty())
         out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";
     if (!r.params_check.empty()) out << "| Parameter sets checked | " << r.params_check << " |\n";
@@ -147,6 +149,8 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
         const Comparison comparison = compare_runs(store, runs);
         if (options.compare_only || comparison.repeated_seeds())
             out << render_comparison(comparison, options.plot_prefix, report.files);
+        else // single seeds: still mcpi beside SmallCrush, before the runs
+            out << render_mcpi_beside_smallcrush(comparison, true);
     }
     if (!options.compare_only)
         for (const RunRecord& r : runs)
