@@ -64,7 +64,8 @@ void Prefetch::wait_ready(int buffer)
 {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return ready_[buffer] || error_; });
-    if (error_) std::rethrow_exception(error_);
+    // A buffer filled before a later fill failed is still served.
+    if (!ready_[buffer]) std::rethrow_exception(error_);
 }
 
 void Prefetch::wait_idle()
