@@ -125,6 +125,37 @@ TEST(Gf2Poly, Arithmetic)
     EXPECT_EQ(m.t_pow_2k(4), poly({ 1 })); // t^16 = t mod a primitive quartic
 }
 
+// t_pow_2k reduces eight coefficients at a time with a table; square_mod clears one
+// coefficient at a time with shifted copies of the modulus (the method t_pow_2k used before).
+// Both must give the same polynomial, for degrees with and without a multiple of 8, spanning
+// one or several words, and below 8 (where t_pow_2k falls back to square_mod).
+TEST(Gf2Poly, FrobeniusByBytesMatchesBitwiseSquaring)
+{
+    std::uint64_t x = 88172645463325252ull;
+    auto next = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    for (int degree : { 1, 2, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 521, 607 }) {
+        for (int trial = 0; trial < 3; ++trial) {
+            Gf2Poly m = Gf2Poly::monomial(degree);
+            for (int i = 0; i < degree; ++i)
+                m.set_coeff(i, (next() >> 11) & 1u);
+            m.set_coeff(0, true);
+            const Gf2Modulus mod(m);
+            Gf2Poly y = mod.reduce(Gf2Poly::monomial(1));
+            for (int k = 1; k <= degree + 3; ++k) {
+                y = mod.square_mod(y);
+                if (k <= 3 || k % 7 == 0 || k >= degree) {
+                    ASSERT_EQ(mod.t_pow_2k(k), y) << "degree " << degree << " k " << k;
+                }
+            }
+        }
+    }
+}
+
 TEST(Gf2Poly, SmallIrreducibleCounts)
 {
     // Gauss's formula: 2, 1, 2, 3, 6, 9, 18, 30, 56 irreducible polynomials of degree 1..9.
@@ -436,6 +467,55 @@ TEST(DcmtCompat, CharacteristicPolynomialFormula)
                     phi.primitive(aaa), mt_primitivity(mt_params_for(p, aaa, 0, 0)).primitive);
             }
         }
+    }
+}
+
+// The exact test of MtCharpoly::primitive (t^(2^p) mod phi by byte-table reduction) against
+// the former method (p squarings reduced one coefficient at a time), on every primitive aaa of
+// the stored dcmt calls and on many prescreened candidates, almost all of them reducible:
+// t^(2^p) mod phi must agree bit for bit, and so must the verdicts.
+TEST(DcmtCompat, ExactPrimitivityTestAgreesWithBitwiseSquaring)
+{
+    std::map<int, std::vector<std::uint32_t>> known; // p -> primitive aaa (dcmt's output)
+    for (const auto& [call, rows] : dcmt_blocks()) {
+        for (const auto& r : rows)
+            known[std::get<0>(call)].push_back(r.aaa);
+    }
+    std::uint32_t x = 2463534242u;
+    for (int p : { 521, 607, 1279 }) {
+        SCOPED_TRACE("p=" + std::to_string(p));
+        const MtCharpoly phi(p);
+        std::vector<std::uint32_t> cands = known[p];
+        ASSERT_GE(cands.size(), 8u);
+        if (p == 1279) cands.resize(8);
+        const std::size_t n_known = cands.size();
+        const int wanted = p < 1000 ? 120 : 25; // prescreened random candidates
+        for (int found = 0; found < wanted;) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            const std::uint32_t aaa = x | 0x80000000u;
+            if (!phi.prescreen(aaa)) continue;
+            cands.push_back(aaa);
+            ++found;
+        }
+        int primitive = 0;
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            const std::uint32_t aaa = cands[i];
+            const Gf2Modulus mod(phi.of(aaa));
+            const Gf2Poly t = mod.reduce(Gf2Poly::monomial(1));
+            Gf2Poly y = t;
+            for (int k = 0; k < p; ++k)
+                y = mod.square_mod(y);
+            ASSERT_EQ(mod.t_pow_2k(p), y) << std::hex << aaa;
+            EXPECT_EQ(phi.primitive(aaa), y == t) << std::hex << aaa;
+            if (i < n_known) {
+                EXPECT_TRUE(phi.primitive(aaa)) << "dcmt's " << std::hex << aaa;
+            }
+            primitive += y == t ? 1 : 0;
+        }
+        EXPECT_GE(primitive, static_cast<int>(n_known));
+        EXPECT_LE(primitive, static_cast<int>(n_known) + wanted / 4) << "most are reducible";
     }
 }
 
