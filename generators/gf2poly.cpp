@@ -236,6 +236,44 @@ Gf2Poly Gf2Modulus::square_mod(const Gf2Poly& a) const
 
 namespace {
 
+// Clears bytes last_byte .. top_byte of the word array r, top down: byte j, with value c,
+// is cleared by adding entry c of `table` (entry_words words, a multiple of 4) at byte
+// offset j - top_byte. The next byte's value must wait for that addition; instead of
+// reading it back from memory, each word of r is read once into a register and kept up to
+// date from the table (the eight bytes of entry c that land on it), so that the chain from
+// one byte to the next is a table load and an XOR. The additions themselves run four words
+// at a time with GCC vector types, built for AVX2 and for the baseline and chosen when the
+// program loads (target_clones), so the same binary runs everywhere.
+typedef std::uint64_t Words4 __attribute__((vector_size(32)));
+
+__attribute__((target_clones("avx2", "default"))) void xor_table_entries(std::uint64_t* r,
+    const std::uint64_t* table, std::size_t entry_words, int top_byte, int last_byte)
+{
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(r);
+    const unsigned char* table_bytes = reinterpret_cast<const unsigned char*>(table);
+    for (int wi = last_byte / 8; wi >= top_byte / 8; --wi) {
+        std::uint64_t word = r[wi];
+        const int q_low = wi == top_byte / 8 ? top_byte % 8 : 0;
+        for (int q = 7; q >= q_low; --q) {
+            const unsigned c = static_cast<unsigned>(word >> (8 * q)) & 0xFFu;
+            if (c == 0) continue;
+            const std::size_t entry = c * entry_words;
+            std::uint64_t lands; // entry bytes top_byte - q .. top_byte - q + 7: this word
+            std::memcpy(&lands, table_bytes + 8 * entry + (top_byte - q), 8);
+            word ^= lands;
+            unsigned char* dst = bytes + (8 * wi + q - top_byte);
+            for (std::size_t i = 0; i < entry_words; i += 4) {
+                Words4 w;
+                Words4 f;
+                std::memcpy(&w, dst + 8 * i, sizeof w);
+                std::memcpy(&f, table + entry + i, sizeof f);
+                w ^= f;
+                std::memcpy(dst + 8 * i, &w, sizeof w);
+            }
+        }
+    }
+}
+
 // Reduction modulo m eight coefficients at a time. With d8 the least multiple of 8 >= d,
 // entry c of the table is the multiple q(t) m(t) t^(d8 - d), deg q < 8, whose coefficients of
 // t^d8 .. t^(d8+7) are the bits of c and which has none above: adding entry c shifted up by
@@ -248,7 +286,7 @@ public:
     ByteReducer(const Gf2Poly& m, int degree)
         : degree_(degree)
         , top_byte_((degree + 7) / 8)
-        , entry_words_(static_cast<std::size_t>((8 * top_byte_ + 7) / 64 + 1))
+        , entry_words_(static_cast<std::size_t>(((top_byte_ + 8) / 8 + 3) / 4 * 4))
         , table_(256 * entry_words_, 0)
     {
         const Gf2Poly base = shift_left(m, 8 * top_byte_ - degree); // degree 8 * top_byte_
@@ -286,19 +324,7 @@ public:
     // have padding_words() zero words beyond the last word that holds last_byte.
     void reduce_top_bytes(std::uint64_t* r, int last_byte) const
     {
-        unsigned char* bytes = reinterpret_cast<unsigned char*>(r);
-        for (int j = last_byte; j >= top_byte_; --j) {
-            const unsigned c = bytes[j];
-            if (c == 0) continue;
-            const std::uint64_t* e = entry(c);
-            unsigned char* dst = bytes + (j - top_byte_);
-            for (std::size_t i = 0; i < entry_words_; ++i) {
-                std::uint64_t w;
-                std::memcpy(&w, dst + 8 * i, 8);
-                w ^= e[i];
-                std::memcpy(dst + 8 * i, &w, 8);
-            }
-        }
+        xor_table_entries(r, table_.data(), entry_words_, top_byte_, last_byte);
     }
 
 private:
@@ -323,7 +349,7 @@ Gf2Poly Gf2Modulus::t_pow_2k(int k) const
     const std::size_t words = words_for_degree(degree_);
     std::vector<std::uint64_t> x = reduce(Gf2Poly::monomial(1)).words();
     x.resize(words, 0);
-    if (degree_ < 8) { // too small for the byte table
+    if (degree_ < 64) { // too small for the byte table
         Gf2Poly y(x);
         for (int step = 0; step < k; ++step)
             y = square_mod(y);
