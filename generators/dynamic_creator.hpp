@@ -16,6 +16,7 @@
 #include "mt_params.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -54,8 +55,9 @@ public:
     // False when phi(aaa) is divisible by an irreducible polynomial of degree <= 9.
     bool prescreen(std::uint32_t aaa) const;
     // Exact: phi(aaa) is primitive (prescreen, then t^(2^p) = t mod phi, as in
-    // primitivity_mersenne).
-    bool primitive(std::uint32_t aaa) const;
+    // primitivity_mersenne). When *stop becomes true during the test, it returns false
+    // early; the answer is then meaningless (the caller asked to drop it).
+    bool primitive(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
 
 private:
     int p_;

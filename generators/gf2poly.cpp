@@ -341,7 +341,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 } // namespace
 
-Gf2Poly Gf2Modulus::t_pow_2k(int k) const
+Gf2Poly Gf2Modulus::t_pow_2k(int k, const std::atomic<bool>* stop) const
 {
     // k squarings, each reduced eight coefficients at a time (ByteReducer): about d/8 additions
     // of a (d/64 + 1)-word table entry per squaring instead of about d/2 additions of a
@@ -359,6 +359,7 @@ Gf2Poly Gf2Modulus::t_pow_2k(int k) const
     const int last_byte = (2 * (degree_ - 1)) / 8; // a square of degree < d has degree <= 2d - 2
     std::vector<std::uint64_t> sq(2 * words + bytes.padding_words(), 0);
     for (int step = 0; step < k; ++step) {
+        if (stop && step % 16 == 0 && stop->load(std::memory_order_relaxed)) break;
         for (std::size_t i = 0; i < words; ++i) {
             sq[2 * i] = spread32(x[i]);
             sq[2 * i + 1] = spread32(x[i] >> 32);

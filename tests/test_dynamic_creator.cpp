@@ -548,6 +548,64 @@ TEST(DcmtCompat, LatticeKvMatchesGaussianElimination)
     EXPECT_EQ(mt_kv_lattice(mt, 32), 623);
 }
 
+// rngvet mode: each set's aaa is one of the first two primitive aaa of its id's own stream
+// (MT19937 seeded by init_by_array({seed, id})), and its defect sum is at most that of dcmt's
+// tempering search on the first of them (the set keeps the better of the two and only then
+// flips bits).
+TEST(DynamicCreator, RngvetKeepsTheBetterOfTheFirstTwoPrimitiveAaa)
+{
+    const std::uint32_t seed = 4172u;
+    const int p = 607;
+    const MtParamSet made = dc_create(p, 6, seed);
+    const MtCharpoly phi(p);
+    const MtParams mt = mt19937_params();
+    for (std::uint32_t id = 0; id < 6; ++id) {
+        MtState rng;
+        const std::uint32_t key[2] = { seed, id };
+        mt19937_init_by_array(rng, mt, key, 2);
+        std::vector<std::uint32_t> first;
+        while (first.size() < 2) {
+            const std::uint32_t aaa = 0x80000000u | (mt_next(rng, mt) & 0x7FFF0000u) | id;
+            if (phi.primitive(aaa)) first.push_back(aaa);
+        }
+        const MtParams& set = made.sets[id];
+        EXPECT_TRUE(set.aaa == first[0] || set.aaa == first[1]) << "id " << id;
+        MtParams dcmt_first = mt_params_for(p, first[0], 0, 0);
+        dc_tune_tempering_dcmt(dcmt_first);
+        EXPECT_LE(
+            mt_equidistribution(set).defect_sum(), mt_equidistribution(dcmt_first).defect_sum())
+            << "id " << id;
+    }
+}
+
+// The search tests candidates speculatively on all threads, but keeps the first primitive
+// ones in stream order: any thread count, including more threads than sets, gives the same
+// sets (and, in dcmt mode, dcmt's).
+TEST(DynamicCreator, SameSetsForAnyThreadCount)
+{
+    DcCreateOptions o;
+    o.p = 521;
+    o.count = 5;
+    o.seed = 99u;
+    o.start_id = 40;
+    o.threads = 1;
+    const MtParamSet one = dc_create(o);
+    for (int threads : { 2, 3, 8, 16 }) {
+        o.threads = threads;
+        const MtParamSet many = dc_create(o);
+        ASSERT_EQ(many.sets.size(), one.sets.size());
+        for (std::size_t i = 0; i < one.sets.size(); ++i) {
+            EXPECT_EQ(many.ids[i], one.ids[i]);
+            EXPECT_EQ(many.sets[i].aaa, one.sets[i].aaa) << threads << " threads, set " << i;
+            EXPECT_EQ(many.sets[i].maskB, one.sets[i].maskB) << threads << " threads, set " << i;
+            EXPECT_EQ(many.sets[i].maskC, one.sets[i].maskC) << threads << " threads, set " << i;
+        }
+    }
+    const auto blocks = dcmt_blocks();
+    for (int threads : { 3, 16 })
+        expect_dcmt_sets(521, 4172u, 0, blocks.at({ 521, 4172u, 0 }), 6, threads);
+}
+
 // rngvet's tempering starts from dcmt's and only accepts improvements.
 TEST(DynamicCreator, RngvetTemperingNeverWorseThanDcmts)
 {
