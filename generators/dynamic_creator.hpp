@@ -95,7 +95,9 @@ using DcProgress = std::function<void(int, int)>;
 // How dc_create draws candidates and chooses tempering.
 enum class DcCreator {
     // rngvet: set i is searched with its own MT19937 seeded by init_by_array({seed, id}), so a
-    // set depends only on (p, seed, id); tempering by dc_tune_tempering.
+    // set depends only on (p, seed, id); the first two primitive aaa of that stream get dcmt's
+    // tempering search, the one with the lower k(v) defect sum is kept (the first on a tie)
+    // and one sweep of dc_tune_tempering's bit flips follows (docs/dynamic_creator.md).
     rngvet,
     // dcmt 0.6.1 (and 0.6.2, whose library code is the same): get_mt_parameters_st(32, p,
     // start_id, start_id + count - 1, seed), equal to init_dc(seed) then
@@ -121,9 +123,10 @@ struct DcCreateOptions {
 
 // Creates parameter sets; throws std::invalid_argument for bad options, and std::runtime_error
 // when no primitive aaa turns up (dcmt mode: within dcmt's 10000 candidates for an id).
-// Every mode runs on `threads` threads; dcmt mode keeps dcmt's single candidate stream by
-// testing the next candidates of the stream in parallel and taking the first primitive one
-// in stream order, then tempers all sets in parallel.
+// Every mode runs on `threads` threads, which test later candidates of a stream before
+// earlier ones finish but keep the first primitive ones in stream order (dcmt mode: dcmt's
+// single candidate stream), and temper settled sets as they come; the result does not depend
+// on the thread count.
 MtParamSet dc_create(const DcCreateOptions& options);
 
 // The former signature: rngvet mode, ids 0..count-1.
