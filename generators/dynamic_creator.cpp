@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <limits>
@@ -382,18 +383,42 @@ bool MtCharpoly::primitive(std::uint32_t aaa, const std::atomic<bool>* stop) con
 // ---------------------------------------------------------------------------------------------
 // k(v) by lattice pivot reduction
 //
-// A row is a generator state (nn words in a ring starting at `start`, the oldest word first),
-// its degree `count` (steps taken) and `next`, the top v bits of the tempered word the last
-// step produced (without the final right shift, which maps the top v bits invertibly and so
-// leaves k(v) alone). Rows 0..v-1 start as the unit vectors of the v output bits (zero state,
-// next = that bit), row v as a fixed non-zero state stepped until its output is non-zero.
-// Each round adds to row v the row whose index is the lowest set bit of row v's next (after
-// swapping the two if that row has the smaller degree), which clears that bit; when next
+// A row is a generator state (nn words in a ring starting at `start`, the oldest word first,
+// stored twice over), its degree `count` (steps taken) and `next`, the top v bits of the
+// tempered word the last step produced (without the final right shift, which maps the top v
+// bits invertibly and so leaves k(v) alone). Rows 0..v-1 start as the unit vectors of the v output
+// bits (zero state, next = that bit), row v as a fixed non-zero state stepped until its output is
+// non-zero. Each round adds to row v the row whose index is the lowest set bit of row v's next
+// (after swapping the two if that row has the smaller degree), which clears that bit; when next
 // becomes zero, row v steps on. It ends when row v's state is zero. Steps on one row are
 // capped at nn*31 - rr per round, as in dcmt, so that every decision matches dcmt's.
 // ---------------------------------------------------------------------------------------------
 
 namespace {
+
+// u[i] and u[i + n] ^= w[i] for i < n, four words at a time (rows never overlap).
+typedef std::uint32_t Words4x32 __attribute__((vector_size(16)));
+
+void add_twice(std::uint32_t* __restrict u, const std::uint32_t* __restrict w, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        Words4x32 x;
+        Words4x32 a;
+        Words4x32 b;
+        std::memcpy(&x, w + i, sizeof x);
+        std::memcpy(&a, u + i, sizeof a);
+        std::memcpy(&b, u + n + i, sizeof b);
+        a ^= x;
+        b ^= x;
+        std::memcpy(u + i, &a, sizeof a);
+        std::memcpy(u + n + i, &b, sizeof b);
+    }
+    for (; i < n; ++i) {
+        u[i] ^= w[i];
+        u[i + n] ^= w[i];
+    }
+}
 
 class LatticeRows {
 public:
@@ -403,7 +428,7 @@ public:
         , v_(v)
         , top_(v >= 32 ? 0xFFFFFFFFu : ~(0xFFFFFFFFu >> v))
         , cap_(prm.nn * 31 - prm.rr)
-        , cf_(static_cast<std::size_t>(v + 1) * static_cast<std::size_t>(prm.nn), 0u)
+        , cf_(static_cast<std::size_t>(v + 1) * 2 * static_cast<std::size_t>(prm.nn), 0u)
         , meta_(static_cast<std::size_t>(v + 1))
         , order_(static_cast<std::size_t>(v + 1))
     {
@@ -415,6 +440,7 @@ public:
             m.next = i < v ? (0x80000000u >> i) : 0u;
         }
         words(v)[n_ - 1] = 0xC0000000u;
+        words(v)[2 * n_ - 1] = 0xC0000000u;
         int steps = 0;
         do {
             step(v, steps);
@@ -462,7 +488,7 @@ private:
     std::uint32_t* words(int row)
     {
         return cf_.data()
-            + static_cast<std::size_t>(order_[static_cast<std::size_t>(row)])
+            + static_cast<std::size_t>(order_[static_cast<std::size_t>(row)]) * 2
             * static_cast<std::size_t>(n_);
     }
 
@@ -478,6 +504,7 @@ private:
             const std::uint32_t z = (x[s] & prm_.umask) | (x[s1] & prm_.lmask);
             std::uint32_t y = x[sm] ^ (z >> 1) ^ ((z & 1u) ? prm_.aaa : 0u);
             x[s] = y;
+            x[s + n_] = y;
             m.start = s1;
             ++m.count;
             y ^= y >> prm_.shift0;
@@ -496,12 +523,11 @@ private:
         const Meta& s = meta(src);
         std::uint32_t* u = words(dst);
         const std::uint32_t* w = words(src);
-        // Logical word j of a row sits at (start + j) mod n.
-        const int diff = (s.start - d.start + n_) % n_;
-        for (int i = 0; i < n_ - diff; ++i)
-            u[i] ^= w[i + diff];
-        for (int i = n_ - diff; i < n_; ++i)
-            u[i] ^= w[i + diff - n_];
+        // Logical word j of a row sits at (start + j) mod n, and again n words later (each
+        // row is stored twice over, so that this is one loop of fixed length: its length no
+        // longer changes from call to call, which the branch predictor notices).
+        const int diff = s.start >= d.start ? s.start - d.start : s.start - d.start + n_;
+        add_twice(u, w + diff, n_);
         d.next ^= s.next;
     }
 
