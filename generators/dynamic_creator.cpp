@@ -892,6 +892,9 @@ public:
         , dcmt_(o.creator == DcCreator::dcmt_061)
         , want_(dcmt_ ? 1 : rngvet_aaa_per_id)
         , nn_(mt_params_for(o.p, 0, 0, 0).nn)
+        , draw_limit_(o.max_draws > 0 ? o.max_draws
+                  : dcmt_             ? dcmt_max_candidates
+                                      : dc_max_draws)
         , tick_(std::move(tick))
         , aaa_(static_cast<std::size_t>(o.count))
         , sets_(static_cast<std::size_t>(o.count))
@@ -966,8 +969,7 @@ private:
         if (!lane.started) start(lane, lane.first_id);
         if (lane.gen_done || lane.exhausted) return false;
         const auto id = static_cast<std::uint32_t>(o_.start_id + lane.gen_id);
-        const int limit = dcmt_ ? dcmt_max_candidates : dc_max_draws;
-        while (lane.draws < limit) {
+        while (lane.draws < draw_limit_) {
             const std::uint32_t r = mt_next(*lane.rng, mt19937_);
             ++lane.draws;
             const std::uint32_t aaa = dcmt_ ? (r & 0xFFFF0000u) | 0x80000000u | id
@@ -985,6 +987,7 @@ private:
             return true;
         }
         lane.exhausted = true;
+        check_exhausted(lane);
         return false;
     }
 
@@ -1080,14 +1083,22 @@ private:
             lane.cands.pop_front();
             --lane.handed;
         }
-        if (lane.cands.empty() && lane.exhausted && lane.gen_id == lane.conf_id) {
-            const int id = o_.start_id + lane.conf_id;
-            throw std::runtime_error(dcmt_
-                    ? "dc_create: dcmt gives up on id " + std::to_string(id) + " after "
-                        + std::to_string(dcmt_max_candidates)
-                        + " candidates (dcmt returns the sets before it)"
-                    : "dc_create: no primitive aaa found for id " + std::to_string(id));
-        }
+        check_exhausted(lane);
+    }
+
+    // Throws when the id at the front of the lane can no longer be completed: all its
+    // candidates are settled and its stream reached the draw limit. Called wherever either
+    // can become true last (after settling, and when a draw reaches the limit), so that no
+    // thread waits for work that will never come.
+    void check_exhausted(const Lane& lane) const
+    {
+        if (!(lane.cands.empty() && lane.exhausted && lane.gen_id == lane.conf_id)) return;
+        const int id = o_.start_id + lane.conf_id;
+        throw std::runtime_error(dcmt_
+                ? "dc_create: dcmt gives up on id " + std::to_string(id) + " after "
+                    + std::to_string(draw_limit_) + " candidates (dcmt returns the sets before it)"
+                : "dc_create: no primitive aaa found for id " + std::to_string(id) + " in "
+                    + std::to_string(draw_limit_) + " draws");
     }
 
     void work()
@@ -1172,6 +1183,7 @@ private:
     bool dcmt_;
     int want_;
     int nn_;
+    int draw_limit_; // draws per id before giving up
     std::function<void()> tick_;
     const MtParams mt19937_ = mt19937_params();
     std::mutex mutex_;

@@ -119,6 +119,9 @@ struct DcCreateOptions {
     DcCreator creator = DcCreator::rngvet;
     int threads = 0; // <= 0: hardware concurrency
     DcProgress progress;
+    // Draws per id before giving up (<= 0: dcmt's 10000 in dcmt mode, 2^20 in rngvet mode);
+    // other values are for tests of that path.
+    int max_draws = 0;
 };
 
 // Creates parameter sets; throws std::invalid_argument for bad options, and std::runtime_error

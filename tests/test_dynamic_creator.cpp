@@ -606,6 +606,68 @@ TEST(DynamicCreator, SameSetsForAnyThreadCount)
         expect_dcmt_sets(521, 4172u, 0, blocks.at({ 521, 4172u, 0 }), 6, threads);
 }
 
+// When an id's stream runs out of draws without a primitive aaa, dc_create stops with an error
+// naming that id (dcmt mode: as dcmt gives up after 10000 candidates), on any thread count,
+// whether the last draw or the last test comes last. With 40 draws per id (about 2.5
+// prescreened candidates; about one in 23 is primitive at p = 521) nearly every id fails.
+TEST(DynamicCreator, GivesUpOnAnIdWithTheDrawLimit)
+{
+    for (DcCreator creator : { DcCreator::dcmt_061, DcCreator::rngvet }) {
+        for (int threads : { 1, 2, 8 }) {
+            DcCreateOptions o;
+            o.p = 521;
+            o.count = 8;
+            o.seed = 4172u;
+            o.creator = creator;
+            o.threads = threads;
+            o.max_draws = 40;
+            try {
+                dc_create(o);
+                ADD_FAILURE() << "no error, " << threads << " threads";
+            } catch (const std::runtime_error& e) {
+                const std::string what = e.what();
+                EXPECT_NE(what.find(" id "), std::string::npos) << what;
+                EXPECT_NE(what.find("40"), std::string::npos) << what;
+            }
+        }
+    }
+    // dcmt mode names the first id whose 200 draws (dcmt's stream: init_genrand(seed), nn more
+    // draws after each prescreened candidate) hold no primitive candidate; for seed 4172 an
+    // id before it succeeds, so the stream must have resumed after that id's winner.
+    const MtCharpoly phi(521);
+    const MtParams mt = mt19937_params();
+    MtState rng;
+    mt_seed(rng, mt, 4172u);
+    int failing = -1;
+    for (std::uint32_t id = 0; id < 8 && failing < 0; ++id) {
+        bool found = false;
+        for (int draw = 0; draw < 200 && !found; ++draw) {
+            const std::uint32_t aaa = (mt_next(rng, mt) & 0xFFFF0000u) | 0x80000000u | id;
+            if (!phi.prescreen(aaa)) continue;
+            for (int d = 0; d < 17; ++d) // nn = 17 for p = 521
+                mt_next(rng, mt);
+            found = phi.primitive(aaa);
+        }
+        if (!found) failing = static_cast<int>(id);
+    }
+    ASSERT_GE(failing, 1);
+    DcCreateOptions o;
+    o.p = 521;
+    o.count = 8;
+    o.seed = 4172u;
+    o.creator = DcCreator::dcmt_061;
+    o.max_draws = 200;
+    o.threads = 4;
+    try {
+        dc_create(o);
+        ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("on id " + std::to_string(failing) + " after"),
+            std::string::npos)
+            << e.what();
+    }
+}
+
 // rngvet's tempering starts from dcmt's and only accepts improvements.
 TEST(DynamicCreator, RngvetTemperingNeverWorseThanDcmts)
 {
