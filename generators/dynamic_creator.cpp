@@ -1111,7 +1111,13 @@ private:
                 const int id = tempering_.front();
                 tempering_.pop_front();
                 lock.unlock();
-                temper(id);
+                try {
+                    temper(id);
+                } catch (...) {
+                    lock.lock();
+                    fail(std::current_exception());
+                    break;
+                }
                 lock.lock();
                 ++tempered_;
                 changed_.notify_all();
