@@ -47,6 +47,11 @@ MtPrimitivity mt_primitivity(const MtParams& prm);
 // the remainders of those polynomials modulo the 127 irreducible polynomials of degree <= 9,
 // so "phi has a factor of degree <= 9" costs 127 XOR chains of 32 small words (dcmt does the
 // same, and so draws the same candidates through its prescreen).
+// From this p on, MtCharpoly::primitive tests by decimation (O(p^2)) before t^(2^p) mod phi
+// (O(p^3) with a small constant); measured per candidate, the second is faster up to p = 9689
+// and the first from 19937 on (docs/dynamic_creator.md).
+inline constexpr int decimation_min_p = 19937;
+
 class MtCharpoly {
 public:
     explicit MtCharpoly(int p); // p a Mersenne exponent >= 521 (throws std::invalid_argument)
@@ -58,6 +63,11 @@ public:
     // primitivity_mersenne). When *stop becomes true during the test, it returns false
     // early; the answer is then meaningless (the caller asked to drop it).
     bool primitive(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
+    // The decimation test of the MT paper (dynamic_creator.cpp): false proves phi(aaa)
+    // reducible; true for every irreducible phi, and for a reducible one only when a fixed
+    // start state lies in a small subspace. For p >= decimation_min_p, primitive() runs it
+    // first and confirms a pass with t^(2^p) = t. About 20p^2 scalar operations.
+    bool passes_decimation(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
 
 private:
     int p_;

@@ -473,7 +473,8 @@ TEST(DcmtCompat, CharacteristicPolynomialFormula)
 // The exact test of MtCharpoly::primitive (t^(2^p) mod phi by byte-table reduction) against
 // the former method (p squarings reduced one coefficient at a time), on every primitive aaa of
 // the stored dcmt calls and on many prescreened candidates, almost all of them reducible:
-// t^(2^p) mod phi must agree bit for bit, and so must the verdicts.
+// t^(2^p) mod phi must agree bit for bit, and so must the verdicts, and those of the
+// decimation test (which primitive() runs first from p = 19937 on).
 TEST(DcmtCompat, ExactPrimitivityTestAgreesWithBitwiseSquaring)
 {
     std::map<int, std::vector<std::uint32_t>> known; // p -> primitive aaa (dcmt's output)
@@ -509,6 +510,7 @@ TEST(DcmtCompat, ExactPrimitivityTestAgreesWithBitwiseSquaring)
                 y = mod.square_mod(y);
             ASSERT_EQ(mod.t_pow_2k(p), y) << std::hex << aaa;
             EXPECT_EQ(phi.primitive(aaa), y == t) << std::hex << aaa;
+            EXPECT_EQ(phi.passes_decimation(aaa), y == t) << "decimation " << std::hex << aaa;
             if (i < n_known) {
                 EXPECT_TRUE(phi.primitive(aaa)) << "dcmt's " << std::hex << aaa;
             }
