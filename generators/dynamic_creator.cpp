@@ -1115,10 +1115,13 @@ private:
         if (c.id >= lane.last_id) {
             lane.gen_done = true;
             lane.gen_id = c.id;
+            lane.rng
+                .reset(); // no more draws; an MtState is several KB, rngvet mode has a lane per id
         } else {
             lane.gen_done = false;
             lane.gen_id = c.id + 1;
-            *lane.rng = *c.after; // only dcmt mode has lanes with several ids
+            // Only dcmt mode has lanes with several ids, and its candidates keep `after`.
+            lane.rng = std::make_unique<MtState>(*c.after);
         }
     }
 
