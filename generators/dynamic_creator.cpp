@@ -1115,8 +1115,8 @@ private:
         if (c.id >= lane.last_id) {
             lane.gen_done = true;
             lane.gen_id = c.id;
-            lane.rng
-                .reset(); // no more draws; an MtState is several KB, rngvet mode has a lane per id
+            // No more draws: free the state (several KB; rngvet mode has a lane per id).
+            lane.rng.reset();
         } else {
             lane.gen_done = false;
             lane.gen_id = c.id + 1;
