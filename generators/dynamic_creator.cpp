@@ -4,7 +4,11 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -365,30 +369,114 @@ bool MtCharpoly::prescreen(std::uint32_t aaa) const
     return true;
 }
 
-bool MtCharpoly::primitive(std::uint32_t aaa) const
+bool MtCharpoly::primitive(std::uint32_t aaa, const std::atomic<bool>* stop) const
 {
     if (!prescreen(aaa)) return false;
+    // A failed decimation test proves phi reducible; one that passes is confirmed below.
+    if (p_ >= decimation_min_p && !passes_decimation(aaa, stop)) return false;
     // With no factor of degree 1 (prescreen) and p prime, t^(2^p) = t mod phi iff phi is
     // irreducible, hence primitive as 2^p - 1 is prime (gf2poly.hpp, primitivity_mersenne).
     const Gf2Modulus mod(of(aaa));
-    return mod.t_pow_2k(p_) == mod.reduce(Gf2Poly::monomial(1));
+    const Gf2Poly power = mod.t_pow_2k(p_, stop);
+    if (stop && *stop) return false;
+    return power == mod.reduce(Gf2Poly::monomial(1));
+}
+
+// The decimation test (the inversive-decimation method of the MT paper, Matsumoto & Nishimura
+// 1998, section 4.3). Words: x_(i+n) = x_(i+m) ^ A z_i with z_i = (x_i & umask) |
+// (x_(i+1) & lmask) and A z = (z >> 1) ^ (z_0 ? aaa : 0). Since aaa's top bit is set, A is
+// invertible given z_0, the lowest bit of z_i, which is the lowest bit of x_(i+1) (bit 0 lies
+// in lmask): z_i = ((x_(i+n) ^ x_(i+m) ^ (z_0 ? aaa : 0)) << 1) | z_0. So from the lowest bits
+// s_i of x_1 .. x_p and any words above, running that backwards from i = p - n down to 0 gives
+// a state (x_0's upper bits, x_1 .. x_(n-1)) whose forward words have exactly those lowest
+// bits (each step sets x_i's upper and x_(i+1)'s lower bits so that the recurrence holds at i,
+// and leaves every lowest bit alone).
+//
+// One round: the words x_1 .. x_2p of the state, then s_i := s_(2i) (i = 1..p), then the state
+// back. With g the lowest bit of x_1 and mu(c) = g(c(B) Y) for the state Y, the round maps mu
+// to c -> mu(t c^2) whenever the state is determined by s_1 .. s_p; if phi is irreducible it
+// is (the lowest-bit sequence of a non-zero state is not zero, and the space of states has no
+// invariant subspace but 0 and itself), and p rounds map mu to c -> mu(t^(2^p - 1) c^(2^p)) =
+// mu(c): the state comes back. So a state that does not come back proves phi reducible. For
+// a reducible phi the start state may still come back (a small subspace of states does), so
+// primitive() confirms a pass with t^(2^p) = t. About 20p scalar operations per round, 20p^2
+// in all, against about p^3/512 (vectorised) for t^(2^p) mod phi: faster from p of about
+// 15000 on (docs/dynamic_creator.md).
+bool MtCharpoly::passes_decimation(std::uint32_t aaa, const std::atomic<bool>* stop) const
+{
+    const MtParams layout = mt_params_for(p_, aaa, 0, 0);
+    const int n = layout.nn;
+    const int m = layout.mm;
+    const std::uint32_t upper = layout.umask;
+    const std::uint32_t lower = layout.lmask;
+    std::vector<std::uint32_t> x(2 * static_cast<std::size_t>(p_) + 1);
+    std::uint32_t r = 0x9E3779B9u; // a fixed start state (xorshift32), not zero
+    for (int i = 0; i < n; ++i) {
+        r ^= r << 13;
+        r ^= r >> 17;
+        r ^= r << 5;
+        x[static_cast<std::size_t>(i)] = r;
+    }
+    const std::vector<std::uint32_t> start(x.begin(), x.begin() + n);
+    std::uint32_t* w = x.data();
+    for (int round = 0; round < p_; ++round) {
+        if (stop && round % 16 == 0 && stop->load(std::memory_order_relaxed)) return false;
+        for (int i = 0; i + n <= 2 * p_; ++i) { // forward: x_n .. x_2p
+            const std::uint32_t z = (w[i] & upper) | (w[i + 1] & lower);
+            w[i + n] = w[i + m] ^ (z >> 1) ^ ((z & 1u) ? aaa : 0u);
+        }
+        for (int i = 1; i <= p_; ++i) // decimation: only the lowest bits matter from here
+            w[i] = w[2 * i];
+        for (int i = p_ - n; i >= 0; --i) { // backward
+            const std::uint32_t z0 = w[i + 1] & 1u;
+            const std::uint32_t z = ((w[i + n] ^ w[i + m] ^ (z0 ? aaa : 0u)) << 1) | z0;
+            w[i] = (z & upper) | (w[i] & lower);
+            w[i + 1] = (w[i + 1] & upper) | (z & lower);
+        }
+    }
+    if ((w[0] & upper) != (start[0] & upper)) return false;
+    return std::equal(start.begin() + 1, start.end(), x.begin() + 1);
 }
 
 // ---------------------------------------------------------------------------------------------
 // k(v) by lattice pivot reduction
 //
-// A row is a generator state (nn words in a ring starting at `start`, the oldest word first),
-// its degree `count` (steps taken) and `next`, the top v bits of the tempered word the last
-// step produced (without the final right shift, which maps the top v bits invertibly and so
-// leaves k(v) alone). Rows 0..v-1 start as the unit vectors of the v output bits (zero state,
-// next = that bit), row v as a fixed non-zero state stepped until its output is non-zero.
-// Each round adds to row v the row whose index is the lowest set bit of row v's next (after
-// swapping the two if that row has the smaller degree), which clears that bit; when next
+// A row is a generator state (nn words in a ring starting at `start`, the oldest word first,
+// stored twice over), its degree `count` (steps taken) and `next`, the top v bits of the
+// tempered word the last step produced (without the final right shift, which maps the top v
+// bits invertibly and so leaves k(v) alone). Rows 0..v-1 start as the unit vectors of the v output
+// bits (zero state, next = that bit), row v as a fixed non-zero state stepped until its output is
+// non-zero. Each round adds to row v the row whose index is the lowest set bit of row v's next
+// (after swapping the two if that row has the smaller degree), which clears that bit; when next
 // becomes zero, row v steps on. It ends when row v's state is zero. Steps on one row are
 // capped at nn*31 - rr per round, as in dcmt, so that every decision matches dcmt's.
 // ---------------------------------------------------------------------------------------------
 
 namespace {
+
+// u[i] and u[i + n] ^= w[i] for i < n, four words at a time (rows never overlap).
+typedef std::uint32_t Words4x32 __attribute__((vector_size(16)));
+
+void add_twice(std::uint32_t* __restrict u, const std::uint32_t* __restrict w, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        Words4x32 x;
+        Words4x32 a;
+        Words4x32 b;
+        std::memcpy(&x, w + i, sizeof x);
+        std::memcpy(&a, u + i, sizeof a);
+        std::memcpy(&b, u + n + i, sizeof b);
+        a ^= x;
+        b ^= x;
+        std::memcpy(u + i, &a, sizeof a);
+        std::memcpy(u + n + i, &b, sizeof b);
+    }
+    for (; i < n; ++i) {
+        u[i] ^= w[i];
+        u[i + n] ^= w[i];
+    }
+}
 
 class LatticeRows {
 public:
@@ -398,7 +486,7 @@ public:
         , v_(v)
         , top_(v >= 32 ? 0xFFFFFFFFu : ~(0xFFFFFFFFu >> v))
         , cap_(prm.nn * 31 - prm.rr)
-        , cf_(static_cast<std::size_t>(v + 1) * static_cast<std::size_t>(prm.nn), 0u)
+        , cf_(static_cast<std::size_t>(v + 1) * 2 * static_cast<std::size_t>(prm.nn), 0u)
         , meta_(static_cast<std::size_t>(v + 1))
         , order_(static_cast<std::size_t>(v + 1))
     {
@@ -410,6 +498,7 @@ public:
             m.next = i < v ? (0x80000000u >> i) : 0u;
         }
         words(v)[n_ - 1] = 0xC0000000u;
+        words(v)[2 * n_ - 1] = 0xC0000000u;
         int steps = 0;
         do {
             step(v, steps);
@@ -457,7 +546,7 @@ private:
     std::uint32_t* words(int row)
     {
         return cf_.data()
-            + static_cast<std::size_t>(order_[static_cast<std::size_t>(row)])
+            + static_cast<std::size_t>(order_[static_cast<std::size_t>(row)]) * 2
             * static_cast<std::size_t>(n_);
     }
 
@@ -473,6 +562,7 @@ private:
             const std::uint32_t z = (x[s] & prm_.umask) | (x[s1] & prm_.lmask);
             std::uint32_t y = x[sm] ^ (z >> 1) ^ ((z & 1u) ? prm_.aaa : 0u);
             x[s] = y;
+            x[s + n_] = y;
             m.start = s1;
             ++m.count;
             y ^= y >> prm_.shift0;
@@ -491,12 +581,11 @@ private:
         const Meta& s = meta(src);
         std::uint32_t* u = words(dst);
         const std::uint32_t* w = words(src);
-        // Logical word j of a row sits at (start + j) mod n.
-        const int diff = (s.start - d.start + n_) % n_;
-        for (int i = 0; i < n_ - diff; ++i)
-            u[i] ^= w[i + diff];
-        for (int i = n_ - diff; i < n_; ++i)
-            u[i] ^= w[i + diff - n_];
+        // Logical word j of a row sits at (start + j) mod n, and again n words later (each
+        // row is stored twice over, so that this is one loop of fixed length: its length no
+        // longer changes from call to call, which the branch predictor notices).
+        const int diff = s.start >= d.start ? s.start - d.start : s.start - d.start + n_;
+        add_twice(u, w + diff, n_);
         d.next ^= s.next;
     }
 
@@ -609,8 +698,23 @@ constexpr int dcmt_exhaustive_levels = 15;
 
 } // namespace
 
-void dc_tune_tempering_dcmt(MtParams& prm)
+namespace {
+
+// dcmt's search (dc_tune_tempering_dcmt), which also records in kv[v] each k(v) it computed
+// (-1 elsewhere). After level v the top v + 1 output bits are final (later levels change
+// lower mask bits only, which reach lower output bits only), so k(v + 1) is final too; with
+// bound >= 0 the search gives up, returning false, as soon as the defects of the accuracies
+// decided so far reach bound (it can then no longer end below bound).
+bool dcmt_search(MtParams& prm, int kv[33], int bound)
 {
+    const int p = mt_exponent(prm);
+    std::fill(kv, kv + 33, -1);
+    int decided = 0; // defect sum of the accuracies decided so far
+    auto decide = [&](int v, int k) {
+        kv[v] = k;
+        decided += p / v - k;
+        return bound < 0 || decided < bound;
+    };
     std::vector<MaskPair> prev{ { 0u, 0u } };
     MaskPair best{ 0u, 0u };
     MaskPair cand[8];
@@ -628,6 +732,7 @@ void dc_tune_tempering_dcmt(MtParams& prm)
                 }
             }
         }
+        if (!decide(v + 1, best_k)) return false;
         // dcmt keeps its list newest first: the next level visits them in reverse order.
         prev.clear();
         for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
@@ -649,12 +754,34 @@ void dc_tune_tempering_dcmt(MtParams& prm)
                     best_i = i;
                 }
             }
+            if (!decide(v + 1, best_k)) return false;
         }
         cur = cand[best_i];
         if (v >= 31) break;
     }
     prm.maskB = cur.b;
     prm.maskC = cur.c;
+    return true;
+}
+
+// Completes kv[1..32] (entries < 0 are computed) and returns the defect sum.
+int complete_kv(const MtParams& prm, int kv[33])
+{
+    const int p = mt_exponent(prm);
+    int sum = 0;
+    for (int v = 1; v <= 32; ++v) {
+        if (kv[v] < 0) kv[v] = mt_kv_lattice(prm, v);
+        sum += p / v - kv[v];
+    }
+    return sum;
+}
+
+} // namespace
+
+void dc_tune_tempering_dcmt(MtParams& prm)
+{
+    int kv[33];
+    dcmt_search(prm, kv, -1);
 }
 
 // rngvet's search: dcmt's, then single-bit flips judged on the accuracies each can change
@@ -665,16 +792,11 @@ namespace {
 
 constexpr int dc_tempering_sweeps = 8;
 
-} // namespace
-
-void dc_tune_tempering(MtParams& prm)
+// The flips, from prm with its k(v) in kv[1..32] (both updated), at most `sweeps` sweeps.
+void flip_search(MtParams& prm, int kv[33], int sweeps)
 {
-    dc_tune_tempering_dcmt(prm);
     const int p = mt_exponent(prm);
-    int kv[33] = {}; // k(v) of prm
-    for (int v = 1; v <= 32; ++v)
-        kv[v] = mt_kv_lattice(prm, v);
-    for (int sweep = 0; sweep < dc_tempering_sweeps; ++sweep) {
+    for (int sweep = 0; sweep < sweeps; ++sweep) {
         bool improved = false;
         for (int j = 31; j >= prm.shiftB; --j) {
             for (int which = 0; which < 2; ++which) {
@@ -709,6 +831,16 @@ void dc_tune_tempering(MtParams& prm)
         }
         if (!improved) break;
     }
+}
+
+} // namespace
+
+void dc_tune_tempering(MtParams& prm)
+{
+    int kv[33];
+    dcmt_search(prm, kv, -1);
+    complete_kv(prm, kv);
+    flip_search(prm, kv, dc_tempering_sweeps);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -758,73 +890,380 @@ constexpr int dc_max_draws = 1 << 20;
 // dcmt's limit of candidates per id (its MAX_SEARCH).
 constexpr int dcmt_max_candidates = 10000;
 
-std::uint32_t rngvet_find_primitive(const MtCharpoly& phi, std::uint32_t id, std::uint32_t seed)
+// rngvet mode: primitive aaa tempered per id (the first ones of the id's stream); the set
+// keeps the one whose tempering reaches the lowest defect sum.
+constexpr int rngvet_aaa_per_id = 2;
+
+// rngvet mode: sweeps of single-bit flips after choosing the aaa (one: a second sweep costs
+// about a fifth more time at p = 521 and changed 1 of the 32 sets of the benchmark at p = 521
+// and 1279, none at 607, with the same median and maximum defect sums).
+constexpr int rngvet_flip_sweeps = 1;
+
+// rngvet mode: the set for one id from its first primitive aaa (in stream order). Each gets
+// dcmt's tempering search; a later one only replaces the best so far when its defect sum is
+// lower (its search stops as soon as the defects it has decided reach the best sum); then
+// single-bit flips lower the winner's defect sum further.
+MtParams rngvet_tempering(int p, const std::vector<std::uint32_t>& aaa)
 {
-    static thread_local MtState rng;
-    const MtParams mt19937 = mt19937_params();
-    const std::uint32_t key[2] = { seed, id };
-    mt19937_init_by_array(rng, mt19937, key, 2);
-    for (int draw = 0; draw < dc_max_draws; ++draw) {
-        const std::uint32_t r = mt_next(rng, mt19937);
-        const std::uint32_t aaa = 0x80000000u | (r & 0x7FFF0000u) | (id & 0xFFFFu);
-        if (phi.primitive(aaa)) return aaa;
+    MtParams best = mt_params_for(p, aaa.at(0), 0, 0);
+    int best_kv[33];
+    dcmt_search(best, best_kv, -1);
+    int best_sum = complete_kv(best, best_kv);
+    for (std::size_t i = 1; i < aaa.size(); ++i) {
+        MtParams trial = mt_params_for(p, aaa[i], 0, 0);
+        int kv[33];
+        if (!dcmt_search(trial, kv, best_sum)) continue;
+        const int sum = complete_kv(trial, kv);
+        if (sum < best_sum) {
+            best = trial;
+            std::copy(kv, kv + 33, best_kv);
+            best_sum = sum;
+        }
     }
-    throw std::runtime_error("dc_create: no primitive aaa found for id " + std::to_string(id));
+    flip_search(best, best_kv, rngvet_flip_sweeps);
+    return best;
 }
 
-// dcmt mode: aaa for ids start..start+count-1 from one MT19937 stream. The prescreen and the
-// stream are cheap and stay sequential; the exact tests of the next `batch` prescreened
-// candidates run in parallel, and the first primitive one in stream order wins (the stream
-// then resumes right after it, as in dcmt).
-std::vector<std::uint32_t> dcmt_find_primitives(const MtCharpoly& phi, const DcCreateOptions& o,
-    int threads, const std::function<void()>& found_one)
-{
-    const MtParams mt19937 = mt19937_params();
-    const int nn = mt_params_for(o.p, 0, 0, 0).nn;
-    auto rng = std::make_unique<MtState>();
-    mt_seed(*rng, mt19937, o.seed); // init_dc(seed): init_genrand
-    const int batch = std::max(1, 2 * threads);
+// The parallel search of dc_create.
+//
+// Both modes look, in a stream of candidate aaa, for the first primitive ones in stream
+// order: dcmt mode has one stream (one MT19937 for all ids in turn: an id's candidates start
+// right after the draws of the previous id's winner), rngvet mode one stream per id. Such a
+// stream is a lane. A candidate passes the prescreen when it is drawn (cheap, under the
+// lock); the exact test runs outside the lock, on any thread, and threads take the next
+// untested candidate of a lane in stream order even before the earlier ones have finished
+// (speculation: almost every candidate is reducible). When a candidate proves primitive and
+// completes its id (its `want`-th primitive), every later candidate of the lane is dropped
+// (tests under way are cancelled) and the lane goes on with the next id from the stream right
+// after that candidate, as dcmt does; an earlier candidate that proves primitive later moves
+// the cut back. An id is settled when all its candidates up to the cut are tested, from the
+// front of the lane; its tempering is then a job of its own, which threads take before
+// candidates. The result is the first primitive ones in stream order whatever the threads
+// did, so it does not depend on the thread count.
+class DcSearch {
+public:
+    DcSearch(
+        const MtCharpoly& phi, const DcCreateOptions& o, int threads, std::function<void()> tick)
+        : phi_(phi)
+        , o_(o)
+        , threads_(threads)
+        , dcmt_(o.creator == DcCreator::dcmt_061)
+        , want_(dcmt_ ? 1 : rngvet_aaa_per_id)
+        , nn_(mt_params_for(o.p, 0, 0, 0).nn)
+        , draw_limit_(o.max_draws > 0 ? o.max_draws
+                  : dcmt_             ? dcmt_max_candidates
+                                      : dc_max_draws)
+        , tick_(std::move(tick))
+        , aaa_(static_cast<std::size_t>(o.count))
+        , sets_(static_cast<std::size_t>(o.count))
+    {
+        if (dcmt_) {
+            lanes_.resize(1);
+            Lane& lane = lanes_[0];
+            lane.rng = std::make_unique<MtState>();
+            mt_seed(*lane.rng, mt19937_, o.seed); // init_dc(seed): init_genrand
+            lane.first_id = 0;
+            lane.last_id = o.count - 1;
+            lane.gen_id = lane.conf_id = 0;
+            lane.started = true;
+        } else {
+            lanes_.resize(static_cast<std::size_t>(o.count));
+            for (int i = 0; i < o.count; ++i) {
+                Lane& lane = lanes_[static_cast<std::size_t>(i)];
+                lane.first_id = lane.last_id = lane.gen_id = lane.conf_id = i;
+            }
+        }
+    }
+
+    std::vector<MtParams> run()
+    {
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads_; ++t)
+            pool.emplace_back([this] { work(); });
+        work();
+        for (auto& th : pool)
+            th.join();
+        if (error_) std::rethrow_exception(error_);
+        return std::move(sets_);
+    }
+
+private:
     struct Candidate {
-        std::uint32_t aaa;
-        std::unique_ptr<MtState> after; // the stream right after this candidate's draws
-        bool primitive = false;
+        std::uint32_t aaa = 0;
+        int id = 0; // index of the id (0 .. count - 1)
+        std::unique_ptr<MtState> after; // dcmt mode: the stream right after its draws
+        enum class State { untested, testing, reducible, primitive } state = State::untested;
+        std::atomic<bool> dropped{ false };
     };
-    std::vector<std::uint32_t> out;
-    for (int i = 0; i < o.count; ++i) {
-        const auto id = static_cast<std::uint32_t>(o.start_id + i);
-        int drawn = 0;
-        bool found = false;
-        while (!found) {
-            std::vector<Candidate> cands;
-            while (static_cast<int>(cands.size()) < batch && drawn < dcmt_max_candidates) {
-                const std::uint32_t r = mt_next(*rng, mt19937);
-                ++drawn;
-                const std::uint32_t aaa = (r & 0xFFFF0000u) | 0x80000000u | id;
-                if (!phi.prescreen(aaa)) continue;
-                for (int d = 0; d < nn; ++d) // dcmt's period check draws its start state
-                    mt_next(*rng, mt19937);
-                cands.push_back({ aaa, std::make_unique<MtState>(*rng), false });
+
+    struct Lane {
+        std::deque<std::shared_ptr<Candidate>> cands; // not yet settled, in stream order
+        std::size_t handed = 0; // cands[0 .. handed) are tested or under test
+        int in_flight = 0;
+        bool started = false;
+        std::unique_ptr<MtState> rng; // the stream after the last candidate drawn
+        int first_id = 0;
+        int last_id = 0;
+        int gen_id = 0; // the id the next draw is for
+        int draws = 0; // draws for gen_id so far
+        bool exhausted = false; // gen_id reached the draw limit
+        bool gen_done = false; // every id of the lane has its cut
+        int conf_id = 0; // the id being settled at the front
+        std::vector<std::uint32_t> conf_aaa; // its primitive aaa settled so far
+    };
+
+    void start(Lane& lane, int id)
+    {
+        lane.rng = std::make_unique<MtState>();
+        const std::uint32_t key[2] = { o_.seed, static_cast<std::uint32_t>(o_.start_id + id) };
+        mt19937_init_by_array(*lane.rng, mt19937_, key, 2);
+        lane.started = true;
+    }
+
+    // Draws the lane's next candidate that passes the prescreen; false when the lane has no
+    // more (all its ids cut, or the current one out of draws).
+    bool draw(Lane& lane)
+    {
+        if (!lane.started) start(lane, lane.first_id);
+        if (lane.gen_done || lane.exhausted) return false;
+        const auto id = static_cast<std::uint32_t>(o_.start_id + lane.gen_id);
+        while (lane.draws < draw_limit_) {
+            const std::uint32_t r = mt_next(*lane.rng, mt19937_);
+            ++lane.draws;
+            const std::uint32_t aaa = dcmt_ ? (r & 0xFFFF0000u) | 0x80000000u | id
+                                            : 0x80000000u | (r & 0x7FFF0000u) | (id & 0xFFFFu);
+            if (!phi_.prescreen(aaa)) continue;
+            auto c = std::make_shared<Candidate>();
+            c->aaa = aaa;
+            c->id = lane.gen_id;
+            if (dcmt_) {
+                for (int d = 0; d < nn_; ++d) // dcmt's period check draws its start state
+                    mt_next(*lane.rng, mt19937_);
+                c->after = std::make_unique<MtState>(*lane.rng);
             }
-            if (cands.empty()) {
-                throw std::runtime_error("dc_create: dcmt gives up on id " + std::to_string(id)
-                    + " after " + std::to_string(dcmt_max_candidates)
-                    + " candidates (dcmt returns the sets before it)");
+            lane.cands.push_back(std::move(c));
+            return true;
+        }
+        lane.exhausted = true;
+        check_exhausted(lane);
+        return false;
+    }
+
+    bool has_work(Lane& lane) { return lane.handed < lane.cands.size() || draw(lane); }
+
+    // The lane a thread tests its next candidate from: its previous lane while no other
+    // thread works on it, else a lane not started yet, else the started one with the fewest
+    // tests under way. Null when no lane has a candidate to test.
+    Lane* pick(int& last)
+    {
+        if (dcmt_) return has_work(lanes_[0]) ? &lanes_[0] : nullptr;
+        if (last >= 0) {
+            Lane& lane = lanes_[static_cast<std::size_t>(last)];
+            if (lane.in_flight == 0 && has_work(lane)) return &lane;
+        }
+        while (next_lane_ < lanes_.size()) {
+            Lane& lane = lanes_[next_lane_];
+            active_.push_back(next_lane_++);
+            if (has_work(lane)) {
+                last = static_cast<int>(active_.back());
+                return &lane;
             }
-            parallel_for(cands.size(), thread_count(threads, cands.size()),
-                [&](std::size_t c) { cands[c].primitive = phi.primitive(cands[c].aaa); });
-            for (auto& c : cands) {
-                if (c.primitive) {
-                    out.push_back(c.aaa);
-                    *rng = *c.after;
-                    found = true;
+        }
+        Lane* best = nullptr;
+        for (std::size_t i = 0; i < active_.size();) {
+            Lane& lane = lanes_[active_[i]];
+            if (!has_work(lane)) { // a lane never regains work in rngvet mode
+                active_[i] = active_.back();
+                active_.pop_back();
+                continue;
+            }
+            if (!best || lane.in_flight < best->in_flight) {
+                best = &lane;
+                last = static_cast<int>(active_[i]);
+            }
+            ++i;
+        }
+        return best;
+    }
+
+    // A test result: cut the lane after the candidate that completes an id, then settle what
+    // the front of the lane allows.
+    void record(Lane& lane, const Candidate& c)
+    {
+        if (c.state == Candidate::State::primitive) {
+            int found = c.id == lane.conf_id ? static_cast<int>(lane.conf_aaa.size()) : 0;
+            for (std::size_t i = 0; i < lane.cands.size(); ++i) {
+                const Candidate& x = *lane.cands[i];
+                if (x.id != c.id || x.state != Candidate::State::primitive) continue;
+                if (++found < want_) continue;
+                cut_after(lane, i);
+                break;
+            }
+        }
+        settle(lane);
+    }
+
+    void cut_after(Lane& lane, std::size_t i)
+    {
+        const Candidate& c = *lane.cands[i];
+        for (std::size_t j = i + 1; j < lane.cands.size(); ++j)
+            lane.cands[j]->dropped = true;
+        lane.cands.resize(i + 1);
+        lane.handed = std::min(lane.handed, lane.cands.size());
+        lane.exhausted = false;
+        lane.draws = 0;
+        if (c.id >= lane.last_id) {
+            lane.gen_done = true;
+            lane.gen_id = c.id;
+            // No more draws: free the state (several KB; rngvet mode has a lane per id).
+            lane.rng.reset();
+        } else {
+            lane.gen_done = false;
+            lane.gen_id = c.id + 1;
+            // Only dcmt mode has lanes with several ids, and its candidates keep `after`.
+            lane.rng = std::make_unique<MtState>(*c.after);
+        }
+    }
+
+    void settle(Lane& lane)
+    {
+        while (!lane.cands.empty()) {
+            const Candidate& c = *lane.cands.front();
+            if (c.state == Candidate::State::untested || c.state == Candidate::State::testing)
+                break;
+            if (c.state == Candidate::State::primitive) {
+                lane.conf_aaa.push_back(c.aaa);
+                if (static_cast<int>(lane.conf_aaa.size()) == want_) {
+                    aaa_[static_cast<std::size_t>(c.id)] = std::move(lane.conf_aaa);
+                    lane.conf_aaa.clear();
+                    tempering_.push_back(c.id);
+                    ++lane.conf_id;
+                    if (dcmt_ && tick_) tick_();
+                }
+            }
+            lane.cands.pop_front();
+            --lane.handed;
+        }
+        check_exhausted(lane);
+    }
+
+    // Throws when the id at the front of the lane can no longer be completed: all its
+    // candidates are settled and its stream reached the draw limit. Called wherever either
+    // can become true last (after settling, and when a draw reaches the limit), so that no
+    // thread waits for work that will never come.
+    void check_exhausted(const Lane& lane) const
+    {
+        if (!(lane.cands.empty() && lane.exhausted && lane.gen_id == lane.conf_id)) return;
+        const int id = o_.start_id + lane.conf_id;
+        throw std::runtime_error(dcmt_
+                ? "dc_create: dcmt gives up on id " + std::to_string(id) + " after "
+                    + std::to_string(draw_limit_) + " candidates (dcmt returns the sets before it)"
+                : "dc_create: no primitive aaa found for id " + std::to_string(id) + " in "
+                    + std::to_string(draw_limit_) + " draws");
+    }
+
+    void work()
+    {
+        int last = -1;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            if (error_ || tempered_ == o_.count) break;
+            if (!tempering_.empty()) {
+                const int id = tempering_.front();
+                tempering_.pop_front();
+                lock.unlock();
+                try {
+                    temper(id);
+                } catch (...) {
+                    lock.lock();
+                    fail(std::current_exception());
+                    break;
+                }
+                lock.lock();
+                ++tempered_;
+                changed_.notify_all();
+                continue;
+            }
+            Lane* lane = nullptr;
+            try {
+                lane = pick(last);
+            } catch (...) {
+                fail(std::current_exception());
+                break;
+            }
+            if (!lane) {
+                changed_.wait(lock);
+                continue;
+            }
+            std::shared_ptr<Candidate> c = lane->cands[lane->handed++];
+            c->state = Candidate::State::testing;
+            ++lane->in_flight;
+            lock.unlock();
+            bool primitive = false;
+            try {
+                primitive = phi_.primitive(c->aaa, &c->dropped);
+            } catch (...) {
+                lock.lock();
+                --lane->in_flight;
+                fail(std::current_exception());
+                break;
+            }
+            lock.lock();
+            --lane->in_flight;
+            if (!c->dropped) {
+                c->state = primitive ? Candidate::State::primitive : Candidate::State::reducible;
+                try {
+                    record(*lane, *c);
+                } catch (...) {
+                    fail(std::current_exception());
                     break;
                 }
             }
+            changed_.notify_all();
         }
-        if (found_one) found_one();
+        changed_.notify_all();
     }
-    return out;
-}
+
+    void temper(int id)
+    {
+        const std::vector<std::uint32_t>& aaa = aaa_[static_cast<std::size_t>(id)];
+        MtParams prm;
+        if (dcmt_) {
+            prm = mt_params_for(o_.p, aaa.at(0), 0, 0);
+            dc_tune_tempering_dcmt(prm);
+        } else {
+            prm = rngvet_tempering(o_.p, aaa);
+        }
+        sets_[static_cast<std::size_t>(id)] = prm;
+        if (tick_) tick_();
+    }
+
+    void fail(std::exception_ptr e)
+    {
+        if (!error_) error_ = std::move(e);
+        changed_.notify_all();
+    }
+
+    const MtCharpoly& phi_;
+    const DcCreateOptions& o_;
+    int threads_;
+    bool dcmt_;
+    int want_;
+    int nn_;
+    int draw_limit_; // draws per id before giving up
+    std::function<void()> tick_;
+    const MtParams mt19937_ = mt19937_params();
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<Lane> lanes_;
+    std::size_t next_lane_ = 0; // rngvet mode: lanes started so far
+    std::vector<std::size_t> active_; // rngvet mode: started lanes that may have work
+    std::deque<int> tempering_; // settled ids waiting for their tempering
+    int tempered_ = 0;
+    std::vector<std::vector<std::uint32_t>> aaa_; // per id, once settled
+    std::vector<MtParams> sets_;
+    std::exception_ptr error_;
+};
 
 } // namespace
 
@@ -841,15 +1280,12 @@ MtParamSet dc_create(const DcCreateOptions& o)
     if (o.count < 1 || o.start_id < 0 || o.start_id + o.count - 1 > 65535)
         throw std::invalid_argument("dc_create: ids must lie in 0..65535 and count be >= 1");
     const MtCharpoly phi(o.p);
-    const int threads = thread_count(o.threads, static_cast<std::size_t>(o.count) * 2);
     MtParamSet out;
     out.source = "dc-create";
     out.p = o.p;
     out.creator = dc_creator_name(o.creator);
     out.dc_seed = std::to_string(o.seed);
     const auto count = static_cast<std::size_t>(o.count);
-    out.sets.resize(count);
-    out.ids.resize(count);
     std::atomic<int> done{ 0 };
     std::mutex progress_mutex;
     const int total = o.creator == DcCreator::dcmt_061 ? 2 * o.count : o.count;
@@ -860,25 +1296,13 @@ MtParamSet dc_create(const DcCreateOptions& o)
             o.progress(n, total);
         }
     };
-    if (o.creator == DcCreator::dcmt_061) {
-        const std::vector<std::uint32_t> aaa = dcmt_find_primitives(phi, o, threads, tick);
-        parallel_for(count, thread_count(threads, count), [&](std::size_t i) {
-            MtParams prm = mt_params_for(o.p, aaa[i], 0, 0);
-            dc_tune_tempering_dcmt(prm);
-            out.sets[i] = prm;
-            out.ids[i] = static_cast<std::uint32_t>(o.start_id) + static_cast<std::uint32_t>(i);
-            tick();
-        });
-        return out;
-    }
-    parallel_for(count, thread_count(threads, count), [&](std::size_t i) {
-        const auto id = static_cast<std::uint32_t>(o.start_id) + static_cast<std::uint32_t>(i);
-        MtParams prm = mt_params_for(o.p, rngvet_find_primitive(phi, id, o.seed), 0, 0);
-        dc_tune_tempering(prm);
-        out.sets[i] = prm;
-        out.ids[i] = id;
-        tick();
-    });
+    // Threads beyond the number of ids still help: they test further candidates of the
+    // streams.
+    DcSearch search(phi, o, thread_count(o.threads, std::numeric_limits<std::size_t>::max()), tick);
+    out.sets = search.run();
+    out.ids.resize(count);
+    for (std::size_t i = 0; i < count; ++i)
+        out.ids[i] = static_cast<std::uint32_t>(o.start_id) + static_cast<std::uint32_t>(i);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include "mt_params.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -46,6 +47,11 @@ MtPrimitivity mt_primitivity(const MtParams& prm);
 // the remainders of those polynomials modulo the 127 irreducible polynomials of degree <= 9,
 // so "phi has a factor of degree <= 9" costs 127 XOR chains of 32 small words (dcmt does the
 // same, and so draws the same candidates through its prescreen).
+// From this p on, MtCharpoly::primitive tests by decimation (O(p^2)) before t^(2^p) mod phi
+// (O(p^3) with a small constant); measured per candidate, the second is faster up to p = 9689
+// and the first from 19937 on (docs/dynamic_creator.md).
+inline constexpr int decimation_min_p = 19937;
+
 class MtCharpoly {
 public:
     explicit MtCharpoly(int p); // p a Mersenne exponent >= 521 (throws std::invalid_argument)
@@ -54,8 +60,14 @@ public:
     // False when phi(aaa) is divisible by an irreducible polynomial of degree <= 9.
     bool prescreen(std::uint32_t aaa) const;
     // Exact: phi(aaa) is primitive (prescreen, then t^(2^p) = t mod phi, as in
-    // primitivity_mersenne).
-    bool primitive(std::uint32_t aaa) const;
+    // primitivity_mersenne). When *stop becomes true during the test, it returns false
+    // early; the answer is then meaningless (the caller asked to drop it).
+    bool primitive(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
+    // The decimation test of the MT paper (dynamic_creator.cpp): false proves phi(aaa)
+    // reducible; true for every irreducible phi, and for a reducible one only when a fixed
+    // start state lies in a small subspace. For p >= decimation_min_p, primitive() runs it
+    // first and confirms a pass with t^(2^p) = t. About 20p^2 scalar operations.
+    bool passes_decimation(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
 
 private:
     int p_;
@@ -93,7 +105,9 @@ using DcProgress = std::function<void(int, int)>;
 // How dc_create draws candidates and chooses tempering.
 enum class DcCreator {
     // rngvet: set i is searched with its own MT19937 seeded by init_by_array({seed, id}), so a
-    // set depends only on (p, seed, id); tempering by dc_tune_tempering.
+    // set depends only on (p, seed, id); the first two primitive aaa of that stream get dcmt's
+    // tempering search, the one with the lower k(v) defect sum is kept (the first on a tie)
+    // and one sweep of dc_tune_tempering's bit flips follows (docs/dynamic_creator.md).
     rngvet,
     // dcmt 0.6.1 (and 0.6.2, whose library code is the same): get_mt_parameters_st(32, p,
     // start_id, start_id + count - 1, seed), equal to init_dc(seed) then
@@ -115,13 +129,17 @@ struct DcCreateOptions {
     DcCreator creator = DcCreator::rngvet;
     int threads = 0; // <= 0: hardware concurrency
     DcProgress progress;
+    // Draws per id before giving up (<= 0: dcmt's 10000 in dcmt mode, 2^20 in rngvet mode);
+    // other values are for tests of that path.
+    int max_draws = 0;
 };
 
 // Creates parameter sets; throws std::invalid_argument for bad options, and std::runtime_error
 // when no primitive aaa turns up (dcmt mode: within dcmt's 10000 candidates for an id).
-// Every mode runs on `threads` threads; dcmt mode keeps dcmt's single candidate stream by
-// testing the next candidates of the stream in parallel and taking the first primitive one
-// in stream order, then tempers all sets in parallel.
+// Every mode runs on `threads` threads, which test later candidates of a stream before
+// earlier ones finish but keep the first primitive ones in stream order (dcmt mode: dcmt's
+// single candidate stream), and temper settled sets as they come; the result does not depend
+// on the thread count.
 MtParamSet dc_create(const DcCreateOptions& options);
 
 // The former signature: rngvet mode, ids 0..count-1.

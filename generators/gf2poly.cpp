@@ -1,6 +1,7 @@
 #include "gf2poly.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
@@ -233,20 +234,140 @@ Gf2Poly Gf2Modulus::square_mod(const Gf2Poly& a) const
     return reduce(square(a));
 }
 
-Gf2Poly Gf2Modulus::t_pow_2k(int k) const
+namespace {
+
+// Clears bytes last_byte .. top_byte of the word array r, top down: byte j, with value c,
+// is cleared by adding entry c of `table` (entry_words words, a multiple of 4) at byte
+// offset j - top_byte. The next byte's value must wait for that addition; instead of
+// reading it back from memory, each word of r is read once into a register and kept up to
+// date from the table (the eight bytes of entry c that land on it), so that the chain from
+// one byte to the next is a table load and an XOR. The additions themselves run four words
+// at a time with GCC vector types, built for AVX2 and for the baseline and chosen when the
+// program loads (target_clones), so the same binary runs everywhere.
+typedef std::uint64_t Words4 __attribute__((vector_size(32)));
+
+__attribute__((target_clones("avx2", "default"))) void xor_table_entries(std::uint64_t* r,
+    const std::uint64_t* table, std::size_t entry_words, int top_byte, int last_byte)
 {
-    // Squarings on two reused word buffers: this loop is the cost of the primitivity test.
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(r);
+    const unsigned char* table_bytes = reinterpret_cast<const unsigned char*>(table);
+    for (int wi = last_byte / 8; wi >= top_byte / 8; --wi) {
+        std::uint64_t word = r[wi];
+        const int q_low = wi == top_byte / 8 ? top_byte % 8 : 0;
+        for (int q = 7; q >= q_low; --q) {
+            const unsigned c = static_cast<unsigned>(word >> (8 * q)) & 0xFFu;
+            if (c == 0) continue;
+            const std::size_t entry = c * entry_words;
+            std::uint64_t lands; // entry bytes top_byte - q .. top_byte - q + 7: this word
+            std::memcpy(&lands, table_bytes + 8 * entry + (top_byte - q), 8);
+            word ^= lands;
+            unsigned char* dst = bytes + (8 * wi + q - top_byte);
+            for (std::size_t i = 0; i < entry_words; i += 4) {
+                Words4 w;
+                Words4 f;
+                std::memcpy(&w, dst + 8 * i, sizeof w);
+                std::memcpy(&f, table + entry + i, sizeof f);
+                w ^= f;
+                std::memcpy(dst + 8 * i, &w, sizeof w);
+            }
+        }
+    }
+}
+
+// Reduction modulo m eight coefficients at a time. With d8 the least multiple of 8 >= d,
+// entry c of the table is the multiple q(t) m(t) t^(d8 - d), deg q < 8, whose coefficients of
+// t^d8 .. t^(d8+7) are the bits of c and which has none above: adding entry c shifted up by
+// 8s bits clears byte d8/8 + s of a polynomial whose value there is c and changes only lower
+// coefficients. Bytes are cleared from the top down; the at most 7 coefficients of degree
+// d .. d8-1 left over are cleared one at a time. Polynomials are little-endian word arrays, so
+// byte j holds coefficients 8j .. 8j+7 (checked at compile time below).
+class ByteReducer {
+public:
+    ByteReducer(const Gf2Poly& m, int degree)
+        : degree_(degree)
+        , top_byte_((degree + 7) / 8)
+        , entry_words_(static_cast<std::size_t>(((top_byte_ + 8) / 8 + 3) / 4 * 4))
+        , table_(256 * entry_words_, 0)
+    {
+        const Gf2Poly base = shift_left(m, 8 * top_byte_ - degree); // degree 8 * top_byte_
+        // basis[b]: the multiple whose top byte is exactly bit b.
+        std::vector<std::uint64_t> basis(8 * entry_words_, 0);
+        for (int b = 0; b < 8; ++b) {
+            std::vector<std::uint64_t> w = shift_left(base, b).words();
+            w.resize(entry_words_, 0);
+            for (int lower = b - 1; lower >= 0; --lower) {
+                const int bit = 8 * top_byte_ + lower;
+                if ((w[static_cast<std::size_t>(bit / 64)] >> (bit % 64)) & 1u) {
+                    for (std::size_t i = 0; i < entry_words_; ++i)
+                        w[i] ^= basis[static_cast<std::size_t>(lower) * entry_words_ + i];
+                }
+            }
+            std::copy(w.begin(), w.end(),
+                basis.begin()
+                    + static_cast<std::ptrdiff_t>(b) * static_cast<std::ptrdiff_t>(entry_words_));
+        }
+        for (std::size_t c = 1; c < 256; ++c) {
+            const std::size_t low
+                = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(c)));
+            const std::uint64_t* prev = entry(c & (c - 1));
+            const std::uint64_t* bit = basis.data() + low * entry_words_;
+            std::uint64_t* out = table_.data() + c * entry_words_;
+            for (std::size_t i = 0; i < entry_words_; ++i)
+                out[i] = prev[i] ^ bit[i];
+        }
+    }
+
+    // Words a buffer needs beyond its polynomial's own words for reduce_top_bytes.
+    std::size_t padding_words() const { return entry_words_ + 1; }
+
+    // Clears the bytes top_byte_ .. last_byte of `r` (all higher bytes must be zero); r must
+    // have padding_words() zero words beyond the last word that holds last_byte.
+    void reduce_top_bytes(std::uint64_t* r, int last_byte) const
+    {
+        xor_table_entries(r, table_.data(), entry_words_, top_byte_, last_byte);
+    }
+
+private:
+    const std::uint64_t* entry(std::size_t c) const { return table_.data() + c * entry_words_; }
+
+    int degree_;
+    int top_byte_; // d8 / 8
+    std::size_t entry_words_;
+    std::vector<std::uint64_t> table_;
+};
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+    "ByteReducer addresses coefficients 8j..8j+7 as byte j of the word array");
+
+} // namespace
+
+Gf2Poly Gf2Modulus::t_pow_2k(int k, const std::atomic<bool>* stop) const
+{
+    // k squarings, each reduced eight coefficients at a time (ByteReducer): about d/8 additions
+    // of a (d/64 + 1)-word table entry per squaring instead of about d/2 additions of a
+    // shifted modulus. This loop is the cost of the primitivity test.
     const std::size_t words = words_for_degree(degree_);
     std::vector<std::uint64_t> x = reduce(Gf2Poly::monomial(1)).words();
     x.resize(words, 0);
-    std::vector<std::uint64_t> sq(2 * words);
+    if (degree_ < 64) { // too small for the byte table
+        Gf2Poly y(x);
+        for (int step = 0; step < k; ++step)
+            y = square_mod(y);
+        return y;
+    }
+    const ByteReducer bytes(m_, degree_);
+    const int last_byte = (2 * (degree_ - 1)) / 8; // a square of degree < d has degree <= 2d - 2
+    std::vector<std::uint64_t> sq(2 * words + bytes.padding_words(), 0);
     for (int step = 0; step < k; ++step) {
+        if (stop && step % 16 == 0 && stop->load(std::memory_order_relaxed)) break;
         for (std::size_t i = 0; i < words; ++i) {
             sq[2 * i] = spread32(x[i]);
             sq[2 * i + 1] = spread32(x[i] >> 32);
         }
-        reduce_words(sq);
+        bytes.reduce_top_bytes(sq.data(), last_byte);
+        reduce_words(sq); // the coefficients of degree d .. d8 - 1
         std::copy(sq.begin(), sq.begin() + static_cast<std::ptrdiff_t>(words), x.begin());
+        std::fill(sq.begin() + static_cast<std::ptrdiff_t>(words), sq.end(), 0);
     }
     return Gf2Poly(std::move(x));
 }

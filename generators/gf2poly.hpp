@@ -4,6 +4,7 @@
 // test for polynomials whose degree p is a Mersenne exponent.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,8 +53,9 @@ public:
     int degree() const { return degree_; }
     Gf2Poly reduce(Gf2Poly a) const;
     Gf2Poly square_mod(const Gf2Poly& a) const;
-    // t^(2^k) mod m by k squarings.
-    Gf2Poly t_pow_2k(int k) const;
+    // t^(2^k) mod m by k squarings. When *stop becomes true (checked every 16 squarings),
+    // returns early with a meaningless result.
+    Gf2Poly t_pow_2k(int k, const std::atomic<bool>* stop = nullptr) const;
 
 private:
     void reduce_words(std::vector<std::uint64_t>& r) const; // in place, r.size() unchanged

@@ -125,6 +125,37 @@ TEST(Gf2Poly, Arithmetic)
     EXPECT_EQ(m.t_pow_2k(4), poly({ 1 })); // t^16 = t mod a primitive quartic
 }
 
+// t_pow_2k reduces eight coefficients at a time with a table; square_mod clears one
+// coefficient at a time with shifted copies of the modulus (the method t_pow_2k used before).
+// Both must give the same polynomial, for degrees with and without a multiple of 8, spanning
+// one or several words, and below 8 (where t_pow_2k falls back to square_mod).
+TEST(Gf2Poly, FrobeniusByBytesMatchesBitwiseSquaring)
+{
+    std::uint64_t x = 88172645463325252ull;
+    auto next = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    for (int degree : { 1, 2, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 521, 607 }) {
+        for (int trial = 0; trial < 3; ++trial) {
+            Gf2Poly m = Gf2Poly::monomial(degree);
+            for (int i = 0; i < degree; ++i)
+                m.set_coeff(i, (next() >> 11) & 1u);
+            m.set_coeff(0, true);
+            const Gf2Modulus mod(m);
+            Gf2Poly y = mod.reduce(Gf2Poly::monomial(1));
+            for (int k = 1; k <= degree + 3; ++k) {
+                y = mod.square_mod(y);
+                if (k <= 3 || k % 7 == 0 || k >= degree) {
+                    ASSERT_EQ(mod.t_pow_2k(k), y) << "degree " << degree << " k " << k;
+                }
+            }
+        }
+    }
+}
+
 TEST(Gf2Poly, SmallIrreducibleCounts)
 {
     // Gauss's formula: 2, 1, 2, 3, 6, 9, 18, 30, 56 irreducible polynomials of degree 1..9.
@@ -439,6 +470,57 @@ TEST(DcmtCompat, CharacteristicPolynomialFormula)
     }
 }
 
+// The exact test of MtCharpoly::primitive (t^(2^p) mod phi by byte-table reduction) against
+// the former method (p squarings reduced one coefficient at a time), on every primitive aaa of
+// the stored dcmt calls and on many prescreened candidates, almost all of them reducible:
+// t^(2^p) mod phi must agree bit for bit, and so must the verdicts, and those of the
+// decimation test (which primitive() runs first from p = 19937 on).
+TEST(DcmtCompat, ExactPrimitivityTestAgreesWithBitwiseSquaring)
+{
+    std::map<int, std::vector<std::uint32_t>> known; // p -> primitive aaa (dcmt's output)
+    for (const auto& [call, rows] : dcmt_blocks()) {
+        for (const auto& r : rows)
+            known[std::get<0>(call)].push_back(r.aaa);
+    }
+    std::uint32_t x = 2463534242u;
+    for (int p : { 521, 607, 1279 }) {
+        SCOPED_TRACE("p=" + std::to_string(p));
+        const MtCharpoly phi(p);
+        std::vector<std::uint32_t> cands = known[p];
+        ASSERT_GE(cands.size(), 8u);
+        if (p == 1279) cands.resize(8);
+        const std::size_t n_known = cands.size();
+        const int wanted = p < 1000 ? 120 : 25; // prescreened random candidates
+        for (int found = 0; found < wanted;) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            const std::uint32_t aaa = x | 0x80000000u;
+            if (!phi.prescreen(aaa)) continue;
+            cands.push_back(aaa);
+            ++found;
+        }
+        int primitive = 0;
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            const std::uint32_t aaa = cands[i];
+            const Gf2Modulus mod(phi.of(aaa));
+            const Gf2Poly t = mod.reduce(Gf2Poly::monomial(1));
+            Gf2Poly y = t;
+            for (int k = 0; k < p; ++k)
+                y = mod.square_mod(y);
+            ASSERT_EQ(mod.t_pow_2k(p), y) << std::hex << aaa;
+            EXPECT_EQ(phi.primitive(aaa), y == t) << std::hex << aaa;
+            EXPECT_EQ(phi.passes_decimation(aaa), y == t) << "decimation " << std::hex << aaa;
+            if (i < n_known) {
+                EXPECT_TRUE(phi.primitive(aaa)) << "dcmt's " << std::hex << aaa;
+            }
+            primitive += y == t ? 1 : 0;
+        }
+        EXPECT_GE(primitive, static_cast<int>(n_known));
+        EXPECT_LE(primitive, static_cast<int>(n_known) + wanted / 4) << "most are reducible";
+    }
+}
+
 // The lattice method gives the k(v) of Gaussian elimination (itself checked against brute
 // force above), and MT19937's known dimension defect sum 6750 (Panneton, L'Ecuyer & Matsumoto,
 // "Improved long-period generators based on linear recurrences modulo 2", ACM TOMS 32(1) 2006,
@@ -466,6 +548,126 @@ TEST(DcmtCompat, LatticeKvMatchesGaussianElimination)
     EXPECT_EQ(sum, 6750);
     EXPECT_EQ(mt_kv_lattice(mt, 1), 19937);
     EXPECT_EQ(mt_kv_lattice(mt, 32), 623);
+}
+
+// rngvet mode: each set's aaa is one of the first two primitive aaa of its id's own stream
+// (MT19937 seeded by init_by_array({seed, id})), and its defect sum is at most that of dcmt's
+// tempering search on the first of them (the set keeps the better of the two and only then
+// flips bits).
+TEST(DynamicCreator, RngvetKeepsTheBetterOfTheFirstTwoPrimitiveAaa)
+{
+    const std::uint32_t seed = 4172u;
+    const int p = 607;
+    const MtParamSet made = dc_create(p, 6, seed);
+    const MtCharpoly phi(p);
+    const MtParams mt = mt19937_params();
+    for (std::uint32_t id = 0; id < 6; ++id) {
+        MtState rng;
+        const std::uint32_t key[2] = { seed, id };
+        mt19937_init_by_array(rng, mt, key, 2);
+        std::vector<std::uint32_t> first;
+        while (first.size() < 2) {
+            const std::uint32_t aaa = 0x80000000u | (mt_next(rng, mt) & 0x7FFF0000u) | id;
+            if (phi.primitive(aaa)) first.push_back(aaa);
+        }
+        const MtParams& set = made.sets[id];
+        EXPECT_TRUE(set.aaa == first[0] || set.aaa == first[1]) << "id " << id;
+        MtParams dcmt_first = mt_params_for(p, first[0], 0, 0);
+        dc_tune_tempering_dcmt(dcmt_first);
+        EXPECT_LE(
+            mt_equidistribution(set).defect_sum(), mt_equidistribution(dcmt_first).defect_sum())
+            << "id " << id;
+    }
+}
+
+// The search tests candidates speculatively on all threads, but keeps the first primitive
+// ones in stream order: any thread count, including more threads than sets, gives the same
+// sets (and, in dcmt mode, dcmt's).
+TEST(DynamicCreator, SameSetsForAnyThreadCount)
+{
+    DcCreateOptions o;
+    o.p = 521;
+    o.count = 5;
+    o.seed = 99u;
+    o.start_id = 40;
+    o.threads = 1;
+    const MtParamSet one = dc_create(o);
+    for (int threads : { 2, 3, 8, 16 }) {
+        o.threads = threads;
+        const MtParamSet many = dc_create(o);
+        ASSERT_EQ(many.sets.size(), one.sets.size());
+        for (std::size_t i = 0; i < one.sets.size(); ++i) {
+            EXPECT_EQ(many.ids[i], one.ids[i]);
+            EXPECT_EQ(many.sets[i].aaa, one.sets[i].aaa) << threads << " threads, set " << i;
+            EXPECT_EQ(many.sets[i].maskB, one.sets[i].maskB) << threads << " threads, set " << i;
+            EXPECT_EQ(many.sets[i].maskC, one.sets[i].maskC) << threads << " threads, set " << i;
+        }
+    }
+    const auto blocks = dcmt_blocks();
+    for (int threads : { 3, 16 })
+        expect_dcmt_sets(521, 4172u, 0, blocks.at({ 521, 4172u, 0 }), 6, threads);
+}
+
+// When an id's stream runs out of draws without a primitive aaa, dc_create stops with an error
+// naming that id (dcmt mode: as dcmt gives up after 10000 candidates), on any thread count,
+// whether the last draw or the last test comes last. With 40 draws per id (about 2.5
+// prescreened candidates; about one in 23 is primitive at p = 521) nearly every id fails.
+TEST(DynamicCreator, GivesUpOnAnIdWithTheDrawLimit)
+{
+    for (DcCreator creator : { DcCreator::dcmt_061, DcCreator::rngvet }) {
+        for (int threads : { 1, 2, 8 }) {
+            DcCreateOptions o;
+            o.p = 521;
+            o.count = 8;
+            o.seed = 4172u;
+            o.creator = creator;
+            o.threads = threads;
+            o.max_draws = 40;
+            try {
+                dc_create(o);
+                ADD_FAILURE() << "no error, " << threads << " threads";
+            } catch (const std::runtime_error& e) {
+                const std::string what = e.what();
+                EXPECT_NE(what.find(" id "), std::string::npos) << what;
+                EXPECT_NE(what.find("40"), std::string::npos) << what;
+            }
+        }
+    }
+    // dcmt mode names the first id whose 200 draws (dcmt's stream: init_genrand(seed), nn more
+    // draws after each prescreened candidate) hold no primitive candidate; for seed 4172 an
+    // id before it succeeds, so the stream must have resumed after that id's winner.
+    const MtCharpoly phi(521);
+    const MtParams mt = mt19937_params();
+    MtState rng;
+    mt_seed(rng, mt, 4172u);
+    int failing = -1;
+    for (std::uint32_t id = 0; id < 8 && failing < 0; ++id) {
+        bool found = false;
+        for (int draw = 0; draw < 200 && !found; ++draw) {
+            const std::uint32_t aaa = (mt_next(rng, mt) & 0xFFFF0000u) | 0x80000000u | id;
+            if (!phi.prescreen(aaa)) continue;
+            for (int d = 0; d < 17; ++d) // nn = 17 for p = 521
+                mt_next(rng, mt);
+            found = phi.primitive(aaa);
+        }
+        if (!found) failing = static_cast<int>(id);
+    }
+    ASSERT_GE(failing, 1);
+    DcCreateOptions o;
+    o.p = 521;
+    o.count = 8;
+    o.seed = 4172u;
+    o.creator = DcCreator::dcmt_061;
+    o.max_draws = 200;
+    o.threads = 4;
+    try {
+        dc_create(o);
+        ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("on id " + std::to_string(failing) + " after"),
+            std::string::npos)
+            << e.what();
+    }
 }
 
 // rngvet's tempering starts from dcmt's and only accepts improvements.
