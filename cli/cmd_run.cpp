@@ -245,9 +245,7 @@ int cmd_run(int argc, char** argv)
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
         "log", po::value(&log_path), "write TestU01's own output to FILE.testN")("fail-on",
         po::value(&fail_on_text)->default_value("never"),
-        "exit 1 when the run's stored verdicts reach this level: never, fail (a p-value outside "
-        "[1e-10, 1 - 1e-10]), suspect (outside [0.001, 0.999]), systematic (a statistic the "
-        "comparison across the stored seeds of this configuration classes systematic)")(
+        fail_on_help("the run's stored", "the stored seeds of this configuration").c_str())(
         "allow-unverified-params", po::bool_switch(&allow_unverified),
         "mtdc: use parameter sets that fail rngvet dc verify's checks (the run records it)");
     po::variables_map vm;

@@ -4,6 +4,7 @@
 #include "batteries/catalogue.hpp"
 #include "report.hpp"
 #include "svg.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -173,14 +174,6 @@ int severity(Verdict v)
     return 0;
 }
 
-bool is_suspect(double p)
-{
-    return p < 0.001 || p > 0.999;
-}
-bool is_failure(double p)
-{
-    return p < 1e-10 || p > 1.0 - 1e-10;
-}
 double distance_from_half(double p)
 {
     return std::fabs(p - 0.5);
@@ -569,9 +562,10 @@ std::string render_comparison(
         return o.str();
     }
     o << "A configuration is a run's configuration name with its seed replaced by `*`, together "
-         "with the battery; each seed counts once. A p-value is *suspect* outside [0.001, 0.999] "
-         "(probability 0.002 for a sound generator) and a *clear failure* outside [1e-10, "
-         "1 - 1e-10]. A statistic fails *systematically* when its suspect values are more "
+         "with the battery; each seed counts once. A p-value is *suspect* outside "
+      << suspect_interval() << " (probability " << suspect_probability
+      << " for a sound generator) and a *clear failure* outside " << failure_interval()
+      << ". A statistic fails *systematically* when its suspect values are more "
          "frequent than chance allows (binomial tail, or any clear failure) at level "
       << decision_level
       << " after multiplying by the number of statistics examined, on at least half of the "
@@ -618,11 +612,12 @@ std::string render_comparison(
     }
     const double all_expected = suspect_probability * static_cast<double>(all_pvalues);
     o << "Within the generators' resolution, " << all_pvalues << " p-values were examined. Chance "
-      << "alone gives each a probability of 0.002 of being suspect, so about "
-      << printf_string("%.2f", all_expected) << " suspect values are expected (0.002 x "
-      << all_pvalues << "); " << all_suspect << " were observed (P(X >= " << all_suspect
+      << "alone gives each a probability of " << suspect_probability
+      << " of being suspect, so about " << printf_string("%.2f", all_expected)
+      << " suspect values are expected (" << suspect_probability << " x " << all_pvalues << "); "
+      << all_suspect << " were observed (P(X >= " << all_suspect
       << ") = " << prob(binomial_tail(all_pvalues, suspect_probability, all_suspect))
-      << " for X ~ Binomial(" << all_pvalues << ", 0.002))";
+      << " for X ~ Binomial(" << all_pvalues << ", " << suspect_probability << "))";
     if (defect_suspect > 0)
         o << ", " << defect_suspect << " of them in statistics that fail more often than chance "
           << "allows and " << all_suspect - defect_suspect << " elsewhere";

@@ -36,8 +36,8 @@ struct StatisticSummary {
     int test_number = 0;
     std::string test_name;
     std::vector<double> pvalues; // one per seed, in the order of ConfigurationSummary::seeds
-    int suspect = 0; // p outside [0.001, 0.999]
-    int failures = 0; // p outside [1e-10, 1 - 1e-10]
+    int suspect = 0; // p outside [0.001, 0.999] (is_suspect, verdict.hpp)
+    int failures = 0; // p outside [1e-10, 1 - 1e-10] (is_failure)
     double extreme = 0.5; // the p-value furthest from 1/2
     int first_bit = 0; // bits of U the test reads (0: unknown test)
     int highest_bit = 0;

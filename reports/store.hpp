@@ -76,7 +76,7 @@ struct StatisticRecord {
 };
 
 // Verdict of one p-value: "pass" inside [0.001, 0.999], "fail" beyond [1e-10, 1 - 1e-10]
-// (L'Ecuyer & Simard's "clear failure"), "suspect" in between.
+// (L'Ecuyer & Simard's "clear failure"), "suspect" in between (the thresholds: verdict.hpp).
 const char* verdict(double pvalue);
 
 // Campaigns (schema 3; rngvet campaign, docs/campaigns.md).
