@@ -2,6 +2,7 @@
 
 #include "batteries/bits_read.hpp"
 #include "batteries/catalogue.hpp"
+#include "markdown.hpp"
 #include "report.hpp"
 #include "svg.hpp"
 #include "verdict.hpp"
@@ -17,18 +18,20 @@
 namespace rngvet {
 namespace {
 
+using markdown::code;
+using markdown::printf_string;
+using markdown::Table;
+// A markdown table cell.
+std::string md(const std::string& s)
+{
+    return markdown::cell(s);
+}
+
 // Level at which a count of suspect values or a uniformity test is called more than chance,
 // after multiplying by the number of statistics examined (Bonferroni).
 constexpr double decision_level = 0.001;
 constexpr std::size_t max_histograms = 10;
 constexpr std::size_t max_second_level_rows = 20;
-
-std::string printf_string(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
 
 // A probability that is not a TestU01 p-value (binomial tails, corrected levels).
 std::string prob(double p)
@@ -44,71 +47,6 @@ std::string duration(double seconds)
     if (seconds < 7200) return printf_string("%.1f min", seconds / 60);
     return printf_string("%.1f h", seconds / 3600);
 }
-
-// Markdown table cells must not contain a bare pipe or a line break.
-std::string md(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n' || c == '\r')
-            out += ' ';
-        else
-            out += c;
-    }
-    return out;
-}
-
-std::string code(const std::string& s)
-{
-    std::string inner = md(s);
-    std::replace(inner.begin(), inner.end(), '`', '\'');
-    return "`" + inner + "`";
-}
-
-// A GitHub-flavoured markdown table whose rows always have the header's column count.
-class Table {
-public:
-    Table(std::vector<std::string> header, std::string align)
-        : header_(std::move(header))
-        , align_(std::move(align))
-    {
-        if (align_.size() != header_.size())
-            throw std::logic_error("markdown table: alignment does not match the header");
-    }
-    void row(std::vector<std::string> cells)
-    {
-        if (cells.size() != header_.size())
-            throw std::logic_error("markdown table: row width does not match the header");
-        rows_.push_back(std::move(cells));
-    }
-    std::string str() const
-    {
-        std::ostringstream o;
-        line(o, header_);
-        o << "|";
-        for (char a : align_)
-            o << (a == 'r' ? "---:|" : a == 'c' ? ":---:|" : "---|");
-        o << "\n";
-        for (const auto& r : rows_)
-            line(o, r);
-        o << "\n";
-        return o.str();
-    }
-
-private:
-    static void line(std::ostream& o, const std::vector<std::string>& cells)
-    {
-        o << "|";
-        for (const auto& c : cells)
-            o << " " << c << " |";
-        o << "\n";
-    }
-    std::vector<std::string> header_;
-    std::string align_;
-    std::vector<std::vector<std::string>> rows_;
-};
 
 int battery_rank(const std::string& battery)
 {

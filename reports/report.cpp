@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
+#include "markdown.hpp"
 #include "verdict.hpp"
 
 #include <cmath>
@@ -11,32 +12,9 @@
 namespace rngvet {
 namespace {
 
-std::string printf_string(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-// Markdown table cells must not contain a bare pipe or a line break.
-std::string cell(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n')
-            out += ' ';
-        else
-            out += c;
-    }
-    return out;
-}
-
-std::string code(const std::string& s)
-{
-    return "`" + cell(s) + "`";
-}
+using markdown::cell;
+using markdown::code;
+using markdown::printf_string;
 
 void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats,
     const std::vector<TestRecord>& tests)
