@@ -448,17 +448,13 @@ int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
     };
     const auto result = run_tests(at, run.config + " backend=" + config.backend, *battery, to_run,
         ro, [&](const TestOutcome& t) {
-            TestRecord rec{ t.test_number, t.start_offset, t.numbers_used, t.cpu_seconds, t.worker,
-                t.refills, t.refill_waits, t.started_at, t.finished_at };
-            std::vector<StatisticRecord> records;
             for (const Statistic& s : t.statistics) {
-                records.push_back({ s.stat_index, s.test_number, s.test_name, s.pvalue });
                 const std::string v = verdict(s.pvalue);
                 suspect += v == "suspect";
                 failed += v == "fail";
             }
-            stats += records.size();
-            store->insert_test(run_id, rec, records);
+            stats += t.statistics.size();
+            store->insert_test(run_id, t, t.statistics);
             store->set_testu01_version(run_id, t.testu01_version);
             progress.test_done(t.test_number);
         });
