@@ -58,6 +58,8 @@ RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, const std::vector<int>& tests, const RunnerOptions& options,
     const TestDone& done);
 
+// CPU seconds this process has used (a worker's cost of one test).
+double process_cpu_seconds();
 std::string utc_now();
 std::string host_name();
 
