@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -53,8 +54,10 @@ ChildPool::~ChildPool()
 void ChildPool::start(int job, const std::string& label, const std::function<std::string()>& work,
     bool default_signals)
 {
+    // Close-on-exec, so that a program a child executes holds no other child's pipe; the
+    // child's own write end is kept across an exec (see the header).
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
     std::fflush(stdout);
     std::fflush(stderr);
@@ -73,6 +76,7 @@ void ChildPool::start(int job, const std::string& label, const std::function<std
         }
         die_with_parent(parent, SIGKILL);
         close(fds[0]);
+        fcntl(fds[1], F_SETFD, 0);
         int status = 0;
         try {
             if (!write_all(fds[1], work())) status = 3;
