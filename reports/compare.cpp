@@ -2,6 +2,7 @@
 
 #include "batteries/bits_read.hpp"
 #include "batteries/catalogue.hpp"
+#include "generators/configuration.hpp"
 #include "markdown.hpp"
 #include "report.hpp"
 #include "svg.hpp"
@@ -298,13 +299,7 @@ const StatisticSummary* find_named(const ConfigurationSummary& c, const std::str
 
 std::string configuration_family(const std::string& config)
 {
-    const auto semicolon = config.find(';');
-    const std::string head = config.substr(0, semicolon);
-    const std::string tail = semicolon == std::string::npos ? "" : config.substr(semicolon);
-    if (head.rfind("file:", 0) == 0) return config;
-    const auto fields = std::count(head.begin(), head.end(), '/') + 1;
-    if (fields < 5) return config;
-    return head.substr(0, head.find_last_of('/')) + "/*" + tail;
+    return seed_family(config);
 }
 
 const char* to_string(StatisticClass c)

@@ -18,7 +18,7 @@ namespace rngvet {
 // canonical name, before any ";option") becomes '*', e.g.
 // "ranmar48x/8/interleave/increment/1802,9373;zero=smallest" ->
 // "ranmar48x/8/interleave/increment/*;zero=smallest". Names without a seed field (stdin32,
-// file:PATH) are returned unchanged.
+// file:PATH) are returned unchanged. The same as generators' seed_family, which it calls.
 std::string configuration_family(const std::string& config);
 
 // How one statistic of one configuration behaved over its seeds, most severe last.
