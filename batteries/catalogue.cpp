@@ -13,6 +13,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rngvet {
 
@@ -276,28 +277,36 @@ std::string battery_title(const std::string& battery)
 
 namespace {
 
-// "mcpi", "mcpi(points=N)", "mcpi(reps=R)", "mcpi(points=N,reps=R)".
-const BatteryCatalogue& mcpi_from_name(const std::string& battery)
+// The parameters of "FAMILY(key=value,...)", each of `keys` at most once (none for the bare
+// FAMILY); any other spelling is an InputError showing `form`.
+std::map<std::string, std::string> battery_parameters(const std::string& battery,
+    const std::string& family, const std::vector<std::string>& keys, const std::string& form)
 {
-    std::uint64_t points = mcpi_default_points;
-    int reps = mcpi_default_reps;
-    if (battery == "mcpi") return mcpi_catalogue(points, reps);
-    const std::string form = "mcpi(points=N,reps=R)";
-    if (battery.rfind("mcpi(", 0) != 0 || battery.back() != ')')
-        throw InputError("battery '" + battery + "': write its parameters as " + form);
-    const std::string list = battery.substr(5, battery.size() - 6);
     std::map<std::string, std::string> given;
+    if (battery.size() == family.size()) return given;
+    const InputError refused("battery '" + battery + "': write its parameters as " + form);
+    if (battery[family.size()] != '(' || battery.back() != ')') throw refused;
+    const std::string list = battery.substr(family.size() + 1, battery.size() - family.size() - 2);
     std::size_t start = 0;
     while (start <= list.size()) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
         const std::string item = list.substr(start, comma - start);
         const std::size_t eq = item.find('=');
         const std::string key = item.substr(0, eq);
-        if (eq == std::string::npos || (key != "points" && key != "reps")
-            || !given.emplace(key, item.substr(eq + 1)).second)
-            throw InputError("battery '" + battery + "': write its parameters as " + form);
+        const bool known = std::find(keys.begin(), keys.end(), key) != keys.end();
+        if (eq == std::string::npos || !known || !given.emplace(key, item.substr(eq + 1)).second)
+            throw refused;
         start = comma + 1;
     }
+    return given;
+}
+
+// "mcpi", "mcpi(points=N)", "mcpi(reps=R)", "mcpi(points=N,reps=R)".
+const BatteryCatalogue& mcpi_from_name(const std::string& battery)
+{
+    std::uint64_t points = mcpi_default_points;
+    int reps = mcpi_default_reps;
+    auto given = battery_parameters(battery, "mcpi", { "points", "reps" }, "mcpi(points=N,reps=R)");
     if (given.count("points")) points = parse_count(given["points"], "mcpi points");
     if (given.count("reps")) reps = parse_small_int(given["reps"], "mcpi reps");
     return mcpi_catalogue(points, reps);
@@ -318,29 +327,12 @@ const BatteryCatalogue& catalogue_for(const std::string& battery)
     const bool alphabit = family == "alphabit";
     double nb = bit_battery_default_nb;
     int r = alphabit_default_r, s = alphabit_default_s;
-    if (battery.size() > family.size()) {
-        const std::string form = alphabit ? "alphabit(nb=BITS,r=R,s=S)" : "rabbit(nb=BITS)";
-        if (battery[family.size()] != '(' || battery.back() != ')')
-            throw InputError("battery '" + battery + "': write its parameters as " + form);
-        const std::string list
-            = battery.substr(family.size() + 1, battery.size() - family.size() - 2);
-        std::map<std::string, std::string> given;
-        std::size_t start = 0;
-        while (start <= list.size()) {
-            const std::size_t comma = std::min(list.find(',', start), list.size());
-            const std::string item = list.substr(start, comma - start);
-            const std::size_t eq = item.find('=');
-            const std::string key = item.substr(0, eq);
-            const bool known = key == "nb" || (alphabit && (key == "r" || key == "s"));
-            if (eq == std::string::npos || !known
-                || !given.emplace(key, item.substr(eq + 1)).second)
-                throw InputError("battery '" + battery + "': write its parameters as " + form);
-            start = comma + 1;
-        }
-        if (given.count("nb")) nb = parse_bit_count(given["nb"], family + " nb");
-        if (given.count("r")) r = parse_small_int(given["r"], "alphabit r");
-        if (given.count("s")) s = parse_small_int(given["s"], "alphabit s");
-    }
+    auto given = alphabit
+        ? battery_parameters(battery, family, { "nb", "r", "s" }, "alphabit(nb=BITS,r=R,s=S)")
+        : battery_parameters(battery, family, { "nb" }, "rabbit(nb=BITS)");
+    if (given.count("nb")) nb = parse_bit_count(given["nb"], family + " nb");
+    if (given.count("r")) r = parse_small_int(given["r"], "alphabit r");
+    if (given.count("s")) s = parse_small_int(given["s"], "alphabit s");
     return alphabit ? alphabit_catalogue(nb, r, s) : rabbit_catalogue(nb);
 }
 
