@@ -13,15 +13,9 @@ extern "C" {
 }
 
 #include "catalogue.hpp"
+#include "records.hpp" // Statistic
 
 namespace rngvet {
-
-struct Statistic {
-    int stat_index; // position in the whole battery, 1-based (as in bbattery_pVal)
-    int test_number; // TestU01's test number, 1-based
-    std::string test_name;
-    double pvalue;
-};
 
 struct BatteryResult {
     std::vector<Statistic> statistics;

@@ -1,18 +1,14 @@
 #include "feed_bench.hpp"
 
 #include "battery.hpp"
-#include "generators/die_with_parent.hpp"
+#include "child_pool.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <ctime>
-#include <map>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 extern "C" {
 #include <testu01/umarsa.h>
@@ -20,13 +16,6 @@ extern "C" {
 
 namespace rngvet {
 namespace {
-
-double process_cpu()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 // The worker's report: one line of tab-separated fields, CPU seconds in hexadecimal floating
 // point so they cross exactly.
@@ -71,21 +60,21 @@ FeedComparison compare_one(
     BatteryResult native, fed;
     auto run_native = [&] {
         unif01_Gen* gen = umarsa_CreateRANMAR(12, 34, 56, 78);
-        const double cpu = process_cpu();
+        const double cpu = process_cpu_seconds();
         native = run_battery(gen, battery, { test }, "");
-        c.native_cpu = process_cpu() - cpu;
+        c.native_cpu = process_cpu_seconds() - cpu;
         umarsa_DeleteGen(gen);
     };
     auto run_fed = [&] {
-        const double setup = process_cpu();
+        const double setup = process_cpu_seconds();
         auto stream = make(0);
         FeedOptions options;
         options.prefetch = prefetch;
         TestU01Generator gen(*stream, "ranmar24", options);
-        const double cpu = process_cpu();
+        const double cpu = process_cpu_seconds();
         c.setup_cpu = cpu - setup;
         fed = run_battery(gen.get(), battery, { test }, "");
-        c.fed_cpu = process_cpu() - cpu;
+        c.fed_cpu = process_cpu_seconds() - cpu;
         c.numbers = gen.consumed();
         c.refills = gen.refills();
         c.refill_waits = gen.refill_waits();
@@ -113,64 +102,22 @@ std::vector<FeedComparison> compare_feeding(const StreamFactoryFn& make,
     std::stable_sort(tests.begin(), tests.end(),
         [&](int a, int b) { return battery.test(a).cost > battery.test(b).cost; });
     std::vector<FeedComparison> results;
-    std::map<pid_t, std::pair<int, int>> running; // pid -> (pipe, test)
+    ChildPool pool(jobs);
     std::size_t next = 0;
-    while (next < tests.size() || !running.empty()) {
-        while (next < tests.size() && static_cast<int>(running.size()) < std::max(1, jobs)) {
+    while (next < tests.size() || !pool.empty()) {
+        while (next < tests.size() && !pool.full()) {
             const int test = tests[next++];
-            int fds[2];
-            if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-            std::fflush(stdout);
-            std::fflush(stderr);
-            const pid_t parent = getpid();
-            const pid_t pid = fork();
-            if (pid < 0) throw std::runtime_error("fork failed");
-            if (pid == 0) {
-                die_with_parent(parent, SIGKILL);
-                close(fds[0]);
-                int status = 0;
-                try {
-                    const std::string line = encode(compare_one(make, battery, test, prefetch));
-                    if (write(fds[1], line.data(), line.size())
-                        != static_cast<ssize_t>(line.size()))
-                        status = 3;
-                } catch (const std::exception& e) {
-                    std::fprintf(stderr, "rngvet: error: test %d: %s\n", test, e.what());
-                    status = 2;
-                }
-                close(fds[1]);
-                std::_Exit(status);
-            }
-            close(fds[1]);
-            running[pid] = { fds[0], test };
+            pool.start(test, "test " + std::to_string(test),
+                [&, test] { return encode(compare_one(make, battery, test, prefetch)); });
         }
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR) continue;
-            throw std::runtime_error("waitpid failed");
+        for (const ChildPool::Ended& e : pool.wait(-1)) {
+            FeedComparison c;
+            // The pool's destructor ends the other workers.
+            if (!e.ok || !decode(e.report, c))
+                throw std::runtime_error("the worker of test " + std::to_string(e.job)
+                    + " failed; nothing was measured");
+            results.push_back(c);
         }
-        const auto it = running.find(pid);
-        if (it == running.end()) continue;
-        // The report is one short line, written before the worker exits: it is in the pipe.
-        std::string text;
-        char buf[1024];
-        for (ssize_t n; (n = read(it->second.first, buf, sizeof buf)) > 0;)
-            text.append(buf, static_cast<std::size_t>(n));
-        close(it->second.first);
-        const int test = it->second.second;
-        running.erase(it);
-        FeedComparison c;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !decode(text, c)) {
-            for (const auto& [other, w] : running) {
-                kill(other, SIGTERM);
-                waitpid(other, nullptr, 0);
-                close(w.first);
-            }
-            throw std::runtime_error(
-                "the worker of test " + std::to_string(test) + " failed; nothing was measured");
-        }
-        results.push_back(c);
     }
     std::sort(results.begin(), results.end(),
         [](const FeedComparison& a, const FeedComparison& b) { return a.test < b.test; });

@@ -1,28 +1,18 @@
 #include "runner.hpp"
 
-#include "generators/die_with_parent.hpp"
+#include "child_pool.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <map>
-#include <poll.h>
 #include <sstream>
-#include <sys/wait.h>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace rngvet {
 namespace {
-
-double process_cpu_seconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 FeedOptions feed_options(const RunnerOptions& options)
 {
@@ -113,29 +103,10 @@ bool decode(const std::string& text, TestOutcome& t)
     return done;
 }
 
-bool write_all(int fd, const std::string& s)
-{
-    std::size_t off = 0;
-    while (off < s.size()) {
-        const ssize_t n = write(fd, s.data() + off, s.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        off += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 std::string shard_log(const std::string& base, int test)
 {
     return base.empty() ? "" : base + ".test" + std::to_string(test);
 }
-
-struct Worker {
-    pid_t pid;
-    int fd;
-    int test;
-    std::string output;
-};
 
 RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, std::vector<int> tests, const RunnerOptions& options,
@@ -144,31 +115,16 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     RunnerResult result;
     std::stable_sort(tests.begin(), tests.end(),
         [&](int a, int b) { return battery.test(a).cost > battery.test(b).cost; });
-    std::map<int, Worker> running; // by fd
+    ChildPool pool(options.jobs);
     std::size_t next = 0;
     auto stopping = [&] { return options.stop_flag && *options.stop_flag; };
-    while (next < tests.size() || !running.empty()) {
-        while (
-            !stopping() && next < tests.size() && static_cast<int>(running.size()) < options.jobs) {
+    while (next < tests.size() || !pool.empty()) {
+        while (!stopping() && next < tests.size() && !pool.full()) {
             const int test = tests[next++];
-            int fds[2];
-            if (pipe(fds) != 0)
-                throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
-            std::fflush(stdout);
-            std::fflush(stderr);
-            const pid_t parent = getpid();
-            const pid_t pid = fork();
-            if (pid < 0)
-                throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
-            if (pid == 0) {
-                // Worker: default signal handling, no database, one test, report, exit; killed
-                // with its parent.
-                std::signal(SIGINT, SIG_DFL);
-                std::signal(SIGTERM, SIG_DFL);
-                die_with_parent(parent, SIGKILL);
-                close(fds[0]);
-                int status = 0;
-                try {
+            // Worker: default signal handling, no database, one test, report, exit.
+            pool.start(
+                test, "test " + std::to_string(test),
+                [&, test] {
                     const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
                     auto stream = make(start);
                     RunnerOptions worker = options;
@@ -179,50 +135,21 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
                         = run_one(gen, battery, test, start, shard_log(options.log_path, test));
                     if (t.numbers_used > shard_stride)
                         throw std::runtime_error("test read past its segment");
-                    if (!write_all(fds[1], encode(t))) status = 3;
-                } catch (const std::exception& e) {
-                    std::fprintf(stderr, "rngvet: error: test %d: %s\n", test, e.what());
-                    status = 2;
-                }
-                close(fds[1]);
-                std::_Exit(status);
-            }
-            close(fds[1]);
-            running[fds[0]] = { pid, fds[0], test, "" };
+                    return encode(t);
+                },
+                true);
         }
-        if (running.empty()) break;
-        std::vector<pollfd> polls;
-        for (const auto& [fd, w] : running)
-            polls.push_back({ fd, POLLIN, 0 });
-        const int ready = poll(polls.data(), polls.size(), 500);
-        if (ready < 0 && errno != EINTR) throw std::runtime_error("poll failed");
-        if (stopping()) {
-            for (const auto& [fd, w] : running)
-                kill(w.pid, SIGTERM);
-        }
-        for (const pollfd& p : polls) {
-            if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            Worker& w = running[p.fd];
-            char buf[4096];
-            const ssize_t n = read(p.fd, buf, sizeof buf);
-            if (n > 0) {
-                w.output.append(buf, static_cast<std::size_t>(n));
-                continue;
-            }
-            if (n < 0 && errno == EINTR) continue;
-            // End of the worker's report.
-            close(p.fd);
-            int status = 0;
-            while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) { }
+        if (pool.empty()) break;
+        const std::vector<ChildPool::Ended> ended = pool.wait(500);
+        if (stopping()) pool.signal_all(SIGTERM);
+        for (const ChildPool::Ended& e : ended) {
             TestOutcome t;
-            t.test_number = w.test;
-            t.start_offset = static_cast<std::uint64_t>(w.test - 1) * shard_stride;
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && decode(w.output, t)) {
+            t.test_number = e.job;
+            t.start_offset = static_cast<std::uint64_t>(e.job - 1) * shard_stride;
+            if (e.ok && decode(e.report, t))
                 done(t);
-            } else {
-                result.failed.push_back(w.test);
-            }
-            running.erase(p.fd);
+            else
+                result.failed.push_back(e.job);
         }
     }
     result.interrupted = stopping();
@@ -230,6 +157,13 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
 }
 
 } // namespace
+
+double process_cpu_seconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 std::string utc_now()
 {

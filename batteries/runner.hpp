@@ -11,6 +11,7 @@
 
 #include "battery.hpp"
 #include "generators/stream.hpp"
+#include "records.hpp"
 
 #include <csignal>
 #include <cstdint>
@@ -25,16 +26,8 @@ namespace rngvet {
 // more than 2^40 numbers (BigCrush reads about 2^38 in all); a test that did would be an error.
 inline constexpr std::uint64_t shard_stride = 1ull << 40;
 
-struct TestOutcome {
-    int test_number = 0;
-    std::uint64_t start_offset = 0;
-    std::uint64_t numbers_used = 0;
-    double cpu_seconds = 0;
-    std::string worker;
-    std::uint64_t refills = 0;
-    std::uint64_t refill_waits = 0;
-    std::string started_at;
-    std::string finished_at;
+// A finished test: the record the store keeps for it, and what it produced.
+struct TestOutcome : TestRecord {
     std::string testu01_version;
     std::vector<Statistic> statistics;
 };
@@ -65,6 +58,8 @@ RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, const std::vector<int>& tests, const RunnerOptions& options,
     const TestDone& done);
 
+// CPU seconds this process has used (a worker's cost of one test).
+double process_cpu_seconds();
 std::string utc_now();
 std::string host_name();
 

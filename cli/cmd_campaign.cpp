@@ -1,5 +1,6 @@
 // rngvet campaign plan|submit|merge|status|resubmit|run: many configurations x seeds x shards of
 // a battery as independent tasks, on a Slurm queue or on this machine (docs/campaigns.md).
+#include "batteries/child_pool.hpp"
 #include "batteries/runner.hpp"
 #include "campaign.hpp"
 #include "commands.hpp"
@@ -20,7 +21,6 @@
 #include <limits.h>
 #include <map>
 #include <optional>
-#include <spawn.h>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -703,6 +703,15 @@ int prepare(int argc, char** argv)
     return 0;
 }
 
+// In a child before exec: `fd` opened on `path`.
+void redirect(int fd, const char* path, int flags)
+{
+    const int opened = open(path, flags, 0644);
+    if (opened < 0 || (opened != fd && dup2(opened, fd) < 0))
+        throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
+    if (opened != fd) close(opened);
+}
+
 volatile std::sig_atomic_t local_stop = 0;
 void on_local_signal(int)
 {
@@ -775,11 +784,11 @@ int run_local(int argc, char** argv)
     const std::string exe = self_exe();
     std::signal(SIGINT, on_local_signal);
     std::signal(SIGTERM, on_local_signal);
-    std::map<pid_t, int> running;
+    ChildPool pool(slots);
     std::size_t next = 0, finished = 0;
     int failures = 0;
-    while ((next < pending.size() && !local_stop) || !running.empty()) {
-        while (!local_stop && next < pending.size() && static_cast<int>(running.size()) < slots) {
+    while ((next < pending.size() && !local_stop) || !pool.empty()) {
+        while (!local_stop && next < pending.size() && !pool.full()) {
             const int id = pending[next++];
             const CampaignTask& t = tasks[static_cast<std::size_t>(id)];
             // The task's worker holds a lock on its database for as long as it lives (the
@@ -813,12 +822,6 @@ int run_local(int argc, char** argv)
                 argp.push_back(a.data());
             argp.push_back(nullptr);
             const std::string log = dir + "/logs/task-" + std::to_string(id) + ".local.out";
-            posix_spawn_file_actions_t actions;
-            posix_spawn_file_actions_init(&actions);
-            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-            posix_spawn_file_actions_addopen(
-                &actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
             // The task run ends with this process (rngvet's main reads the variable).
             std::vector<std::string> env_text;
             for (char** e = environ; *e; ++e)
@@ -828,31 +831,29 @@ int run_local(int argc, char** argv)
             for (auto& e : env_text)
                 envp.push_back(e.data());
             envp.push_back(nullptr);
-            pid_t pid = 0;
-            const int rc
-                = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argp.data(), envp.data());
-            posix_spawn_file_actions_destroy(&actions);
+            // The child: no input, output to the task's log, then the task's rngvet run, which
+            // keeps the lock and the pool's pipe until it and its workers end.
+            pool.start(id, describe(t), [&]() -> std::string {
+                redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
+                redirect(STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND);
+                if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+                    throw std::runtime_error(std::string("dup2: ") + std::strerror(errno));
+                execve(exe.c_str(), argp.data(), envp.data());
+                throw std::runtime_error("cannot start " + exe + ": " + std::strerror(errno));
+            });
             close(task_lock); // the worker keeps it
-            if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
-            running[pid] = id;
         }
-        int raw = 0;
-        const pid_t pid = waitpid(-1, &raw, 0);
-        if (pid < 0) {
-            if (errno == EINTR) continue;
-            break;
+        for (const ChildPool::Ended& e : pool.wait(-1)) {
+            ++finished;
+            failures += !e.ok;
+            std::cerr << "rngvet: " << describe(tasks[static_cast<std::size_t>(e.job)])
+                      << (e.ok ? " done" : " FAILED") << " [" << finished << "/" << pending.size()
+                      << "]"
+                      << (e.ok ? ""
+                               : "; log: " + dir + "/logs/task-" + std::to_string(e.job)
+                                     + ".local.out")
+                      << "\n";
         }
-        const auto it = running.find(pid);
-        if (it == running.end()) continue;
-        const int id = it->second;
-        running.erase(it);
-        ++finished;
-        const bool ok = WIFEXITED(raw) && WEXITSTATUS(raw) == 0;
-        failures += !ok;
-        std::cerr << "rngvet: " << describe(tasks[static_cast<std::size_t>(id)])
-                  << (ok ? " done" : " FAILED") << " [" << finished << "/" << pending.size() << "]"
-                  << (ok ? "" : "; log: " + dir + "/logs/task-" + std::to_string(id) + ".local.out")
-                  << "\n";
     }
     const int merged = merge_all(dir, table, db);
     if (local_stop) {

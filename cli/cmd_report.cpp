@@ -26,9 +26,7 @@ int cmd_report(int argc, char** argv)
         "only the comparison of configurations across seeds (it is included anyway when a "
         "configuration has several seeds); with --out, SVG plots are written beside the report")(
         "fail-on", po::value(&fail_on_text)->default_value("never"),
-        "exit 1 when the reported runs' verdicts reach this level: never, fail (a p-value outside "
-        "[1e-10, 1 - 1e-10]), suspect (outside [0.001, 0.999]), systematic (a statistic the "
-        "comparison across seeds classes systematic)");
+        fail_on_help("the reported runs'", "seeds").c_str());
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet report [--db FILE] [--out report.md] [--compare]", vm))

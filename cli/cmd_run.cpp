@@ -245,9 +245,7 @@ int cmd_run(int argc, char** argv)
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
         "log", po::value(&log_path), "write TestU01's own output to FILE.testN")("fail-on",
         po::value(&fail_on_text)->default_value("never"),
-        "exit 1 when the run's stored verdicts reach this level: never, fail (a p-value outside "
-        "[1e-10, 1 - 1e-10]), suspect (outside [0.001, 0.999]), systematic (a statistic the "
-        "comparison across the stored seeds of this configuration classes systematic)")(
+        fail_on_help("the run's stored", "the stored seeds of this configuration").c_str())(
         "allow-unverified-params", po::bool_switch(&allow_unverified),
         "mtdc: use parameter sets that fail rngvet dc verify's checks (the run records it)");
     po::variables_map vm;
@@ -450,17 +448,13 @@ int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
     };
     const auto result = run_tests(at, run.config + " backend=" + config.backend, *battery, to_run,
         ro, [&](const TestOutcome& t) {
-            TestRecord rec{ t.test_number, t.start_offset, t.numbers_used, t.cpu_seconds, t.worker,
-                t.refills, t.refill_waits, t.started_at, t.finished_at };
-            std::vector<StatisticRecord> records;
             for (const Statistic& s : t.statistics) {
-                records.push_back({ s.stat_index, s.test_number, s.test_name, s.pvalue });
                 const std::string v = verdict(s.pvalue);
                 suspect += v == "suspect";
                 failed += v == "fail";
             }
-            stats += records.size();
-            store->insert_test(run_id, rec, records);
+            stats += t.statistics.size();
+            store->insert_test(run_id, t, t.statistics);
             store->set_testu01_version(run_id, t.testu01_version);
             progress.test_done(t.test_number);
         });

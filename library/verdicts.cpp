@@ -3,6 +3,7 @@
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "internal.hpp"
+#include "reports/verdict.hpp"
 #include "rngvet/rngvet.h"
 
 #include <algorithm>
@@ -59,14 +60,19 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
         return RNGVET_ERROR_STORE;
     }
     sqlite3_busy_timeout(db, 30000);
-    const char* sql = "SELECT r.run_id, r.config, r.seed, r.battery,"
-                      " (SELECT count(*) FROM statistics s WHERE s.run_id = r.run_id"
-                      "   AND (s.pvalue < 1e-10 OR s.pvalue > 1 - 1e-10)),"
-                      " (SELECT count(*) FROM statistics s WHERE s.run_id = r.run_id"
-                      "   AND (s.pvalue < 0.001 OR s.pvalue > 0.999))"
-                      " FROM runs r WHERE r.status = 'complete' ORDER BY r.run_id";
+    // Failures, then suspect values (failures included), by the thresholds of verdict.hpp.
+    const std::string sql = "SELECT r.run_id, r.config, r.seed, r.battery,"
+                            " (SELECT count(*) FROM statistics s WHERE s.run_id = r.run_id"
+                            "   AND ("
+        + rngvet::sql_is_failure("s.pvalue")
+        + ")),"
+          " (SELECT count(*) FROM statistics s WHERE s.run_id = r.run_id"
+          "   AND ("
+        + rngvet::sql_is_suspect("s.pvalue")
+        + "))"
+          " FROM runs r WHERE r.status = 'complete' ORDER BY r.run_id";
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
         const std::string why
             = "'" + std::string(database) + "' is not an rngvet database: " + sqlite3_errmsg(db);
         sqlite3_close(db);

@@ -2,8 +2,11 @@
 
 #include "batteries/bits_read.hpp"
 #include "batteries/catalogue.hpp"
+#include "generators/configuration.hpp"
+#include "markdown.hpp"
 #include "report.hpp"
 #include "svg.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,18 +19,20 @@
 namespace rngvet {
 namespace {
 
+using markdown::code;
+using markdown::printf_string;
+using markdown::Table;
+// A markdown table cell.
+std::string md(const std::string& s)
+{
+    return markdown::cell(s);
+}
+
 // Level at which a count of suspect values or a uniformity test is called more than chance,
 // after multiplying by the number of statistics examined (Bonferroni).
 constexpr double decision_level = 0.001;
 constexpr std::size_t max_histograms = 10;
 constexpr std::size_t max_second_level_rows = 20;
-
-std::string printf_string(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
 
 // A probability that is not a TestU01 p-value (binomial tails, corrected levels).
 std::string prob(double p)
@@ -43,71 +48,6 @@ std::string duration(double seconds)
     if (seconds < 7200) return printf_string("%.1f min", seconds / 60);
     return printf_string("%.1f h", seconds / 3600);
 }
-
-// Markdown table cells must not contain a bare pipe or a line break.
-std::string md(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n' || c == '\r')
-            out += ' ';
-        else
-            out += c;
-    }
-    return out;
-}
-
-std::string code(const std::string& s)
-{
-    std::string inner = md(s);
-    std::replace(inner.begin(), inner.end(), '`', '\'');
-    return "`" + inner + "`";
-}
-
-// A GitHub-flavoured markdown table whose rows always have the header's column count.
-class Table {
-public:
-    Table(std::vector<std::string> header, std::string align)
-        : header_(std::move(header))
-        , align_(std::move(align))
-    {
-        if (align_.size() != header_.size())
-            throw std::logic_error("markdown table: alignment does not match the header");
-    }
-    void row(std::vector<std::string> cells)
-    {
-        if (cells.size() != header_.size())
-            throw std::logic_error("markdown table: row width does not match the header");
-        rows_.push_back(std::move(cells));
-    }
-    std::string str() const
-    {
-        std::ostringstream o;
-        line(o, header_);
-        o << "|";
-        for (char a : align_)
-            o << (a == 'r' ? "---:|" : a == 'c' ? ":---:|" : "---|");
-        o << "\n";
-        for (const auto& r : rows_)
-            line(o, r);
-        o << "\n";
-        return o.str();
-    }
-
-private:
-    static void line(std::ostream& o, const std::vector<std::string>& cells)
-    {
-        o << "|";
-        for (const auto& c : cells)
-            o << " " << c << " |";
-        o << "\n";
-    }
-    std::vector<std::string> header_;
-    std::string align_;
-    std::vector<std::vector<std::string>> rows_;
-};
 
 int battery_rank(const std::string& battery)
 {
@@ -173,14 +113,6 @@ int severity(Verdict v)
     return 0;
 }
 
-bool is_suspect(double p)
-{
-    return p < 0.001 || p > 0.999;
-}
-bool is_failure(double p)
-{
-    return p < 1e-10 || p > 1.0 - 1e-10;
-}
 double distance_from_half(double p)
 {
     return std::fabs(p - 0.5);
@@ -367,13 +299,7 @@ const StatisticSummary* find_named(const ConfigurationSummary& c, const std::str
 
 std::string configuration_family(const std::string& config)
 {
-    const auto semicolon = config.find(';');
-    const std::string head = config.substr(0, semicolon);
-    const std::string tail = semicolon == std::string::npos ? "" : config.substr(semicolon);
-    if (head.rfind("file:", 0) == 0) return config;
-    const auto fields = std::count(head.begin(), head.end(), '/') + 1;
-    if (fields < 5) return config;
-    return head.substr(0, head.find_last_of('/')) + "/*" + tail;
+    return seed_family(config);
 }
 
 const char* to_string(StatisticClass c)
@@ -558,28 +484,130 @@ std::string render_mcpi_beside_smallcrush(const Comparison& comparison, bool sta
     return o.str();
 }
 
-std::string render_comparison(
-    const Comparison& comparison, const std::string& plot_prefix, std::vector<ReportFile>& files)
+ComparisonAnalysis analyse_comparison(const Comparison& comparison)
 {
     const auto& configs = comparison.configurations;
-    std::ostringstream o;
-    o << "## Comparison across seeds\n\n";
-    if (configs.empty()) {
-        o << "No run has statistics yet.\n\n";
-        return o.str();
+    ComparisonAnalysis a;
+
+    for (const auto& c : configs) {
+        a.pvalues += c.testable_pvalues;
+        a.suspect += c.testable_suspect;
+        for (const auto& s : c.stats)
+            if (s.cls == StatisticClass::systematic || s.cls == StatisticClass::some_seeds)
+                a.defect_suspect += s.suspect;
     }
+    a.expected_suspect = suspect_probability * static_cast<double>(a.pvalues);
+    a.chance_tail = binomial_tail(a.pvalues, suspect_probability, a.suspect);
+
+    std::vector<std::string> batteries;
+    for (const auto& c : configs)
+        if (std::find(batteries.begin(), batteries.end(), c.battery) == batteries.end())
+            batteries.push_back(c.battery);
+    for (const std::string& battery : batteries) {
+        ComparisonAnalysis::Matrix m;
+        m.battery = battery;
+        for (const auto& c : configs)
+            if (c.battery == battery) m.configurations.push_back(&c);
+        std::map<int, ComparisonAnalysis::MatrixRow> rows;
+        std::set<int> seen;
+        for (const auto* c : m.configurations)
+            for (const auto& s : c->stats) {
+                seen.insert(s.stat_index);
+                if (s.cls == StatisticClass::pass) continue;
+                auto& row = rows.try_emplace(s.stat_index,
+                                    ComparisonAnalysis::MatrixRow{ s.stat_index, &s, 0, 0.0 })
+                                .first->second;
+                row.worst = std::max(row.worst, severity(s.cls));
+                row.fraction
+                    += static_cast<double>(s.suspect) / static_cast<double>(s.pvalues.size());
+            }
+        m.statistics = static_cast<int>(seen.size());
+        for (const auto& [index, r] : rows)
+            m.rows.push_back(r);
+        std::stable_sort(m.rows.begin(), m.rows.end(), [](const auto& x, const auto& y) {
+            if (x.worst != y.worst) return x.worst > y.worst;
+            if (x.fraction != y.fraction) return x.fraction > y.fraction;
+            return x.stat_index < y.stat_index;
+        });
+        a.matrices.push_back(std::move(m));
+    }
+
+    for (const auto& c : configs) {
+        ComparisonAnalysis::Resolution r;
+        r.configuration = &c;
+        for (const auto& s : c.stats)
+            if (s.beyond_resolution) {
+                r.beyond.push_back(&s);
+                if (s.cls == StatisticClass::resolution) r.flagged.push_back(&s);
+            }
+        if (!r.beyond.empty()) a.resolution.push_back(std::move(r));
+    }
+
+    for (const auto& c : configs) {
+        std::vector<const StatisticSummary*> tested;
+        for (const auto& s : c.stats)
+            if (s.uniformity) tested.push_back(&s);
+        if (tested.empty()) continue;
+        std::stable_sort(tested.begin(), tested.end(),
+            [](const auto* x, const auto* y) { return x->uniformity->ad_p < y->uniformity->ad_p; });
+        ComparisonAnalysis::SecondLevel l;
+        l.configuration = &c;
+        l.examined = std::max(1, c.testable_statistics);
+        l.tested = tested.size();
+        const auto rejects = [&](const StatisticSummary* s) {
+            return std::min(1.0, l.examined * s->uniformity->ad_p) < decision_level;
+        };
+        for (const auto* s : tested) {
+            if (!rejects(s)) continue;
+            if (s->discrete || s->beyond_resolution)
+                ++l.excused;
+            else
+                ++l.rejected;
+        }
+        for (const auto* s : tested) {
+            const bool notable = s->uniformity->ad_p < 0.01 || l.shown.size() < 3;
+            if (!notable || l.shown.size() >= max_second_level_rows)
+                ++a.second_level_left_out;
+            else
+                l.shown.push_back({ s, rejects(s) });
+        }
+        a.second_level.push_back(std::move(l));
+    }
+
+    for (const auto& c : configs)
+        for (const auto& s : c.stats)
+            if (s.cls != StatisticClass::pass && s.pvalues.size() >= 2)
+                a.picks.push_back({ &c, &s });
+    std::stable_sort(a.picks.begin(), a.picks.end(), [](const auto& x, const auto& y) {
+        const StatisticSummary& p = *x.statistic;
+        const StatisticSummary& q = *y.statistic;
+        if (severity(p.cls) != severity(q.cls)) return severity(p.cls) > severity(q.cls);
+        return p.suspect * q.pvalues.size() > q.suspect * p.pvalues.size();
+    });
+    return a;
+}
+
+namespace {
+
+void render_introduction(std::ostream& o)
+{
     o << "A configuration is a run's configuration name with its seed replaced by `*`, together "
-         "with the battery; each seed counts once. A p-value is *suspect* outside [0.001, 0.999] "
-         "(probability 0.002 for a sound generator) and a *clear failure* outside [1e-10, "
-         "1 - 1e-10]. A statistic fails *systematically* when its suspect values are more "
+         "with the battery; each seed counts once. A p-value is *suspect* outside "
+      << suspect_interval() << " (probability " << suspect_probability
+      << " for a sound generator) and a *clear failure* outside " << failure_interval()
+      << ". A statistic fails *systematically* when its suspect values are more "
          "frequent than chance allows (binomial tail, or any clear failure) at level "
       << decision_level
       << " after multiplying by the number of statistics examined, on at least half of the "
          "seeds (otherwise *seed-dependent*). A statistic whose test reads bits beyond the "
          "generator's resolution is *expected (resolution)* and never makes a configuration "
          "defective.\n\n";
+}
 
-    // Configurations, verdicts and cost.
+// Configurations, verdicts and cost.
+void render_configurations(std::ostream& o, const Comparison& comparison)
+{
+    const auto& configs = comparison.configurations;
     o << "### Configurations\n\n";
     Table table({ "", "Configuration", "Battery", "Seeds", "Resolution", "Verdict",
                     "CPU time per seed", "Throughput" },
@@ -604,160 +632,115 @@ std::string render_comparison(
         o << "\n";
     }
     o << "\n";
-    o << render_mcpi_beside_smallcrush(comparison, false);
+}
 
-    // Chance expectation.
+void render_chance(std::ostream& o, const Comparison& comparison, const ComparisonAnalysis& a)
+{
     o << "### What chance alone would give\n\n";
-    long all_pvalues = 0, all_suspect = 0, defect_suspect = 0;
-    for (const auto& c : configs) {
-        all_pvalues += c.testable_pvalues;
-        all_suspect += c.testable_suspect;
-        for (const auto& s : c.stats)
-            if (s.cls == StatisticClass::systematic || s.cls == StatisticClass::some_seeds)
-                defect_suspect += s.suspect;
-    }
-    const double all_expected = suspect_probability * static_cast<double>(all_pvalues);
-    o << "Within the generators' resolution, " << all_pvalues << " p-values were examined. Chance "
-      << "alone gives each a probability of 0.002 of being suspect, so about "
-      << printf_string("%.2f", all_expected) << " suspect values are expected (0.002 x "
-      << all_pvalues << "); " << all_suspect << " were observed (P(X >= " << all_suspect
-      << ") = " << prob(binomial_tail(all_pvalues, suspect_probability, all_suspect))
-      << " for X ~ Binomial(" << all_pvalues << ", 0.002))";
-    if (defect_suspect > 0)
-        o << ", " << defect_suspect << " of them in statistics that fail more often than chance "
-          << "allows and " << all_suspect - defect_suspect << " elsewhere";
+    o << "Within the generators' resolution, " << a.pvalues << " p-values were examined. Chance "
+      << "alone gives each a probability of " << suspect_probability
+      << " of being suspect, so about " << printf_string("%.2f", a.expected_suspect)
+      << " suspect values are expected (" << suspect_probability << " x " << a.pvalues << "); "
+      << a.suspect << " were observed (P(X >= " << a.suspect << ") = " << prob(a.chance_tail)
+      << " for X ~ Binomial(" << a.pvalues << ", " << suspect_probability << "))";
+    if (a.defect_suspect > 0)
+        o << ", " << a.defect_suspect << " of them in statistics that fail more often than chance "
+          << "allows and " << a.suspect - a.defect_suspect << " elsewhere";
     o << ". Statistics that read beyond a generator's resolution are not counted here.\n\n";
     Table chance({ "", "Statistics", "p-values", "Suspect", "Expected by chance", "P(X >= suspect)",
                      "Beyond resolution: suspect / p-values" },
         "lrrrrrr");
-    for (const auto& c : configs)
+    for (const auto& c : comparison.configurations)
         chance.row({ c.id, std::to_string(c.testable_statistics),
             std::to_string(c.testable_pvalues), std::to_string(c.testable_suspect),
             printf_string("%.2f", c.expected_suspect), prob(c.chance_tail),
             std::to_string(c.resolution_suspect) + " / " + std::to_string(c.resolution_pvalues) });
     o << chance.str();
+}
 
-    // One matrix (and heat map) per battery.
-    std::vector<std::string> batteries;
-    for (const auto& c : configs)
-        if (std::find(batteries.begin(), batteries.end(), c.battery) == batteries.end())
-            batteries.push_back(c.battery);
-    for (const std::string& battery : batteries) {
-        std::vector<const ConfigurationSummary*> cols;
-        for (const auto& c : configs)
-            if (c.battery == battery) cols.push_back(&c);
-        struct Row {
-            int stat_index;
-            const StatisticSummary* first;
-            int worst;
-            double fraction;
-        };
-        std::map<int, Row> rows;
-        int all_rows = 0;
-        std::set<int> seen;
-        for (const auto* c : cols)
-            for (const auto& s : c->stats) {
-                seen.insert(s.stat_index);
-                if (s.cls == StatisticClass::pass) continue;
-                auto [it, inserted]
-                    = rows.try_emplace(s.stat_index, Row{ s.stat_index, &s, 0, 0.0 });
-                it->second.worst = std::max(it->second.worst, severity(s.cls));
-                it->second.fraction
-                    += static_cast<double>(s.suspect) / static_cast<double>(s.pvalues.size());
-                (void)inserted;
+HeatMap heat_map(const ComparisonAnalysis::Matrix& m)
+{
+    HeatMap map;
+    map.title
+        = std::string(battery_title(m.battery)) + ": fraction of seeds with a suspect p-value";
+    map.value_label = "fraction of seeds suspect";
+    for (const auto* c : m.configurations)
+        map.row_labels.push_back(c->id + " " + c->family);
+    for (const auto& r : m.rows)
+        map.column_labels.push_back("#" + std::to_string(r.stat_index) + " " + r.first->test_name);
+    for (const auto* c : m.configurations) {
+        std::vector<HeatCell> line;
+        for (const auto& r : m.rows) {
+            HeatCell cell;
+            const StatisticSummary* s = find_stat(*c, r.stat_index);
+            if (s) {
+                cell.kind = s->cls == StatisticClass::resolution ? HeatCell::Kind::resolution
+                                                                 : HeatCell::Kind::value;
+                cell.value
+                    = static_cast<double>(s->suspect) / static_cast<double>(s->pvalues.size());
+                cell.text = s->suspect > 0 ? std::to_string(s->suspect) : "";
+                cell.tooltip = c->id + ", " + s->label() + ": " + counts(*s)
+                    + " seeds suspect, most extreme p = " + format_pvalue(s->extreme) + ", "
+                    + to_string(s->cls);
             }
-        all_rows = static_cast<int>(seen.size());
-        std::vector<Row> ordered;
-        for (const auto& [index, r] : rows)
-            ordered.push_back(r);
-        std::stable_sort(ordered.begin(), ordered.end(), [](const Row& a, const Row& b) {
-            if (a.worst != b.worst) return a.worst > b.worst;
-            if (a.fraction != b.fraction) return a.fraction > b.fraction;
-            return a.stat_index < b.stat_index;
-        });
-
-        o << "### " << battery_title(battery) << ": statistics x configurations\n\n";
-        if (ordered.empty()) {
-            o << "No statistic of " << battery_title(battery) << " gave a suspect value in any "
-              << "configuration (" << all_rows << " statistics).\n\n";
-            continue;
+            line.push_back(cell);
         }
-        o << "Each cell: seeds with a suspect p-value / seeds run, then the most extreme p-value. "
-             "**Bold**: fails more often than chance allows; res.: expected, the test reads bits "
-             "beyond the generator's resolution; AD!: p-values not uniform (Anderson-Darling). "
-             "Only the "
-          << ordered.size() << " of " << all_rows
-          << " statistics with at least one suspect value or non-uniform p-values are listed, "
-             "most severe first.\n\n";
-        if (!plot_prefix.empty()) {
-            HeatMap map;
-            map.title = std::string(battery_title(battery))
-                + ": fraction of seeds with a suspect p-value";
-            map.value_label = "fraction of seeds suspect";
-            for (const auto* c : cols)
-                map.row_labels.push_back(c->id + " " + c->family);
-            for (const Row& r : ordered)
-                map.column_labels.push_back(
-                    "#" + std::to_string(r.stat_index) + " " + r.first->test_name);
-            for (const auto* c : cols) {
-                std::vector<HeatCell> line;
-                for (const Row& r : ordered) {
-                    HeatCell cell;
-                    const StatisticSummary* s = find_stat(*c, r.stat_index);
-                    if (s) {
-                        cell.kind = s->cls == StatisticClass::resolution
-                            ? HeatCell::Kind::resolution
-                            : HeatCell::Kind::value;
-                        cell.value = static_cast<double>(s->suspect)
-                            / static_cast<double>(s->pvalues.size());
-                        cell.text = s->suspect > 0 ? std::to_string(s->suspect) : "";
-                        cell.tooltip = c->id + ", " + s->label() + ": " + counts(*s)
-                            + " seeds suspect, most extreme p = " + format_pvalue(s->extreme) + ", "
-                            + to_string(s->cls);
-                    }
-                    line.push_back(cell);
-                }
-                map.cells.push_back(std::move(line));
-            }
-            const std::string name = plot_prefix + "-heatmap-" + file_tag(battery) + ".svg";
-            files.push_back({ name, heat_map_svg(map) });
-            o << "![" << battery_title(battery) << " heat map: configurations x statistics]("
-              << link(name) << ")\n\n";
-        }
-        std::vector<std::string> header = { "#", "Test", "Statistic", "Bits read" };
-        std::string align = "rrll";
-        for (const auto* c : cols) {
-            header.push_back(c->id);
-            align += 'l';
-        }
-        Table matrix(header, align);
-        for (const Row& r : ordered) {
-            std::vector<std::string> line = { std::to_string(r.stat_index),
-                std::to_string(r.first->test_number), md(r.first->test_name), r.first->bits() };
-            for (const auto* c : cols)
-                line.push_back(matrix_cell(find_stat(*c, r.stat_index)));
-            matrix.row(line);
-        }
-        o << matrix.str();
-        o << all_rows - static_cast<int>(ordered.size())
-          << " other statistics had no suspect value in any configuration.\n\n";
+        map.cells.push_back(std::move(line));
     }
+    return map;
+}
 
-    // Expected failures (resolution).
+// One battery's statistics x configurations (and its heat map).
+void render_matrix(std::ostream& o, const ComparisonAnalysis::Matrix& m,
+    const std::string& plot_prefix, std::vector<ReportFile>& files)
+{
+    const std::string title = battery_title(m.battery);
+    o << "### " << title << ": statistics x configurations\n\n";
+    if (m.rows.empty()) {
+        o << "No statistic of " << title << " gave a suspect value in any "
+          << "configuration (" << m.statistics << " statistics).\n\n";
+        return;
+    }
+    o << "Each cell: seeds with a suspect p-value / seeds run, then the most extreme p-value. "
+         "**Bold**: fails more often than chance allows; res.: expected, the test reads bits "
+         "beyond the generator's resolution; AD!: p-values not uniform (Anderson-Darling). "
+         "Only the "
+      << m.rows.size() << " of " << m.statistics
+      << " statistics with at least one suspect value or non-uniform p-values are listed, "
+         "most severe first.\n\n";
+    if (!plot_prefix.empty()) {
+        const std::string name = plot_prefix + "-heatmap-" + file_tag(m.battery) + ".svg";
+        files.push_back({ name, heat_map_svg(heat_map(m)) });
+        o << "![" << title << " heat map: configurations x statistics](" << link(name) << ")\n\n";
+    }
+    std::vector<std::string> header = { "#", "Test", "Statistic", "Bits read" };
+    std::string align = "rrll";
+    for (const auto* c : m.configurations) {
+        header.push_back(c->id);
+        align += 'l';
+    }
+    Table matrix(header, align);
+    for (const auto& r : m.rows) {
+        std::vector<std::string> line = { std::to_string(r.stat_index),
+            std::to_string(r.first->test_number), md(r.first->test_name), r.first->bits() };
+        for (const auto* c : m.configurations)
+            line.push_back(matrix_cell(find_stat(*c, r.stat_index)));
+        matrix.row(line);
+    }
+    o << matrix.str();
+    o << m.statistics - static_cast<int>(m.rows.size())
+      << " other statistics had no suspect value in any configuration.\n\n";
+}
+
+// Expected failures (resolution).
+void render_resolution(std::ostream& o, const ComparisonAnalysis& a)
+{
     o << "### Expected failures (resolution)\n\n";
-    bool any_resolution = false;
-    for (const auto& c : configs) {
-        std::vector<const StatisticSummary*> beyond, flagged;
-        for (const auto& s : c.stats)
-            if (s.beyond_resolution) {
-                beyond.push_back(&s);
-                if (s.cls == StatisticClass::resolution) flagged.push_back(&s);
-            }
-        if (beyond.empty()) continue;
-        any_resolution = true;
+    for (const auto& r : a.resolution) {
+        const ConfigurationSummary& c = *r.configuration;
         o << "**" << c.id << "** " << code(c.family) << " has " << c.resolution_bits
           << " bits of resolution: bits " << c.resolution_bits + 1 << "-32 of U are constant, and "
-          << beyond.size() << " of its " << c.stats.size()
+          << r.beyond.size() << " of its " << c.stats.size()
           << " statistics read some of them. Their suspect values (" << c.resolution_suspect
           << " of " << c.resolution_pvalues
           << " p-values) describe the resolution, not the recurrence, and are not counted as "
@@ -765,19 +748,19 @@ std::string render_comparison(
           << c.testable_statistics
           << ". \"(all)\" marks tests that use U as a real number "
              "(comparisons, sums, distances) and so read every bit.\n\n";
-        if (!flagged.empty()) {
+        if (!r.flagged.empty()) {
             Table t({ "#", "Test", "Statistic", "Bits read", "TestU01 call", "Suspect seeds" },
                 "rrllll");
-            for (const auto* s : flagged)
+            for (const auto* s : r.flagged)
                 t.row({ std::to_string(s->stat_index), std::to_string(s->test_number),
                     md(s->test_name), s->bits(), code(s->bits_call), counts(*s) });
             o << t.str();
         }
-        if (flagged.size() < beyond.size()) {
-            o << (flagged.empty() ? "All of them" : "The others")
+        if (r.flagged.size() < r.beyond.size()) {
+            o << (r.flagged.empty() ? "All of them" : "The others")
               << " passed (statistic number, bits read):";
             const char* sep = " ";
-            for (const auto* s : beyond)
+            for (const auto* s : r.beyond)
                 if (s->cls != StatisticClass::resolution) {
                     o << sep << "#" << s->stat_index << " " << s->bits();
                     sep = ", ";
@@ -785,10 +768,12 @@ std::string render_comparison(
             o << ".\n\n";
         }
     }
-    if (!any_resolution)
+    if (a.resolution.empty())
         o << "No statistic in this comparison reads bits beyond its generator's resolution.\n\n";
+}
 
-    // Second-level tests.
+void render_second_level(std::ostream& o, const ComparisonAnalysis& a)
+{
     o << "### Second-level tests\n\n";
     o << "For every statistic run on at least 3 seeds, the uniformity of its p-values is tested "
          "with the Anderson-Darling (A2) and Kolmogorov-Smirnov (D) statistics, computed by "
@@ -799,47 +784,23 @@ std::string render_comparison(
       << ". Statistics with discrete p-values (Poisson counts such as BirthdaySpacings and the "
          "collision tests, or ties among the seeds) are reported but do not decide a verdict: "
          "their p-values are not uniform even for a perfect generator.\n\n";
-    bool any_second = false;
     Table second(
         { "", "#", "Statistic", "Seeds", "A2", "AD p", "D", "KS p", "Result" }, "lrlrrrrrl");
-    std::size_t left_out = 0;
-    for (const auto& c : configs) {
-        std::vector<const StatisticSummary*> tested;
-        for (const auto& s : c.stats)
-            if (s.uniformity) tested.push_back(&s);
-        if (tested.empty()) continue;
-        any_second = true;
-        std::stable_sort(tested.begin(), tested.end(),
-            [](const auto* a, const auto* b) { return a->uniformity->ad_p < b->uniformity->ad_p; });
-        const double m = std::max(1, c.testable_statistics);
-        int rejected = 0, excused = 0;
-        for (const auto* s : tested) {
-            if (std::min(1.0, m * s->uniformity->ad_p) >= decision_level) continue;
-            if (s->discrete || s->beyond_resolution)
-                ++excused;
-            else
-                ++rejected;
-        }
-        o << "- **" << c.id << "**: " << tested.size() << " statistics tested, " << rejected
+    for (const auto& l : a.second_level) {
+        const ConfigurationSummary& c = *l.configuration;
+        o << "- **" << c.id << "**: " << l.tested << " statistics tested, " << l.rejected
           << " reject uniformity (chance alone: about "
-          << printf_string("%.3f", decision_level * static_cast<double>(tested.size()) / m)
+          << printf_string("%.3f", decision_level * static_cast<double>(l.tested) / l.examined)
           << " at the corrected level)";
-        if (excused > 0)
-            o << ", and " << excused << " more among discrete or beyond-resolution statistics";
+        if (l.excused > 0)
+            o << ", and " << l.excused << " more among discrete or beyond-resolution statistics";
         o << ".\n";
-        std::size_t shown = 0;
-        for (const auto* s : tested) {
-            const bool notable = s->uniformity->ad_p < 0.01 || shown < 3;
-            if (!notable || shown >= max_second_level_rows) {
-                ++left_out;
-                continue;
-            }
-            ++shown;
-            const bool rejects = std::min(1.0, m * s->uniformity->ad_p) < decision_level;
-            std::string result = rejects ? "rejects" : "uniform";
-            if (rejects && s->beyond_resolution)
+        for (const auto& row : l.shown) {
+            const StatisticSummary* s = row.statistic;
+            std::string result = row.rejects ? "rejects" : "uniform";
+            if (row.rejects && s->beyond_resolution)
                 result += " (beyond resolution)";
-            else if (rejects && s->discrete)
+            else if (row.rejects && s->discrete)
                 result += " (discrete: indicative)";
             second.row({ c.id, std::to_string(s->stat_index), md(s->label()),
                 std::to_string(s->uniformity->n), printf_string("%.3g", s->uniformity->ad),
@@ -847,50 +808,65 @@ std::string render_comparison(
                 format_pvalue(s->uniformity->ks_p), result });
         }
     }
-    if (any_second) {
+    if (!a.second_level.empty()) {
         o << "\nThe smallest Anderson-Darling p-values of each configuration (at least three, "
              "and all below 0.01, up to "
           << max_second_level_rows << "):\n\n"
           << second.str();
-        if (left_out > 0)
-            o << left_out << " further statistics were tested and are not listed.\n\n";
+        if (a.second_level_left_out > 0)
+            o << a.second_level_left_out
+              << " further statistics were tested and are not listed.\n\n";
     } else {
         o << "No statistic has been run on 3 or more seeds yet.\n\n";
     }
+}
 
-    // Histograms of the suspect statistics.
-    struct Pick {
-        const ConfigurationSummary* c;
-        const StatisticSummary* s;
-    };
-    std::vector<Pick> picks;
-    for (const auto& c : configs)
-        for (const auto& s : c.stats)
-            if (s.cls != StatisticClass::pass && s.pvalues.size() >= 2) picks.push_back({ &c, &s });
-    std::stable_sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) {
-        if (severity(a.s->cls) != severity(b.s->cls))
-            return severity(a.s->cls) > severity(b.s->cls);
-        return a.s->suspect * b.s->pvalues.size() > b.s->suspect * a.s->pvalues.size();
-    });
-    if (!plot_prefix.empty() && !picks.empty()) {
-        o << "### p-value histograms\n\n";
-        o << "p-values of the suspect statistics over their seeds (10 bins on [0, 1]; dashed: the "
-             "count per bin of a uniform sample)";
-        if (picks.size() > max_histograms)
-            o << "; the " << max_histograms << " most severe of " << picks.size() << " are shown";
-        o << ".\n\n";
-        for (std::size_t i = 0; i < picks.size() && i < max_histograms; ++i) {
-            const Pick& p = picks[i];
-            Histogram h;
-            h.title = p.c->id + " #" + std::to_string(p.s->stat_index) + " " + p.s->test_name + ": "
-                + std::to_string(p.s->pvalues.size()) + " seeds";
-            h.values = p.s->pvalues;
-            const std::string name = plot_prefix + "-hist-" + std::to_string(i + 1) + ".svg";
-            files.push_back({ name, histogram_svg(h) });
-            o << "![" << md(p.c->id + " " + p.s->label()) << "](" << link(name) << ")\n";
-        }
-        o << "\n";
+// Histograms of the suspect statistics.
+void render_histograms(std::ostream& o, const ComparisonAnalysis& a, const std::string& plot_prefix,
+    std::vector<ReportFile>& files)
+{
+    if (plot_prefix.empty() || a.picks.empty()) return;
+    o << "### p-value histograms\n\n";
+    o << "p-values of the suspect statistics over their seeds (10 bins on [0, 1]; dashed: the "
+         "count per bin of a uniform sample)";
+    if (a.picks.size() > max_histograms)
+        o << "; the " << max_histograms << " most severe of " << a.picks.size() << " are shown";
+    o << ".\n\n";
+    for (std::size_t i = 0; i < a.picks.size() && i < max_histograms; ++i) {
+        const ConfigurationSummary& c = *a.picks[i].configuration;
+        const StatisticSummary& s = *a.picks[i].statistic;
+        Histogram h;
+        h.title = c.id + " #" + std::to_string(s.stat_index) + " " + s.test_name + ": "
+            + std::to_string(s.pvalues.size()) + " seeds";
+        h.values = s.pvalues;
+        const std::string name = plot_prefix + "-hist-" + std::to_string(i + 1) + ".svg";
+        files.push_back({ name, histogram_svg(h) });
+        o << "![" << md(c.id + " " + s.label()) << "](" << link(name) << ")\n";
     }
+    o << "\n";
+}
+
+} // namespace
+
+std::string render_comparison(
+    const Comparison& comparison, const std::string& plot_prefix, std::vector<ReportFile>& files)
+{
+    std::ostringstream o;
+    o << "## Comparison across seeds\n\n";
+    if (comparison.configurations.empty()) {
+        o << "No run has statistics yet.\n\n";
+        return o.str();
+    }
+    const ComparisonAnalysis a = analyse_comparison(comparison);
+    render_introduction(o);
+    render_configurations(o, comparison);
+    o << render_mcpi_beside_smallcrush(comparison, false);
+    render_chance(o, comparison, a);
+    for (const auto& m : a.matrices)
+        render_matrix(o, m, plot_prefix, files);
+    render_resolution(o, a);
+    render_second_level(o, a);
+    render_histograms(o, a, plot_prefix, files);
     return o.str();
 }
 

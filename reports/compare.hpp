@@ -6,6 +6,7 @@
 #include "second_level.hpp"
 #include "store.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@ namespace rngvet {
 // canonical name, before any ";option") becomes '*', e.g.
 // "ranmar48x/8/interleave/increment/1802,9373;zero=smallest" ->
 // "ranmar48x/8/interleave/increment/*;zero=smallest". Names without a seed field (stdin32,
-// file:PATH) are returned unchanged.
+// file:PATH) are returned unchanged. The same as generators' seed_family, which it calls.
 std::string configuration_family(const std::string& config);
 
 // How one statistic of one configuration behaved over its seeds, most severe last.
@@ -36,8 +37,8 @@ struct StatisticSummary {
     int test_number = 0;
     std::string test_name;
     std::vector<double> pvalues; // one per seed, in the order of ConfigurationSummary::seeds
-    int suspect = 0; // p outside [0.001, 0.999]
-    int failures = 0; // p outside [1e-10, 1 - 1e-10]
+    int suspect = 0; // p outside [0.001, 0.999] (is_suspect, verdict.hpp)
+    int failures = 0; // p outside [1e-10, 1 - 1e-10] (is_failure)
     double extreme = 0.5; // the p-value furthest from 1/2
     int first_bit = 0; // bits of U the test reads (0: unknown test)
     int highest_bit = 0;
@@ -100,12 +101,73 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs);
 // report without the comparison, a "##" section without them.
 std::string render_mcpi_beside_smallcrush(const Comparison& comparison, bool standalone);
 
+// The analysis behind the "## Comparison across seeds" section: what it shows, decided from a
+// Comparison before any text is written (render_comparison renders it). Pointers refer into
+// the Comparison it was made from, which must outlive it.
+struct ComparisonAnalysis {
+    // What chance alone would give, over every configuration, within the resolution.
+    long pvalues = 0;
+    long suspect = 0;
+    long defect_suspect = 0; // suspect values in statistics classed systematic or seed-dependent
+    double expected_suspect = 0; // suspect_probability x pvalues
+    double chance_tail = 1; // P(X >= suspect), X ~ Bin(pvalues, suspect_probability)
+
+    // One matrix per battery, in the order the batteries first appear.
+    struct MatrixRow {
+        int stat_index = 0;
+        const StatisticSummary* first = nullptr; // the statistic in its first configuration
+        int worst = 0; // the highest severity of its class over the configurations
+        double fraction = 0; // sum over the configurations of the fraction of seeds suspect
+    };
+    struct Matrix {
+        std::string battery;
+        std::vector<const ConfigurationSummary*> configurations; // the columns
+        std::vector<MatrixRow> rows; // statistics not passing somewhere, most severe first
+        int statistics = 0; // every statistic of the battery seen in some configuration
+    };
+    std::vector<Matrix> matrices;
+
+    // Configurations with statistics that read beyond their resolution.
+    struct Resolution {
+        const ConfigurationSummary* configuration = nullptr;
+        std::vector<const StatisticSummary*> beyond; // all of them, by stat_index
+        std::vector<const StatisticSummary*> flagged; // those classed resolution
+    };
+    std::vector<Resolution> resolution;
+
+    // Second-level tests of configurations with statistics run on 3 or more seeds.
+    struct SecondLevelRow {
+        const StatisticSummary* statistic = nullptr;
+        bool rejects = false; // corrected Anderson-Darling p below the decision level
+    };
+    struct SecondLevel {
+        const ConfigurationSummary* configuration = nullptr;
+        double examined = 1; // statistics examined (the Bonferroni factor), at least 1
+        std::size_t tested = 0; // statistics with a uniformity test
+        int rejected = 0; // rejections among statistics that decide the verdict
+        int excused = 0; // rejections among discrete or beyond-resolution statistics
+        std::vector<SecondLevelRow> shown; // the smallest AD p-values, as the report lists them
+    };
+    std::vector<SecondLevel> second_level;
+    std::size_t second_level_left_out = 0; // tested statistics not listed
+
+    // Statistics not passing, run on 2 or more seeds, most severe first (histograms).
+    struct Pick {
+        const ConfigurationSummary* configuration = nullptr;
+        const StatisticSummary* statistic = nullptr;
+    };
+    std::vector<Pick> picks;
+};
+
+ComparisonAnalysis analyse_comparison(const Comparison& comparison);
+
 struct ReportFile {
     std::string name; // a plain file name, to be written beside the markdown
     std::string content;
 };
 
-// The "## Comparison across seeds" markdown section. When plot_prefix is not empty, the plots
+// The "## Comparison across seeds" markdown section: analyse_comparison, then its rendering.
+// When plot_prefix is not empty, the plots
 // are appended to `files` (plot_prefix + "-heatmap-<battery>.svg", plot_prefix + "-hist-<k>.svg",
 // at most 10 histograms) and linked with relative paths.
 std::string render_comparison(

@@ -4,6 +4,7 @@
 #include "compare.hpp"
 #include "generators/error.hpp"
 #include "report.hpp"
+#include "verdict.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -17,6 +18,13 @@ FailOn parse_fail_on(const std::string& text)
     if (text == "suspect") return FailOn::suspect;
     if (text == "systematic") return FailOn::systematic;
     throw InputError("--fail-on must be never, fail, suspect or systematic, got '" + text + "'");
+}
+
+std::string fail_on_help(const std::string& whose, const std::string& across)
+{
+    return "exit 1 when " + whose + " verdicts reach this level: never, fail (a p-value outside "
+        + failure_interval() + "), suspect (outside " + suspect_interval()
+        + "), systematic (a statistic the comparison across " + across + " classes systematic)";
 }
 
 const char* fail_on_name(FailOn level)
@@ -93,7 +101,10 @@ std::string battery_summary(const RunRecord& run, const std::vector<StatisticRec
         out << "\n All tests were passed\n\n";
         return out.str();
     }
-    out << " The following tests gave p-values outside [0.001, 0.9990]:\n"
+    // TestU01's own layout: "[%.4g, %.4f]" of gofw_Suspectp, i.e. [0.001, 0.9990].
+    char interval[64];
+    std::snprintf(interval, sizeof interval, "[%.4g, %.4f]", suspect_level, 1 - suspect_level);
+    out << " The following tests gave p-values outside " << interval << ":\n"
         << " (eps  means a value < 1.0e-300):\n"
         << " (eps1 means a value < 1.0e-15):\n\n"
         << "       Test                          p-value\n"

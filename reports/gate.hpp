@@ -21,6 +21,10 @@ enum class FailOn {
 // "never", "fail", "suspect", "systematic"; anything else is an InputError.
 FailOn parse_fail_on(const std::string& text);
 const char* fail_on_name(FailOn level);
+// The --fail-on help text, with the thresholds of verdict.hpp: "exit 1 when <whose> verdicts
+// reach this level: never, fail (a p-value outside [1e-10, 1 - 1e-10]), ... the comparison
+// across <across> classes systematic)".
+std::string fail_on_help(const std::string& whose, const std::string& across);
 
 struct GateResult {
     bool reached = false;

@@ -2,6 +2,8 @@
 
 #include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
+#include "markdown.hpp"
+#include "verdict.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -10,32 +12,9 @@
 namespace rngvet {
 namespace {
 
-std::string printf_string(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-// Markdown table cells must not contain a bare pipe or a line break.
-std::string cell(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n')
-            out += ' ';
-        else
-            out += c;
-    }
-    return out;
-}
-
-std::string code(const std::string& s)
-{
-    return "`" + cell(s) + "`";
-}
+using markdown::cell;
+using markdown::code;
+using markdown::printf_string;
 
 void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats,
     const std::vector<TestRecord>& tests)
@@ -87,10 +66,10 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     for (const auto& s : stats)
         if (std::string(verdict(s.pvalue)) != "pass") outside.push_back(&s);
     if (outside.empty()) {
-        out << "All tests were passed: every p-value lies in [0.001, 0.999].\n\n";
+        out << "All tests were passed: every p-value lies in " << suspect_interval() << ".\n\n";
     } else {
-        out << "The following statistics gave p-values outside [0.001, 0.999] (eps means a "
-               "value < 1.0e-300, eps1 a value < 1.0e-15):\n\n";
+        out << "The following statistics gave p-values outside " << suspect_interval()
+            << " (eps means a value < 1.0e-300, eps1 a value < 1.0e-15):\n\n";
         out << "| Test | Statistic | p-value | Verdict |\n|---:|---|---:|---|\n";
         for (const auto* s : outside)
             out << "| " << s->test_number << " | " << cell(s->test_name) << " | "
@@ -138,9 +117,9 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
     out << "# rngvet validation report\n\n";
     out << "Database " << code(db_label) << ", " << runs.size()
         << (runs.size() == 1 ? " run" : " runs")
-        << ". A statistic is *suspect* when its p-value lies outside [0.001, 0.999] and a "
-           "*failure* "
-           "when it lies outside [1e-10, 1 - 1e-10]. With many statistics, some suspect values "
+        << ". A statistic is *suspect* when its p-value lies outside " << suspect_interval()
+        << " and a *failure* when it lies outside " << failure_interval()
+        << ". With many statistics, some suspect values "
            "are expected by chance alone: about 0.2% of them.\n\n";
     if (runs.empty()) out << "The database holds no runs yet.\n";
     if (!runs.empty()) {

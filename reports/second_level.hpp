@@ -2,14 +2,12 @@
 // And how many suspect values would chance alone give?
 #pragma once
 
+#include "verdict.hpp" // suspect_probability
+
 #include <cstddef>
 #include <vector>
 
 namespace rngvet {
-
-// The probability that one p-value of a sound generator is suspect, i.e. outside
-// [0.001, 0.999]: 0.002.
-inline constexpr double suspect_probability = 0.002;
 
 struct UniformityTest {
     std::size_t n = 0; // number of p-values

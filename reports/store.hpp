@@ -3,6 +3,8 @@
 // stable view `pvalues` (see docs/store.md). All SQL takes user text through bound parameters.
 #pragma once
 
+#include "batteries/records.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,18 +44,8 @@ struct RunRecord {
     std::string params_check; // mtdc: "verified", "verified (cached)" or "unverified (allowed)"
 };
 
-// Provenance of one test of a run: where in the stream it started and what it cost.
-struct TestRecord {
-    int test_number = 0;
-    std::uint64_t start_offset = 0;
-    std::uint64_t numbers_used = 0;
-    double cpu_seconds = 0;
-    std::string worker;
-    std::uint64_t refills = 0;
-    std::uint64_t refill_waits = 0;
-    std::string started_at;
-    std::string finished_at;
-};
+// TestRecord (one test's provenance) and the statistics are the runner's own structs.
+using StatisticRecord = Statistic;
 
 // One measured throughput of a configuration on a backend (`rngvet bench`).
 struct BenchRecord {
@@ -68,15 +60,8 @@ struct BenchRecord {
     std::string command_line;
 };
 
-struct StatisticRecord {
-    int stat_index = 0;
-    int test_number = 0;
-    std::string test_name;
-    double pvalue = 0;
-};
-
 // Verdict of one p-value: "pass" inside [0.001, 0.999], "fail" beyond [1e-10, 1 - 1e-10]
-// (L'Ecuyer & Simard's "clear failure"), "suspect" in between.
+// (L'Ecuyer & Simard's "clear failure"), "suspect" in between (the thresholds: verdict.hpp).
 const char* verdict(double pvalue);
 
 // Campaigns (schema 3; rngvet campaign, docs/campaigns.md).

@@ -4,6 +4,7 @@
 #include "reports/report.hpp"
 #include "reports/store.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -103,6 +104,30 @@ TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
     EXPECT_STREQ(verdict(0.5), "pass");
     EXPECT_STREQ(verdict(0.0005), "suspect");
     EXPECT_STREQ(verdict(1e-11), "fail");
+}
+
+// The view's verdict is generated from reports/verdict.hpp: at each threshold and the doubles
+// beside it, it agrees with verdict() and with the CASE that schema version 1 shipped.
+TEST(Store, ThePvaluesViewAgreesWithVerdictAtEveryThreshold)
+{
+    const std::string path = temp_db("store_thresholds.sqlite");
+    Store s(path);
+    std::vector<StatisticRecord> stats;
+    for (double edge : { 1e-10, 0.001, 0.999, 1 - 1e-10, 0.0, 0.5, 1.0 })
+        for (double p : { std::nextafter(edge, 0.0), edge, std::nextafter(edge, 1.0) }) {
+            const int i = static_cast<int>(stats.size()) + 1;
+            stats.push_back({ i, i, "T", p });
+        }
+    s.insert_run(sample_run(), stats);
+    const auto rows = query(path,
+        "SELECT verdict, CASE WHEN pvalue < 1e-10 OR pvalue > 1 - 1e-10 THEN 'fail' "
+        "WHEN pvalue < 0.001 OR pvalue > 0.999 THEN 'suspect' ELSE 'pass' END "
+        "FROM pvalues ORDER BY stat_index");
+    ASSERT_EQ(rows.size(), stats.size());
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+        EXPECT_EQ(rows[i][0], verdict(stats[i].pvalue)) << stats[i].pvalue;
+        EXPECT_EQ(rows[i][0], rows[i][1]) << stats[i].pvalue;
+    }
 }
 
 TEST(Store, RefusesAFileThatIsNotAStore)

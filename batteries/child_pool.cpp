@@ -1,0 +1,128 @@
+#include "child_pool.hpp"
+
+#include "generators/die_with_parent.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace rngvet {
+namespace {
+
+bool write_all(int fd, const std::string& s)
+{
+    std::size_t off = 0;
+    while (off < s.size()) {
+        const ssize_t n = write(fd, s.data() + off, s.size() - off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        off += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+int reap(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+    return status;
+}
+
+} // namespace
+
+ChildPool::ChildPool(int slots)
+    : slots_(std::max(1, slots))
+{
+}
+
+ChildPool::~ChildPool()
+{
+    for (const auto& [fd, child] : children_) {
+        kill(child.pid, SIGKILL);
+        reap(child.pid);
+        close(fd);
+    }
+}
+
+void ChildPool::start(int job, const std::string& label, const std::function<std::string()>& work,
+    bool default_signals)
+{
+    // Close-on-exec, so that a program a child executes holds no other child's pipe; the
+    // child's own write end is kept across an exec (see the header).
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error("fork failed: " + std::string(std::strerror(error)));
+    }
+    if (pid == 0) {
+        if (default_signals) {
+            std::signal(SIGINT, SIG_DFL);
+            std::signal(SIGTERM, SIG_DFL);
+        }
+        die_with_parent(parent, SIGKILL);
+        close(fds[0]);
+        fcntl(fds[1], F_SETFD, 0);
+        int status = 0;
+        try {
+            if (!write_all(fds[1], work())) status = 3;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rngvet: error: %s: %s\n", label.c_str(), e.what());
+            status = 2;
+        }
+        close(fds[1]);
+        std::_Exit(status);
+    }
+    close(fds[1]);
+    children_[fds[0]] = { pid, job, "" };
+}
+
+std::vector<ChildPool::Ended> ChildPool::wait(int timeout_ms)
+{
+    std::vector<pollfd> polls;
+    for (const auto& [fd, child] : children_)
+        polls.push_back({ fd, POLLIN, 0 });
+    const int ready = poll(polls.data(), polls.size(), timeout_ms);
+    if (ready < 0 && errno != EINTR) throw std::runtime_error("poll failed");
+    std::vector<Ended> ended;
+    for (const pollfd& p : polls) {
+        if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        Child& child = children_[p.fd];
+        char buf[4096];
+        const ssize_t n = read(p.fd, buf, sizeof buf);
+        if (n > 0) {
+            child.output.append(buf, static_cast<std::size_t>(n));
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        // End of the child's report.
+        close(p.fd);
+        const int status = reap(child.pid);
+        ended.push_back(
+            { child.job, WIFEXITED(status) && WEXITSTATUS(status) == 0, std::move(child.output) });
+        children_.erase(p.fd);
+    }
+    return ended;
+}
+
+void ChildPool::signal_all(int signal)
+{
+    for (const auto& [fd, child] : children_)
+        kill(child.pid, signal);
+}
+
+} // namespace rngvet

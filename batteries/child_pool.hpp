@@ -1,0 +1,66 @@
+// Worker processes: the sharded runner's test workers (runner.hpp), the feed bench's
+// (feed_bench.hpp) and a local campaign's task runs (cli/cmd_campaign.cpp). Each job runs in a
+// forked child, which dies with its parent (generators/die_with_parent.hpp) and sends the text
+// its work returns through a pipe; the parent keeps at most `slots` children at once and
+// collects each report when its child ends. A child whose work executes another program keeps
+// the pipe's write end (no report): the pool sees it end when that program, and every process
+// it started, has exited.
+//
+//   ChildPool pool(jobs);
+//   while (more work or !pool.empty()) {
+//       while (more work && !pool.full()) pool.start(test, "test 5", [&] { return report; });
+//       for (ChildPool::Ended& e : pool.wait(500)) ...   // e.ok: exit status 0
+//   }
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace rngvet {
+
+class ChildPool {
+public:
+    struct Ended {
+        int job = 0; // the number the job was started with (a test number)
+        bool ok = false; // the child exited with status 0, after sending its whole report
+        std::string report; // what the child sent
+    };
+
+    explicit ChildPool(int slots); // at most max(1, slots) children at once
+    ~ChildPool(); // kills (SIGKILL) and reaps the children still running
+    ChildPool(const ChildPool&) = delete;
+    ChildPool& operator=(const ChildPool&) = delete;
+
+    bool full() const { return static_cast<int>(children_.size()) >= slots_; }
+    bool empty() const { return children_.empty(); }
+
+    // Forks a child that runs `work` and sends back what it returns, then exits 0 (3 when the
+    // report cannot be written). An exception from `work` is printed on standard error as
+    // "rngvet: error: <label>: <what>" and the child exits 2. With default_signals the child
+    // resets SIGINT and SIGTERM to their default action (the parent's handlers are for it).
+    // Throws std::runtime_error when the pipe or the fork fails.
+    void start(int job, const std::string& label, const std::function<std::string()>& work,
+        bool default_signals = false);
+
+    // Waits up to timeout_ms (-1: no limit) for a child to send something or end, reads what
+    // the children sent, and returns those that ended, reaped (often none: call it again). A
+    // signal ends the wait early.
+    std::vector<Ended> wait(int timeout_ms);
+
+    // Sends `signal` to every child still running.
+    void signal_all(int signal);
+
+private:
+    struct Child {
+        pid_t pid;
+        int job;
+        std::string output;
+    };
+    int slots_;
+    std::map<int, Child> children_; // by the read end of the child's pipe
+};
+
+} // namespace rngvet

@@ -1,0 +1,32 @@
+// Markdown for the reports: escaping of table cells and code spans, and a GitHub-flavoured
+// table whose rows always have the header's column count. One definition for report.cpp and
+// compare.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rngvet::markdown {
+
+// A table cell's text: a bare pipe becomes "\|", a line break (\n or \r) a space.
+std::string cell(const std::string& s);
+// A code span: the cell's text between backticks, a backtick inside becoming "'".
+std::string code(const std::string& s);
+// snprintf of one double, e.g. printf_string("%.2f", 0.125) = "0.13".
+std::string printf_string(const char* format, double v);
+
+class Table {
+public:
+    // align: one letter a column, 'l', 'r' or 'c'. Throws std::logic_error when the counts
+    // differ (here or in row()).
+    Table(std::vector<std::string> header, std::string align);
+    void row(std::vector<std::string> cells);
+    std::string str() const; // header, alignment row, rows, then a blank line
+
+private:
+    std::vector<std::string> header_;
+    std::string align_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+} // namespace rngvet::markdown

@@ -1,0 +1,64 @@
+// The verdict of one p-value, defined once: every C++ check, the store's SQL view `pvalues`,
+// library/verdicts.cpp's query and the prose of reports and help texts derive from these two
+// levels (L'Ecuyer & Simard's conventions, TestU01's gofw_Suspectp).
+//
+//   pass     inside [suspect_level, 1 - suspect_level]   = [0.001, 0.999]
+//   suspect  outside it, but inside [failure_level, 1 - failure_level]
+//   fail     outside [failure_level, 1 - failure_level] = [1e-10, 1 - 1e-10] ("clear failure")
+//
+// The SQL conditions compute `1 - level` in double arithmetic as the C++ checks do, so the view
+// and the C++ code agree on every p-value.
+#pragma once
+
+#include <charconv>
+#include <string>
+
+namespace rngvet {
+
+inline constexpr double suspect_level = 0.001;
+inline constexpr double failure_level = 1e-10;
+// The probability that one p-value of a sound generator is suspect: 2 x 0.001 = 0.002.
+inline constexpr double suspect_probability = 2 * suspect_level;
+
+// p outside [0.001, 0.999] (failures included).
+constexpr bool is_suspect(double p)
+{
+    return p < suspect_level || p > 1 - suspect_level;
+}
+// p outside [1e-10, 1 - 1e-10].
+constexpr bool is_failure(double p)
+{
+    return p < failure_level || p > 1 - failure_level;
+}
+
+// The shortest decimal text that reads back as v: "0.001", "1e-10", "0.999".
+inline std::string shortest_decimal(double v)
+{
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    return std::string(buf, end);
+}
+
+// "[0.001, 0.999]" and "[1e-10, 1 - 1e-10]", as reports and help texts write the intervals.
+inline std::string suspect_interval()
+{
+    return "[" + shortest_decimal(suspect_level) + ", " + shortest_decimal(1 - suspect_level) + "]";
+}
+inline std::string failure_interval()
+{
+    return "[" + shortest_decimal(failure_level) + ", 1 - " + shortest_decimal(failure_level) + "]";
+}
+
+// SQL conditions on a p-value column, e.g. "s.pvalue < 0.001 OR s.pvalue > 1 - 0.001".
+inline std::string sql_is_suspect(const std::string& column)
+{
+    return column + " < " + shortest_decimal(suspect_level) + " OR " + column + " > 1 - "
+        + shortest_decimal(suspect_level);
+}
+inline std::string sql_is_failure(const std::string& column)
+{
+    return column + " < " + shortest_decimal(failure_level) + " OR " + column + " > 1 - "
+        + shortest_decimal(failure_level);
+}
+
+} // namespace rngvet
