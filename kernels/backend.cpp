@@ -5,12 +5,17 @@
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
 #include "generators/ranmar.hpp"
+#include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -281,6 +286,17 @@ private:
     std::uint64_t ahead_waits_ = 0; // of those, the ones not yet copied when taken
 };
 
+// RANMAR's jump-parallel plan on a backend (backend.hpp, ranmar_segment_plan).
+SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
+{
+    const bool cpu_threads = c.backend == "openmp";
+    const std::uint64_t target
+        = cpu_threads ? 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1)) : 4096;
+    const std::uint64_t min_length = cpu_threads ? 32768 : 4096;
+    return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers, target,
+        min_length, options.segments, options.segment_length);
+}
+
 } // namespace
 
 void KernelDevice::launch_to_host(std::uint64_t, std::uint64_t, int)
@@ -323,16 +339,26 @@ void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint
 
 RanmarSetup ranmar_setup(const Configuration& c)
 {
+    return ranmar_setup(c, 1, 0);
+}
+
+RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
+{
     validate(c);
     if (!is_ranmar(c.generator))
         throw InputError("ranmar_setup: '" + c.generator + "' is not RANMAR");
     check_layout_size(c);
+    if (segments < 1) segments = 1;
+    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+        throw InputError("jump-parallel RANMAR: " + std::to_string(segments) + " chunks of "
+            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
     RanmarSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
-    setup.blocks = (setup.instances + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
+    setup.units = setup.instances * segments;
+    setup.blocks = (setup.units + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
     setup.bits = resolution_bits(c);
     setup.name = canonical_name(c);
-    allocate(setup.state, setup.instances * RNGVET_RANMAR_STRIDE, c);
+    allocate(setup.state, setup.units * RNGVET_RANMAR_STRIDE, c);
     const RanmarState first = ranmar_instance_state(c, 0);
     RanmarKernelParams& p = setup.params;
     p.cd = first.cd;
@@ -345,19 +371,55 @@ RanmarSetup ranmar_setup(const Configuration& c)
         ? 1
         : c.layout.block;
     p.zero_smallest = first.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0;
+    p.segments = segments;
+    p.seg_length = segments > 1 ? length : 0;
+    p.start = c.skip;
 
     // Each instance jumps (O(log n), generators/jump.hpp) over its own numbers among the first
     // c.skip of the combined stream; the first launch then starts at combined index c.skip.
+    // With segments, unit s of the instance is that state moved on by s chunks, one jump by
+    // the chunk length after the other.
+    RanmarJump chunk;
+    if (segments > 1) {
+        const RanmarJump over = ranmar_jump_by(first, (segments - 1) * length);
+        setup.jump.assign(over.poly, over.poly + ranmar_lags);
+        p.jump_c = over.c_back;
+        chunk = ranmar_jump_by(first, length);
+    }
     setup.start = c.skip;
     for (int i = 0; i < c.instances; ++i) {
         RanmarState s = ranmar_instance_state(c, i);
-        const std::uint64_t position
-            = ranmar_count_before(p, static_cast<std::uint64_t>(i), c.skip);
+        std::uint64_t position = ranmar_count_before(p, static_cast<std::uint64_t>(i), c.skip);
         ranmar_jump(s, position);
-        ranmar_device_state(
-            s, position, setup.state.data() + static_cast<std::size_t>(i) * RNGVET_RANMAR_STRIDE);
+        for (std::uint64_t k = 0; k < segments; ++k) {
+            if (k > 0) {
+                ranmar_jump(s, chunk);
+                position += length;
+            }
+            const std::uint64_t unit = static_cast<std::uint64_t>(i) * segments + k;
+            ranmar_device_state(s, position,
+                setup.state.data() + static_cast<std::size_t>(unit) * RNGVET_RANMAR_STRIDE);
+        }
     }
     return setup;
+}
+
+SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::uint64_t target,
+    std::uint64_t min_length, std::uint64_t forced_segments, std::uint64_t forced_length)
+{
+    SegmentPlan plan;
+    if (instances < 1) instances = 1;
+    const std::uint64_t share = std::max<std::uint64_t>(launch / instances, 1);
+    const std::uint64_t want = (target + instances - 1) / instances;
+    if (forced_segments == 0 && 2 * instances >= target) return plan;
+    plan.length = forced_length != 0
+        ? forced_length
+        : std::max(min_length, forced_segments != 0 ? share / forced_segments : share / want);
+    plan.segments = forced_segments != 0
+        ? forced_segments
+        : std::min(want, std::max<std::uint64_t>(share / plan.length, 1));
+    if (plan.segments <= 1) plan = SegmentPlan{};
+    return plan;
 }
 
 void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup)
@@ -475,6 +537,116 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
     return devices;
 }
 
+namespace {
+
+// Runs f in a forked child (the parent must not initialise a GPU driver it forks workers after,
+// check_backend_stream) and returns what f returned; f's exceptions come back as InputError.
+std::string in_child(const std::function<std::string()>& f)
+{
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        die_with_parent(parent, SIGKILL);
+        close(fds[0]);
+        std::string text;
+        try {
+            text = "ok\n" + f();
+        } catch (const std::exception& e) {
+            text = std::string("error\n") + e.what();
+        }
+        for (std::size_t at = 0; at < text.size();) {
+            const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
+            if (n <= 0) break;
+            at += static_cast<std::size_t>(n);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
+        text.append(buffer, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
+    if (text.rfind("ok\n", 0) != 0)
+        throw InputError("a measurement in a child process ended without an answer (exit status "
+            + std::to_string(status) + ")");
+    return text.substr(3);
+}
+
+} // namespace
+
+std::string resolve_auto_backend(
+    const Configuration& c, const BackendOptions& options, std::string* report, double seconds)
+{
+    const Probe& pr = probe();
+    const auto has = [&](const std::string& b) {
+        return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
+    };
+    const std::string host = has("openmp") ? "openmp" : "cpu";
+    if (!is_ranmar(c.generator) && !is_mt(c.generator)) {
+        if (report) *report = "auto: " + c.generator + " runs on cpu only\n";
+        return "cpu";
+    }
+    const std::string gpu = has("cuda")         ? "cuda"
+        : has("opencl") && opencl_gpu_present() ? "opencl"
+                                                : "";
+    if (gpu.empty()) {
+        if (report) *report = "auto: no GPU backend here (" + pr.why_cuda + "); " + host + "\n";
+        return host;
+    }
+    // Delivery to host memory in place, as the feed reads it, over the run's launch length.
+    const std::string text = in_child([&] {
+        std::string lines;
+        for (const std::string& b : { gpu, host }) {
+            Configuration k = c;
+            k.backend = b;
+            try {
+                const Throughput t = measure_stream(k, options.launch_numbers, "host", seconds);
+                char line[128];
+                std::snprintf(line, sizeof line, "%s %.6e\n", b.c_str(), t.numbers_per_second());
+                lines += line;
+            } catch (const std::exception& e) {
+                lines += b + " failed: " + e.what() + "\n";
+            }
+        }
+        return lines;
+    });
+    std::string best;
+    double best_rate = -1;
+    std::string lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string b, value;
+        words >> b >> value;
+        char* end = nullptr;
+        const double rate = std::strtod(value.c_str(), &end);
+        if (end && *end == '\0' && !value.empty()) {
+            char buffer[160];
+            std::snprintf(buffer, sizeof buffer,
+                "auto: %s delivers %.3g numbers/s to host memory\n", b.c_str(), rate);
+            lines += buffer;
+            if (rate > best_rate) {
+                best_rate = rate;
+                best = b;
+            }
+        } else {
+            lines += "auto: " + line + "\n";
+        }
+    }
+    if (best.empty())
+        throw InputError(
+            "--backend auto: no backend could run " + canonical_name(c) + " (" + text + ")");
+    if (report) *report = lines + "auto: chose " + best + "\n";
+    return best;
+}
+
 std::vector<std::string> available_backends()
 {
     return probe().available;
@@ -498,8 +670,22 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
     return make_backend_stream(c, BackendOptions{});
 }
 
+std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options)
+{
+    if (!is_ranmar(c.generator) || c.backend == "cpu") return "";
+    const SegmentPlan plan = segment_plan(c, options);
+    if (plan.segments <= 1) return "";
+    return std::to_string(plan.segments) + " units x " + std::to_string(plan.length)
+        + " numbers per instance";
+}
+
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
 {
+    if (c.backend == "auto") {
+        Configuration resolved = c;
+        resolved.backend = resolve_auto_backend(c, options);
+        return make_backend_stream(resolved, options);
+    }
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
@@ -519,7 +705,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
     if (is_ranmar(c.generator)) {
-        const RanmarSetup setup = ranmar_setup(c);
+        const SegmentPlan plan = segment_plan(c, options);
+        const RanmarSetup setup = ranmar_setup(c, plan.segments, plan.length);
         std::unique_ptr<KernelDevice> device;
         if (c.backend == "openmp") device = make_openmp_ranmar(setup);
         if (c.backend == "opencl") device = make_opencl_ranmar(setup, options.device);

@@ -20,6 +20,10 @@ struct BackendOptions {
     // OpenCL: index into backend_devices("opencl"); CUDA: device ordinal. -1: the default
     // (OpenCL: $RNGVET_OPENCL_DEVICE if set, else the first GPU, else the first device).
     int device = -1;
+    // RANMAR's jump-parallel generation (kernels/ranmar_kernel.hpp): units per instance and
+    // numbers per chunk. 0: chosen for the backend (ranmar_segment_plan); segments 1: off.
+    std::uint64_t segments = 0;
+    std::uint64_t segment_length = 0;
 };
 
 // "cpu" first, then every backend compiled in and usable here: OpenMP always, OpenCL when a
@@ -35,7 +39,23 @@ std::vector<std::string> backend_devices(const std::string& backend);
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
 // (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
+// (A Configuration with backend "auto" is resolved first: resolve_auto_backend.)
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
+
+// The jump-parallel plan a RANMAR configuration runs with on its backend: segments 1 where
+// the instances fill the device alone (GPUs: 2048 warps or more; OpenMP: twice the threads),
+// else units per instance up to 4096 warps (GPUs) or twice the threads (OpenMP), with chunks
+// of at least 4096 numbers (GPUs) or 32768 (OpenMP) and one chunk per unit and launch.
+// A "units x numbers" description for logs and `rngvet bench`, "" without segments.
+std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options);
+
+// --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as
+// the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU) and on openmp (else
+// cpu), for about `seconds` each after a warm-up launch, in a child process (as
+// check_backend_stream), and returns the faster one; `report` gets one line per candidate.
+// Without a GPU backend it is openmp (or cpu) without measuring.
+std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
+    std::string* report = nullptr, double seconds = 0.2);
 
 // Checks that c builds on its backend (make_backend_stream) and returns the backend's devices
 // (backend_devices), the errors being make_backend_stream's. For the GPU backends the check

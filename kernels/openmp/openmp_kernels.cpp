@@ -3,7 +3,9 @@
 // which reorganise the same arithmetic for coalescing, are checked against the reference on
 // OpenCL).
 //
-// RANMAR: each "warp" runs its 32 lanes as a sequential loop per phase, which is exact because
+// RANMAR: with jump-parallel generation (setup.params.segments > 1), one loop iteration per
+// unit (an instance's every S-th chunk), its 32 lanes run as below. Otherwise each "warp" runs
+// its 32 lanes as a sequential loop per phase, which is exact because
 // no lane reads what another lane writes within a step (ranmar_kernel.hpp). A loop iteration
 // takes a group of whole blocks (up to ranmar_host_group instances) and advances all of them
 // step by step, as the warps of a GPU block advance together, rather than one instance's whole
@@ -197,11 +199,49 @@ void ranmar_group(const RanmarKernelParams p, std::uint64_t first, int n, std::u
     }
 }
 
+// Jump-parallel: unit `unit` (instance unit / S, chunk s = unit % S) over the launch, its 32
+// lanes phase by phase as one warp (ranmar_kernel.hpp, "Jump-parallel generation").
+void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* state,
+    const std::uint64_t* poly, std::uint64_t* out)
+{
+    const std::uint64_t i = unit / p.segments;
+    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    if (g.pos >= g.end) return;
+    alignas(cache_line) std::uint64_t hist[RNGVET_RANMAR_SEG_HIST];
+    alignas(cache_line) std::uint64_t ext[RNGVET_RANMAR_EXT];
+    RanmarLane lanes[RNGVET_RANMAR_LANES];
+    std::uint64_t* const st = state + unit * RNGVET_RANMAR_STRIDE;
+    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+        ranmar_segment_load(st, hist, l);
+    while (g.pos < g.end) {
+        for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+            lanes[l] = ranmar_segment_lane(p, hist, g, l);
+        const std::uint64_t steps = ranmar_segment_steps(g);
+        for (std::uint64_t s = 0; s < steps; ++s)
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                lanes[l] = ranmar_segment_step(p, hist, out, i, lanes[l]);
+        if (ranmar_segment_jumps(g)) {
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                ranmar_jump_window(hist, ext, g, l);
+            for (unsigned q = 0; q < 3; ++q)
+                for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                    ranmar_jump_extend(p, ext, q, l);
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                ranmar_jump_apply(p, hist, ext, poly, g, l);
+        }
+        g = ranmar_segment_next(p, g);
+    }
+    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+        ranmar_segment_store(st, hist, l);
+}
+
 class OpenmpRanmar final : public OpenmpDevice {
 public:
     explicit OpenmpRanmar(const RanmarSetup& setup)
         : params_(setup.params)
         , blocks_(setup.blocks)
+        , units_(setup.units)
+        , jump_(setup.jump)
     {
         state_.assign(setup.state, "generator states");
     }
@@ -216,6 +256,15 @@ protected:
         p.count_mode = count_mode ? 1 : 0;
         std::uint64_t* const state = state_.data;
         std::uint64_t* const out = out_at;
+        if (p.segments > 1) {
+            // Units without a chunk in this launch return at once: dynamic scheduling.
+            const std::uint64_t* const poly = jump_.data();
+            const auto units = static_cast<std::int64_t>(units_);
+#pragma omp parallel for schedule(dynamic, 1)
+            for (std::int64_t u = 0; u < units; ++u)
+                ranmar_unit(p, static_cast<std::uint64_t>(u), state, poly, out);
+            return;
+        }
         // Smaller groups where there are too few blocks to give every thread a whole group.
         const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
         std::uint64_t blocks_per_group = blocks_ / threads;
@@ -238,6 +287,8 @@ protected:
 private:
     RanmarKernelParams params_;
     std::uint64_t blocks_;
+    std::uint64_t units_;
+    std::vector<std::uint64_t> jump_;
     AlignedArray<std::uint64_t> state_;
 };
 
@@ -285,6 +336,11 @@ private:
 bool openmp_usable(std::string&)
 {
     return true;
+}
+
+int openmp_threads()
+{
+    return omp_get_max_threads();
 }
 
 // Runs pass(1), pass(2), ... until min_seconds have gone by; sets t.seconds and returns the
