@@ -581,70 +581,72 @@ std::string in_child(const std::function<std::string()>& f)
 
 } // namespace
 
-std::string resolve_auto_backend(
-    const Configuration& c, const BackendOptions& options, std::string* report, double seconds)
+std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
+    std::string* report, int jobs, double seconds)
 {
-    const Probe& pr = probe();
-    const auto has = [&](const std::string& b) {
-        return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
-    };
-    const std::string host = has("openmp") ? "openmp" : "cpu";
+    if (jobs < 1) jobs = 1;
     if (!is_ranmar(c.generator) && !is_mt(c.generator)) {
         if (report) *report = "auto: " + c.generator + " runs on cpu only\n";
         return "cpu";
     }
-    const std::string gpu = has("cuda")         ? "cuda"
-        : has("opencl") && opencl_gpu_present() ? "opencl"
-                                                : "";
-    if (gpu.empty()) {
-        if (report) *report = "auto: no GPU backend here (" + pr.why_cuda + "); " + host + "\n";
-        return host;
-    }
-    // Delivery to host memory in place, as the feed reads it, over the run's launch length.
+    // Everything in the child, the probe included: this process must not initialise a GPU
+    // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
     const std::string text = in_child([&] {
-        std::string lines;
+        const Probe& pr = probe();
+        const auto has = [&](const std::string& b) {
+            return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
+        };
+        const std::string host = has("openmp") ? "openmp" : "cpu";
+        std::string gpu = has("cuda")               ? "cuda"
+            : has("opencl") && opencl_gpu_present() ? "opencl"
+                                                    : "";
+        // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
+        if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
+            gpu = env;
+            if (!has(gpu) || gpu == host)
+                throw InputError("RNGVET_AUTO_GPU='" + gpu
+                    + "' is not an available backend other than " + host
+                    + " (available: " + join(pr.available) + ")");
+        }
+        if (gpu.empty()) return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + host + "\n";
+        // Delivery to host memory in place, as the feed reads it, at the run's launch length.
+        std::string lines, best;
+        double best_share = -1;
         for (const std::string& b : { gpu, host }) {
             Configuration k = c;
             k.backend = b;
             try {
-                const Throughput t = measure_stream(k, options.launch_numbers, "host", seconds);
-                char line[128];
-                std::snprintf(line, sizeof line, "%s %.6e\n", b.c_str(), t.numbers_per_second());
+                const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
+                    options.segments, options.segment_length)
+                                        .numbers_per_second();
+                const double share = b == gpu ? rate : rate / jobs;
+                char line[200];
+                std::snprintf(line, sizeof line,
+                    "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
+                    b.c_str(), rate, share, jobs);
                 lines += line;
+                if (share > best_share) {
+                    best_share = share;
+                    best = b;
+                }
             } catch (const std::exception& e) {
-                lines += b + " failed: " + e.what() + "\n";
+                lines += "auto: " + b + " failed: " + e.what() + "\n";
             }
         }
-        return lines;
+        if (best.empty())
+            throw InputError(
+                "--backend auto: no backend could run " + canonical_name(c) + " (" + lines + ")");
+        return lines + "auto: chose " + best + "\n" + best + "\n";
     });
-    std::string best;
-    double best_rate = -1;
-    std::string lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::string b, value;
-        words >> b >> value;
-        char* end = nullptr;
-        const double rate = std::strtod(value.c_str(), &end);
-        if (end && *end == '\0' && !value.empty()) {
-            char buffer[160];
-            std::snprintf(buffer, sizeof buffer,
-                "auto: %s delivers %.3g numbers/s to host memory\n", b.c_str(), rate);
-            lines += buffer;
-            if (rate > best_rate) {
-                best_rate = rate;
-                best = b;
-            }
-        } else {
-            lines += "auto: " + line + "\n";
-        }
-    }
-    if (best.empty())
-        throw InputError(
-            "--backend auto: no backend could run " + canonical_name(c) + " (" + text + ")");
-    if (report) *report = lines + "auto: chose " + best + "\n";
-    return best;
+    // The last line is the backend, the others the report.
+    std::string body = text;
+    if (!body.empty() && body.back() == '\n') body.pop_back();
+    const auto nl = body.find_last_of('\n');
+    const std::string chosen = nl == std::string::npos ? body : body.substr(nl + 1);
+    if (report) *report = nl == std::string::npos ? "" : body.substr(0, nl + 1);
+    if (report && report->find("auto: chose") == std::string::npos)
+        *report += "auto: chose " + chosen + "\n";
+    return chosen;
 }
 
 std::vector<std::string> available_backends()
@@ -681,11 +683,9 @@ std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& op
 
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
 {
-    if (c.backend == "auto") {
-        Configuration resolved = c;
-        resolved.backend = resolve_auto_backend(c, options);
-        return make_backend_stream(resolved, options);
-    }
+    if (c.backend == "auto")
+        throw InputError("--backend auto is resolved once by run, generate and bench --feed "
+                         "(resolve_auto_backend), not per stream");
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });

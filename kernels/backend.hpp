@@ -39,7 +39,7 @@ std::vector<std::string> backend_devices(const std::string& backend);
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
 // (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
-// (A Configuration with backend "auto" is resolved first: resolve_auto_backend.)
+// Backend "auto" is refused: resolve it first, once (resolve_auto_backend).
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
 // The jump-parallel plan a RANMAR configuration runs with on its backend: segments 1 where
@@ -50,12 +50,16 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
 std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options);
 
 // --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as
-// the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU) and on openmp (else
-// cpu), for about `seconds` each after a warm-up launch, in a child process (as
-// check_backend_stream), and returns the faster one; `report` gets one line per candidate.
-// Without a GPU backend it is openmp (or cpu) without measuring.
+// the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU device) and on
+// openmp (else cpu), each for about `seconds` after a warm-up launch, in a child process (as
+// check_backend_stream), and returns the faster one. With `jobs` worker processes each worker
+// has its own stream: the host backend's rate is divided by jobs (the workers share the host's
+// cores, which the batteries need as well), the GPU's is not (each worker's stream is a queue
+// of its own on the device; the measured rate is one stream's). `report` gets one line per
+// candidate and the choice. Without a GPU backend: openmp (or cpu), without measuring.
+// $RNGVET_AUTO_GPU names a backend to take the GPU's place (tests on machines without one).
 std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
-    std::string* report = nullptr, double seconds = 0.2);
+    std::string* report = nullptr, int jobs = 1, double seconds = 0.2);
 
 // Checks that c builds on its backend (make_backend_stream) and returns the backend's devices
 // (backend_devices), the errors being make_backend_stream's. For the GPU backends the check
