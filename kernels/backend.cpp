@@ -415,9 +415,13 @@ SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::ui
     plan.length = forced_length != 0
         ? forced_length
         : std::max(min_length, forced_segments != 0 ? share / forced_segments : share / want);
+    // Chunks of at most 2^30 numbers and instances' rounds of chunks of at most 2^40 (what
+    // ranmar_setup accepts) however long the launches.
+    if (forced_length == 0) plan.length = std::min(plan.length, std::uint64_t(1) << 30);
     plan.segments = forced_segments != 0
         ? forced_segments
-        : std::min(want, std::max<std::uint64_t>(share / plan.length, 1));
+        : std::min({ want, std::max<std::uint64_t>(share / plan.length, 1),
+            (std::uint64_t(1) << 40) / plan.length });
     if (plan.segments <= 1) plan = SegmentPlan{};
     return plan;
 }

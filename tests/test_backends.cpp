@@ -1074,6 +1074,9 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     EXPECT_EQ(forced.segments, 3u);
     EXPECT_EQ(forced.length, 77u);
     EXPECT_EQ(plan_segments(1, 1 << 22, 4096, 4096, 1, 0).segments, 1u);
+    const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
+    EXPECT_LE(huge.length, std::uint64_t(1) << 30);
+    EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);
 }
 
 TEST(Backends, CpuIsAlwaysAvailableAndFirst)
