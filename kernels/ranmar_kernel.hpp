@@ -351,6 +351,39 @@ RNGVET_HD RanmarLane ranmar_segment_step(
     return ranmar_lane_advance(p, r);
 }
 
+/* The next piece made number by number by one thread (the OpenMP backend, where 32 lanes
+ * would only be a loop): the arithmetic of ranmar_segment_step, c advanced by cd per number
+ * (c_k = c_{k-1} - cd) instead of 32 cd per lane step. */
+RNGVET_HD void ranmar_segment_run(
+    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarSegment g)
+{
+    const rv_u64 e = ranmar_segment_piece_end(g);
+    rv_u64 c = hist[RNGVET_RANMAR_C];
+    rv_u64 slot = g.pos % RNGVET_RANMAR_LAGS;
+    rv_u64 short_slot = slot + (RNGVET_RANMAR_LAGS - 33);
+    if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
+    const int contiguous = p.layout == RNGVET_LAYOUT_SINGLE && p.count_mode == 0;
+    for (rv_u64 k = g.pos; k < e; ++k) {
+        const rv_u64 x = (hist[slot] - hist[short_slot]) & p.mask;
+        hist[slot] = x;
+        c = c >= p.cd ? c - p.cd : c + p.cm - p.cd;
+        rv_u64 value = (x - c) & p.mask;
+        if (value == 0 && p.zero_smallest != 0) value = 1;
+        if (contiguous) {
+            out[k - p.g0] = value;
+        } else {
+            const rv_u64 j = ranmar_combined_index(p, i, k) - p.g0;
+            if (p.count_mode != 0)
+                out[j] += 1;
+            else
+                out[j] = value;
+        }
+        if (++slot == RNGVET_RANMAR_LAGS) slot = 0;
+        if (++short_slot == RNGVET_RANMAR_LAGS) short_slot = 0;
+    }
+    hist[RNGVET_RANMAR_C] = c;
+}
+
 /* Whether the piece just made ended the unit's chunk, so that it jumps to its next one. */
 RNGVET_HD int ranmar_segment_jumps(RanmarSegment g)
 {

@@ -4,7 +4,8 @@
 // OpenCL).
 //
 // RANMAR: with jump-parallel generation (setup.params.segments > 1), one loop iteration per
-// unit (an instance's every S-th chunk), its 32 lanes run as below. Otherwise each "warp" runs
+// unit (an instance's every S-th chunk), numbers made one after the other within a chunk and
+// the jumps' phases lane by lane. Otherwise each "warp" runs
 // its 32 lanes as a sequential loop per phase, which is exact because
 // no lane reads what another lane writes within a step (ranmar_kernel.hpp). A loop iteration
 // takes a group of whole blocks (up to ranmar_host_group instances) and advances all of them
@@ -199,8 +200,9 @@ void ranmar_group(const RanmarKernelParams p, std::uint64_t first, int n, std::u
     }
 }
 
-// Jump-parallel: unit `unit` (instance unit / S, chunk s = unit % S) over the launch, its 32
-// lanes phase by phase as one warp (ranmar_kernel.hpp, "Jump-parallel generation").
+// Jump-parallel: unit `unit` (instance unit / S, chunk s = unit % S) over the launch
+// (ranmar_kernel.hpp, "Jump-parallel generation"): each piece number by number
+// (ranmar_segment_run), each jump's phases with 32 lanes as one warp's.
 void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* state,
     const std::uint64_t* poly, std::uint64_t* out)
 {
@@ -209,17 +211,11 @@ void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* 
     if (g.pos >= g.end) return;
     alignas(cache_line) std::uint64_t hist[RNGVET_RANMAR_SEG_HIST];
     alignas(cache_line) std::uint64_t ext[RNGVET_RANMAR_EXT];
-    RanmarLane lanes[RNGVET_RANMAR_LANES];
     std::uint64_t* const st = state + unit * RNGVET_RANMAR_STRIDE;
     for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
         ranmar_segment_load(st, hist, l);
     while (g.pos < g.end) {
-        for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-            lanes[l] = ranmar_segment_lane(p, hist, g, l);
-        const std::uint64_t steps = ranmar_segment_steps(g);
-        for (std::uint64_t s = 0; s < steps; ++s)
-            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
-                lanes[l] = ranmar_segment_step(p, hist, out, i, lanes[l]);
+        ranmar_segment_run(p, hist, out, i, g);
         if (ranmar_segment_jumps(g)) {
             for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
                 ranmar_jump_window(hist, ext, g, l);
