@@ -287,9 +287,15 @@ private:
 };
 
 // RANMAR's jump-parallel plan on a backend (backend.hpp, ranmar_segment_plan).
+constexpr int gpu_segment_limit = 256;
+
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
 {
     const bool cpu_threads = c.backend == "openmp";
+    // GPUs: from 256 instances on, the one-warp-per-instance kernels (the tiled one under
+    // interleave, whose stores coalesce) stay: 1024 instances made 1.19e11 numbers/s there in
+    // run 6's sweep (docs/benchmarks.md), far above what the feed copies to the host.
+    if (!cpu_threads && c.instances >= gpu_segment_limit && options.segments == 0) return {};
     const std::uint64_t target
         = cpu_threads ? 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1)) : 4096;
     const std::uint64_t min_length = cpu_threads ? 32768 : 4096;

@@ -42,11 +42,11 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
 // Backend "auto" is refused: resolve it first, once (resolve_auto_backend).
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
-// The jump-parallel plan a RANMAR configuration runs with on its backend: segments 1 where
-// the instances fill the device alone (GPUs: 2048 warps or more; OpenMP: twice the threads),
-// else units per instance up to 4096 warps (GPUs) or twice the threads (OpenMP), with chunks
-// of at least 4096 numbers (GPUs) or 32768 (OpenMP) and one chunk per unit and launch.
-// A "units x numbers" description for logs and `rngvet bench`, "" without segments.
+// The jump-parallel plan a RANMAR configuration runs with on its backend: none from 256
+// instances on (GPUs: the one-warp-per-instance kernels) or from as many instances as threads
+// (OpenMP); else units per instance up to 4096 warps (GPUs) or twice the threads (OpenMP), with
+// chunks of at least 4096 numbers (GPUs) or 32768 (OpenMP) and one chunk per unit and launch
+// (plan_segments). A "units x numbers" description for logs and `rngvet bench`, "" without.
 std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options);
 
 // --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as

@@ -672,7 +672,6 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
 TEST_P(Backend, OneWarpPerInstanceStreamsStayBitIdentical)
 {
     for (const Case& k : equality_cases()) {
-        if (k.c.instances > 7) continue; // more run as before either way
         const Configuration c = on_backend(k.c);
         SCOPED_TRACE(describe(c) + ", segments off");
         EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch, 1, 0)));

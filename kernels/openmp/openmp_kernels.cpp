@@ -5,9 +5,9 @@
 //
 // RANMAR: with jump-parallel generation (setup.params.segments > 1), one loop iteration per
 // unit (an instance's every S-th chunk), numbers made one after the other within a chunk and
-// the jumps' phases lane by lane. Otherwise each "warp" runs
-// its 32 lanes as a sequential loop per phase, which is exact because
-// no lane reads what another lane writes within a step (ranmar_kernel.hpp). A loop iteration
+// the jumps' phases lane by lane. Otherwise each "warp" runs its 32 lanes as a sequential loop
+// per phase, which is exact because no lane reads what another lane writes within a step
+// (ranmar_kernel.hpp). A loop iteration
 // takes a group of whole blocks (up to ranmar_host_group instances) and advances all of them
 // step by step, as the warps of a GPU block advance together, rather than one instance's whole
 // launch after the other: under interleave an instance's numbers lie N words apart, so one
