@@ -300,8 +300,13 @@ int cmd_bench(int argc, char** argv)
             for (const char* placement : { "device", "host", "host-copy" }) {
                 if (backend == "cpu" && std::string(placement) != "host") continue;
                 try {
-                    rows.push_back(measure_stream(c, backend_launch, placement, seconds,
-                        segments.value, segment_length.value));
+                    // Few instances on a GPU: the feed's launch length (BackendOptions' default,
+                    // 2^22), what `run` uses; one MT19937 thread would take seconds per 2^26.
+                    const std::size_t few_launch = device && c.instances <= 8
+                        ? std::min(backend_launch, BackendOptions{}.launch_numbers)
+                        : backend_launch;
+                    rows.push_back(measure_stream(
+                        c, few_launch, placement, seconds, segments.value, segment_length.value));
                     const auto& r = rows.back();
                     std::cerr << "rngvet: bench: " << r.what << " " << r.backend << " "
                               << r.placement << " " << si(r.numbers_per_second(), "numbers/s")
@@ -336,17 +341,22 @@ int cmd_bench(int argc, char** argv)
 
     std::cout
         << "| what | backend | placement | numbers/s | GB/s | of device write | of pinned D2H "
-           "| jump-parallel |\n"
-           "|---|---|---|---:|---:|---:|---:|---|\n";
+           "| launch | jump-parallel |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const auto& r : rows) {
         const bool on_device = r.placement == "device";
         const bool on_host = r.placement == "host" || r.placement == "host-copy";
         const double device_write = r.backend == "openmp" ? openmp_write_limit : write_limit;
         char line[512];
-        std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s | %s |\n",
+        const std::string launch_text = r.launch == 0 ? "-"
+            : (r.launch & (r.launch - 1)) == 0
+            ? "2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(r.launch))))
+            : std::to_string(r.launch);
+        std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
             r.bytes_per_second() / 1e9, percent_of(r, on_device ? device_write : 0).c_str(),
-            percent_of(r, on_host ? copy_limit : 0).c_str(), r.plan.empty() ? "-" : r.plan.c_str());
+            percent_of(r, on_host ? copy_limit : 0).c_str(), launch_text.c_str(),
+            r.plan.empty() ? "-" : r.plan.c_str());
         std::cout << line;
     }
 
