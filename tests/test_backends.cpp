@@ -1073,6 +1073,24 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     EXPECT_EQ(forced.segments, 3u);
     EXPECT_EQ(forced.length, 77u);
     EXPECT_EQ(plan_segments(1, 1 << 22, 4096, 4096, 1, 0).segments, 1u);
+    // Per backend (no device needed): GPUs from 256 instances on, OpenMP from as many instances
+    // as threads, run the one-warp-per-instance kernels; forcing still works there.
+    Configuration c = config("ranmar48", 255, "interleave", "increment", 1, 2);
+    c.backend = "cuda";
+    EXPECT_NE(ranmar_segment_plan(c, BackendOptions{}), "");
+    c.instances = 256;
+    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
+    BackendOptions forced_options;
+    forced_options.segments = 3;
+    forced_options.segment_length = 1000;
+    EXPECT_EQ(ranmar_segment_plan(c, forced_options), "3 units x 1000 numbers per instance");
+    c.backend = "openmp";
+    c.instances = openmp_threads();
+    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
+    c.backend = "cpu";
+    c.instances = 1;
+    c.layout = parse_layout("single");
+    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
     const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
     EXPECT_LE(huge.length, std::uint64_t(1) << 30);
     EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);
