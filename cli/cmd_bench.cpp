@@ -276,8 +276,8 @@ int cmd_bench(int argc, char** argv)
         const std::size_t backend_launch = backend == "cpu" ? (std::size_t(1) << 16)
             : backend == "openmp"                           ? openmp_launch(launch.value)
                                                             : launch.value;
-        // Many instances, then one and eight (jump-parallel RANMAR where the backend's plan
-        // has units: the "jump-parallel" column).
+        // Many instances, then one and eight (jump-parallel where the backend's plan has
+        // units: the "jump-parallel" column; RANMAR everywhere, the MTs on OpenMP).
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
             config_of("ranmar48", many, "interleave", backend, james),
@@ -290,6 +290,7 @@ int cmd_bench(int argc, char** argv)
             config_of("ranmar48x", 8, "interleave", backend, james),
             config_of("mtdc", 32, "block:65536", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
             config_of("mt19937", 1, "single", backend, { 5489 }, "", "same"),
+            config_of("mtdc", 1, "single", backend, { 0 }, "fixstars-mt521", "same"),
             config_of("mtdc", 8, "interleave", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
         };
         if (!sdk_path.empty())

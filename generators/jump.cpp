@@ -139,6 +139,11 @@ void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n)
 void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t n)
 {
     if (n == 0) return;
+    mt_jump(s, prm, mt_jump_polynomial(phi, n));
+}
+
+Gf2Poly mt_jump_polynomial(const Gf2Poly& phi, std::uint64_t n)
+{
     // g(x) = x^n mod phi by square-and-multiply.
     const Gf2Modulus mod(phi);
     Gf2Poly g = Gf2Poly::monomial(0);
@@ -146,6 +151,11 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t 
         g = mod.square_mod(g);
         if ((n >> bit) & 1) g = mod.reduce(shift_left(g, 1));
     }
+    return g;
+}
+
+void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g)
+{
     // Horner: acc = sum g_i T^i s, from the highest coefficient down. States are added word by
     // word in their logical order (word j is st[(k + j) mod nn]).
     const int nn = prm.nn;

@@ -42,4 +42,10 @@ void ranmar_jump(RanmarState& s, const RanmarJump& j);
 void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n);
 void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t n);
 
+// The jump split in two, for a distance used again and again (jump-parallel generation,
+// kernels/): g(x) = x^n mod phi(x), computed once, then applied to any state of the same
+// parameters (Horner's rule, as mt_jump).
+Gf2Poly mt_jump_polynomial(const Gf2Poly& phi, std::uint64_t n);
+void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g);
+
 } // namespace rngvet

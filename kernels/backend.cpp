@@ -1,6 +1,7 @@
 #include "kernels/backend.hpp"
 
 #include "generators/die_with_parent.hpp"
+#include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
@@ -286,7 +287,7 @@ private:
     std::uint64_t ahead_waits_ = 0; // of those, the ones not yet copied when taken
 };
 
-// RANMAR's jump-parallel plan on a backend (backend.hpp, ranmar_segment_plan).
+// The jump-parallel plan of a configuration on a backend (backend.hpp, jump_parallel_plan).
 constexpr int gpu_segment_limit = 256;
 
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
@@ -296,8 +297,21 @@ SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
     // interleave, whose stores coalesce) stay: 1024 instances made 1.19e11 numbers/s there in
     // run 6's sweep (docs/benchmarks.md), far above what the feed copies to the host.
     if (!cpu_threads && c.instances >= gpu_segment_limit && options.segments == 0) return {};
-    const std::uint64_t target
-        = cpu_threads ? 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1)) : 4096;
+    const std::uint64_t threads_target
+        = 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1));
+    if (is_mt(c.generator)) {
+        // Mersenne Twisters: OpenMP only. A jump (Horner's rule, p sequential steps and about
+        // p/2 additions of the nn-word state) costs about 4.5 p (nn/2 + 1) numbers' worth
+        // (docs/benchmarks.md), so chunks are at least 10 times that: about 2.2e5 numbers for
+        // MT521, 2.8e8 for MT19937 (never at usual launch lengths).
+        if (!cpu_threads) return {};
+        const int p = c.generator == "mt19937" ? 19937 : mtdc_param_set(c).p;
+        const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
+        const std::uint64_t min_length = 45 * static_cast<std::uint64_t>(p) * (nn / 2 + 1);
+        return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers,
+            threads_target, min_length, options.segments, options.segment_length);
+    }
+    const std::uint64_t target = cpu_threads ? threads_target : 4096;
     const std::uint64_t min_length = cpu_threads ? 32768 : 4096;
     return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers, target,
         min_length, options.segments, options.segment_length);
@@ -445,6 +459,11 @@ void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtS
 
 MtSetup mt_setup(const Configuration& c)
 {
+    return mt_setup(c, 1, 0);
+}
+
+MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
+{
     validate(c);
     if (!is_mt(c.generator)) throw InputError("mt_setup: '" + c.generator + "' is not an MT");
     check_layout_size(c);
@@ -487,12 +506,37 @@ MtSetup mt_setup(const Configuration& c)
     allocate(setup.position, setup.instances, c);
     allocate(setup.consts, 3 * p.stride, c);
     setup.start = c.skip;
+    if (segments < 1) segments = 1;
+    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+        throw InputError("jump-parallel MT: " + std::to_string(segments) + " chunks of "
+            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
+    setup.segments = segments;
+    setup.length = segments > 1 ? length : 0;
+    Gf2Poly phi; // shared by instances with equal parameters (mt19937, split:S)
+    const MtParams* phi_of = nullptr;
     for (std::uint64_t i = 0; i < setup.instances; ++i) {
         MtState& s = states[i];
+        const MtParams& prm = prms[i];
         const std::uint64_t position
             = rv_layout_count_before(p.instances, p.layout, p.block, i, c.skip);
-        if (position > 0) mt_jump(s, prms[i], position);
-        mt_device_state(s, prms[i], i, setup);
+        const bool same = phi_of && phi_of->aaa == prm.aaa && phi_of->maskB == prm.maskB
+            && phi_of->maskC == prm.maskC && phi_of->nn == prm.nn && phi_of->mm == prm.mm
+            && phi_of->rr == prm.rr;
+        if ((position > 0 || segments > 1) && !same) {
+            phi = mt_characteristic_polynomial(prm);
+            phi_of = &prm;
+        }
+        if (position > 0) mt_jump(s, prm, phi, position);
+        mt_device_state(s, prm, i, setup);
+        if (segments == 1) continue;
+        // Jump-parallel (OpenMP): unit s is the instance moved on by s chunks.
+        const Gf2Poly chunk = mt_jump_polynomial(phi, length);
+        setup.jumps.push_back(mt_jump_polynomial(phi, (segments - 1) * length));
+        setup.instance_params.push_back(prm);
+        for (std::uint64_t k = 0; k < segments; ++k) {
+            if (k > 0) mt_jump(s, prm, chunk);
+            setup.unit_states.push_back(s);
+        }
     }
     return setup;
 }
@@ -682,9 +726,9 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
     return make_backend_stream(c, BackendOptions{});
 }
 
-std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options)
+std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options)
 {
-    if (!is_ranmar(c.generator) || c.backend == "cpu") return "";
+    if ((!is_ranmar(c.generator) && !is_mt(c.generator)) || c.backend == "cpu") return "";
     const SegmentPlan plan = segment_plan(c, options);
     if (plan.segments <= 1) return "";
     return std::to_string(plan.segments) + " units x " + std::to_string(plan.length)
@@ -725,7 +769,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
             std::move(device), setup.start, setup.bits, setup.name, options.launch_numbers);
     }
     if (is_mt(c.generator)) {
-        const MtSetup setup = mt_setup(c);
+        const SegmentPlan plan = segment_plan(c, options);
+        const MtSetup setup = mt_setup(c, plan.segments, plan.length);
         std::unique_ptr<KernelDevice> device;
         if (c.backend == "openmp") device = make_openmp_mt(setup);
         if (c.backend == "opencl") device = make_opencl_mt(setup, options.device);

@@ -21,7 +21,7 @@ struct BackendOptions {
     // (OpenCL: $RNGVET_OPENCL_DEVICE if set, else the first GPU, else the first device).
     int device = -1;
     // RANMAR's jump-parallel generation (kernels/ranmar_kernel.hpp): units per instance and
-    // numbers per chunk. 0: chosen for the backend (ranmar_segment_plan); segments 1: off.
+    // numbers per chunk. 0: chosen for the backend (jump_parallel_plan); segments 1: off.
     std::uint64_t segments = 0;
     std::uint64_t segment_length = 0;
 };
@@ -47,7 +47,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
 // (OpenMP); else units per instance up to 4096 warps (GPUs) or twice the threads (OpenMP), with
 // chunks of at least 4096 numbers (GPUs) or 32768 (OpenMP) and one chunk per unit and launch
 // (plan_segments). A "units x numbers" description for logs and `rngvet bench`, "" without.
-std::string ranmar_segment_plan(const Configuration& c, const BackendOptions& options);
+std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options);
 
 // --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as
 // the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU device) and on

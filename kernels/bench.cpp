@@ -38,7 +38,7 @@ Throughput measure_stream(const Configuration& config, std::size_t launch,
     t.what = canonical_name(config);
     t.backend = config.backend;
     t.placement = placement;
-    t.plan = ranmar_segment_plan(config, options);
+    t.plan = jump_parallel_plan(config, options);
     t.launch = launch;
     std::uint64_t n = launch;
     while (true) {

@@ -162,7 +162,7 @@ protected:
         const Configuration& c, std::uint64_t segments = 1, std::uint64_t length = 0) const
     {
         if (c.generator == "mtdc" || c.generator == "mt19937") {
-            const MtSetup setup = mt_setup(c);
+            const MtSetup setup = mt_setup(c, segments, length);
             if (GetParam() == "openmp") return make_openmp_mt(setup);
             if (GetParam() == "opencl") return make_opencl_mt(setup, -1);
             return make_cuda_mt(setup, -1);
@@ -575,6 +575,17 @@ std::vector<SegmentCase> segment_cases()
             2000 },
         { config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
         { config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
+        // The Mersenne Twisters (jump-parallel on OpenMP; elsewhere the plan does not apply).
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 20000, 4099, 3, 100 },
+        { mt_config("mtdc", "fixstars-mt521", 3, "interleave", "hash", { 7 }, 2, 12345), 50000,
+            9999, 4, 1000 },
+        { mt_config("mtdc", sdk_dat(), 2, "request:7", "increment", { 777 }, 100), 5000, 777, 2,
+            33 },
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }), 30000, 65537, 2, 5000 },
+        { mt_config("mt19937", "", 1, "single", "same", { 0x123, 0x234, 0x345 }, 0, 999), 40000,
+            10007, 3, 7777 },
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "increment", { 1 }), 2500000, 1 << 20, 0,
+            0 },
     };
 }
 
@@ -587,9 +598,11 @@ TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
         options.segments = k.segments;
         options.segment_length = k.length;
         SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
-            + std::to_string(k.launch) + ", plan '" + ranmar_segment_plan(c, options) + "'");
-        if (k.segments != 0) {
-            EXPECT_NE(ranmar_segment_plan(c, options), "") << "the forced plan is not used";
+            + std::to_string(k.launch) + ", plan '" + jump_parallel_plan(c, options) + "'");
+        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP only.
+        const bool mt = c.generator == "mtdc" || c.generator == "mt19937";
+        if (k.segments > 1 && (!mt || c.backend == "openmp")) {
+            EXPECT_NE(jump_parallel_plan(c, options), "") << "the forced plan is not used";
         }
         EXPECT_TRUE(
             same_words(reference(c, k.n), generate(c, k.n, k.launch, k.segments, k.length)));
@@ -605,6 +618,7 @@ TEST_P(Backend, JumpParallelFillTakeAndDiscardContinueTheStream)
         { config("ranmar48x", 1, "single", "increment", 1802, 9373), 0, 5000, 6, 123 },
         { config("ranmar24", 3, "interleave", "increment", 1802, 9373), 0, 65536, 5, 1000 },
         { config("ranmar48", 2, "request:7", "same", 9, 10), 0, 4099, 4, 32 },
+        { mt_config("mtdc", "fixstars-mt521", 2, "block:5", "increment", { 3 }), 0, 5000, 3, 500 },
     };
     const std::size_t pieces[] = { 1, 3, 737, 2, 20000, 100, 1, 65536, 31, 12345 };
     const std::uint64_t discards[] = { 0, 1, 122, 124, 738, 5000, 50000, 1 };
@@ -614,7 +628,7 @@ TEST_P(Backend, JumpParallelFillTakeAndDiscardContinueTheStream)
         options.launch_numbers = k.launch;
         options.segments = k.segments;
         options.segment_length = k.length;
-        SCOPED_TRACE(describe(c) + ", plan '" + ranmar_segment_plan(c, options) + "'");
+        SCOPED_TRACE(describe(c) + ", plan '" + jump_parallel_plan(c, options) + "'");
         std::size_t total = 0;
         for (std::size_t step = 0; step < std::size(pieces); ++step)
             total += pieces[step] + static_cast<std::size_t>(discards[step % std::size(discards)]);
@@ -664,6 +678,8 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
     expect_every_slot_once(config("ranmar48x", 3, "interleave", "hash", 1, 2), 4, 31);
     expect_every_slot_once(config("ranmar48", 2, "block:33", "same", 3, 4, "smallest"), 5, 4096);
     expect_every_slot_once(config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
+    expect_every_slot_once(
+        mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }), 4, 3001);
 }
 
 // The one-warp-per-instance kernels (what few-instance configurations ran before jump-parallel
@@ -1077,20 +1093,20 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     // as threads, run the one-warp-per-instance kernels; forcing still works there.
     Configuration c = config("ranmar48", 255, "interleave", "increment", 1, 2);
     c.backend = "cuda";
-    EXPECT_NE(ranmar_segment_plan(c, BackendOptions{}), "");
+    EXPECT_NE(jump_parallel_plan(c, BackendOptions{}), "");
     c.instances = 256;
-    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
     BackendOptions forced_options;
     forced_options.segments = 3;
     forced_options.segment_length = 1000;
-    EXPECT_EQ(ranmar_segment_plan(c, forced_options), "3 units x 1000 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(c, forced_options), "3 units x 1000 numbers per instance");
     c.backend = "openmp";
     c.instances = openmp_threads();
-    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
     c.backend = "cpu";
     c.instances = 1;
     c.layout = parse_layout("single");
-    EXPECT_EQ(ranmar_segment_plan(c, BackendOptions{}), "");
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
     const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
     EXPECT_LE(huge.length, std::uint64_t(1) << 30);
     EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);

@@ -15,12 +15,15 @@
 // instance that writes into it; in one step of a group, its instances fill neighbouring words
 // of the same rows (16 instances: two whole lines per row).
 //
-// MT: one loop iteration per block, whose 128 "threads" run one after the other.
+// MT: one loop iteration per block, whose 128 "threads" run one after the other; with
+// jump-parallel generation (few instances, setup.segments > 1) one iteration per unit, on the
+// reference engine (mt_next, mt_jump).
 //
 // Instance states are 64-byte aligned: a RANMAR state is 13 cache lines; an MT block owns whole
 // lines of every state row (the row stride is a multiple of 16 words). So threads never share a
 // state line.
 #include "generators/error.hpp"
+#include "generators/jump.hpp"
 #include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
@@ -288,11 +291,56 @@ private:
     AlignedArray<std::uint64_t> state_;
 };
 
+// Jump-parallel MT (setup.segments > 1): unit `unit` (instance unit / S, chunk s = unit % S)
+// over the launch, on the reference engine's state and step function (mt_next); at the end of
+// each chunk the precomputed jump over the other units' chunks (mt_jump with the polynomial).
+// The chunk arithmetic is RANMAR's (ranmar_segment_begin, ranmar_kernel.hpp).
+void mt_unit(const MtKernelParams& p, std::uint64_t segments, std::uint64_t length,
+    std::uint64_t start, std::uint64_t unit, MtState& st, const MtParams& prm, const Gf2Poly& jump,
+    std::uint64_t* out)
+{
+    const std::uint64_t i = unit / segments;
+    const std::uint64_t s = unit % segments;
+    const std::uint64_t origin = rv_layout_count_before(p.instances, p.layout, p.block, i, start);
+    const std::uint64_t a = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    const std::uint64_t end
+        = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    std::uint64_t k = (a - origin) / length;
+    const std::uint64_t owner = k % segments;
+    std::uint64_t pos = a;
+    if (owner != s) {
+        k += (s + segments - owner) % segments;
+        pos = origin + k * length;
+    }
+    std::uint64_t chunk_end = origin + (k + 1) * length;
+    while (pos < end) {
+        const std::uint64_t piece_end = chunk_end < end ? chunk_end : end;
+        for (std::uint64_t t = pos; t < piece_end; ++t) {
+            const std::uint32_t y = mt_next(st, prm);
+            const std::uint64_t j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
+            if (p.count_mode != 0)
+                out[j] += 1;
+            else
+                out[j] = y;
+        }
+        if (piece_end != chunk_end) break;
+        mt_jump(st, prm, jump);
+        pos = chunk_end + (segments - 1) * length;
+        chunk_end = pos + length;
+    }
+}
+
 class OpenmpMt final : public OpenmpDevice {
 public:
     explicit OpenmpMt(const MtSetup& setup)
         : params_(setup.params)
         , blocks_(setup.blocks)
+        , segments_(setup.segments)
+        , length_(setup.length)
+        , start_(setup.start)
+        , units_(setup.unit_states)
+        , instance_params_(setup.instance_params)
+        , jumps_(setup.jumps)
     {
         state_.assign(setup.state, "generator states");
         position_.assign(setup.position, "generator positions");
@@ -311,6 +359,16 @@ protected:
         std::uint32_t* const pos = position_.data;
         const std::uint32_t* const consts = consts_.data;
         std::uint64_t* const out = out_at;
+        if (segments_ > 1) {
+            const auto units = static_cast<std::int64_t>(units_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+            for (std::int64_t u = 0; u < units; ++u) {
+                const auto i = static_cast<std::size_t>(static_cast<std::uint64_t>(u) / segments_);
+                mt_unit(p, segments_, length_, start_, static_cast<std::uint64_t>(u),
+                    units_[static_cast<std::size_t>(u)], instance_params_[i], jumps_[i], out);
+            }
+            return;
+        }
         const auto blocks = static_cast<std::int64_t>(blocks_);
 #pragma omp parallel for schedule(static)
         for (std::int64_t b = 0; b < blocks; ++b)
@@ -322,6 +380,10 @@ protected:
 private:
     MtKernelParams params_;
     std::uint64_t blocks_;
+    std::uint64_t segments_, length_, start_;
+    std::vector<MtState> units_;
+    std::vector<MtParams> instance_params_;
+    std::vector<Gf2Poly> jumps_;
     AlignedArray<std::uint32_t> state_;
     AlignedArray<std::uint32_t> position_;
     AlignedArray<std::uint32_t> consts_;
