@@ -313,16 +313,30 @@ void mt_unit(const MtKernelParams& p, std::uint64_t segments, std::uint64_t leng
         pos = origin + k * length;
     }
     std::uint64_t chunk_end = origin + (k + 1) * length;
+    // The step of mt_next with the parameters in registers (mt_twist, mt_temper; the state's
+    // words are of the parameters' type, so mt_next itself reloads them after every store).
+    const std::uint32_t aaa = prm.aaa, mask_b = prm.maskB, mask_c = prm.maskC;
+    const auto umask = static_cast<std::uint32_t>(p.umask);
+    const auto lmask = static_cast<std::uint32_t>(p.lmask);
+    const int nn = prm.nn, mm = prm.mm;
+    std::uint32_t* const x = st.st;
     while (pos < end) {
         const std::uint64_t piece_end = chunk_end < end ? chunk_end : end;
+        int w = st.k;
         for (std::uint64_t t = pos; t < piece_end; ++t) {
-            const std::uint32_t y = mt_next(st, prm);
+            const int w1 = w + 1 == nn ? 0 : w + 1;
+            const int wm = w + mm >= nn ? w + mm - nn : w + mm;
+            const std::uint32_t word = mt_twist(x[w], x[w1], x[wm], umask, lmask, aaa);
+            x[w] = word;
+            w = w1;
+            const std::uint32_t y = mt_temper(p, word, mask_b, mask_c);
             const std::uint64_t j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
             if (p.count_mode != 0)
                 out[j] += 1;
             else
                 out[j] = y;
         }
+        st.k = w;
         if (piece_end != chunk_end) break;
         mt_jump(st, prm, jump);
         pos = chunk_end + (segments - 1) * length;
