@@ -113,8 +113,8 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     int instances, const std::string& csv_path)
 {
     const BatteryCatalogue& battery = catalogue_for(battery_name);
-    // One instance: TestU01's RANMAR stream, bit for bit. More: the same family interleaved, as
-    // a GPU runs it (a single instance is one warp's work, too slow to feed 16 cores).
+    // One instance: TestU01's RANMAR stream, bit for bit (on a device, jump-parallel: many units
+    // of the one instance). More: the same family interleaved.
     const bool same_stream = instances == 1;
     Configuration config = config_of(
         "ranmar24", instances, same_stream ? "single" : "interleave", backend, { 1802, 9373 });
