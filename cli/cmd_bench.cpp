@@ -114,18 +114,23 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     int instances, const std::string& csv_path)
 {
     const BatteryCatalogue& battery = catalogue_for(battery_name);
-    // One instance: TestU01's RANMAR stream, bit for bit. More: the same family interleaved, as
-    // a GPU runs it (a single instance is one warp's work, too slow to feed 16 cores).
+    // One instance: TestU01's RANMAR stream, bit for bit (on a device, jump-parallel: many units
+    // of the one instance). More: the same family interleaved.
     const bool same_stream = instances == 1;
     Configuration config = config_of(
         "ranmar24", instances, same_stream ? "single" : "interleave", backend, { 1802, 9373 });
+    if (config.backend == "auto") { // measured once, here, in a child
+        std::string report;
+        config.backend = resolve_auto_backend(config, BackendOptions{}, &report);
+        std::cerr << report;
+    }
     (void)check_backend_stream(config); // in a child: the workers fork after this
     std::vector<int> tests;
     for (const auto& t : battery.tests)
         tests.push_back(t.number);
     std::cerr << "rngvet: bench: feeding " << battery.name << " (" << tests.size()
               << " tests, each on TestU01's RANMAR and on " << canonical_name(config) << " via "
-              << backend << (prefetch ? ", prefetch" : "") << "), " << jobs << " jobs\n";
+              << config.backend << (prefetch ? ", prefetch" : "") << "), " << jobs << " jobs\n";
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;
         c.skip += offset;
@@ -156,7 +161,7 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
             instances);
     std::printf("| numbers read | %.4g |\n", static_cast<double>(numbers));
     std::printf("| CPU, TestU01's RANMAR | %.1f s |\n", native);
-    std::printf("| CPU, %s through the feed (%s) | %.1f s |\n", backend.c_str(),
+    std::printf("| CPU, %s through the feed (%s) | %.1f s |\n", config.backend.c_str(),
         device_fed     ? "device read-ahead, in place"
             : prefetch ? "producer thread"
                        : "in place",
@@ -194,6 +199,7 @@ int cmd_bench(int argc, char** argv)
     std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path, feed_battery, only;
     std::string prefetch = "on";
     int jobs = 1, feed_instances = 1;
+    Unsigned<std::uint64_t> segments{ 0 }, segment_length{ 0 };
     double seconds = 0.5;
     // 2^26: with 16384 instances, 4096 numbers per instance and launch, so that loading and
     // storing the instances' states (97 words each) is a few per cent of the traffic.
@@ -225,7 +231,10 @@ int cmd_bench(int argc, char** argv)
         "instead: librngvet in a simulation's pattern (10 doubles a call, and 10^6) beside the "
         "sequential reference engine; the configuration's canonical name (default: CORSIKA's "
         "ranmar48)")("count", po::value(&library_count)->default_value(library_count),
-        "--library: doubles per row");
+        "--library: doubles per row")("segments", po::value(&segments)->default_value(segments),
+        "RANMAR's jump-parallel units per instance (0: the backend's plan; 1: off)")(
+        "segment-length", po::value(&segment_length)->default_value(segment_length),
+        "RANMAR's jump-parallel chunk length in numbers (0: the backend's plan)");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
@@ -265,8 +274,12 @@ int cmd_bench(int argc, char** argv)
         backends = available_backends();
     else {
         std::stringstream in(backends_text);
-        for (std::string b; std::getline(in, b, ',');)
+        for (std::string b; std::getline(in, b, ',');) {
+            if (b == "auto")
+                throw InputError(
+                    "--backend auto goes with --feed (the table measures each backend)");
             backends.push_back(b);
+        }
     }
 
     std::vector<Throughput> rows;
@@ -279,12 +292,22 @@ int cmd_bench(int argc, char** argv)
         const std::size_t backend_launch = backend == "cpu" ? (std::size_t(1) << 16)
             : backend == "openmp"                           ? openmp_launch(launch.value)
                                                             : launch.value;
+        // Many instances, then one and eight (jump-parallel where the backend's plan has
+        // units: the "jump-parallel" column; RANMAR everywhere, the MTs on OpenMP).
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
             config_of("ranmar48", many, "interleave", backend, james),
             config_of("ranmar48x", many, "interleave", backend, james),
+            config_of("ranmar24", 1, "single", backend, james),
+            config_of("ranmar48", 1, "single", backend, james),
             config_of("ranmar48x", 1, "single", backend, james),
+            config_of("ranmar24", 8, "interleave", backend, james),
+            config_of("ranmar48", 8, "interleave", backend, james),
+            config_of("ranmar48x", 8, "interleave", backend, james),
             config_of("mtdc", 32, "block:65536", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
+            config_of("mt19937", 1, "single", backend, { 5489 }, "", "same"),
+            config_of("mtdc", 1, "single", backend, { 0 }, "fixstars-mt521", "same"),
+            config_of("mtdc", 8, "interleave", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
         };
         if (!sdk_path.empty())
             configs.push_back(
@@ -294,11 +317,17 @@ int cmd_bench(int argc, char** argv)
             for (const char* placement : { "device", "host", "host-copy" }) {
                 if (backend == "cpu" && std::string(placement) != "host") continue;
                 try {
-                    rows.push_back(measure_stream(c, backend_launch, placement, seconds));
+                    // Few instances on a GPU: the feed's launch length (BackendOptions' default,
+                    // 2^22), what `run` uses; one MT19937 thread would take seconds per 2^26.
+                    const std::size_t few_launch = device && c.instances <= 8
+                        ? std::min(backend_launch, BackendOptions{}.launch_numbers)
+                        : backend_launch;
+                    rows.push_back(measure_stream(
+                        c, few_launch, placement, seconds, segments.value, segment_length.value));
                     const auto& r = rows.back();
                     std::cerr << "rngvet: bench: " << r.what << " " << r.backend << " "
                               << r.placement << " " << si(r.numbers_per_second(), "numbers/s")
-                              << "\n";
+                              << (r.plan.empty() ? "" : " (" + r.plan + ")") << "\n";
                 } catch (const std::exception& e) {
                     std::cerr << "rngvet: bench: " << canonical_name(c) << " on " << backend << ": "
                               << e.what() << "\n";
@@ -328,28 +357,34 @@ int cmd_bench(int argc, char** argv)
     }
 
     std::cout
-        << "| what | backend | placement | numbers/s | GB/s | of device write | of pinned D2H |\n"
-           "|---|---|---|---:|---:|---:|---:|\n";
+        << "| what | backend | placement | numbers/s | GB/s | of device write | of pinned D2H "
+           "| launch | jump-parallel |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const auto& r : rows) {
         const bool on_device = r.placement == "device";
         const bool on_host = r.placement == "host" || r.placement == "host-copy";
         const double device_write = r.backend == "openmp" ? openmp_write_limit : write_limit;
         char line[512];
-        std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s |\n",
+        const std::string launch_text = r.launch == 0 ? "-"
+            : (r.launch & (r.launch - 1)) == 0
+            ? "2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(r.launch))))
+            : std::to_string(r.launch);
+        std::snprintf(line, sizeof line, "| %s | %s | %s | %.3e | %.1f | %s | %s | %s | %s |\n",
             r.what.c_str(), r.backend.c_str(), r.placement.c_str(), r.numbers_per_second(),
             r.bytes_per_second() / 1e9, percent_of(r, on_device ? device_write : 0).c_str(),
-            percent_of(r, on_host ? copy_limit : 0).c_str());
+            percent_of(r, on_host ? copy_limit : 0).c_str(), launch_text.c_str(),
+            r.plan.empty() ? "-" : r.plan.c_str());
         std::cout << line;
     }
 
     if (!csv_path.empty()) {
         std::ostringstream csv;
         csv << "what,backend,placement,numbers,seconds,bytes_per_number,numbers_per_second,bytes_"
-               "per_second\n";
+               "per_second,launch,jump_parallel\n";
         for (const auto& r : rows)
             csv << '"' << r.what << "\"," << r.backend << "," << r.placement << "," << r.numbers
                 << "," << r.seconds << "," << r.bytes_per_number << "," << r.numbers_per_second()
-                << "," << r.bytes_per_second() << "\n";
+                << "," << r.bytes_per_second() << "," << r.launch << ",\"" << r.plan << "\"\n";
         write_file_atomically(csv_path, csv.str());
     }
     if (!db_path.empty()) {

@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,7 +94,14 @@ int cmd_generate(int argc, char** argv)
             vm))
         return 0;
 
-    const Configuration config = config_options.configuration();
+    Configuration config = config_options.configuration();
+    if (config.backend == "auto") {
+        std::string report;
+        config.backend = resolve_auto_backend(config, BackendOptions{}, &report);
+        std::istringstream lines(report);
+        for (std::string line; std::getline(lines, line);)
+            std::cerr << "rngvet: " << line << "\n";
+    }
     const Format format = parse_format(format_text);
     std::uint64_t count = std::numeric_limits<std::uint64_t>::max();
     if (count_text != "inf") {

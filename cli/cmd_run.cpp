@@ -344,6 +344,16 @@ int cmd_run(int argc, char** argv)
         config = config_options.configuration();
         battery = &battery_from_options(
             battery_name, vm, nb_text, alphabit_r, alphabit_s, mcpi_points, mcpi_reps);
+        if (config.backend == "auto") {
+            // Measured once, here (in a child process); the run records the backend chosen,
+            // and its command line the request.
+            std::string report;
+            config.backend = resolve_auto_backend(config, BackendOptions{}, &report, jobs);
+            config_options.backend = config.backend;
+            std::istringstream lines(report);
+            for (std::string line; std::getline(lines, line);)
+                std::cerr << "rngvet: " << line << "\n";
+        }
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
         tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};

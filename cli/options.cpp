@@ -29,8 +29,9 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")(
         "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",
         po::value(&backend)->default_value("cpu"),
-        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list)")(
-        "view", po::value(&view)->default_value("top32"),
+        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list), or "
+        "auto (the faster of the GPU and openmp, measured; the run records the one chosen)")("view",
+        po::value(&view)->default_value("top32"),
         "the 32-bit words TestU01 reads: top32 (the top 32 bits), low32 (the low 32 bits), "
         "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time), sdk-float "
         "(the "

@@ -96,6 +96,40 @@ void ranmar_jump(RanmarState& s, std::uint64_t n)
     s.c = (s.c + s.cm - mulmod(s.cd, n, s.cm)) % s.cm;
 }
 
+RanmarJump ranmar_jump_by(const RanmarState& s, std::uint64_t n)
+{
+    const std::uint64_t mask = (1ull << s.bits) - 1;
+    RanmarJump j;
+    j.n = n;
+    const Poly r = x_pow_mod_p(n, mask);
+    for (int m = 0; m < lags; ++m)
+        j.poly[m] = r[m];
+    j.c_back = mulmod(s.cd, n, s.cm);
+    return j;
+}
+
+void ranmar_jump(RanmarState& s, const RanmarJump& j)
+{
+    if (j.n == 0) return;
+    const std::uint64_t mask = (1ull << s.bits) - 1;
+    // ext[m] = X_{e-97+m}, m = 0..192: the window, then 96 values of the recurrence.
+    std::uint64_t ext[2 * lags - 1];
+    for (int m = 0; m < lags; ++m)
+        ext[m] = s.u[(s.i97 - m + lags) % lags];
+    for (int t = lags; t < 2 * lags - 1; ++t)
+        ext[t] = (ext[t - lags] - ext[t - ranmar_short_lag]) & mask;
+    const int shift = static_cast<int>(j.n % lags);
+    s.i97 = (s.i97 - shift + lags) % lags;
+    s.j97 = (s.i97 - short_offset + lags) % lags;
+    for (int w = 0; w < lags; ++w) {
+        std::uint64_t acc = 0;
+        for (int m = 0; m < lags; ++m)
+            acc += j.poly[m] * ext[w + m];
+        s.u[(s.i97 - w + lags) % lags] = acc & mask;
+    }
+    s.c = s.c >= j.c_back ? s.c - j.c_back : s.c + s.cm - j.c_back;
+}
+
 void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n)
 {
     if (n == 0) return;
@@ -105,6 +139,11 @@ void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n)
 void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t n)
 {
     if (n == 0) return;
+    mt_jump(s, prm, mt_jump_polynomial(phi, n));
+}
+
+Gf2Poly mt_jump_polynomial(const Gf2Poly& phi, std::uint64_t n)
+{
     // g(x) = x^n mod phi by square-and-multiply.
     const Gf2Modulus mod(phi);
     Gf2Poly g = Gf2Poly::monomial(0);
@@ -112,6 +151,11 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t 
         g = mod.square_mod(g);
         if ((n >> bit) & 1) g = mod.reduce(shift_left(g, 1));
     }
+    return g;
+}
+
+void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g)
+{
     // Horner: acc = sum g_i T^i s, from the highest coefficient down. States are added word by
     // word in their logical order (word j is st[(k + j) mod nn]).
     const int nn = prm.nn;

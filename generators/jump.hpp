@@ -23,8 +23,29 @@ namespace rngvet {
 
 void ranmar_jump(RanmarState& s, std::uint64_t n);
 
+// A RANMAR jump by a fixed n in the form the kernels apply it (kernels/ranmar_kernel.hpp,
+// "Jump-parallel generation"): with r(x) = x^n mod P(x) = r_0 + r_1 x + ... + r_96 x^96, every
+// value n ahead is X_{t+n} = sum_m r_m X_{t+m} (mod 2^bits), so the window 97 values long at
+// position e + n follows from X_{e-97} .. X_{e+95} (the window at e and the next 96 values of
+// the lagged Fibonacci part) by 97 dot products of 97 terms; c moves back by n*cd mod cm.
+// Computed once per distance and reused for every jump by it.
+struct RanmarJump {
+    std::uint64_t n = 0;
+    std::uint64_t poly[ranmar_lags] = {}; // r_0 .. r_96, reduced mod 2^bits
+    std::uint64_t c_back = 0; // n * cd mod cm
+};
+RanmarJump ranmar_jump_by(const RanmarState& s, std::uint64_t n);
+// The same jump as ranmar_jump(s, j.n), by j's polynomial (for states of j's variant).
+void ranmar_jump(RanmarState& s, const RanmarJump& j);
+
 // phi may be passed in when it is known (it depends only on the parameters).
 void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n);
 void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t n);
+
+// The jump split in two, for a distance used again and again (jump-parallel generation,
+// kernels/): g(x) = x^n mod phi(x), computed once, then applied to any state of the same
+// parameters (Horner's rule, as mt_jump).
+Gf2Poly mt_jump_polynomial(const Gf2Poly& phi, std::uint64_t n);
+void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g);
 
 } // namespace rngvet

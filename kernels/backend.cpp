@@ -1,16 +1,22 @@
 #include "kernels/backend.hpp"
 
 #include "generators/die_with_parent.hpp"
+#include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
 #include "generators/ranmar.hpp"
+#include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -302,6 +308,36 @@ private:
     std::uint64_t ahead_waits_ = 0; // of those, the ones not yet copied when taken
 };
 
+// The jump-parallel plan of a configuration on a backend (backend.hpp, jump_parallel_plan).
+constexpr int gpu_segment_limit = 256;
+
+SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
+{
+    const bool cpu_threads = c.backend == "openmp";
+    // GPUs: from 256 instances on, the one-warp-per-instance kernels (the tiled one under
+    // interleave, whose stores coalesce) stay: 1024 instances made 1.19e11 numbers/s there in
+    // run 6's sweep (docs/benchmarks.md), far above what the feed copies to the host.
+    if (!cpu_threads && c.instances >= gpu_segment_limit && options.segments == 0) return {};
+    const std::uint64_t threads_target
+        = 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1));
+    if (is_mt(c.generator)) {
+        // Mersenne Twisters: OpenMP only. A jump (Horner's rule, p sequential steps and about
+        // p/2 additions of the nn-word state) costs about 4.5 p (nn/2 + 1) numbers' worth
+        // (docs/benchmarks.md), so chunks are at least 10 times that: about 2.2e5 numbers for
+        // MT521, 2.8e8 for MT19937 (never at usual launch lengths).
+        if (!cpu_threads) return {};
+        const int p = c.generator == "mt19937" ? 19937 : mtdc_param_set(c).p;
+        const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
+        const std::uint64_t min_length = 45 * static_cast<std::uint64_t>(p) * (nn / 2 + 1);
+        return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers,
+            threads_target, min_length, options.segments, options.segment_length);
+    }
+    const std::uint64_t target = cpu_threads ? threads_target : 4096;
+    const std::uint64_t min_length = cpu_threads ? 32768 : 4096;
+    return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers, target,
+        min_length, options.segments, options.segment_length);
+}
+
 } // namespace
 
 void KernelDevice::launch_to_host(std::uint64_t, std::uint64_t, int)
@@ -344,16 +380,26 @@ void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint
 
 RanmarSetup ranmar_setup(const Configuration& c)
 {
+    return ranmar_setup(c, 1, 0);
+}
+
+RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
+{
     validate(c);
     if (!is_ranmar(c.generator))
         throw InputError("ranmar_setup: '" + c.generator + "' is not RANMAR");
     check_layout_size(c);
+    if (segments < 1) segments = 1;
+    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+        throw InputError("jump-parallel RANMAR: " + std::to_string(segments) + " chunks of "
+            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
     RanmarSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
-    setup.blocks = (setup.instances + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
+    setup.units = setup.instances * segments;
+    setup.blocks = (setup.units + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
     setup.bits = resolution_bits(c);
     setup.name = canonical_name(c);
-    allocate(setup.state, setup.instances * RNGVET_RANMAR_STRIDE, c);
+    allocate(setup.state, setup.units * RNGVET_RANMAR_STRIDE, c);
     const RanmarState first = ranmar_instance_state(c, 0);
     RanmarKernelParams& p = setup.params;
     p.cd = first.cd;
@@ -366,19 +412,59 @@ RanmarSetup ranmar_setup(const Configuration& c)
         ? 1
         : c.layout.block;
     p.zero_smallest = first.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0;
+    p.segments = segments;
+    p.seg_length = segments > 1 ? length : 0;
+    p.start = c.skip;
 
     // Each instance jumps (O(log n), generators/jump.hpp) over its own numbers among the first
     // c.skip of the combined stream; the first launch then starts at combined index c.skip.
+    // With segments, unit s of the instance is that state moved on by s chunks, one jump by
+    // the chunk length after the other.
+    RanmarJump chunk;
+    if (segments > 1) {
+        const RanmarJump over = ranmar_jump_by(first, (segments - 1) * length);
+        setup.jump.assign(over.poly, over.poly + ranmar_lags);
+        p.jump_c = over.c_back;
+        chunk = ranmar_jump_by(first, length);
+    }
     setup.start = c.skip;
     for (int i = 0; i < c.instances; ++i) {
         RanmarState s = ranmar_instance_state(c, i);
-        const std::uint64_t position
-            = ranmar_count_before(p, static_cast<std::uint64_t>(i), c.skip);
+        std::uint64_t position = ranmar_count_before(p, static_cast<std::uint64_t>(i), c.skip);
         ranmar_jump(s, position);
-        ranmar_device_state(
-            s, position, setup.state.data() + static_cast<std::size_t>(i) * RNGVET_RANMAR_STRIDE);
+        for (std::uint64_t k = 0; k < segments; ++k) {
+            if (k > 0) {
+                ranmar_jump(s, chunk);
+                position += length;
+            }
+            const std::uint64_t unit = static_cast<std::uint64_t>(i) * segments + k;
+            ranmar_device_state(s, position,
+                setup.state.data() + static_cast<std::size_t>(unit) * RNGVET_RANMAR_STRIDE);
+        }
     }
     return setup;
+}
+
+SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::uint64_t target,
+    std::uint64_t min_length, std::uint64_t forced_segments, std::uint64_t forced_length)
+{
+    SegmentPlan plan;
+    if (instances < 1) instances = 1;
+    const std::uint64_t share = std::max<std::uint64_t>(launch / instances, 1);
+    const std::uint64_t want = (target + instances - 1) / instances;
+    if (forced_segments == 0 && 2 * instances >= target) return plan;
+    plan.length = forced_length != 0
+        ? forced_length
+        : std::max(min_length, forced_segments != 0 ? share / forced_segments : share / want);
+    // Chunks of at most 2^30 numbers and instances' rounds of chunks of at most 2^40 (what
+    // ranmar_setup accepts) however long the launches.
+    if (forced_length == 0) plan.length = std::min(plan.length, std::uint64_t(1) << 30);
+    plan.segments = forced_segments != 0
+        ? forced_segments
+        : std::min({ want, std::max<std::uint64_t>(share / plan.length, 1),
+            (std::uint64_t(1) << 40) / plan.length });
+    if (plan.segments <= 1) plan = SegmentPlan{};
+    return plan;
 }
 
 void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup)
@@ -393,6 +479,11 @@ void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtS
 }
 
 MtSetup mt_setup(const Configuration& c)
+{
+    return mt_setup(c, 1, 0);
+}
+
+MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
     validate(c);
     if (!is_mt(c.generator)) throw InputError("mt_setup: '" + c.generator + "' is not an MT");
@@ -436,12 +527,37 @@ MtSetup mt_setup(const Configuration& c)
     allocate(setup.position, setup.instances, c);
     allocate(setup.consts, 3 * p.stride, c);
     setup.start = c.skip;
+    if (segments < 1) segments = 1;
+    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+        throw InputError("jump-parallel MT: " + std::to_string(segments) + " chunks of "
+            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
+    setup.segments = segments;
+    setup.length = segments > 1 ? length : 0;
+    Gf2Poly phi; // shared by instances with equal parameters (mt19937, split:S)
+    const MtParams* phi_of = nullptr;
     for (std::uint64_t i = 0; i < setup.instances; ++i) {
         MtState& s = states[i];
+        const MtParams& prm = prms[i];
         const std::uint64_t position
             = rv_layout_count_before(p.instances, p.layout, p.block, i, c.skip);
-        if (position > 0) mt_jump(s, prms[i], position);
-        mt_device_state(s, prms[i], i, setup);
+        const bool same = phi_of && phi_of->aaa == prm.aaa && phi_of->maskB == prm.maskB
+            && phi_of->maskC == prm.maskC && phi_of->nn == prm.nn && phi_of->mm == prm.mm
+            && phi_of->rr == prm.rr;
+        if ((position > 0 || segments > 1) && !same) {
+            phi = mt_characteristic_polynomial(prm);
+            phi_of = &prm;
+        }
+        if (position > 0) mt_jump(s, prm, phi, position);
+        mt_device_state(s, prm, i, setup);
+        if (segments == 1) continue;
+        // Jump-parallel (OpenMP): unit s is the instance moved on by s chunks.
+        const Gf2Poly chunk = mt_jump_polynomial(phi, length);
+        setup.jumps.push_back(mt_jump_polynomial(phi, (segments - 1) * length));
+        setup.instance_params.push_back(prm);
+        for (std::uint64_t k = 0; k < segments; ++k) {
+            if (k > 0) mt_jump(s, prm, chunk);
+            setup.unit_states.push_back(s);
+        }
     }
     return setup;
 }
@@ -496,6 +612,118 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
     return devices;
 }
 
+namespace {
+
+// Runs f in a forked child (the parent must not initialise a GPU driver it forks workers after,
+// check_backend_stream) and returns what f returned; f's exceptions come back as InputError.
+std::string in_child(const std::function<std::string()>& f)
+{
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        die_with_parent(parent, SIGKILL);
+        close(fds[0]);
+        std::string text;
+        try {
+            text = "ok\n" + f();
+        } catch (const std::exception& e) {
+            text = std::string("error\n") + e.what();
+        }
+        for (std::size_t at = 0; at < text.size();) {
+            const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
+            if (n <= 0) break;
+            at += static_cast<std::size_t>(n);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
+        text.append(buffer, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
+    if (text.rfind("ok\n", 0) != 0)
+        throw InputError("a measurement in a child process ended without an answer (exit status "
+            + std::to_string(status) + ")");
+    return text.substr(3);
+}
+
+} // namespace
+
+std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
+    std::string* report, int jobs, double seconds)
+{
+    if (jobs < 1) jobs = 1;
+    if (!is_ranmar(c.generator) && !is_mt(c.generator)) {
+        if (report) *report = "auto: " + c.generator + " runs on cpu only\n";
+        return "cpu";
+    }
+    // Everything in the child, the probe included: this process must not initialise a GPU
+    // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
+    const std::string text = in_child([&] {
+        const Probe& pr = probe();
+        const auto has = [&](const std::string& b) {
+            return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
+        };
+        const std::string host = has("openmp") ? "openmp" : "cpu";
+        std::string gpu = has("cuda")               ? "cuda"
+            : has("opencl") && opencl_gpu_present() ? "opencl"
+                                                    : "";
+        // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
+        if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
+            gpu = env;
+            if (!has(gpu) || gpu == host)
+                throw InputError("RNGVET_AUTO_GPU='" + gpu
+                    + "' is not an available backend other than " + host
+                    + " (available: " + join(pr.available) + ")");
+        }
+        if (gpu.empty()) return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + host + "\n";
+        // Delivery to host memory in place, as the feed reads it, at the run's launch length.
+        std::string lines, best;
+        double best_share = -1;
+        for (const std::string& b : { gpu, host }) {
+            Configuration k = c;
+            k.backend = b;
+            try {
+                const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
+                    options.segments, options.segment_length)
+                                        .numbers_per_second();
+                const double share = b == gpu ? rate : rate / jobs;
+                char line[200];
+                std::snprintf(line, sizeof line,
+                    "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
+                    b.c_str(), rate, share, jobs);
+                lines += line;
+                if (share > best_share) {
+                    best_share = share;
+                    best = b;
+                }
+            } catch (const std::exception& e) {
+                lines += "auto: " + b + " failed: " + e.what() + "\n";
+            }
+        }
+        if (best.empty())
+            throw InputError(
+                "--backend auto: no backend could run " + canonical_name(c) + " (" + lines + ")");
+        return lines + "auto: chose " + best + "\n" + best + "\n";
+    });
+    // The last line is the backend, the others the report.
+    std::string body = text;
+    if (!body.empty() && body.back() == '\n') body.pop_back();
+    const auto nl = body.find_last_of('\n');
+    const std::string chosen = nl == std::string::npos ? body : body.substr(nl + 1);
+    if (report) *report = nl == std::string::npos ? "" : body.substr(0, nl + 1);
+    if (report && report->find("auto: chose") == std::string::npos)
+        *report += "auto: chose " + chosen + "\n";
+    return chosen;
+}
+
 std::vector<std::string> available_backends()
 {
     return probe().available;
@@ -519,8 +747,20 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
     return make_backend_stream(c, BackendOptions{});
 }
 
+std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options)
+{
+    if ((!is_ranmar(c.generator) && !is_mt(c.generator)) || c.backend == "cpu") return "";
+    const SegmentPlan plan = segment_plan(c, options);
+    if (plan.segments <= 1) return "";
+    return std::to_string(plan.segments) + " units x " + std::to_string(plan.length)
+        + " numbers per instance";
+}
+
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
 {
+    if (c.backend == "auto")
+        throw InputError("--backend auto is resolved once by run, generate and bench --feed "
+                         "(resolve_auto_backend), not per stream");
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
@@ -540,7 +780,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
     if (is_ranmar(c.generator)) {
-        const RanmarSetup setup = ranmar_setup(c);
+        const SegmentPlan plan = segment_plan(c, options);
+        const RanmarSetup setup = ranmar_setup(c, plan.segments, plan.length);
         std::unique_ptr<KernelDevice> device;
         if (c.backend == "openmp") device = make_openmp_ranmar(setup);
         if (c.backend == "opencl") device = make_opencl_ranmar(setup, options.device);
@@ -549,7 +790,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
             std::move(device), setup.start, setup.bits, setup.name, options.launch_numbers);
     }
     if (is_mt(c.generator)) {
-        const MtSetup setup = mt_setup(c);
+        const SegmentPlan plan = segment_plan(c, options);
+        const MtSetup setup = mt_setup(c, plan.segments, plan.length);
         std::unique_ptr<KernelDevice> device;
         if (c.backend == "openmp") device = make_openmp_mt(setup);
         if (c.backend == "opencl") device = make_opencl_mt(setup, options.device);

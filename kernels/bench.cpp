@@ -1,17 +1,20 @@
 #include "bench.hpp"
 
+#include "backend.hpp"
+
 #include <chrono>
 #include <vector>
 
-#include "backend.hpp"
-
 namespace rngvet {
 
-Throughput measure_stream(const Configuration& config, std::size_t launch, const std::string& placement,
-                          double min_seconds)
+Throughput measure_stream(const Configuration& config, std::size_t launch,
+    const std::string& placement, double min_seconds, std::uint64_t segments,
+    std::uint64_t segment_length)
 {
     BackendOptions options;
     options.launch_numbers = launch;
+    options.segments = segments;
+    options.segment_length = segment_length;
     auto stream = make_backend_stream(config, options);
     std::vector<std::uint64_t> host(placement == "host-copy" ? launch : 0);
     std::uint64_t sink = 0;
@@ -30,25 +33,29 @@ Throughput measure_stream(const Configuration& config, std::size_t launch, const
             }
         }
     };
-    once(launch);  // warm up: first launch, allocations, program builds
+    once(launch); // warm up: first launch, allocations, program builds
     Throughput t;
     t.what = canonical_name(config);
     t.backend = config.backend;
     t.placement = placement;
+    t.plan = jump_parallel_plan(config, options);
+    t.launch = launch;
     std::uint64_t n = launch;
     while (true) {
         const auto start = std::chrono::steady_clock::now();
         once(n);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double s
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (s >= min_seconds || n >= (1ull << 40)) {
             t.numbers = n;
             t.check = sink;
             t.seconds = s;
             return t;
         }
-        n *= s > 0 ? std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_seconds / s) + 1) : 16;
+        n *= s > 0 ? std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_seconds / s) + 1)
+                   : 16;
         n = (n + launch - 1) / launch * launch;
     }
 }
 
-}  // namespace rngvet
+} // namespace rngvet

@@ -20,6 +20,8 @@ struct Throughput {
     double seconds = 0;
     double bytes_per_number = 8;
     std::uint64_t check = 0; // host: an XOR of words read, so that reading them is not elided
+    std::string plan; // RANMAR's jump-parallel plan ("S units x L numbers per instance"), or ""
+    std::size_t launch = 0; // numbers per launch (0: not a stream)
     double numbers_per_second() const
     {
         return seconds > 0 ? static_cast<double>(numbers) / seconds : 0;
@@ -32,8 +34,10 @@ struct Throughput {
 // the device); host placement take() (the numbers as the stream delivers them to host memory:
 // with CUDA, the pinned staging buffers, generation overlapped with the copies; the consumer
 // reads two words of each view); host-copy placement fill() into the caller's own memory.
+// segments / segment_length: BackendOptions's (0: the backend's own plan; segments 1: off).
 Throughput measure_stream(const Configuration& config, std::size_t launch,
-    const std::string& placement, double min_seconds);
+    const std::string& placement, double min_seconds, std::uint64_t segments = 0,
+    std::uint64_t segment_length = 0);
 
 // CUDA references measured on the device (empty when CUDA is not built or no device is there):
 // cuRAND MTGP32, MT19937 and Philox4_32_10 writing 32-bit numbers to device memory, the device

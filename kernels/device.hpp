@@ -78,9 +78,11 @@ void check_host_memory(std::size_t count, std::size_t size, const std::string& w
 // Per backend: whether it can run here (why not, if not) and its devices. Backends configured
 // off compile kernels/*/not_built.cpp instead, which says so.
 bool openmp_usable(std::string& why);
+int openmp_threads(); // the threads an OpenMP launch runs on (1 when OpenMP is not built)
 bool opencl_usable(std::string& why);
 bool cuda_usable(std::string& why);
 std::vector<std::string> opencl_device_names();
+bool opencl_gpu_present(); // an OpenCL device of type GPU
 std::vector<std::string> cuda_device_names();
 
 } // namespace rngvet

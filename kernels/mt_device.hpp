@@ -3,6 +3,7 @@
 #pragma once
 
 #include "generators/configuration.hpp"
+#include "generators/gf2poly.hpp"
 #include "generators/mt.hpp"
 #include "kernels/device.hpp"
 #include "kernels/mt_kernel.hpp"
@@ -20,12 +21,22 @@ struct MtSetup {
     std::uint64_t instances = 0;
     std::uint64_t blocks = 0; // ceil(instances / RNGVET_MT_THREADS_PER_BLOCK)
     std::string name; // canonical_name of the configuration
+    // Jump-parallel generation (OpenMP only, segments > 1; ranmar_kernel.hpp describes the
+    // scheme): instance i's stream in chunks of `length`, counted from its position at `start`,
+    // unit i * segments + s making chunks s, s + segments, ...; the unit's reference state (at
+    // its first chunk), instance i's parameters and its jump by (segments - 1) * length.
+    std::uint64_t segments = 1;
+    std::uint64_t length = 0;
+    std::vector<MtState> unit_states;
+    std::vector<MtParams> instance_params;
+    std::vector<Gf2Poly> jumps;
 };
 
 // Seeds every instance as make_stream does and jumps it over its share of c.skip. Throws
 // InputError when the instances do not share one layout (nn, mm, rr, shifts) or N*K is too
 // large for 64-bit indices.
 MtSetup mt_setup(const Configuration& config);
+MtSetup mt_setup(const Configuration& config, std::uint64_t segments, std::uint64_t length);
 
 // Writes instance i's state (stride-separated words) and position from a reference state.
 void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup);

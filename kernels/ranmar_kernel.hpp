@@ -25,6 +25,19 @@
  * threads working on neighbouring instances never share a line.
  *
  * Layouts: layout_kernel.hpp; output goes straight into the configuration's layout.
+ *
+ * Jump-parallel generation (p.segments = S > 1): each instance's own stream is cut into chunks
+ * of L = p.seg_length numbers, counted from the instance's position at the setup's start
+ * (combined index p.start), and unit (i, s), s < S, makes the chunks s, s + S, s + 2S, ... of
+ * instance i: one warp per unit instead of one per instance, so that one instance (or a few)
+ * fills a device. A unit's state (the same RNGVET_RANMAR_STRIDE words) always sits at the first
+ * position of its chunks at or after the next launch's first number; a launch makes the unit's
+ * numbers in [count_before(g0), count_before(g0 + len)), chunk by chunk, and whenever the unit
+ * finishes a chunk it jumps over the other units' S - 1 chunks, (S - 1) * L numbers, with one
+ * polynomial computed once per configuration (generators/jump.hpp, RanmarJump): the window at
+ * the chunk's end e and the next 96 values of the recurrence (ext, 193 words of scratch) give
+ * the window at e + (S - 1) L by 97 dot products, one per slot, 32 lanes at a time. Launches of
+ * any length continue one another exactly, as without segments.
  */
 #ifndef RNGVET_RANMAR_KERNEL_HPP
 #define RNGVET_RANMAR_KERNEL_HPP
@@ -56,6 +69,10 @@ typedef struct RanmarKernelParams {
     rv_u64 len; /* combined indices in this launch */
     rv_u64 zero_smallest; /* 1: an output 0 becomes 1 */
     rv_u64 count_mode; /* 1: out[j] += 1 instead of out[j] = value (canary tests) */
+    rv_u64 segments; /* S: units per instance (1: one warp per instance, no jumps) */
+    rv_u64 seg_length; /* L: numbers per chunk (S > 1) */
+    rv_u64 start; /* combined index where the instances' chunks are counted from */
+    rv_u64 jump_c; /* (S - 1) * L * cd mod cm: how far c moves back in a jump */
 } RanmarKernelParams;
 
 /* Registers of one lane. */
@@ -237,6 +254,188 @@ RNGVET_HD void ranmar_lane_store(
 {
     for (unsigned w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES)
         state[w] = hist[w];
+}
+
+/* --- Jump-parallel generation (see the head of this file) ------------------------------- */
+
+/* Scratch of one unit: the history (97 words) and c (word RNGVET_RANMAR_C), then ext. */
+#define RNGVET_RANMAR_SEG_HIST 98
+#define RNGVET_RANMAR_EXT (2 * RNGVET_RANMAR_LAGS - 1)
+
+/* What unit (i, s) does in this launch: its next position, the end of the chunk that holds it
+ * and the instance's end in the launch (nothing when pos >= end). */
+typedef struct RanmarSegment {
+    rv_u64 pos;
+    rv_u64 chunk_end;
+    rv_u64 end;
+} RanmarSegment;
+
+RNGVET_HD RanmarSegment ranmar_segment_begin(RanmarKernelParams p, rv_u64 i, rv_u64 s)
+{
+    RanmarSegment g;
+    const rv_u64 origin = ranmar_count_before(p, i, p.start);
+    const rv_u64 a = ranmar_count_before(p, i, p.g0);
+    rv_u64 k = (a - origin) / p.seg_length;
+    const rv_u64 owner = k % p.segments;
+    g.pos = a;
+    if (owner != s) {
+        k += (s + p.segments - owner) % p.segments;
+        g.pos = origin + k * p.seg_length;
+    }
+    g.chunk_end = origin + (k + 1) * p.seg_length;
+    g.end = ranmar_count_before(p, i, p.g0 + p.len);
+    if (i >= p.instances) g.pos = g.end = 0;
+    return g;
+}
+
+/* End of the piece the unit makes next: its chunk's end or the launch's, whichever is first. */
+RNGVET_HD rv_u64 ranmar_segment_piece_end(RanmarSegment g)
+{
+    return g.chunk_end < g.end ? g.chunk_end : g.end;
+}
+
+/* Steps of 32 numbers in the next piece. */
+RNGVET_HD rv_u64 ranmar_segment_steps(RanmarSegment g)
+{
+    return (ranmar_segment_piece_end(g) - g.pos + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
+}
+
+/* The unit's state into scratch: history and c. A barrier must follow. */
+RNGVET_HD void ranmar_segment_load(
+    RV_GLOBAL const rv_u64* state, RV_LOCAL rv_u64* hist, unsigned lane)
+{
+    for (unsigned w = lane; w < RNGVET_RANMAR_SEG_HIST; w += RNGVET_RANMAR_LANES)
+        hist[w] = state[w];
+}
+
+RNGVET_HD void ranmar_segment_store(
+    RV_GLOBAL rv_u64* state, RV_LOCAL const rv_u64* hist, unsigned lane)
+{
+    for (unsigned w = lane; w < RNGVET_RANMAR_SEG_HIST; w += RNGVET_RANMAR_LANES)
+        state[w] = hist[w];
+}
+
+/* The lane's registers for the next piece; reads c (hist[RNGVET_RANMAR_C]), which the piece's
+ * last number overwrites, so a barrier must separate every lane's call from the first step. */
+RNGVET_HD RanmarLane ranmar_segment_lane(
+    RanmarKernelParams p, RV_LOCAL const rv_u64* hist, RanmarSegment g, unsigned lane)
+{
+    RanmarLane r;
+    const rv_u64 back = ((rv_u64)lane + 1) * p.cd % p.cm;
+    const rv_u64 c = hist[RNGVET_RANMAR_C];
+    r.k = g.pos + lane;
+    r.end = ranmar_segment_piece_end(g);
+    r.slot = r.k % RNGVET_RANMAR_LAGS;
+    r.c = c >= back ? c - back : c + p.cm - back;
+    return r;
+}
+
+/* One step of the piece, a barrier after it: as ranmar_lane_step, with c kept in scratch. */
+RNGVET_HD RanmarLane ranmar_segment_step(
+    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
+{
+    if (r.k < r.end) {
+        rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
+        if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
+        const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
+        rv_u64 value = (x - r.c) & p.mask;
+        hist[r.slot] = x;
+        if (value == 0 && p.zero_smallest != 0) value = 1;
+        if (r.k + 1 == r.end) hist[RNGVET_RANMAR_C] = r.c;
+        const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
+        if (p.count_mode != 0)
+            out[j] += 1;
+        else
+            out[j] = value;
+    }
+    return ranmar_lane_advance(p, r);
+}
+
+/* The next piece made number by number by one thread (the OpenMP backend, where 32 lanes
+ * would only be a loop): the arithmetic of ranmar_segment_step, c advanced by cd per number
+ * (c_k = c_{k-1} - cd) instead of 32 cd per lane step. */
+RNGVET_HD void ranmar_segment_run(
+    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarSegment g)
+{
+    const rv_u64 e = ranmar_segment_piece_end(g);
+    rv_u64 c = hist[RNGVET_RANMAR_C];
+    rv_u64 slot = g.pos % RNGVET_RANMAR_LAGS;
+    rv_u64 short_slot = slot + (RNGVET_RANMAR_LAGS - 33);
+    if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
+    const int contiguous = p.layout == RNGVET_LAYOUT_SINGLE && p.count_mode == 0;
+    for (rv_u64 k = g.pos; k < e; ++k) {
+        const rv_u64 x = (hist[slot] - hist[short_slot]) & p.mask;
+        hist[slot] = x;
+        c = c >= p.cd ? c - p.cd : c + p.cm - p.cd;
+        rv_u64 value = (x - c) & p.mask;
+        if (value == 0 && p.zero_smallest != 0) value = 1;
+        if (contiguous) {
+            out[k - p.g0] = value;
+        } else {
+            const rv_u64 j = ranmar_combined_index(p, i, k) - p.g0;
+            if (p.count_mode != 0)
+                out[j] += 1;
+            else
+                out[j] = value;
+        }
+        if (++slot == RNGVET_RANMAR_LAGS) slot = 0;
+        if (++short_slot == RNGVET_RANMAR_LAGS) short_slot = 0;
+    }
+    hist[RNGVET_RANMAR_C] = c;
+}
+
+/* Whether the piece just made ended the unit's chunk, so that it jumps to its next one. */
+RNGVET_HD int ranmar_segment_jumps(RanmarSegment g)
+{
+    return ranmar_segment_piece_end(g) == g.chunk_end;
+}
+
+/* Jump, phase 1 (after the piece's last barrier): ext[m] = X_{e-97+m}, m < 97, from the
+ * history (X_k in slot k mod 97). A barrier follows. */
+RNGVET_HD void ranmar_jump_window(
+    RV_LOCAL const rv_u64* hist, RV_LOCAL rv_u64* ext, RanmarSegment g, unsigned lane)
+{
+    for (unsigned m = lane; m < RNGVET_RANMAR_LAGS; m += RNGVET_RANMAR_LANES)
+        ext[m] = hist[(g.chunk_end + m) % RNGVET_RANMAR_LAGS];
+}
+
+/* Jump, phase 2, for q = 0, 1, 2 with a barrier after each: ext[97 + t] = X_{e+t} for
+ * t = 32q + lane < 96 (its inputs ext[t] and ext[t + 64] are older by 33 or more). */
+RNGVET_HD void ranmar_jump_extend(
+    RanmarKernelParams p, RV_LOCAL rv_u64* ext, unsigned q, unsigned lane)
+{
+    const unsigned t = q * RNGVET_RANMAR_LANES + lane;
+    if (t < RNGVET_RANMAR_LAGS - 1) ext[RNGVET_RANMAR_LAGS + t] = (ext[t] - ext[t + 64]) & p.mask;
+}
+
+/* Jump, phase 3, a barrier after it: the window at e + n, n = (S - 1) L, into the history
+ * (X_{e+n-97+w} = sum_m poly[m] X_{e-97+w+m}), and c moved back by n cd. */
+RNGVET_HD void ranmar_jump_apply(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
+    RV_LOCAL const rv_u64* ext, RV_GLOBAL const rv_u64* poly, RanmarSegment g, unsigned lane)
+{
+    const rv_u64 to = g.chunk_end + (p.segments - 1) * p.seg_length;
+    for (unsigned w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES) {
+        rv_u64 acc = 0;
+        for (unsigned m = 0; m < RNGVET_RANMAR_LAGS; ++m)
+            acc += poly[m] * ext[w + m];
+        hist[(to + w) % RNGVET_RANMAR_LAGS] = acc & p.mask;
+    }
+    if (lane == 0) {
+        const rv_u64 c = hist[RNGVET_RANMAR_C];
+        hist[RNGVET_RANMAR_C] = c >= p.jump_c ? c - p.jump_c : c + p.cm - p.jump_c;
+    }
+}
+
+/* The unit after its piece (and its jump, when ranmar_segment_jumps said so). */
+RNGVET_HD RanmarSegment ranmar_segment_next(RanmarKernelParams p, RanmarSegment g)
+{
+    if (ranmar_segment_jumps(g)) {
+        g.pos = g.chunk_end + (p.segments - 1) * p.seg_length;
+        g.chunk_end = g.pos + p.seg_length;
+    } else {
+        g.pos = g.end;
+    }
+    return g;
 }
 
 #if defined(__cplusplus)

@@ -142,27 +142,32 @@ protected:
         return c;
     }
 
-    std::vector<std::uint64_t> generate(
-        const Configuration& c, std::size_t n, std::size_t launch = std::size_t(1) << 22) const
+    std::vector<std::uint64_t> generate(const Configuration& c, std::size_t n,
+        std::size_t launch = std::size_t(1) << 22, std::uint64_t segments = 0,
+        std::uint64_t segment_length = 0) const
     {
         BackendOptions options;
         options.launch_numbers = launch;
+        options.segments = segments;
+        options.segment_length = segment_length;
         auto stream = make_backend_stream(on_backend(c), options);
         std::vector<std::uint64_t> out(n);
         stream->fill(out.data(), n);
         return out;
     }
 
-    // A launcher for the configuration on this backend, for kernel-level checks.
-    std::unique_ptr<KernelDevice> device(const Configuration& c) const
+    // A launcher for the configuration on this backend, for kernel-level checks (RANMAR:
+    // jump-parallel with `segments` units of chunks of `length` per instance when segments > 1).
+    std::unique_ptr<KernelDevice> device(
+        const Configuration& c, std::uint64_t segments = 1, std::uint64_t length = 0) const
     {
         if (c.generator == "mtdc" || c.generator == "mt19937") {
-            const MtSetup setup = mt_setup(c);
+            const MtSetup setup = mt_setup(c, segments, length);
             if (GetParam() == "openmp") return make_openmp_mt(setup);
             if (GetParam() == "opencl") return make_opencl_mt(setup, -1);
             return make_cuda_mt(setup, -1);
         }
-        const RanmarSetup setup = ranmar_setup(c);
+        const RanmarSetup setup = ranmar_setup(c, segments, length);
         if (GetParam() == "openmp") return make_openmp_ranmar(setup);
         if (GetParam() == "opencl") return make_opencl_ranmar(setup, -1);
         return make_cuda_ranmar(setup, -1);
@@ -173,19 +178,23 @@ protected:
     // launch holds the reference value and both guards are intact; in count mode (out[j] += 1
     // on a zeroed buffer) every slot was written exactly once and the guards not at all. Launch
     // lengths start and end inside rows and blocks.
-    void expect_every_slot_once(const Configuration& base) const
+    void expect_every_slot_once(
+        const Configuration& base, std::uint64_t segments = 1, std::uint64_t length = 0) const
     {
         const std::uint64_t canary = 0xC0FFEE5EED5CA1ABull;
         const std::size_t guard = 1000;
         const std::size_t lengths[] = { 1, 31, 33, 1000, 4097, 100003 };
         const Configuration c = on_backend(base);
-        SCOPED_TRACE(describe(c));
+        SCOPED_TRACE(describe(c)
+            + (segments > 1 ? ", " + std::to_string(segments) + " units of chunks of "
+                        + std::to_string(length)
+                            : std::string()));
         std::size_t total = 0;
         for (std::size_t len : lengths)
             total += len;
         const std::vector<std::uint64_t> want = reference(c, total);
-        auto values = device(c);
-        auto counts = device(c);
+        auto values = device(c, segments, length);
+        auto counts = device(c, segments, length);
         values->reserve(lengths[5] + 2 * guard);
         counts->reserve(lengths[5] + 2 * guard);
         std::uint64_t g0 = 0;
@@ -534,6 +543,155 @@ TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
     };
     for (const Configuration& base : configs)
         expect_every_slot_once(base);
+}
+
+// --- Jump-parallel RANMAR (kernels/ranmar_kernel.hpp, "Jump-parallel generation") ---------
+
+struct SegmentCase {
+    Configuration c;
+    std::size_t n;
+    std::size_t launch;
+    std::uint64_t segments, length; // 0, 0: the backend's own plan
+};
+
+// Every variant and layout, chunk lengths that are not multiples of the 32 lanes (1, 31, 97,
+// 100, 333) and some that are, unit counts that do not divide the launches, launches that end
+// inside chunks and rounds of chunks, skips, zero=smallest, and the backend's own plans.
+std::vector<SegmentCase> segment_cases()
+{
+    return {
+        { config("ranmar24", 1, "single", "increment", 1802, 9373), 100003, 4099, 7, 100 },
+        { config("ranmar48", 1, "single", "same", 0, 0, "smallest", 12345), 200001, 65537, 5,
+            1000 },
+        { config("ranmar48x", 1, "single", "increment", 31328, 30081), 3001, 1000, 3, 1 },
+        { config("ranmar24", 1, "single", "increment", 12345, 678), 20000, 777, 2, 31 },
+        { config("ranmar48x", 3, "interleave", "increment", 1802, 9373), 300001, 9999, 4, 333 },
+        { config("ranmar24", 2, "block:5", "hash", 5, 6, "keep", 99), 200000, 1 << 16, 3, 64 },
+        { config("ranmar48", 3, "request:10", "split:100003", 7, 8, "keep", 777), 300000, 65537, 6,
+            97 },
+        { config("ranmar48x", 8, "interleave", "hash", 1, 2, "smallest"), 1000000, 1 << 17, 16,
+            4096 },
+        { config("ranmar24", 8, "block:1001", "stride:7", 3, 4, "keep", 5000), 500000, 77777, 9,
+            2000 },
+        { config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
+        { config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
+        // The Mersenne Twisters (jump-parallel on OpenMP; elsewhere the plan does not apply).
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 20000, 4099, 3, 100 },
+        { mt_config("mtdc", "fixstars-mt521", 3, "interleave", "hash", { 7 }, 2, 12345), 50000,
+            9999, 4, 1000 },
+        { mt_config("mtdc", sdk_dat(), 2, "request:7", "increment", { 777 }, 100), 5000, 777, 2,
+            33 },
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }), 30000, 65537, 2, 5000 },
+        { mt_config("mt19937", "", 1, "single", "same", { 0x123, 0x234, 0x345 }, 0, 999), 40000,
+            10007, 3, 7777 },
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "increment", { 1 }), 2500000, 1 << 20, 0,
+            0 },
+    };
+}
+
+TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
+{
+    for (const SegmentCase& k : segment_cases()) {
+        const Configuration c = on_backend(k.c);
+        BackendOptions options;
+        options.launch_numbers = k.launch;
+        options.segments = k.segments;
+        options.segment_length = k.length;
+        SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
+            + std::to_string(k.launch) + ", plan '" + jump_parallel_plan(c, options) + "'");
+        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP only.
+        const bool mt = c.generator == "mtdc" || c.generator == "mt19937";
+        if (k.segments > 1 && (!mt || c.backend == "openmp")) {
+            EXPECT_NE(jump_parallel_plan(c, options), "") << "the forced plan is not used";
+        }
+        EXPECT_TRUE(
+            same_words(reference(c, k.n), generate(c, k.n, k.launch, k.segments, k.length)));
+    }
+}
+
+// fill() in chunks of awkward sizes, take() and discard() (inside a chunk, across chunks,
+// across whole rounds of chunks and whole launches) continue the stream exactly; a
+// configuration's skip lands where discarding as many numbers does.
+TEST_P(Backend, JumpParallelFillTakeAndDiscardContinueTheStream)
+{
+    const SegmentCase cases[] = {
+        { config("ranmar48x", 1, "single", "increment", 1802, 9373), 0, 5000, 6, 123 },
+        { config("ranmar24", 3, "interleave", "increment", 1802, 9373), 0, 65536, 5, 1000 },
+        { config("ranmar48", 2, "request:7", "same", 9, 10), 0, 4099, 4, 32 },
+        { mt_config("mtdc", "fixstars-mt521", 2, "block:5", "increment", { 3 }), 0, 5000, 3, 500 },
+    };
+    const std::size_t pieces[] = { 1, 3, 737, 2, 20000, 100, 1, 65536, 31, 12345 };
+    const std::uint64_t discards[] = { 0, 1, 122, 124, 738, 5000, 50000, 1 };
+    for (const SegmentCase& k : cases) {
+        const Configuration c = on_backend(k.c);
+        BackendOptions options;
+        options.launch_numbers = k.launch;
+        options.segments = k.segments;
+        options.segment_length = k.length;
+        SCOPED_TRACE(describe(c) + ", plan '" + jump_parallel_plan(c, options) + "'");
+        std::size_t total = 0;
+        for (std::size_t step = 0; step < std::size(pieces); ++step)
+            total += pieces[step] + static_cast<std::size_t>(discards[step % std::size(discards)]);
+        const std::vector<std::uint64_t> want = reference(c, total);
+        auto stream = make_backend_stream(c, options);
+        std::vector<std::uint64_t> got;
+        for (std::size_t step = 0; step < std::size(pieces); ++step) {
+            const std::size_t ask = pieces[step];
+            if (step % 3 == 1) {
+                for (std::size_t have = 0; have < ask;) {
+                    const Stream::View v = stream->take(ask - have);
+                    ASSERT_GE(v.size, 1u);
+                    got.insert(got.end(), v.data, v.data + v.size);
+                    have += v.size;
+                }
+            } else {
+                std::vector<std::uint64_t> part(ask);
+                stream->fill(part.data(), ask);
+                got.insert(got.end(), part.begin(), part.end());
+            }
+            const std::uint64_t d = discards[step % std::size(discards)];
+            stream->discard(d);
+            got.insert(got.end(), want.begin() + static_cast<std::ptrdiff_t>(got.size()),
+                want.begin() + static_cast<std::ptrdiff_t>(got.size() + d));
+        }
+        EXPECT_TRUE(same_words(want, got));
+        for (std::uint64_t skip : { 1ull, 123ull, 124ull, 99999ull, 1000000000007ull }) {
+            Configuration skipped = c;
+            skipped.skip = skip;
+            SCOPED_TRACE("skip " + std::to_string(skip));
+            auto from = make_backend_stream(skipped, options);
+            auto ref = make_stream(c);
+            ref->discard(skip);
+            std::vector<std::uint64_t> a(30000), b(30000);
+            from->fill(a.data(), a.size());
+            ref->fill(b.data(), b.size());
+            EXPECT_TRUE(same_words(b, a));
+        }
+    }
+}
+
+// Kernel level, as LaunchWritesEverySlotOnceAndNothingElse: with units of chunks, every slot of
+// a launch is written once with the reference value and nothing outside it.
+TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
+{
+    expect_every_slot_once(config("ranmar24", 1, "single", "increment", 1802, 9373), 7, 100);
+    expect_every_slot_once(config("ranmar48x", 3, "interleave", "hash", 1, 2), 4, 31);
+    expect_every_slot_once(config("ranmar48", 2, "block:33", "same", 3, 4, "smallest"), 5, 4096);
+    expect_every_slot_once(config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
+    expect_every_slot_once(
+        mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }), 4, 3001);
+}
+
+// The one-warp-per-instance kernels (what few-instance configurations ran before jump-parallel
+// generation, and what many instances still run) stay exact: the equality cases with segments
+// turned off.
+TEST_P(Backend, OneWarpPerInstanceStreamsStayBitIdentical)
+{
+    for (const Case& k : equality_cases()) {
+        const Configuration c = on_backend(k.c);
+        SCOPED_TRACE(describe(c) + ", segments off");
+        EXPECT_TRUE(same_words(reference(c, k.n), generate(c, k.n, k.launch, 1, 0)));
+    }
 }
 
 // CUDA runs DC sets on one of three kernels (cuda_kernels.cu: registers with 1 or 2 warps per
@@ -904,6 +1062,54 @@ TEST(RanmarKernelMath, LayoutCountsAndIndicesTileTheRange)
                 EXPECT_EQ(sum, len);
                 EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), static_cast<long>(len));
             }
+}
+
+// The jump-parallel plans: none where the instances fill the device; otherwise chunks of at
+// least the minimum, at most one chunk per unit and launch, and no more units than the target.
+TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
+{
+    EXPECT_EQ(plan_segments(2048, 1 << 22, 4096, 4096).segments, 1u);
+    EXPECT_EQ(plan_segments(16384, 1 << 26, 4096, 4096).segments, 1u);
+    EXPECT_EQ(plan_segments(8, 1 << 20, 4, 32768).segments, 1u);
+    for (std::uint64_t n : { 1u, 2u, 7u, 8u, 64u, 1000u })
+        for (std::uint64_t launch : { 1u << 12, 65537u, 1u << 20, 1u << 22, 1u << 26 })
+            for (std::uint64_t target : { 4u, 32u, 4096u }) {
+                const SegmentPlan plan = plan_segments(n, launch, target, 4096);
+                SCOPED_TRACE(std::to_string(n) + " instances, launch " + std::to_string(launch)
+                    + ", target " + std::to_string(target));
+                if (plan.segments == 1) continue;
+                EXPECT_GE(plan.length, 4096u);
+                EXPECT_LE(plan.segments * plan.length, launch / n);
+                EXPECT_LE(n * plan.segments, target + n);
+            }
+    const SegmentPlan one = plan_segments(1, 1 << 22, 4096, 4096);
+    EXPECT_EQ(one.segments, 1024u);
+    EXPECT_EQ(one.length, 4096u);
+    const SegmentPlan forced = plan_segments(16384, 1 << 22, 4096, 4096, 3, 77);
+    EXPECT_EQ(forced.segments, 3u);
+    EXPECT_EQ(forced.length, 77u);
+    EXPECT_EQ(plan_segments(1, 1 << 22, 4096, 4096, 1, 0).segments, 1u);
+    // Per backend (no device needed): GPUs from 256 instances on, OpenMP from as many instances
+    // as threads, run the one-warp-per-instance kernels; forcing still works there.
+    Configuration c = config("ranmar48", 255, "interleave", "increment", 1, 2);
+    c.backend = "cuda";
+    EXPECT_NE(jump_parallel_plan(c, BackendOptions{}), "");
+    c.instances = 256;
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
+    BackendOptions forced_options;
+    forced_options.segments = 3;
+    forced_options.segment_length = 1000;
+    EXPECT_EQ(jump_parallel_plan(c, forced_options), "3 units x 1000 numbers per instance");
+    c.backend = "openmp";
+    c.instances = openmp_threads();
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
+    c.backend = "cpu";
+    c.instances = 1;
+    c.layout = parse_layout("single");
+    EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
+    const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
+    EXPECT_LE(huge.length, std::uint64_t(1) << 30);
+    EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);
 }
 
 TEST(Backends, CpuIsAlwaysAvailableAndFirst)

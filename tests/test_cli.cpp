@@ -104,6 +104,69 @@ TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
     EXPECT_EQ(count_lines(missing.err), 1) << missing.err;
 }
 
+// --backend auto: the run records the backend it chose (not "auto"), and the options it keeps
+// for --resume name that backend; the command line keeps the request.
+TEST(Cli, AutoBackendRunRecordsTheBackendItUsed)
+{
+    const std::string db = fresh("cli_auto.sqlite");
+    const Result r = rngvet("run --generator ranmar48 --seed 1802,9373 --backend auto "
+                            "--battery smallcrush --tests 1 --db "
+        + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("rngvet: auto: "), std::string::npos) << r.err;
+    rngvet::Store store(db);
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 1u);
+    const std::string used = runs[0].backend;
+    EXPECT_TRUE(used == "cpu" || used == "openmp" || used == "opencl" || used == "cuda") << used;
+    EXPECT_NE(runs[0].options.find("--backend\n" + used + "\n"), std::string::npos)
+        << runs[0].options;
+    EXPECT_NE(runs[0].command_line.find("--backend auto"), std::string::npos);
+}
+
+// --backend auto in generate: the numbers are the reference's whatever it chooses, and the
+// choice is the candidate with the highest rate per worker in its own report. Where no GPU is
+// here, opencl (PoCL) plays its part ($RNGVET_AUTO_GPU); skipped where that is not available.
+TEST(Cli, AutoBackendChoosesTheFasterMeasuredOneAndKeepsTheStream)
+{
+    const std::string want = fresh("cli_auto_cpu.u32"), got = fresh("cli_auto.u32");
+    const std::string args
+        = "generate --generator ranmar48x --seed 1802,9373 --skip 777 --count 300000 --out ";
+    ASSERT_EQ(rngvet(args + want + " --backend cpu").status, 0);
+    ::setenv("RNGVET_AUTO_GPU", "opencl", 1);
+    const Result r = rngvet(args + got + " --backend auto");
+    ::unsetenv("RNGVET_AUTO_GPU");
+    if (r.err.find("is not an available backend") != std::string::npos) GTEST_SKIP() << r.err;
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(slurp(got), slurp(want));
+    std::istringstream lines(r.err);
+    std::string best, chosen;
+    double best_share = -1, other_share = -1;
+    int measured = 0;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string tag, auto_word, backend, verb;
+        double rate = 0;
+        words >> tag >> auto_word >> backend >> verb >> rate;
+        if (backend == "chose") chosen = verb;
+        if (verb != "delivers") continue;
+        ++measured;
+        const double share = std::strtod(line.c_str() + line.find('(') + 1, nullptr);
+        EXPECT_NEAR(share, rate, 1e-3 * rate) << line; // one worker (jobs 1): its whole rate
+        if (share > best_share) {
+            other_share = best_share;
+            best_share = share;
+            best = backend;
+        } else {
+            other_share = share;
+        }
+    }
+    EXPECT_EQ(measured, 2) << r.err;
+    if (best_share > 1.001 * other_share) { // the report prints 4 digits
+        EXPECT_EQ(chosen, best) << r.err;
+    }
+}
+
 // bench --feed: each SmallCrush test on TestU01's RANMAR and on ranmar24 through the feed, which
 // is the same stream, so every p-value must be identical (the command fails otherwise).
 TEST(Cli, BenchFeedGivesTestU01sOwnPvaluesOnTheSameStream)

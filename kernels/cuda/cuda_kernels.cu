@@ -1,11 +1,12 @@
-// CUDA backend. RANMAR: one warp per instance. Layout single: ranmar_instances_per_block warps
-// per block; a warp's lanes share only their own history in shared memory, so __syncwarp() is
-// the only barrier and warps run independently. Other layouts: the tiled kernel
-// (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory). MT: DC sets with
-// mm = nn / 2 and nn of MT521, MT607 or MT1279, 2048 instances or more, run the register
-// kernel (an instance's state in the registers of one or two threads, each in its own warp);
-// others with nn <= 64 the lane kernel (8 threads per instance, a warp's 4 instances' states in
-// shared memory, mt_kernel.hpp); the rest one thread per instance, 128 per block, state
+// CUDA backend. RANMAR with jump-parallel generation (few instances): one warp per unit, an
+// instance's every S-th chunk (ranmar_generate_segments). Otherwise one warp per instance. Layout
+// single: ranmar_instances_per_block warps per block; a warp's lanes share only their own history
+// in shared memory, so __syncwarp() is the only barrier and warps run independently. Other layouts:
+// the tiled kernel (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory).
+// MT: DC sets with mm = nn / 2 and nn of MT521, MT607 or MT1279, 2048 instances or more, run the
+// register kernel (an instance's state in the registers of one or two threads, each in its own
+// warp); others with nn <= 64 the lane kernel (8 threads per instance, a warp's 4 instances' states
+// in shared memory, mt_kernel.hpp); the rest one thread per instance, 128 per block, state
 // word-major across instances (coalesced).
 // The other grids are those of the OpenCL backend (OpenMP: the one-thread-per-instance and
 // one-warp-per-instance grids).
@@ -43,6 +44,49 @@ __global__ void __launch_bounds__(ranmar_threads)
         __syncwarp();
     }
     ranmar_lane_store(st, hist[warp], lane);
+}
+
+// Jump-parallel generation (ranmar_kernel.hpp): one warp per unit, unit u = i * S + s making
+// every S-th chunk of instance i; ranmar_per_block independent warps per block (__syncwarp()
+// only). Every layout, when setup.params.segments > 1.
+__global__ void __launch_bounds__(ranmar_threads) ranmar_generate_segments(RanmarKernelParams p,
+    std::uint64_t* state, const std::uint64_t* __restrict__ poly, std::uint64_t* out)
+{
+    __shared__ std::uint64_t hist[ranmar_per_block][RNGVET_RANMAR_SEG_HIST];
+    __shared__ std::uint64_t ext[ranmar_per_block][RNGVET_RANMAR_EXT];
+    const unsigned warp = threadIdx.x / RNGVET_RANMAR_LANES;
+    const unsigned lane = threadIdx.x % RNGVET_RANMAR_LANES;
+    const std::uint64_t unit = std::uint64_t(blockIdx.x) * ranmar_per_block + warp;
+    const std::uint64_t i = unit / p.segments;
+    if (i >= p.instances) return; // the whole warp: no block-wide barrier follows
+    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    if (g.pos >= g.end) return; // no chunk of this unit in the launch: its state stays
+    std::uint64_t* st = state + unit * RNGVET_RANMAR_STRIDE;
+    std::uint64_t* h = hist[warp];
+    std::uint64_t* e = ext[warp];
+    ranmar_segment_load(st, h, lane);
+    __syncwarp();
+    while (g.pos < g.end) {
+        RanmarLane r = ranmar_segment_lane(p, h, g, lane);
+        const std::uint64_t steps = ranmar_segment_steps(g);
+        __syncwarp();
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            r = ranmar_segment_step(p, h, out, i, r);
+            __syncwarp();
+        }
+        if (ranmar_segment_jumps(g)) {
+            ranmar_jump_window(h, e, g, lane);
+            __syncwarp();
+            for (unsigned q = 0; q < 3; ++q) {
+                ranmar_jump_extend(p, e, q, lane);
+                __syncwarp();
+            }
+            ranmar_jump_apply(p, h, e, poly, g, lane);
+            __syncwarp();
+        }
+        g = ranmar_segment_next(p, g);
+    }
+    ranmar_segment_store(st, h, lane);
 }
 
 // The tiled kernel (ranmar_kernel.hpp, "Tiled launch"; the OpenCL driver is the same code):
@@ -546,17 +590,22 @@ public:
         , blocks_(setup.blocks)
     {
         state_ = copy_to_device(setup.state, "generator states");
+        if (params_.segments > 1) jump_ = copy_to_device(setup.jump, "jump polynomial");
     }
 
 protected:
-    // Single layout: one warp (ranmar_generate); every other layout: the tiled kernel.
+    // Jump-parallel (segments > 1): one warp per unit, every layout. Otherwise single layout:
+    // one warp per instance (ranmar_generate); every other layout: the tiled kernel.
     void enqueue(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode) override
     {
         RanmarKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
-        if (p.layout == RNGVET_LAYOUT_SINGLE) {
+        if (p.segments > 1) {
+            ranmar_generate_segments<<<static_cast<unsigned>(blocks_), ranmar_threads, 0,
+                stream_>>>(p, state_, jump_, out);
+        } else if (p.layout == RNGVET_LAYOUT_SINGLE) {
             ranmar_generate<<<static_cast<unsigned>(blocks_), ranmar_threads, 0, stream_>>>(
                 p, state_, out);
         } else {
@@ -571,6 +620,7 @@ private:
     RanmarKernelParams params_;
     std::uint64_t blocks_;
     std::uint64_t* state_ = nullptr;
+    std::uint64_t* jump_ = nullptr;
 };
 
 // Which MT kernel a configuration runs: the register kernel where it is compiled for the sets'

@@ -21,6 +21,11 @@ std::vector<std::string> opencl_device_names()
     return {};
 }
 
+bool opencl_gpu_present()
+{
+    return false;
+}
+
 std::unique_ptr<KernelDevice> make_opencl_ranmar(const RanmarSetup&, int)
 {
     throw InputError(std::string("backend 'opencl' is ") + not_built);

@@ -293,15 +293,32 @@ public:
         cl_int rc = CL_SUCCESS;
         tiled_.reset(clCreateKernel(program_.value, "ranmar_generate_tiled", &rc));
         check(rc, "clCreateKernel");
+        if (params_.segments > 1) {
+            jump_.reset(make_buffer(setup.jump, "jump polynomial"));
+            segments_.reset(clCreateKernel(program_.value, "ranmar_generate_segments", &rc));
+            check(rc, "clCreateKernel");
+            units_ = setup.units;
+        }
     }
 
-    // Every layout but single runs the tiled kernel (coalesced stores, ranmar_kernel.hpp).
+    // Jump-parallel (segments > 1): one unit per work-group, every layout. Otherwise every
+    // layout but single runs the tiled kernel (coalesced stores, ranmar_kernel.hpp).
     void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
     {
         RanmarKernelParams p = params_;
         p.g0 = g0;
         p.len = len;
         p.count_mode = count_mode ? 1 : 0;
+        if (p.segments > 1) {
+            cl_kernel k = segments_.value;
+            arg(0, p, k);
+            arg(1, state_.value, k);
+            arg(2, jump_.value, k);
+            arg(3, out_.value, k);
+            arg(4, static_cast<cl_ulong>(offset), k);
+            run(units_, RNGVET_RANMAR_LANES, k);
+            return;
+        }
         const bool tiled = p.layout != RNGVET_LAYOUT_SINGLE;
         cl_kernel k = tiled ? tiled_.value : kernel_.value;
         arg(0, p, k);
@@ -318,8 +335,11 @@ public:
 private:
     RanmarKernelParams params_;
     std::uint64_t blocks_;
+    std::uint64_t units_ = 0;
     Handle<cl_kernel, clReleaseKernel> tiled_;
+    Handle<cl_kernel, clReleaseKernel> segments_;
     Handle<cl_mem, clReleaseMemObject> state_;
+    Handle<cl_mem, clReleaseMemObject> jump_;
 };
 
 class OpenclMt final : public OpenclDevice {
@@ -385,6 +405,13 @@ std::vector<std::string> opencl_device_names()
     for (const ClDevice& d : list_devices())
         names.push_back(d.name);
     return names;
+}
+
+bool opencl_gpu_present()
+{
+    for (const ClDevice& d : list_devices())
+        if (d.gpu) return true;
+    return false;
 }
 
 std::unique_ptr<KernelDevice> make_opencl_ranmar(const RanmarSetup& setup, int device)

@@ -78,3 +78,44 @@ void ranmar_generate_tiled(RanmarKernelParams p, __global ulong* state, __global
     }
     if (active) ranmar_lane_store(st, h, lane);
 }
+
+/* Jump-parallel generation (ranmar_kernel.hpp): one unit per work-group of 32 work-items, so
+ * that units that make different numbers of chunks never meet at a barrier; unit
+ * u = i * S + s makes every S-th chunk of instance i. Every layout, when p.segments > 1. */
+__kernel __attribute__((reqd_work_group_size(RNGVET_RANMAR_LANES, 1, 1)))
+void ranmar_generate_segments(RanmarKernelParams p, __global ulong* state,
+                              __global const ulong* poly, __global ulong* out, ulong offset)
+{
+    __local ulong hist[RNGVET_RANMAR_SEG_HIST];
+    __local ulong ext[RNGVET_RANMAR_EXT];
+    const uint lane = (uint)get_local_id(0);
+    const ulong unit = (ulong)get_group_id(0);
+    const ulong i = unit / p.segments;
+    if (i >= p.instances) return; /* the whole group */
+    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    if (g.pos >= g.end) return; /* the whole group: no chunk of this unit in the launch */
+    __global ulong* st = state + unit * RNGVET_RANMAR_STRIDE;
+    ranmar_segment_load(st, hist, lane);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (g.pos < g.end) {
+        RanmarLane r = ranmar_segment_lane(p, hist, g, lane);
+        const ulong steps = ranmar_segment_steps(g);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (ulong s = 0; s < steps; ++s) {
+            r = ranmar_segment_step(p, hist, out + offset, i, r);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (ranmar_segment_jumps(g)) {
+            ranmar_jump_window(hist, ext, g, lane);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint q = 0; q < 3; ++q) {
+                ranmar_jump_extend(p, ext, q, lane);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            ranmar_jump_apply(p, hist, ext, poly, g, lane);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        g = ranmar_segment_next(p, g);
+    }
+    ranmar_segment_store(st, hist, lane);
+}

@@ -16,6 +16,11 @@ bool openmp_usable(std::string& why)
     return false;
 }
 
+int openmp_threads()
+{
+    return 1;
+}
+
 std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup&)
 {
     throw InputError(std::string("backend 'openmp' is ") + not_built);

@@ -3,8 +3,11 @@
 // which reorganise the same arithmetic for coalescing, are checked against the reference on
 // OpenCL).
 //
-// RANMAR: each "warp" runs its 32 lanes as a sequential loop per phase, which is exact because
-// no lane reads what another lane writes within a step (ranmar_kernel.hpp). A loop iteration
+// RANMAR: with jump-parallel generation (setup.params.segments > 1), one loop iteration per
+// unit (an instance's every S-th chunk), numbers made one after the other within a chunk and
+// the jumps' phases lane by lane. Otherwise each "warp" runs its 32 lanes as a sequential loop
+// per phase, which is exact because no lane reads what another lane writes within a step
+// (ranmar_kernel.hpp). A loop iteration
 // takes a group of whole blocks (up to ranmar_host_group instances) and advances all of them
 // step by step, as the warps of a GPU block advance together, rather than one instance's whole
 // launch after the other: under interleave an instance's numbers lie N words apart, so one
@@ -12,12 +15,15 @@
 // instance that writes into it; in one step of a group, its instances fill neighbouring words
 // of the same rows (16 instances: two whole lines per row).
 //
-// MT: one loop iteration per block, whose 128 "threads" run one after the other.
+// MT: one loop iteration per block, whose 128 "threads" run one after the other; with
+// jump-parallel generation (few instances, setup.segments > 1) one iteration per unit, on the
+// reference engine (mt_next, mt_jump).
 //
 // Instance states are 64-byte aligned: a RANMAR state is 13 cache lines; an MT block owns whole
 // lines of every state row (the row stride is a multiple of 16 words). So threads never share a
 // state line.
 #include "generators/error.hpp"
+#include "generators/jump.hpp"
 #include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
@@ -197,11 +203,44 @@ void ranmar_group(const RanmarKernelParams p, std::uint64_t first, int n, std::u
     }
 }
 
+// Jump-parallel: unit `unit` (instance unit / S, chunk s = unit % S) over the launch
+// (ranmar_kernel.hpp, "Jump-parallel generation"): each piece number by number
+// (ranmar_segment_run), each jump's phases with 32 lanes as one warp's.
+void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* state,
+    const std::uint64_t* poly, std::uint64_t* out)
+{
+    const std::uint64_t i = unit / p.segments;
+    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    if (g.pos >= g.end) return;
+    alignas(cache_line) std::uint64_t hist[RNGVET_RANMAR_SEG_HIST];
+    alignas(cache_line) std::uint64_t ext[RNGVET_RANMAR_EXT];
+    std::uint64_t* const st = state + unit * RNGVET_RANMAR_STRIDE;
+    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+        ranmar_segment_load(st, hist, l);
+    while (g.pos < g.end) {
+        ranmar_segment_run(p, hist, out, i, g);
+        if (ranmar_segment_jumps(g)) {
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                ranmar_jump_window(hist, ext, g, l);
+            for (unsigned q = 0; q < 3; ++q)
+                for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                    ranmar_jump_extend(p, ext, q, l);
+            for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+                ranmar_jump_apply(p, hist, ext, poly, g, l);
+        }
+        g = ranmar_segment_next(p, g);
+    }
+    for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
+        ranmar_segment_store(st, hist, l);
+}
+
 class OpenmpRanmar final : public OpenmpDevice {
 public:
     explicit OpenmpRanmar(const RanmarSetup& setup)
         : params_(setup.params)
         , blocks_(setup.blocks)
+        , units_(setup.units)
+        , jump_(setup.jump)
     {
         state_.assign(setup.state, "generator states");
     }
@@ -216,6 +255,15 @@ protected:
         p.count_mode = count_mode ? 1 : 0;
         std::uint64_t* const state = state_.data;
         std::uint64_t* const out = out_at;
+        if (p.segments > 1) {
+            // Units without a chunk in this launch return at once: dynamic scheduling.
+            const std::uint64_t* const poly = jump_.data();
+            const auto units = static_cast<std::int64_t>(units_);
+#pragma omp parallel for schedule(dynamic, 1)
+            for (std::int64_t u = 0; u < units; ++u)
+                ranmar_unit(p, static_cast<std::uint64_t>(u), state, poly, out);
+            return;
+        }
         // Smaller groups where there are too few blocks to give every thread a whole group.
         const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
         std::uint64_t blocks_per_group = blocks_ / threads;
@@ -238,14 +286,75 @@ protected:
 private:
     RanmarKernelParams params_;
     std::uint64_t blocks_;
+    std::uint64_t units_;
+    std::vector<std::uint64_t> jump_;
     AlignedArray<std::uint64_t> state_;
 };
+
+// Jump-parallel MT (setup.segments > 1): unit `unit` (instance unit / S, chunk s = unit % S)
+// over the launch, on the reference engine's state and step function (mt_next); at the end of
+// each chunk the precomputed jump over the other units' chunks (mt_jump with the polynomial).
+// The chunk arithmetic is RANMAR's (ranmar_segment_begin, ranmar_kernel.hpp).
+void mt_unit(const MtKernelParams& p, std::uint64_t segments, std::uint64_t length,
+    std::uint64_t start, std::uint64_t unit, MtState& st, const MtParams& prm, const Gf2Poly& jump,
+    std::uint64_t* out)
+{
+    const std::uint64_t i = unit / segments;
+    const std::uint64_t s = unit % segments;
+    const std::uint64_t origin = rv_layout_count_before(p.instances, p.layout, p.block, i, start);
+    const std::uint64_t a = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    const std::uint64_t end
+        = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    std::uint64_t k = (a - origin) / length;
+    const std::uint64_t owner = k % segments;
+    std::uint64_t pos = a;
+    if (owner != s) {
+        k += (s + segments - owner) % segments;
+        pos = origin + k * length;
+    }
+    std::uint64_t chunk_end = origin + (k + 1) * length;
+    // The step of mt_next with the parameters in registers (mt_twist, mt_temper; the state's
+    // words are of the parameters' type, so mt_next itself reloads them after every store).
+    const std::uint32_t aaa = prm.aaa, mask_b = prm.maskB, mask_c = prm.maskC;
+    const auto umask = static_cast<std::uint32_t>(p.umask);
+    const auto lmask = static_cast<std::uint32_t>(p.lmask);
+    const int nn = prm.nn, mm = prm.mm;
+    std::uint32_t* const x = st.st;
+    while (pos < end) {
+        const std::uint64_t piece_end = chunk_end < end ? chunk_end : end;
+        int w = st.k;
+        for (std::uint64_t t = pos; t < piece_end; ++t) {
+            const int w1 = w + 1 == nn ? 0 : w + 1;
+            const int wm = w + mm >= nn ? w + mm - nn : w + mm;
+            const std::uint32_t word = mt_twist(x[w], x[w1], x[wm], umask, lmask, aaa);
+            x[w] = word;
+            w = w1;
+            const std::uint32_t y = mt_temper(p, word, mask_b, mask_c);
+            const std::uint64_t j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
+            if (p.count_mode != 0)
+                out[j] += 1;
+            else
+                out[j] = y;
+        }
+        st.k = w;
+        if (piece_end != chunk_end) break;
+        mt_jump(st, prm, jump);
+        pos = chunk_end + (segments - 1) * length;
+        chunk_end = pos + length;
+    }
+}
 
 class OpenmpMt final : public OpenmpDevice {
 public:
     explicit OpenmpMt(const MtSetup& setup)
         : params_(setup.params)
         , blocks_(setup.blocks)
+        , segments_(setup.segments)
+        , length_(setup.length)
+        , start_(setup.start)
+        , units_(setup.unit_states)
+        , instance_params_(setup.instance_params)
+        , jumps_(setup.jumps)
     {
         state_.assign(setup.state, "generator states");
         position_.assign(setup.position, "generator positions");
@@ -264,6 +373,16 @@ protected:
         std::uint32_t* const pos = position_.data;
         const std::uint32_t* const consts = consts_.data;
         std::uint64_t* const out = out_at;
+        if (segments_ > 1) {
+            const auto units = static_cast<std::int64_t>(units_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+            for (std::int64_t u = 0; u < units; ++u) {
+                const auto i = static_cast<std::size_t>(static_cast<std::uint64_t>(u) / segments_);
+                mt_unit(p, segments_, length_, start_, static_cast<std::uint64_t>(u),
+                    units_[static_cast<std::size_t>(u)], instance_params_[i], jumps_[i], out);
+            }
+            return;
+        }
         const auto blocks = static_cast<std::int64_t>(blocks_);
 #pragma omp parallel for schedule(static)
         for (std::int64_t b = 0; b < blocks; ++b)
@@ -275,6 +394,10 @@ protected:
 private:
     MtKernelParams params_;
     std::uint64_t blocks_;
+    std::uint64_t segments_, length_, start_;
+    std::vector<MtState> units_;
+    std::vector<MtParams> instance_params_;
+    std::vector<Gf2Poly> jumps_;
     AlignedArray<std::uint32_t> state_;
     AlignedArray<std::uint32_t> position_;
     AlignedArray<std::uint32_t> consts_;
@@ -285,6 +408,11 @@ private:
 bool openmp_usable(std::string&)
 {
     return true;
+}
+
+int openmp_threads()
+{
+    return omp_get_max_threads();
 }
 
 // Runs pass(1), pass(2), ... until min_seconds have gone by; sets t.seconds and returns the
