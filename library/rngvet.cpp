@@ -154,10 +154,10 @@ Configuration configuration_from_text(const char* text, std::string& backend)
     return c;
 }
 
-// "auto": a CUDA device when present; else OpenMP for several instances (one instance is a
-// sequential recurrence that OpenMP's launches only slow down: `rngvet bench --library`
-// measured 5.9e7 numbers/s through OpenMP against 3.4e8 on the CPU for ranmar48, 10 a call);
-// else the CPU reference. External streams exist on the CPU only.
+// "auto": a CUDA device when present, else OpenMP (jump-parallel for few instances), else the
+// CPU reference. External streams exist on the CPU only. (On the H100 host's 16 cores, ranmar48
+// on one instance, 10 doubles a call: OpenMP 2.8e8 numbers/s, the CPU reference 1.75e8; 2-core
+// development machine: about equal; docs/benchmarks.md.)
 std::string choose_backend(const Configuration& c, const std::string& wanted)
 {
     if (wanted != "auto") return wanted;
@@ -166,7 +166,7 @@ std::string choose_backend(const Configuration& c, const std::string& wanted)
     const auto has
         = [&](const char* b) { return std::find(here.begin(), here.end(), b) != here.end(); };
     if (has("cuda")) return "cuda";
-    if (has("openmp") && c.instances > 1) return "openmp";
+    if (has("openmp")) return "openmp";
     return "cpu";
 }
 
@@ -195,10 +195,11 @@ public:
             if (prefetch_) {
                 p = prefetch_->acquire(k);
             } else {
-                k = std::min(n, scratch_size);
-                if (scratch_.size() < k) scratch_.resize(scratch_size);
-                stream_->fill(scratch_.data(), k);
-                p = scratch_.data();
+                // In place: a device stream's numbers where its device copied them.
+                const rngvet::Stream::View v = stream_->take(n);
+                if (v.size == 0) throw std::runtime_error("the stream ended");
+                p = v.data;
+                k = v.size;
             }
             sink(p, k);
             n -= k;
@@ -248,11 +249,24 @@ private:
     }
     bool device_ = false;
 
-    static constexpr std::size_t scratch_size = 4096;
     std::unique_ptr<rngvet::library::Prefetch> prefetch_;
     std::unique_ptr<rngvet::Stream> stream_;
-    std::vector<std::uint64_t> scratch_;
 };
+
+// out[i] = f(p[i]) for i < k: over the OpenMP threads when the piece is large (a request of 10^6
+// numbers from a GPU is otherwise bound by one core's memory traffic).
+template <class T, class F> void convert(const std::uint64_t* p, std::size_t k, T* out, F f)
+{
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(k);
+    if (n < (std::ptrdiff_t(1) << 18)) { // no OpenMP region: it costs microseconds to enter
+        for (std::ptrdiff_t i = 0; i < n; ++i)
+            out[i] = f(p[i]);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+        out[i] = f(p[i]);
+}
 
 } // namespace
 
@@ -371,8 +385,7 @@ int rngvet_u01(rngvet_stream* s, double* out, size_t n)
     return s->call([&] {
         const double scale = 1.0 / static_cast<double>(std::uint64_t(1) << s->bits);
         s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
-            for (std::size_t i = 0; i < k; ++i)
-                out[i] = static_cast<double>(p[i]) * scale;
+            convert(p, k, out, [scale](std::uint64_t x) { return static_cast<double>(x) * scale; });
             out += k;
         });
         s->position += n;
@@ -386,8 +399,8 @@ int rngvet_f32(rngvet_stream* s, float* out, size_t n)
         const int shift = s->bits - 24;
         const float scale = 1.0f / 16777216.0f;
         s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
-            for (std::size_t i = 0; i < k; ++i)
-                out[i] = static_cast<float>(p[i] >> shift) * scale;
+            convert(p, k, out,
+                [shift, scale](std::uint64_t x) { return static_cast<float>(x >> shift) * scale; });
             out += k;
         });
         s->position += n;
@@ -400,8 +413,7 @@ int rngvet_u32(rngvet_stream* s, uint32_t* out, size_t n)
     return s->call([&] {
         const int bits = s->bits;
         s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
-            for (std::size_t i = 0; i < k; ++i)
-                out[i] = rngvet::top32(p[i], bits);
+            convert(p, k, out, [bits](std::uint64_t x) { return rngvet::top32(x, bits); });
             out += k;
         });
         s->position += n;

@@ -52,8 +52,7 @@ enum rngvet_interface { RNGVET_BUFFERED = 0, RNGVET_DIRECT = 1, RNGVET_DEVICE = 
 typedef struct rngvet_stream rngvet_stream;
 
 typedef struct rngvet_options {
-    /* "auto" (or NULL): a CUDA device when present, else OpenMP for several instances, else
-       the CPU reference;
+    /* "auto" (or NULL): a CUDA device when present, else OpenMP, else the CPU reference;
        or "cpu", "openmp", "opencl", "cuda". A backend given in the configuration's options
        (--backend) takes precedence. */
     const char* backend;
