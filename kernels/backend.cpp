@@ -562,61 +562,12 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
     return setup;
 }
 
-std::vector<std::string> check_backend_stream(const Configuration& c)
-{
-    if (c.backend != "cuda" && c.backend != "opencl") {
-        (void)make_backend_stream(c);
-        return backend_devices(c.backend);
-    }
-    // The child writes "ok" and one device per line, or "error" and the message.
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        die_with_parent(parent, SIGKILL);
-        close(fds[0]);
-        std::string text;
-        try {
-            (void)make_backend_stream(c);
-            text = "ok\n";
-            for (const std::string& d : backend_devices(c.backend))
-                text += d + "\n";
-        } catch (const std::exception& e) {
-            text = std::string("error\n") + e.what();
-        }
-        for (std::size_t at = 0; at < text.size();) {
-            const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
-            if (n <= 0) break;
-            at += static_cast<std::size_t>(n);
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
-        text.append(buffer, static_cast<std::size_t>(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
-    if (text.rfind("ok\n", 0) != 0)
-        throw InputError("backend '" + c.backend + "': the check of the configuration ended "
-            + "without an answer (exit status " + std::to_string(status) + ")");
-    std::vector<std::string> devices;
-    std::size_t at = 3;
-    for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
-        devices.push_back(text.substr(at, nl - at));
-    return devices;
-}
-
 namespace {
 
-// Runs f in a forked child (the parent must not initialise a GPU driver it forks workers after,
-// check_backend_stream) and returns what f returned; f's exceptions come back as InputError.
-std::string in_child(const std::function<std::string()>& f)
+// Runs f in a forked child (the parent must not initialise a GPU driver it forks workers after)
+// and returns what f returned; f's exceptions come back as InputError, and a child that ends
+// without answering is an InputError naming `what`.
+std::string in_child(const std::function<std::string()>& f, const std::string& what)
 {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -649,12 +600,35 @@ std::string in_child(const std::function<std::string()>& f)
     waitpid(pid, &status, 0);
     if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
     if (text.rfind("ok\n", 0) != 0)
-        throw InputError("a measurement in a child process ended without an answer (exit status "
-            + std::to_string(status) + ")");
+        throw InputError(
+            what + " ended without an answer (exit status " + std::to_string(status) + ")");
     return text.substr(3);
 }
 
 } // namespace
+
+std::vector<std::string> check_backend_stream(const Configuration& c)
+{
+    if (c.backend != "cuda" && c.backend != "opencl") {
+        (void)make_backend_stream(c);
+        return backend_devices(c.backend);
+    }
+    // The child answers with one device per line.
+    const std::string text = in_child(
+        [&] {
+            (void)make_backend_stream(c);
+            std::string devices;
+            for (const std::string& d : backend_devices(c.backend))
+                devices += d + "\n";
+            return devices;
+        },
+        "backend '" + c.backend + "': the check of the configuration");
+    std::vector<std::string> devices;
+    std::size_t at = 0;
+    for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+        devices.push_back(text.substr(at, nl - at));
+    return devices;
+}
 
 std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
     std::string* report, int jobs, double seconds)
@@ -666,53 +640,56 @@ std::string resolve_auto_backend(const Configuration& c, const BackendOptions& o
     }
     // Everything in the child, the probe included: this process must not initialise a GPU
     // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
-    const std::string text = in_child([&] {
-        const Probe& pr = probe();
-        const auto has = [&](const std::string& b) {
-            return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
-        };
-        const std::string host = has("openmp") ? "openmp" : "cpu";
-        std::string gpu = has("cuda")               ? "cuda"
-            : has("opencl") && opencl_gpu_present() ? "opencl"
-                                                    : "";
-        // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
-        if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
-            gpu = env;
-            if (!has(gpu) || gpu == host)
-                throw InputError("RNGVET_AUTO_GPU='" + gpu
-                    + "' is not an available backend other than " + host
-                    + " (available: " + join(pr.available) + ")");
-        }
-        if (gpu.empty()) return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + host + "\n";
-        // Delivery to host memory in place, as the feed reads it, at the run's launch length.
-        std::string lines, best;
-        double best_share = -1;
-        for (const std::string& b : { gpu, host }) {
-            Configuration k = c;
-            k.backend = b;
-            try {
-                const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
-                    options.segments, options.segment_length)
-                                        .numbers_per_second();
-                const double share = b == gpu ? rate : rate / jobs;
-                char line[200];
-                std::snprintf(line, sizeof line,
-                    "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
-                    b.c_str(), rate, share, jobs);
-                lines += line;
-                if (share > best_share) {
-                    best_share = share;
-                    best = b;
-                }
-            } catch (const std::exception& e) {
-                lines += "auto: " + b + " failed: " + e.what() + "\n";
+    const std::string text = in_child(
+        [&] {
+            const Probe& pr = probe();
+            const auto has = [&](const std::string& b) {
+                return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
+            };
+            const std::string host = has("openmp") ? "openmp" : "cpu";
+            std::string gpu = has("cuda")               ? "cuda"
+                : has("opencl") && opencl_gpu_present() ? "opencl"
+                                                        : "";
+            // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
+            if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
+                gpu = env;
+                if (!has(gpu) || gpu == host)
+                    throw InputError("RNGVET_AUTO_GPU='" + gpu
+                        + "' is not an available backend other than " + host
+                        + " (available: " + join(pr.available) + ")");
             }
-        }
-        if (best.empty())
-            throw InputError(
-                "--backend auto: no backend could run " + canonical_name(c) + " (" + lines + ")");
-        return lines + "auto: chose " + best + "\n" + best + "\n";
-    });
+            if (gpu.empty())
+                return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + host + "\n";
+            // Delivery to host memory in place, as the feed reads it, at the run's launch length.
+            std::string lines, best;
+            double best_share = -1;
+            for (const std::string& b : { gpu, host }) {
+                Configuration k = c;
+                k.backend = b;
+                try {
+                    const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
+                        options.segments, options.segment_length)
+                                            .numbers_per_second();
+                    const double share = b == gpu ? rate : rate / jobs;
+                    char line[200];
+                    std::snprintf(line, sizeof line,
+                        "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
+                        b.c_str(), rate, share, jobs);
+                    lines += line;
+                    if (share > best_share) {
+                        best_share = share;
+                        best = b;
+                    }
+                } catch (const std::exception& e) {
+                    lines += "auto: " + b + " failed: " + e.what() + "\n";
+                }
+            }
+            if (best.empty())
+                throw InputError("--backend auto: no backend could run " + canonical_name(c) + " ("
+                    + lines + ")");
+            return lines + "auto: chose " + best + "\n" + best + "\n";
+        },
+        "the measurement of --backend auto");
     // The last line is the backend, the others the report.
     std::string body = text;
     if (!body.empty() && body.back() == '\n') body.pop_back();
