@@ -127,11 +127,10 @@ RNGVET_HD void ranmar_lane_load(RV_GLOBAL const rv_u64* state, RV_LOCAL rv_u64* 
         hist[w] = state[w];
 }
 
-/* The lane's number of this step (only when r.k < r.end): makes X_k and output k, keeps X_k in
- * the history and, when k is the launch's last number of the instance, records its c in
- * state[RNGVET_RANMAR_C]. */
-RNGVET_HD rv_u64 ranmar_lane_make(
-    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* state, RanmarLane r)
+/* The lane's number of this step (only when r.k < r.end): makes X_k and output k and keeps X_k
+ * in the history. ranmar_lane_make also records, when k is the launch's last number of the
+ * instance, its c in state[RNGVET_RANMAR_C]. */
+RNGVET_HD rv_u64 ranmar_lane_value(RanmarKernelParams p, RV_LOCAL rv_u64* hist, RanmarLane r)
 {
     rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
     if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
@@ -139,6 +138,13 @@ RNGVET_HD rv_u64 ranmar_lane_make(
     rv_u64 value = (x - r.c) & p.mask;
     hist[r.slot] = x;
     if (value == 0 && p.zero_smallest != 0) value = 1;
+    return value;
+}
+
+RNGVET_HD rv_u64 ranmar_lane_make(
+    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* state, RanmarLane r)
+{
+    const rv_u64 value = ranmar_lane_value(p, hist, r);
     if (r.k + 1 == r.end) state[RNGVET_RANMAR_C] = r.c;
     return value;
 }
@@ -335,12 +341,7 @@ RNGVET_HD RanmarLane ranmar_segment_step(
     RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
 {
     if (r.k < r.end) {
-        rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
-        if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
-        const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
-        rv_u64 value = (x - r.c) & p.mask;
-        hist[r.slot] = x;
-        if (value == 0 && p.zero_smallest != 0) value = 1;
+        const rv_u64 value = ranmar_lane_value(p, hist, r);
         if (r.k + 1 == r.end) hist[RNGVET_RANMAR_C] = r.c;
         const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
         if (p.count_mode != 0)
