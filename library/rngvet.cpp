@@ -132,8 +132,9 @@ Configuration configuration_from_options(const std::string& text, std::string& b
     return c;
 }
 
-// A configuration from a canonical name or the options form; validated.
-Configuration configuration_from_text(const char* text, std::string& backend)
+} // namespace
+
+Configuration rngvet::library::configuration_from_text(const char* text, std::string& backend)
 {
     if (!text) throw InputError("no configuration given");
     std::string s(text);
@@ -153,6 +154,8 @@ Configuration configuration_from_text(const char* text, std::string& backend)
         throw InputError("stdin32 is not a stream a library can open; use file:PATH");
     return c;
 }
+
+namespace {
 
 // "auto": a CUDA device when present, else OpenMP (jump-parallel for few instances), else the
 // CPU reference. External streams exist on the CPU only. (On the H100 host's 16 cores, ranmar48
@@ -313,7 +316,7 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
     Configuration c;
     std::string backend = o.backend && *o.backend ? o.backend : "auto";
     int status = guarded(RNGVET_ERROR_INPUT, [&] {
-        c = configuration_from_text(configuration, backend);
+        c = rngvet::library::configuration_from_text(configuration, backend);
         if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT
             && o.interface != RNGVET_DEVICE)
             throw InputError("interface must be RNGVET_BUFFERED (0), RNGVET_DIRECT (1) or "

@@ -39,15 +39,15 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
         rngvet::library::set_last_error("rngvet_stored_verdicts: a NULL argument");
         return RNGVET_ERROR_INPUT;
     }
-    // The configuration's canonical name: opening the stream on the CPU would also build it;
-    // a configuration that does not parse is an input error.
+    // The configuration's canonical name; one that does not parse is an input error.
     std::string name;
-    {
-        rngvet_stream* s = nullptr;
-        const int status = rngvet_open_with(&s, configuration, "cpu", RNGVET_DIRECT, 0);
-        if (status != RNGVET_OK) return status;
-        name = rngvet_stream_name(s);
-        rngvet_close(s);
+    try {
+        std::string backend;
+        name = rngvet::canonical_name(
+            rngvet::library::configuration_from_text(configuration, backend));
+    } catch (const std::exception& e) {
+        rngvet::library::set_last_error(e.what());
+        return RNGVET_ERROR_INPUT;
     }
     const std::string family = rngvet::seed_family(name);
 
