@@ -50,7 +50,7 @@ Configuration ConfigurationOptions::configuration() const
     if (!layout.empty())
         c.layout = parse_layout(layout);
     else
-        c.layout.kind = instances > 1 ? LayoutKind::interleave : LayoutKind::single;
+        c.layout = default_layout(instances);
     c.seeding = parse_seeding(seeding);
     c.zero = zero;
     c.skip = skip.value;

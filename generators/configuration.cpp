@@ -363,6 +363,11 @@ Layout parse_layout(const std::string& text)
         "unknown layout '" + text + "' (valid: single, interleave, block:K, request:R)");
 }
 
+Layout default_layout(int instances)
+{
+    return { instances > 1 ? LayoutKind::interleave : LayoutKind::single, 0 };
+}
+
 Seeding parse_seeding(const std::string& text)
 {
     if (text == "increment") return { SeedingKind::increment, 0 };

@@ -46,6 +46,8 @@ struct Configuration {
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
 std::vector<std::int64_t> parse_seed(const std::string& text);
 Layout parse_layout(const std::string& text);
+// The layout when none is given: single for one instance, interleave for more.
+Layout default_layout(int instances);
 Seeding parse_seeding(const std::string& text);
 std::string to_string(const Layout& layout);
 std::string to_string(const Seeding& seeding);

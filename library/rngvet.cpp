@@ -127,8 +127,7 @@ Configuration configuration_from_options(const std::string& text, std::string& b
     if (!layout.empty())
         c.layout = rngvet::parse_layout(layout);
     else
-        c.layout.kind
-            = c.instances > 1 ? rngvet::LayoutKind::interleave : rngvet::LayoutKind::single;
+        c.layout = rngvet::default_layout(c.instances);
     return c;
 }
 
