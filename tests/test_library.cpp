@@ -189,14 +189,34 @@ TEST(Library, ConversionsAreTheReferencesAndNeverOne)
     }
 }
 
-// The largest 48-bit number: its double is below 1, and its float (top 24 bits) too.
+// The largest word a stream can hold, through the library: its double and its float stay below
+// 1 (rounding the word's double to float would give 1.0f, which is why f32 truncates).
 TEST(Library, TheLargestNumbersStayBelowOne)
 {
-    const std::uint64_t top = (std::uint64_t(1) << 48) - 1;
-    EXPECT_LT(to_u01(top, 48), 1.0);
-    EXPECT_LT(static_cast<float>(top >> 24) / 16777216.0f, 1.0f);
-    EXPECT_EQ(static_cast<float>(static_cast<double>(top) / 281474976710656.0), 1.0f)
-        << "rounding a 48-bit number to float gives 1.0, which is why f32 truncates";
+    const std::string path = fresh("library_largest.bin");
+    {
+        std::ofstream out(path, std::ios::binary);
+        const std::uint32_t words[4] = { 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFF80u, 0 };
+        out.write(reinterpret_cast<const char*>(words), sizeof words);
+    }
+    rngvet_stream* a = nullptr;
+    rngvet_stream* b = nullptr;
+    ASSERT_EQ(rngvet_open_with(&a, ("file:" + path).c_str(), "cpu", RNGVET_DIRECT, 0), RNGVET_OK);
+    ASSERT_EQ(rngvet_open_with(&b, ("file:" + path).c_str(), "cpu", RNGVET_DIRECT, 0), RNGVET_OK);
+    double d[4];
+    float f[4];
+    ASSERT_EQ(rngvet_u01(a, d, 4), RNGVET_OK);
+    ASSERT_EQ(rngvet_f32(b, f, 4), RNGVET_OK);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_LT(d[i], 1.0) << i;
+        EXPECT_LT(f[i], 1.0f) << i;
+        EXPECT_EQ(static_cast<float>(d[i]), 1.0f) << i;
+    }
+    EXPECT_EQ(f[0], 16777215.0f / 16777216.0f);
+    EXPECT_EQ(d[3], 0.0);
+    EXPECT_EQ(f[3], 0.0f);
+    rngvet_close(a);
+    rngvet_close(b);
 }
 
 TEST(Library, TheStreamIsWhatRngvetGenerateWrites)
