@@ -187,10 +187,7 @@ public:
     // Calls sink(numbers, k) over consecutive pieces of the next n numbers.
     template <class Sink> void read(std::size_t n, Sink&& sink)
     {
-        if (device_)
-            throw Misuse("this stream was opened with RNGVET_DEVICE: its numbers go to "
-                         "device memory (rngvet_u01_device, rngvet_u32_device, "
-                         "rngvet_raw_device)");
+        if (device_) refuse_host();
         while (n > 0) {
             std::size_t k = n;
             const std::uint64_t* p;
@@ -217,7 +214,7 @@ public:
     // The numbers themselves, straight into out where nothing is buffered.
     void raw(std::uint64_t* out, std::size_t n)
     {
-        if (device_) read(n, [](const std::uint64_t*, std::size_t) {}); // refuses
+        if (device_) refuse_host();
         if (stream_) {
             stream_->fill(out, n);
             return;
@@ -238,6 +235,11 @@ public:
     }
 
 private:
+    static void refuse_host()
+    {
+        throw Misuse("this stream was opened with RNGVET_DEVICE: its numbers go to device memory "
+                     "(rngvet_u01_device, rngvet_u32_device, rngvet_raw_device)");
+    }
     // A device stream never holds numbers on the host: it skips by generating on the device
     // and dropping them (fill_device into no memory).
     void skip_on_device(std::uint64_t n)
