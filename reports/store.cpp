@@ -4,9 +4,11 @@
 #include "generators/error.hpp"
 #include "verdict.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <sqlite3.h>
 #include <stdexcept>
+#include <thread>
 
 namespace rngvet {
 namespace {
@@ -199,6 +201,9 @@ private:
     sqlite3_stmt* stmt_ = nullptr;
 };
 
+// How long a connection waits for another one's lock before it gives up.
+constexpr int busy_timeout_ms = 30000;
+
 void exec(sqlite3* db, const char* sql)
 {
     char* message = nullptr;
@@ -210,6 +215,24 @@ void exec(sqlite3* db, const char* sql)
             throw std::runtime_error("database error: " + m);
         throw InputError("database error: " + m);
     }
+}
+
+// Write-ahead logging while the store is written: readers never block the workers' commits,
+// and concurrent writers wait on the busy timeout instead of failing. Switching a file to it
+// needs the file to itself, and SQLite answers SQLITE_BUSY at once, without the busy handler,
+// while another connection holds a write lock in rollback mode: another process creating the
+// same new store, or the last writer switching back in its destructor. So this waits here, as
+// long as the busy timeout.
+void use_write_ahead_log(sqlite3* db)
+{
+    const auto give_up
+        = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    int rc;
+    while ((rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr))
+            == SQLITE_BUSY
+        && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (rc != SQLITE_OK) exec(db, "PRAGMA journal_mode = WAL"); // says why
 }
 
 // Rolls back unless committed.
@@ -297,16 +320,14 @@ Store::Store(const std::string& path, Access access)
         db_ = nullptr;
         throw InputError("cannot open database '" + path + "': " + why);
     }
-    sqlite3_busy_timeout(db_, 30000);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
     try {
         if (access == Access::read_only) {
             check_readable_schema();
         } else {
             exec(db_, "PRAGMA foreign_keys = ON");
-            // Write-ahead logging while the store is written: readers never block the workers'
-            // commits, and concurrent writers wait on the busy timeout instead of failing.
             // The destructor returns the file to a rollback journal (see there).
-            exec(db_, "PRAGMA journal_mode = WAL");
+            use_write_ahead_log(db_);
             migrate();
         }
     } catch (const InputError& e) {

@@ -4,11 +4,13 @@
 #include "reports/report.hpp"
 #include "reports/store.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <thread>
 
 namespace rngvet {
 namespace {
@@ -74,6 +76,29 @@ TEST(Store, CreatesTheSchemaAtTheCurrentVersionAndReopens)
         EXPECT_EQ(s.schema_version(), store_schema_version);
         EXPECT_TRUE(s.runs().empty());
     }
+}
+
+// Another connection holds a write lock in rollback mode on a new file, as another process
+// creating the same store does: opening waits for it instead of failing with "database is
+// locked" (SQLite does not call the busy handler when switching to write-ahead logging).
+TEST(Store, OpeningWaitsForAnotherConnectionsWriteLockOnANewFile)
+{
+    const std::string path = temp_db("store_locked.sqlite");
+    sqlite3* other = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    std::thread release([other] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    });
+    try {
+        Store s(path);
+        EXPECT_EQ(s.schema_version(), store_schema_version);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+    }
+    release.join();
+    sqlite3_close(other);
 }
 
 TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
