@@ -46,14 +46,21 @@ inline std::string slurp(const std::string& path)
     return s.str();
 }
 
+// A file in the test directory named after the running test (its suite, name and parameter),
+// with `suffix`: ctest runs the tests of one executable in parallel processes.
+inline std::string running_test_file(const std::string& suffix)
+{
+    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(test->test_suite_name()) + "." + test->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    return testing::TempDir() + "rngvet_" + name + suffix;
+}
+
 // `rngvet ARGS` through the shell, with `env` (assignments such as "RNGVET_X=1") before it.
-// Its output goes through files named after the running test: ctest runs the tests of one
-// executable in parallel processes.
+// Its output goes through files named after the running test.
 inline CliResult run_rngvet(const std::string& args, const std::string& env = "")
 {
-    const std::string base = testing::TempDir() + "rngvet_"
-        + testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string out = base + ".out", err = base + ".err";
+    const std::string out = running_test_file(".out"), err = running_test_file(".err");
     const std::string cmd
         = env + " " + std::string(RNGVET_BINARY) + " " + args + " >" + out + " 2>" + err;
     const int raw = std::system(cmd.c_str());
@@ -64,8 +71,7 @@ inline CliResult run_rngvet(const std::string& args, const std::string& env = ""
 // its process id (the group's), or 0 when it could not be started.
 inline pid_t start_rngvet(const std::string& args)
 {
-    const std::string pidfile = testing::TempDir() + "rngvet_"
-        + testing::UnitTest::GetInstance()->current_test_info()->name() + ".pid";
+    const std::string pidfile = running_test_file(".pid");
     const std::string cmd = "setsid " + std::string(RNGVET_BINARY) + " " + args
         + " >/dev/null 2>&1 & echo $! >" + pidfile;
     if (std::system(cmd.c_str()) != 0) return 0;
