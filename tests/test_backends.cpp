@@ -13,6 +13,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
+#include "tests/support.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,36 +25,7 @@
 namespace rngvet {
 namespace {
 
-Configuration config(const std::string& generator, int instances, const std::string& layout,
-    const std::string& seeding, int ij, int kl, const std::string& zero = "keep",
-    std::uint64_t skip = 0)
-{
-    Configuration c;
-    c.generator = generator;
-    c.instances = instances;
-    c.layout = parse_layout(layout);
-    c.seeding = parse_seeding(seeding);
-    c.seed = { ij, kl };
-    c.zero = zero;
-    c.skip = skip;
-    return c;
-}
-
-Configuration mt_config(const std::string& generator, const std::string& params, int instances,
-    const std::string& layout, const std::string& seeding, std::vector<std::int64_t> seed,
-    int param_id = 0, std::uint64_t skip = 0)
-{
-    Configuration c;
-    c.generator = generator;
-    c.params = params;
-    c.param_id = param_id;
-    c.instances = instances;
-    c.layout = parse_layout(layout);
-    c.seeding = parse_seeding(seeding);
-    c.seed = std::move(seed);
-    c.skip = skip;
-    return c;
-}
+using namespace rngvet_test;
 
 // NVIDIA's MersenneTwister.dat, built into rngvet (generators/params/README.md).
 std::string sdk_dat()
@@ -61,80 +33,14 @@ std::string sdk_dat()
     return "nvidia-sdk-mt607";
 }
 
-std::vector<std::uint64_t> reference(Configuration c, std::size_t n)
-{
-    c.backend = "cpu";
-    std::vector<std::uint64_t> out(n);
-    make_stream(c)->fill(out.data(), n);
-    return out;
-}
-
-// Bit-exact comparison that reports the first difference, not a million numbers.
-::testing::AssertionResult same_words(
-    const std::vector<std::uint64_t>& want, const std::vector<std::uint64_t>& got)
-{
-    if (want.size() != got.size())
-        return ::testing::AssertionFailure()
-            << "sizes differ: " << want.size() << " vs " << got.size();
-    std::size_t first = want.size(), count = 0;
-    for (std::size_t k = 0; k < want.size(); ++k)
-        if (want[k] != got[k]) {
-            if (count++ == 0) first = k;
-        }
-    if (count == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure()
-        << count << " of " << want.size() << " words differ; first at combined index " << first
-        << ": reference " << want[first] << ", backend " << got[first];
-}
-
 std::string describe(const Configuration& c)
 {
     return canonical_name(c) + " on " + c.backend;
 }
 
-bool required(const std::string& backend)
-{
-    const char* env = std::getenv("RNGVET_REQUIRE_BACKENDS");
-    if (!env) return false;
-    std::stringstream in(env);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (item == backend) return true;
-    return false;
-}
-
-// Reports once per backend which device the tests run on.
-void announce(const std::string& backend)
-{
-    static std::set<std::string> done;
-    if (!done.insert(backend).second) return;
-    const RanmarSetup setup = ranmar_setup(config("ranmar24", 1, "single", "increment", 1, 1));
-    std::unique_ptr<KernelDevice> d;
-    if (backend == "openmp") d = make_openmp_ranmar(setup);
-    if (backend == "opencl") d = make_opencl_ranmar(setup, -1);
-    if (backend == "cuda") d = make_cuda_ranmar(setup, -1);
-    std::cout << "[ backend  ] " << d->description() << std::endl;
-}
-
 class Backend : public ::testing::TestWithParam<std::string> {
 protected:
-    void SetUp() override
-    {
-        const std::vector<std::string> available = available_backends();
-        if (std::find(available.begin(), available.end(), GetParam()) == available.end()) {
-            std::string why;
-            try {
-                Configuration c = config("ranmar24", 1, "single", "increment", 1, 1);
-                c.backend = GetParam();
-                make_backend_stream(c);
-            } catch (const InputError& e) {
-                why = e.what();
-            }
-            if (required(GetParam())) FAIL() << "required backend unavailable: " << why;
-            GTEST_SKIP() << why;
-        }
-        announce(GetParam());
-    }
+    void SetUp() override { skip_unless_available(GetParam()); }
 
     Configuration on_backend(Configuration c) const
     {
@@ -251,38 +157,41 @@ std::vector<Case> equality_cases()
     int s = 0;
     for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" }) {
         auto seed = [&](int k) { return seeds[(s + k) % 4]; };
+        cases.push_back({ ranmar_config(g, 1, "single", "increment", seed(0)[0], seed(0)[1]),
+            1000003, 1 << 22 });
         cases.push_back(
-            { config(g, 1, "single", "increment", seed(0)[0], seed(0)[1]), 1000003, 1 << 22 });
-        cases.push_back({ config(g, 1, "single", "same", seed(1)[0], seed(1)[1], "smallest", 97),
-            300001, 65537 });
+            { ranmar_config(g, 1, "single", "same", seed(1)[0], seed(1)[1], "smallest", 97), 300001,
+                65537 });
+        cases.push_back({ ranmar_config(g, 1, "interleave", "increment", seed(2)[0], seed(2)[1]),
+            200000, 4099 });
+        cases.push_back({ ranmar_config(g, 7, "interleave", "increment", seed(3)[0], seed(3)[1]),
+            700007, 1 << 22 });
+        cases.push_back({ ranmar_config(g, 7, "interleave", "stride:1000", seed(0)[0], seed(0)[1],
+                              "keep", 12345),
+            300000, 99991 });
+        cases.push_back({ ranmar_config(g, 64, "interleave", "hash", seed(1)[0], seed(1)[1]),
+            1000000, 1 << 22 });
         cases.push_back(
-            { config(g, 1, "interleave", "increment", seed(2)[0], seed(2)[1]), 200000, 4099 });
+            { ranmar_config(g, 64, "interleave", "increment", seed(2)[0], seed(2)[1], "smallest"),
+                300000, 65536 + 33 });
         cases.push_back(
-            { config(g, 7, "interleave", "increment", seed(3)[0], seed(3)[1]), 700007, 1 << 22 });
+            { ranmar_config(g, 1, "block:77", "increment", seed(3)[0], seed(3)[1]), 200000, 4096 });
+        cases.push_back({ ranmar_config(g, 7, "block:3", "increment", seed(0)[0], seed(0)[1]),
+            300000, 1 << 22 });
         cases.push_back(
-            { config(g, 7, "interleave", "stride:1000", seed(0)[0], seed(0)[1], "keep", 12345),
-                300000, 99991 });
+            { ranmar_config(g, 7, "block:1001", "hash", seed(1)[0], seed(1)[1], "keep", 5000),
+                300000, 77777 });
         cases.push_back(
-            { config(g, 64, "interleave", "hash", seed(1)[0], seed(1)[1]), 1000000, 1 << 22 });
-        cases.push_back(
-            { config(g, 64, "interleave", "increment", seed(2)[0], seed(2)[1], "smallest"), 300000,
-                65536 + 33 });
-        cases.push_back(
-            { config(g, 1, "block:77", "increment", seed(3)[0], seed(3)[1]), 200000, 4096 });
-        cases.push_back(
-            { config(g, 7, "block:3", "increment", seed(0)[0], seed(0)[1]), 300000, 1 << 22 });
-        cases.push_back({ config(g, 7, "block:1001", "hash", seed(1)[0], seed(1)[1], "keep", 5000),
-            300000, 77777 });
-        cases.push_back(
-            { config(g, 64, "block:1", "same", seed(2)[0], seed(2)[1]), 200000, 1 << 22 });
-        cases.push_back(
-            { config(g, 64, "block:4095", "stride:7", seed(3)[0], seed(3)[1]), 1000000, 300007 });
+            { ranmar_config(g, 64, "block:1", "same", seed(2)[0], seed(2)[1]), 200000, 1 << 22 });
+        cases.push_back({ ranmar_config(g, 64, "block:4095", "stride:7", seed(3)[0], seed(3)[1]),
+            1000000, 300007 });
         // The original GPU library's requests (R not a multiple of N) and sequence splitting.
+        cases.push_back({ ranmar_config(g, 8, "request:100003", "increment", seed(0)[0], seed(0)[1],
+                              "keep", 7777),
+            500000, 65537 });
         cases.push_back(
-            { config(g, 8, "request:100003", "increment", seed(0)[0], seed(0)[1], "keep", 7777),
-                500000, 65537 });
-        cases.push_back(
-            { config(g, 7, "request:10", "split:1000003", seed(1)[0], seed(1)[1]), 300000, 4099 });
+            { ranmar_config(g, 7, "request:10", "split:1000003", seed(1)[0], seed(1)[1]), 300000,
+                4099 });
         ++s;
     }
     return cases;
@@ -305,7 +214,7 @@ TEST_P(Backend, NameAndBitsAreTheReferences)
 {
     std::vector<Configuration> configs;
     for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" })
-        configs.push_back(config(g, 7, "block:5", "hash", 1, 2, "smallest", 3));
+        configs.push_back(ranmar_config(g, 7, "block:5", "hash", 1, 2, "smallest", 3));
     configs.push_back(mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }, 2, 9));
     configs.push_back(mt_config("mt19937", "", 1, "single", "same", { 1, 2, 3 }));
     for (const Configuration& base : configs) {
@@ -324,13 +233,13 @@ TEST_P(Backend, ZeroPolicyMatchesReference)
 {
     const std::size_t zero_at = 3 + 7 * 568;
     const Configuration keep
-        = on_backend(config("ranmar24", 7, "interleave", "increment", 1802, 1487));
+        = on_backend(ranmar_config("ranmar24", 7, "interleave", "increment", 1802, 1487));
     const std::vector<std::uint64_t> want_keep = reference(keep, 8000);
     ASSERT_EQ(want_keep[zero_at], 0u) << "the search result no longer holds";
     EXPECT_TRUE(same_words(want_keep, generate(keep, 8000, 1001)));
 
     const Configuration smallest = on_backend(
-        config("ranmar24", 7, "interleave", "increment", 1802, 1487, "smallest", 3000));
+        ranmar_config("ranmar24", 7, "interleave", "increment", 1802, 1487, "smallest", 3000));
     const std::vector<std::uint64_t> want = reference(smallest, 5000);
     ASSERT_EQ(want[zero_at - 3000], 1u);
     EXPECT_TRUE(same_words(want, generate(smallest, 5000, 333)));
@@ -345,9 +254,9 @@ TEST_P(Backend, ChunkedEqualsOneShot)
     for (std::size_t s : sizes)
         total += s;
     const Configuration configs[] = {
-        config("ranmar48x", 7, "block:5", "increment", 1802, 9373),
-        config("ranmar24", 64, "interleave", "hash", 4, 5, "smallest"),
-        config("ranmar48", 1, "single", "increment", 31328, 30081, "keep", 1000),
+        ranmar_config("ranmar48x", 7, "block:5", "increment", 1802, 9373),
+        ranmar_config("ranmar24", 64, "interleave", "hash", 4, 5, "smallest"),
+        ranmar_config("ranmar48", 1, "single", "increment", 31328, 30081, "keep", 1000),
         mt_config("mtdc", "fixstars-mt521", 32, "block:7", "stride:0x33ff", { 0 }),
         mt_config("mt19937", "", 5, "interleave", "increment", { 5489 }, 0, 77),
     };
@@ -378,7 +287,7 @@ TEST_P(Backend, ChunkedEqualsOneShot)
 TEST_P(Backend, TakeServesTheStreamInPlace)
 {
     const Configuration configs[] = {
-        config("ranmar48x", 7, "interleave", "increment", 1802, 9373),
+        ranmar_config("ranmar48x", 7, "interleave", "increment", 1802, 9373),
         mt_config("mtdc", "fixstars-mt521", 32, "block:7", "stride:0x33ff", { 0 }),
     };
     const std::size_t launch = 65537;
@@ -452,34 +361,41 @@ TEST_P(Backend, MersenneTwisterStreamsAreBitIdenticalToReference)
     }
 }
 
-// The two published GPU configurations, with their known answers checked on
-// the backend's own output, and the whole output against the reference.
+// The published GPU configurations, with the known-answer table's rows checked on the
+// backend's own output where each instance's numbers land, and the whole output against the
+// reference.
 TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
 {
-    { // MT19937, init_genrand(5489): the first five and the 10000th output.
+    { // MT19937, init_genrand(5489): the first outputs and the 10000th.
         const Configuration c = on_backend(mt_config("mt19937", "", 1, "single", "same", { 5489 }));
         const std::vector<std::uint64_t> got = generate(c, 10000);
-        const std::uint64_t first[]
-            = { 3499211612u, 581869302u, 3890346734u, 3586334585u, 545404204u };
-        for (std::size_t t = 0; t < 5; ++t)
-            EXPECT_EQ(got[t], first[t]) << "output " << t;
-        EXPECT_EQ(got[9999], 4123659995u);
+        for (std::uint64_t skip : { 0, 9999 }) {
+            const KnownAnswer row = known_answer("mt19937", "5489", skip);
+            for (std::size_t t = 0; t < row.values.size(); ++t)
+                EXPECT_EQ(got.at(skip + t), row.values[t]) << "output " << skip + t;
+        }
     }
+    // The table's DC rows: the SDK's MT607 sets by their index (matrix_a's low 16 bits), the
+    // book's MT521 sets by gid = seed / 0x33ff.
+    std::vector<std::pair<std::size_t, KnownAnswer>> sdk, book;
+    for (const KnownAnswer& row : known_answers_of("mtdc")) {
+        const MtParamSet set = mtdc_param_set(row.configuration());
+        if (set.p == 607) sdk.emplace_back(set.ids.at(0), row);
+        if (set.p == 521) book.emplace_back(static_cast<std::size_t>(row.seed.at(0) / 0x33ff), row);
+    }
+    EXPECT_EQ(sdk.size(), 3u);
+    EXPECT_EQ(book.size(), 2u);
     { // NVIDIA SDK: 4096 MT607 sets, every twister seeded 777, out[id + 4096 * t].
         const Configuration c
             = on_backend(mt_config("mtdc", sdk_dat(), 4096, "interleave", "same", { 777 }));
         SCOPED_TRACE(describe(c));
         const std::size_t n = 4096 * 64;
         const std::vector<std::uint64_t> got = generate(c, n, 100003);
-        const std::pair<std::size_t, std::vector<std::uint64_t>> known[] = {
-            { 0, { 266438323u, 3738112288u, 410106672u, 3516699363u, 2828855469u, 758469217u } },
-            { 1, { 84377738u, 53293241u, 1574281272u, 3351025515u, 2753163148u, 2769445992u } },
-            { 4095,
-                { 390570138u, 3841073232u, 2823469249u, 2277279595u, 1712970508u, 3776344425u } },
-        };
-        for (const auto& [id, words] : known)
-            for (std::size_t t = 0; t < words.size(); ++t)
-                EXPECT_EQ(got[id + 4096 * t], words[t]) << "id " << id << ", output " << t;
+        for (const auto& [id, row] : sdk) {
+            EXPECT_EQ(row.seed, std::vector<std::int64_t>{ 777 });
+            for (std::size_t t = 0; t < row.values.size(); ++t)
+                EXPECT_EQ(got.at(id + 4096 * t), row.values[t]) << "id " << id << ", output " << t;
+        }
         EXPECT_TRUE(same_words(reference(c, n), got));
     }
     { // The OpenCL book: 32 MT521 sets, generator gid seeded 0x33ff * gid, out[gid * K + t].
@@ -488,13 +404,10 @@ TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
             "mtdc", "fixstars-mt521", 32, "block:" + std::to_string(k), "stride:0x33ff", { 0 }));
         SCOPED_TRACE(describe(c));
         const std::vector<std::uint64_t> got = generate(c, 32 * k, 65537);
-        const std::uint64_t gid0[]
-            = { 3435822361u, 2593142105u, 1380007438u, 1855630689u, 2791445388u, 3267650319u };
-        const std::uint64_t gid1[]
-            = { 941032305u, 3457884119u, 3029038885u, 1246296401u, 4195980896u, 2037642049u };
-        for (std::size_t t = 0; t < 6; ++t) {
-            EXPECT_EQ(got[t], gid0[t]) << "gid 0, output " << t;
-            EXPECT_EQ(got[k + t], gid1[t]) << "gid 1, output " << t;
+        for (const auto& [gid, row] : book) {
+            EXPECT_EQ(row.seed.at(0), static_cast<std::int64_t>(0x33ff * gid));
+            for (std::size_t t = 0; t < row.values.size(); ++t)
+                EXPECT_EQ(got.at(gid * k + t), row.values[t]) << "gid " << gid << ", output " << t;
         }
         EXPECT_TRUE(same_words(reference(c, 32 * k), got));
     }
@@ -506,16 +419,18 @@ TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
 TEST_P(Backend, SkipAndDiscardMatchReference)
 {
     const Configuration skips[] = {
-        config("ranmar24", 1, "single", "increment", 1802, 9373, "keep", 1000000000000000ull),
-        config("ranmar48x", 7, "interleave", "hash", 5, 6, "keep", 1000000000007ull),
-        config("ranmar48", 64, "block:1001", "increment", 7, 8, "smallest", 123456789012ull),
+        ranmar_config(
+            "ranmar24", 1, "single", "increment", 1802, 9373, "keep", 1000000000000000ull),
+        ranmar_config("ranmar48x", 7, "interleave", "hash", 5, 6, "keep", 1000000000007ull),
+        ranmar_config("ranmar48", 64, "block:1001", "increment", 7, 8, "smallest", 123456789012ull),
     };
     for (const Configuration& base : skips) {
         const Configuration c = on_backend(base);
         SCOPED_TRACE(describe(c));
         EXPECT_TRUE(same_words(reference(c, 100000), generate(c, 100000, 65537)));
     }
-    const Configuration c = on_backend(config("ranmar48x", 7, "block:9", "stride:3", 11, 12));
+    const Configuration c
+        = on_backend(ranmar_config("ranmar48x", 7, "block:9", "stride:3", 11, 12));
     BackendOptions options;
     options.launch_numbers = 65537;
     auto stream = make_backend_stream(c, options);
@@ -534,10 +449,10 @@ TEST_P(Backend, SkipAndDiscardMatchReference)
 TEST_P(Backend, LaunchWritesEverySlotOnceAndNothingElse)
 {
     const Configuration configs[] = {
-        config("ranmar24", 7, "interleave", "increment", 1802, 9373),
-        config("ranmar48", 64, "block:5", "hash", 77, 88),
-        config("ranmar48x", 1, "single", "same", 3, 4),
-        config("ranmar24", 9, "block:33", "stride:5", 9, 10, "smallest"),
+        ranmar_config("ranmar24", 7, "interleave", "increment", 1802, 9373),
+        ranmar_config("ranmar48", 64, "block:5", "hash", 77, 88),
+        ranmar_config("ranmar48x", 1, "single", "same", 3, 4),
+        ranmar_config("ranmar24", 9, "block:33", "stride:5", 9, 10, "smallest"),
         mt_config("mtdc", "fixstars-mt521", 32, "block:9", "stride:0x33ff", { 0 }),
         mt_config("mt19937", "", 130, "interleave", "hash", { 1 }),
     };
@@ -560,21 +475,24 @@ struct SegmentCase {
 std::vector<SegmentCase> segment_cases()
 {
     return {
-        { config("ranmar24", 1, "single", "increment", 1802, 9373), 100003, 4099, 7, 100 },
-        { config("ranmar48", 1, "single", "same", 0, 0, "smallest", 12345), 200001, 65537, 5,
+        { ranmar_config("ranmar24", 1, "single", "increment", 1802, 9373), 100003, 4099, 7, 100 },
+        { ranmar_config("ranmar48", 1, "single", "same", 0, 0, "smallest", 12345), 200001, 65537, 5,
             1000 },
-        { config("ranmar48x", 1, "single", "increment", 31328, 30081), 3001, 1000, 3, 1 },
-        { config("ranmar24", 1, "single", "increment", 12345, 678), 20000, 777, 2, 31 },
-        { config("ranmar48x", 3, "interleave", "increment", 1802, 9373), 300001, 9999, 4, 333 },
-        { config("ranmar24", 2, "block:5", "hash", 5, 6, "keep", 99), 200000, 1 << 16, 3, 64 },
-        { config("ranmar48", 3, "request:10", "split:100003", 7, 8, "keep", 777), 300000, 65537, 6,
-            97 },
-        { config("ranmar48x", 8, "interleave", "hash", 1, 2, "smallest"), 1000000, 1 << 17, 16,
-            4096 },
-        { config("ranmar24", 8, "block:1001", "stride:7", 3, 4, "keep", 5000), 500000, 77777, 9,
-            2000 },
-        { config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
-        { config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
+        { ranmar_config("ranmar48x", 1, "single", "increment", 31328, 30081), 3001, 1000, 3, 1 },
+        { ranmar_config("ranmar24", 1, "single", "increment", 12345, 678), 20000, 777, 2, 31 },
+        { ranmar_config("ranmar48x", 3, "interleave", "increment", 1802, 9373), 300001, 9999, 4,
+            333 },
+        { ranmar_config("ranmar24", 2, "block:5", "hash", 5, 6, "keep", 99), 200000, 1 << 16, 3,
+            64 },
+        { ranmar_config("ranmar48", 3, "request:10", "split:100003", 7, 8, "keep", 777), 300000,
+            65537, 6, 97 },
+        { ranmar_config("ranmar48x", 8, "interleave", "hash", 1, 2, "smallest"), 1000000, 1 << 17,
+            16, 4096 },
+        { ranmar_config("ranmar24", 8, "block:1001", "stride:7", 3, 4, "keep", 5000), 500000, 77777,
+            9, 2000 },
+        { ranmar_config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
+        { ranmar_config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0,
+            0 },
         // The Mersenne Twisters (jump-parallel on OpenMP; elsewhere the plan does not apply).
         { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 20000, 4099, 3, 100 },
         { mt_config("mtdc", "fixstars-mt521", 3, "interleave", "hash", { 7 }, 2, 12345), 50000,
@@ -615,9 +533,9 @@ TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
 TEST_P(Backend, JumpParallelFillTakeAndDiscardContinueTheStream)
 {
     const SegmentCase cases[] = {
-        { config("ranmar48x", 1, "single", "increment", 1802, 9373), 0, 5000, 6, 123 },
-        { config("ranmar24", 3, "interleave", "increment", 1802, 9373), 0, 65536, 5, 1000 },
-        { config("ranmar48", 2, "request:7", "same", 9, 10), 0, 4099, 4, 32 },
+        { ranmar_config("ranmar48x", 1, "single", "increment", 1802, 9373), 0, 5000, 6, 123 },
+        { ranmar_config("ranmar24", 3, "interleave", "increment", 1802, 9373), 0, 65536, 5, 1000 },
+        { ranmar_config("ranmar48", 2, "request:7", "same", 9, 10), 0, 4099, 4, 32 },
         { mt_config("mtdc", "fixstars-mt521", 2, "block:5", "increment", { 3 }), 0, 5000, 3, 500 },
     };
     const std::size_t pieces[] = { 1, 3, 737, 2, 20000, 100, 1, 65536, 31, 12345 };
@@ -674,10 +592,11 @@ TEST_P(Backend, JumpParallelFillTakeAndDiscardContinueTheStream)
 // a launch is written once with the reference value and nothing outside it.
 TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
 {
-    expect_every_slot_once(config("ranmar24", 1, "single", "increment", 1802, 9373), 7, 100);
-    expect_every_slot_once(config("ranmar48x", 3, "interleave", "hash", 1, 2), 4, 31);
-    expect_every_slot_once(config("ranmar48", 2, "block:33", "same", 3, 4, "smallest"), 5, 4096);
-    expect_every_slot_once(config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
+    expect_every_slot_once(ranmar_config("ranmar24", 1, "single", "increment", 1802, 9373), 7, 100);
+    expect_every_slot_once(ranmar_config("ranmar48x", 3, "interleave", "hash", 1, 2), 4, 31);
+    expect_every_slot_once(
+        ranmar_config("ranmar48", 2, "block:33", "same", 3, 4, "smallest"), 5, 4096);
+    expect_every_slot_once(ranmar_config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
     expect_every_slot_once(
         mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }), 4, 3001);
 }
@@ -754,7 +673,7 @@ TEST_P(Backend, OutOfMemoryIsAnInputError)
 {
     BackendOptions options;
     options.launch_numbers = std::size_t(1) << 42; // 32 TiB of output buffer
-    const Configuration c = on_backend(config("ranmar24", 1, "single", "increment", 1, 1));
+    const Configuration c = on_backend(ranmar_config("ranmar24", 1, "single", "increment", 1, 1));
     try {
         make_backend_stream(c, options);
         FAIL() << "a 32 TiB buffer was allocated";
@@ -806,9 +725,9 @@ void check_views(const std::string& backend)
     small.launch_numbers = std::size_t(1) << 14;
     const auto open = [&](const Configuration& c) { return make_backend_stream(c, small); };
     std::vector<Configuration> outputs = {
-        config("ranmar24", 1, "single", "increment", 1802, 9373),
-        config("ranmar48", 8, "interleave", "increment", 1802, 9373),
-        config("ranmar48x", 3, "block:5", "increment", 12, 34),
+        ranmar_config("ranmar24", 1, "single", "increment", 1802, 9373),
+        ranmar_config("ranmar48", 8, "interleave", "increment", 1802, 9373),
+        ranmar_config("ranmar48x", 3, "block:5", "increment", 12, 34),
         mt_config("mt19937", "", 1, "single", "same", { 5489 }),
         mt_config("mtdc", "fixstars-mt521", 4, "interleave", "stride:0x33ff", { 0 }),
     };
@@ -872,7 +791,7 @@ TEST(Arrangements, RequestAndSplitFollowTheirDefinitions)
     for (const char* g : { "ranmar48", "mt19937" }) {
         const bool mt = std::string(g) == "mt19937";
         Configuration base = mt ? mt_config(g, "", 1, "single", "same", { 5489 })
-                                : config(g, 1, "single", "same", 1802, 9373);
+                                : ranmar_config(g, 1, "single", "same", 1802, 9373);
         const int n = 3;
         const std::uint64_t s = 1000;
         Configuration c = base;
@@ -896,32 +815,34 @@ TEST(Arrangements, RequestAndSplitFollowTheirDefinitions)
         b.layout = parse_layout("block:4");
         EXPECT_TRUE(same_words(reference(b, 5000), reference(c, 5000)));
     }
-    Configuration few = config("ranmar48", 4, "request:3", "increment", 1, 2);
+    Configuration few = ranmar_config("ranmar48", 4, "request:3", "increment", 1, 2);
     EXPECT_THROW(validate(few), InputError);
 }
 
 // split:20000 on James's RANMAR: instance 1 starts with his published values after 20000
-// numbers (validators/known_answers.txt), on the reference and on every backend.
+// numbers (the known-answer table's row), on the reference and on every backend.
 std::vector<std::uint64_t> james_split(const std::string& backend)
 {
-    Configuration c = config("ranmar24", 2, "interleave", "split:20000", 1802, 9373);
+    Configuration c = ranmar_config("ranmar24", 2, "interleave", "split:20000", 1802, 9373);
     c.backend = backend;
     auto stream = make_backend_stream(c);
     std::vector<std::uint64_t> x(12);
     stream->fill(x.data(), x.size());
     return { x[1], x[3], x[5], x[7], x[9], x[11] };
 }
-const std::vector<std::uint64_t> james_after_20000
-    = { 6533892, 14220222, 7275067, 6172232, 8354498, 10633180 };
+std::vector<std::uint64_t> james_after_20000()
+{
+    return known_answer("ranmar24", "1802,9373", 20000).values;
+}
 
 TEST(Arrangements, SplitReachesJamessPublishedValues)
 {
-    EXPECT_EQ(james_split("cpu"), james_after_20000);
+    EXPECT_EQ(james_split("cpu"), james_after_20000());
 }
 
 TEST_P(Backend, SplitReachesJamessPublishedValues)
 {
-    EXPECT_EQ(james_split(GetParam()), james_after_20000);
+    EXPECT_EQ(james_split(GetParam()), james_after_20000());
 }
 
 TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
@@ -936,7 +857,7 @@ TEST_P(Backend, ViewsAreTheReferenceOutputsBits)
 
 // The SDK's float of a word ((float)w + 1) / 2^32 in single precision: 24 bits of resolution,
 // exactly 1.0 for the 128 largest words (they round to 2^32), and GetBits saturating there;
-// the Box-Muller view of MT19937(5489)'s first two words (3499211612, 581869302).
+// the Box-Muller view of MT19937(5489)'s first two words (the known-answer table's row).
 TEST(Views, TransformsFollowTheSdksFormulas)
 {
     const std::uint64_t one = std::uint64_t(1) << 53;
@@ -946,9 +867,11 @@ TEST(Views, TransformsFollowTheSdksFormulas)
     EXPECT_EQ(top32(one, 53), 0xFFFFFFFFu);
     EXPECT_EQ(to_u01(one, 53), 1.0);
     EXPECT_EQ(sdk_float_grid(0), std::uint64_t(1) << 21); // v = 2^-32
-    EXPECT_EQ(top32(sdk_float_grid(3499211612u), 53), 3499211520u); // rounded to 24 bits
+    const std::vector<std::uint64_t>& mt = known_answer("mt19937", "5489").values;
+    const auto w0 = static_cast<std::uint32_t>(mt.at(0)), w1 = static_cast<std::uint32_t>(mt.at(1));
+    EXPECT_EQ(top32(sdk_float_grid(w0), 53), 3499211520u); // rounded to 24 bits
     std::uint64_t z[2];
-    box_muller_grid(3499211612u, 581869302u, z);
+    box_muller_grid(w0, w1, z);
     EXPECT_NEAR(to_u01(z[0], 53), 0.66345402028771194, 1e-15);
     EXPECT_NEAR(to_u01(z[1], 53), 0.68490601603682666, 1e-15);
     Configuration c = mt_config("mt19937", "", 1, "single", "same", { 5489 });
@@ -959,7 +882,7 @@ TEST(Views, TransformsFollowTheSdksFormulas)
 
 TEST(Views, CanonicalNameResolutionAndNamesRoundTrip)
 {
-    Configuration c = config("ranmar48", 1, "single", "increment", 1802, 9373);
+    Configuration c = ranmar_config("ranmar48", 1, "single", "increment", 1802, 9373);
     EXPECT_EQ(canonical_name(c), "ranmar48/1/single/increment/1802,9373");
     for (BitView view : { BitView::low32, BitView::reversed, BitView::packed }) {
         c.view = view;
@@ -971,7 +894,7 @@ TEST(Views, CanonicalNameResolutionAndNamesRoundTrip)
     EXPECT_THROW(parse_view("middle"), InputError);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Backend, ::testing::Values("openmp", "opencl", "cuda"),
+INSTANTIATE_TEST_SUITE_P(All, Backend, ::testing::ValuesIn(kernel_backends()),
     [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
 // --- Host-only checks of the kernel's building blocks ---------------------------------
@@ -1008,7 +931,7 @@ TEST(RanmarKernelMath, DeviceStateAtAnyPositionContinuesTheStream)
     if (!openmp_usable(why)) GTEST_SKIP() << why;
     for (std::uint64_t position : { 0u, 1u, 32u, 96u, 97u, 98u, 1000u, 12345u }) {
         SCOPED_TRACE("position " + std::to_string(position));
-        const Configuration c = config("ranmar48x", 1, "single", "increment", 555, 666);
+        const Configuration c = ranmar_config("ranmar48x", 1, "single", "increment", 555, 666);
         RanmarSetup setup = ranmar_setup(c);
         RanmarState s = ranmar_instance_state(c, 0);
         for (std::uint64_t k = 0; k < position; ++k)
@@ -1091,7 +1014,7 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     EXPECT_EQ(plan_segments(1, 1 << 22, 4096, 4096, 1, 0).segments, 1u);
     // Per backend (no device needed): GPUs from 256 instances on, OpenMP from as many instances
     // as threads, run the one-warp-per-instance kernels; forcing still works there.
-    Configuration c = config("ranmar48", 255, "interleave", "increment", 1, 2);
+    Configuration c = ranmar_config("ranmar48", 255, "interleave", "increment", 1, 2);
     c.backend = "cuda";
     EXPECT_NE(jump_parallel_plan(c, BackendOptions{}), "");
     c.instances = 256;
@@ -1121,7 +1044,7 @@ TEST(Backends, CpuIsAlwaysAvailableAndFirst)
 
 TEST(Backends, CpuBackendIsTheReferenceStream)
 {
-    const Configuration c = config("ranmar48", 7, "block:3", "increment", 1, 2);
+    const Configuration c = ranmar_config("ranmar48", 7, "block:3", "increment", 1, 2);
     auto stream = make_backend_stream(c);
     std::vector<std::uint64_t> got(1000);
     stream->fill(got.data(), got.size());
@@ -1138,7 +1061,7 @@ TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
     for (const char* b : { "openmp", "opencl", "cuda" })
         if (std::find(available.begin(), available.end(), b) == available.end()) tried.push_back(b);
     for (const std::string& b : tried) {
-        Configuration c = config("ranmar24", 1, "single", "increment", 1, 1);
+        Configuration c = ranmar_config("ranmar24", 1, "single", "increment", 1, 1);
         c.backend = b;
         try {
             make_backend_stream(c);

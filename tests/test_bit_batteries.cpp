@@ -23,7 +23,7 @@ extern "C" {
 #include "batteries/bits_read.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
-#include "tests/cli_run.hpp"
+#include "tests/support.hpp"
 
 namespace {
 
@@ -35,13 +35,9 @@ using rngvet::rabbit_catalogue;
 constexpr double nb20 = 1048576; // 2^20
 
 using rngvet_test::fresh;
+using rngvet_test::run_rngvet;
 using rngvet_test::slurp;
 using Result = rngvet_test::CliResult;
-
-Result rngvet_cli(const std::string& args)
-{
-    return rngvet_test::run_rngvet(args);
-}
 
 std::vector<int> counts(const BatteryCatalogue& c)
 {
@@ -145,7 +141,7 @@ TEST(BitBatteries, EveryTestRunAloneWritesTheCataloguesStatistics)
 TEST(BitBatteries, SerialRabbitOnRanmar24EqualsTestU01sOwnRabbit)
 {
     const std::string db = fresh("bits_rabbit.sqlite");
-    const Result r = rngvet_cli("run --generator ranmar24 --seed 1802,9373 --battery rabbit "
+    const Result r = run_rngvet("run --generator ranmar24 --seed 1802,9373 --battery rabbit "
                                 "--nb 2^20 --mode serial --db "
         + db);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -162,12 +158,12 @@ TEST(BitBatteries, SerialRabbitOnRanmar24EqualsTestU01sOwnRabbit)
     EXPECT_EQ(store.run(1)->battery, "rabbit(nb=1048576)");
     EXPECT_EQ(store.tests(1).size(), 26u); // the two left out are recorded, with no statistic
     // The stored name reads back: a resume finds every test there.
-    const Result again = rngvet_cli("run --resume 1 --db " + db);
+    const Result again = run_rngvet("run --resume 1 --db " + db);
     EXPECT_EQ(again.status, 0) << again.err;
     EXPECT_NE(again.out.find("every test already"), std::string::npos) << again.out;
     // Reports name the battery with its parameters; bits read: Rabbit reads 32 bits a number.
     const std::string md = fresh("bits_report.md");
-    ASSERT_EQ(rngvet_cli("report --db " + db + " --out " + md).status, 0);
+    ASSERT_EQ(run_rngvet("report --db " + db + " --out " + md).status, 0);
     EXPECT_NE(slurp(md).find("Rabbit (nb = 1048576)"), std::string::npos);
     EXPECT_EQ(rngvet::bits_read("rabbit(nb=1048576)", 1).highest_bit, 32);
     EXPECT_EQ(rngvet::bits_read("rabbit(nb=1048576)", 10).highest_bit, 31);
@@ -194,7 +190,7 @@ TEST(BitBatteries, SerialRabbitOnAFileOfTestU01sMt19937EqualsTestU01sOwnRabbit)
         ugfsr_DeleteGen(gen);
     }
     const std::string db = fresh("bits_rabbit_mt.sqlite");
-    const Result r = rngvet_cli(
+    const Result r = run_rngvet(
         "run --generator file:" + words + " --battery rabbit --nb 2^20 --mode serial --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto ours = stored(db);
@@ -219,7 +215,7 @@ TEST(BitBatteries, SerialAlphabitEqualsTestU01sOwnAndShardedStoresEveryStatistic
     const std::string db = fresh("bits_alphabit.sqlite");
     const std::string config = "--generator ranmar24 --seed 1802,9373 --battery alphabit "
                                "--nb 1048576 --alphabit-r 4 --alphabit-s 16 ";
-    ASSERT_EQ(rngvet_cli("run " + config + "--mode serial --db " + db).status, 0);
+    ASSERT_EQ(run_rngvet("run " + config + "--mode serial --db " + db).status, 0);
     const auto ours = stored(db);
     unif01_Gen* ranmar = umarsa_CreateRANMAR(12, 34, 56, 78);
     const auto theirs = native(ranmar, [](unif01_Gen* g) { bbattery_Alphabit(g, nb20, 4, 16); });
@@ -232,7 +228,7 @@ TEST(BitBatteries, SerialAlphabitEqualsTestU01sOwnAndShardedStoresEveryStatistic
     EXPECT_EQ(rngvet::bits_read("alphabit(nb=1048576,r=4,s=16)", 8).highest_bit, 20);
 
     const std::string sharded = fresh("bits_alphabit_sharded.sqlite");
-    const Result r = rngvet_cli("run " + config + "--jobs 2 --db " + sharded);
+    const Result r = run_rngvet("run " + config + "--jobs 2 --db " + sharded);
     ASSERT_EQ(r.status, 0) << r.err;
     rngvet::Store store(sharded);
     EXPECT_EQ(store.run(1)->mode, "sharded");
@@ -287,7 +283,7 @@ TEST(BitBatteries, BadParametersAreRefusedWithOneLineAndNothingStored)
         { "--battery 'rabbit(nb=2^20)' --nb 2^20", "not both" },
     };
     for (const auto& [args, mention] : cases) {
-        const Result r = rngvet_cli(run + args);
+        const Result r = run_rngvet(run + args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;

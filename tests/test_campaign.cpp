@@ -5,6 +5,7 @@
 #include "campaign.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
+#include "tests/support.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,8 @@
 namespace rngvet::cli {
 namespace {
 
+using namespace rngvet_test;
+
 const char* const small_campaign = R"(# two configurations x two seeds x 3 shards
 [campaign]
 name = small
@@ -44,13 +47,6 @@ layout = interleave
 time = 00:10:00
 cpus-per-task = 2
 )";
-
-std::string temp(const std::string& name)
-{
-    const std::string path = testing::TempDir() + name;
-    std::system(("rm -rf '" + path + "' '" + path + "-wal' '" + path + "-shm'").c_str());
-    return path;
-}
 
 std::string expect_error(const std::string& text)
 {
@@ -217,7 +213,7 @@ TEST(CampaignTable, RoundTripsAndRejectsDamage)
 {
     const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
     const TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
-    const std::string path = temp("tasks.tsv");
+    const std::string path = fresh("tasks.tsv");
     std::ofstream(path) << write_task_table(table);
     const TaskTable back = read_task_table(path);
     EXPECT_EQ(back.campaign_id, "small-1");
@@ -232,7 +228,7 @@ TEST(CampaignTable, RoundTripsAndRejectsDamage)
     text.replace(text.rfind("\n11\t"), 4, "\n12\t");
     std::ofstream(path) << text;
     EXPECT_THROW(read_task_table(path), InputError);
-    EXPECT_THROW(read_task_table(temp("absent.tsv")), InputError);
+    EXPECT_THROW(read_task_table(fresh("absent.tsv")), InputError);
 
     // Truncated after its first task row (a full disk, a killed copy): not a 1-task campaign.
     const std::string whole = write_task_table(table);
@@ -257,7 +253,7 @@ TEST(CampaignTable, EveryTruncationAndEveryChangedByteIsRefused)
     const TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
     const std::string text = write_task_table(table);
     ASSERT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1, 7), "end\t12\t");
-    const std::string path = temp("truncated.tsv");
+    const std::string path = fresh("truncated.tsv");
     auto refused = [&](const std::string& content, const std::string& what) {
         std::ofstream(path, std::ios::trunc | std::ios::binary) << content;
         try {
@@ -342,19 +338,10 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
 {
     Store s(path);
     s.stamp_campaign_task(spec.stamp);
-    RunRecord r;
-    r.generator = "ranmar48";
-    r.config = spec.config;
-    r.seed = spec.stamp.seed;
-    r.backend = "cpu";
-    r.battery = "smallcrush";
+    RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
     r.mode = "sharded";
     r.status = "running";
-    r.resolution_bits = 48;
-    r.testu01_version = "TestU01 1.2.3";
-    r.rngvet_version = "test";
     r.host = "node7";
-    r.command_line = "rngvet run";
     r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";
     r.tests_selected = spec.stamp.tests;
     const auto id = s.runs().empty() ? s.create_run(r) : s.runs().back().run_id;
@@ -379,8 +366,8 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
 
 TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
 {
-    const std::string campaign_db = temp("campaign.sqlite"), t0 = temp("t0.sqlite"),
-                      t1 = temp("t1.sqlite");
+    const std::string campaign_db = fresh("campaign.sqlite"), t0 = fresh("t0.sqlite"),
+                      t1 = fresh("t1.sqlite");
     write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, "interrupted");
     write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, "complete");
     Store store(campaign_db);
@@ -416,8 +403,8 @@ TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
 
 TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWriting)
 {
-    const std::string campaign_db = temp("campaign_refuse.sqlite");
-    const std::string good = temp("good.sqlite");
+    const std::string campaign_db = fresh("campaign_refuse.sqlite");
+    const std::string good = fresh("good.sqlite");
     write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, "running");
     Store store(campaign_db);
     store.merge_campaign_task(good, spec_for("c1", 0, "1,2,3,4,5"), "now");
@@ -434,24 +421,24 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
               EXPECT_EQ(dump(campaign_db), before) << path;
           };
     // Another campaign's task, and another task of this campaign.
-    const std::string foreign = temp("foreign.sqlite");
+    const std::string foreign = fresh("foreign.sqlite");
     write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, "running");
     refused(foreign, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c2 task 1");
     refused(good, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c1 task 0");
     // Random bytes; an rngvet store without a stamp; a file that is no rngvet store.
-    const std::string noise = temp("noise.sqlite");
+    const std::string noise = fresh("noise.sqlite");
     {
         std::ofstream out(noise, std::ios::binary);
         for (int i = 0; i < 8192; ++i)
             out.put(static_cast<char>(i * 37 + 11));
     }
     refused(noise, spec_for("c1", 0, "1,2,3,4,5"), "refused");
-    const std::string plain = temp("plain.sqlite");
+    const std::string plain = fresh("plain.sqlite");
     {
         Store s(plain);
     }
     refused(plain, spec_for("c1", 0, "1,2,3,4,5"), "no campaign stamp");
-    const std::string other = temp("other.sqlite");
+    const std::string other = fresh("other.sqlite");
     {
         sqlite3* h = nullptr;
         sqlite3_open(other.c_str(), &h);
@@ -460,7 +447,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
     }
     refused(other, spec_for("c1", 0, "1,2,3,4,5"), "not an rngvet task database");
     // A stamped database whose pages were overwritten in the middle.
-    const std::string damaged = temp("damaged.sqlite");
+    const std::string damaged = fresh("damaged.sqlite");
     write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, "running");
     {
         Store checkpoint(damaged); // the WAL is folded in when the last connection closes
@@ -476,16 +463,16 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
     }
     refused(damaged, spec_for("c1", 0, "1,2,3,4,5"), "refused");
     EXPECT_THROW(
-        store.merge_campaign_task(temp("absent.sqlite"), spec_for("c1", 0, "1,2,3,4,5"), "now"),
+        store.merge_campaign_task(fresh("absent.sqlite"), spec_for("c1", 0, "1,2,3,4,5"), "now"),
         InputError);
     struct stat none { };
-    EXPECT_NE(stat(temp("absent.sqlite").c_str(), &none), 0)
+    EXPECT_NE(stat(fresh("absent.sqlite").c_str(), &none), 0)
         << "merge must not create a missing task database";
 }
 
 TEST(CampaignMerge, StampIsWrittenOnceAndAnotherIsRefused)
 {
-    const std::string db = temp("stamp.sqlite");
+    const std::string db = fresh("stamp.sqlite");
     Store s(db);
     EXPECT_FALSE(s.campaign_stamp());
     const CampaignStamp a{ "c1", 3, "single", "1802,9373", "1,2" };
@@ -498,37 +485,6 @@ TEST(CampaignMerge, StampIsWrittenOnceAndAnotherIsRefused)
 
 // ---- the binary ----------------------------------------------------------------------
 
-struct Result {
-    int status;
-    std::string err;
-};
-
-// Output files of the binary, per test (ctest runs the tests of this file in parallel).
-std::string output(const char* stream)
-{
-    return testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + "."
-        + stream;
-}
-
-Result rngvet(const std::string& args, const std::string& env = "")
-{
-    const std::string err = output("err");
-    const std::string cmd
-        = env + " " + RNGVET_BINARY + " " + args + " >" + output("out") + " 2>" + err;
-    const int raw = std::system(cmd.c_str());
-    std::ifstream in(err);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str() };
-}
-
-std::string write(const std::string& name, const std::string& text)
-{
-    const std::string path = temp(name);
-    std::ofstream(path) << text;
-    return path;
-}
-
 bool exists(const std::string& path)
 {
     struct stat st { };
@@ -537,26 +493,26 @@ bool exists(const std::string& path)
 
 TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
 {
-    const std::string file = write("c.ini", small_campaign);
-    const std::string dir = temp("submit_dir");
+    const std::string file = write_file("c.ini", small_campaign);
+    const std::string dir = fresh("submit_dir");
     // No sbatch on PATH.
-    auto r = rngvet("campaign submit " + file + " --slurm --out " + dir, "PATH=/nonexistent");
+    auto r = run_rngvet("campaign submit " + file + " --slurm --out " + dir, "PATH=/nonexistent");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("rngvet: error: sbatch is not on PATH"), std::string::npos) << r.err;
     EXPECT_FALSE(exists(dir));
     // A malformed file, an unknown queue, a directory that cannot be made.
-    const std::string bad
-        = write("bad.ini", std::string(small_campaign) + "[configuration y]\ngenerator = nope\n");
-    r = rngvet("campaign submit " + bad + " --slurm --dry-run --out " + dir);
+    const std::string bad = write_file(
+        "bad.ini", std::string(small_campaign) + "[configuration y]\ngenerator = nope\n");
+    r = run_rngvet("campaign submit " + bad + " --slurm --dry-run --out " + dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("bad.ini:19: [configuration y]"), std::string::npos) << r.err;
-    EXPECT_EQ(rngvet("campaign submit " + file + " --dry-run --out " + dir).status, 2);
+    EXPECT_EQ(run_rngvet("campaign submit " + file + " --dry-run --out " + dir).status, 2);
     EXPECT_FALSE(exists(dir));
-    r = rngvet("campaign submit " + file + " --slurm --dry-run --out " + file + "/sub");
+    r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + file + "/sub");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     // --dry-run writes the scripts and the table, and a second submit to the same place is refused.
-    ASSERT_EQ(rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir).status, 0);
+    ASSERT_EQ(run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir).status, 0);
     for (const char* f : { "/campaign.sbatch", "/merge.sbatch", "/tasks.tsv", "/campaign.ini" })
         EXPECT_TRUE(exists(dir + f)) << f;
     EXPECT_EQ(
@@ -564,17 +520,15 @@ TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
             ("bash -n " + dir + "/campaign.sbatch && bash -n " + dir + "/merge.sbatch").c_str()),
         0);
     EXPECT_FALSE(exists(dir + "/jobs.tsv"));
-    r = rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir);
+    r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("already holds campaign small-"), std::string::npos) << r.err;
     // Status of a campaign that has not started.
-    EXPECT_EQ(rngvet("campaign status " + dir).status, 0);
-    std::ifstream out(output("out"));
-    std::ostringstream text;
-    text << out.rdbuf();
+    const CliResult status = run_rngvet("campaign status " + dir);
+    EXPECT_EQ(status.status, 0);
     EXPECT_NE(
-        text.str().find("12 tasks: 0 done, 0 running, 0 failed, 12 missing"), std::string::npos)
-        << text.str();
+        status.out.find("12 tasks: 0 done, 0 running, 0 failed, 12 missing"), std::string::npos)
+        << status.out;
 }
 
 int count(const std::string& db, const std::string& sql)
@@ -593,18 +547,11 @@ int count(const std::string& db, const std::string& sql)
 // same p-values as one sharded run of the whole battery.
 TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 {
-    const std::string file = write("local.ini",
+    const std::string file = write_file("local.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 3\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
-    const std::string dir = temp("local_dir");
-    const std::string pidfile = temp("local.pid");
-    ASSERT_EQ(std::system(("setsid " + std::string(RNGVET_BINARY) + " campaign run " + file
-                  + " --jobs 1 --out " + dir + " >/dev/null 2>&1 & echo $! >" + pidfile)
-                              .c_str()),
-        0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    pid_t pid = 0;
-    std::ifstream(pidfile) >> pid;
+    const std::string dir = fresh("local_dir");
+    const pid_t pid = start_rngvet("campaign run " + file + " --jobs 1 --out " + dir);
     ASSERT_GT(pid, 0);
     // Kill as soon as some task has stored part of its tests.
     bool partial = false;
@@ -626,9 +573,9 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
 
-    auto r = rngvet("campaign status " + dir);
+    auto r = run_rngvet("campaign status " + dir);
     EXPECT_EQ(r.status, 0);
-    r = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    r = run_rngvet("campaign run " + file + " --jobs 2 --out " + dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("of 3 tasks to run"), std::string::npos) << r.err;
     const std::string db = dir + "/campaign.sqlite";
@@ -639,9 +586,9 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     EXPECT_EQ(count(db, "SELECT count(*) FROM tests"), 10);
 
     // One sharded run of the whole battery reads the same segments: the same p-values.
-    const std::string whole = temp("whole.sqlite");
-    ASSERT_EQ(rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --mode "
-                     "sharded --jobs 2 --db "
+    const std::string whole = fresh("whole.sqlite");
+    ASSERT_EQ(run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --mode "
+                         "sharded --jobs 2 --db "
                   + whole)
                   .status,
         0);
@@ -656,26 +603,26 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     // Running the finished campaign again runs nothing and changes nothing; another file
     // cannot reuse the directory.
     const std::string before = dump(db);
-    r = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    r = run_rngvet("campaign run " + file + " --jobs 2 --out " + dir);
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.err.find("0 of 3 tasks to run"), std::string::npos) << r.err;
     EXPECT_EQ(dump(db), before);
-    const std::string other = write("other.ini",
+    const std::string other = write_file("other.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 2\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
-    r = rngvet("campaign run " + other + " --out " + dir);
+    r = run_rngvet("campaign run " + other + " --out " + dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("whose tasks differ"), std::string::npos) << r.err;
 
     // A task database of another campaign put in place of task 1 is refused by merge, and the
     // rest is still merged.
-    const std::string dir2 = temp("local_dir2");
-    ASSERT_EQ(rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir2).status, 0);
+    const std::string dir2 = fresh("local_dir2");
+    ASSERT_EQ(run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir2).status, 0);
     ASSERT_EQ(std::system(("mkdir -p " + dir2 + "/tasks && cp " + dir + "/tasks/task-1.sqlite "
                   + dir2 + "/tasks/")
                               .c_str()),
         0);
-    r = rngvet("campaign merge " + dir2);
+    r = run_rngvet("campaign merge " + dir2);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("rngvet: error: task 1 (a, seed 1802,9373"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("belongs to campaign local-"), std::string::npos) << r.err;

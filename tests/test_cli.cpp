@@ -2,7 +2,7 @@
 // SQL, rendered as a report; and bad input refused with one line, a non-zero exit, and the
 // database left as it was.
 #include "reports/store.hpp"
-#include "tests/cli_run.hpp"
+#include "tests/support.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,21 +13,14 @@
 
 namespace {
 
-using rngvet_test::count_lines;
-using rngvet_test::fresh;
-using rngvet_test::slurp;
-using Result = rngvet_test::CliResult;
-
-Result rngvet(const std::string& args)
-{
-    return rngvet_test::run_rngvet(args);
-}
+using namespace rngvet_test;
+using Result = CliResult;
 
 TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
 {
     const std::string db = fresh("cli_e2e.sqlite");
     const Result r
-        = rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --db " + db);
+        = run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("15 statistics"), std::string::npos) << r.out;
 
@@ -46,7 +39,7 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
     }
 
     const std::string md = fresh("cli_report.md");
-    const Result rep = rngvet("report --db " + db + " --out " + md);
+    const Result rep = run_rngvet("report --db " + db + " --out " + md);
     ASSERT_EQ(rep.status, 0) << rep.err;
     const std::string text = slurp(md);
     EXPECT_NE(text.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"),
@@ -67,7 +60,7 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
 void expect_refused(const std::string& args, const std::string& db, const std::string& mention)
 {
     const std::size_t before = rngvet::Store(db).runs().size();
-    const Result r = rngvet(args);
+    const Result r = run_rngvet(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
@@ -93,13 +86,13 @@ TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
     expect_refused("run --generator ranmar48 --seed 1,2 --backend warp --db " + db, db, "warp");
 
     const Result unwritable
-        = rngvet("run --generator ranmar48 --seed 1,2 --db /nonexistent/dir/x.sqlite");
+        = run_rngvet("run --generator ranmar48 --seed 1,2 --db /nonexistent/dir/x.sqlite");
     EXPECT_EQ(unwritable.status, 2);
     EXPECT_EQ(count_lines(unwritable.err), 1) << unwritable.err;
     EXPECT_NE(unwritable.err.find("/nonexistent/dir/x.sqlite"), std::string::npos)
         << unwritable.err;
 
-    const Result missing = rngvet("report --db " + fresh("cli_missing.sqlite"));
+    const Result missing = run_rngvet("report --db " + fresh("cli_missing.sqlite"));
     EXPECT_EQ(missing.status, 2);
     EXPECT_EQ(count_lines(missing.err), 1) << missing.err;
 }
@@ -109,8 +102,8 @@ TEST(Cli, BadInputIsRefusedWithOneLineAndNothingStored)
 TEST(Cli, AutoBackendRunRecordsTheBackendItUsed)
 {
     const std::string db = fresh("cli_auto.sqlite");
-    const Result r = rngvet("run --generator ranmar48 --seed 1802,9373 --backend auto "
-                            "--battery smallcrush --tests 1 --db "
+    const Result r = run_rngvet("run --generator ranmar48 --seed 1802,9373 --backend auto "
+                                "--battery smallcrush --tests 1 --db "
         + db);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("rngvet: auto: "), std::string::npos) << r.err;
@@ -132,9 +125,9 @@ TEST(Cli, AutoBackendChoosesTheFasterMeasuredOneAndKeepsTheStream)
     const std::string want = fresh("cli_auto_cpu.u32"), got = fresh("cli_auto.u32");
     const std::string args
         = "generate --generator ranmar48x --seed 1802,9373 --skip 777 --count 300000 --out ";
-    ASSERT_EQ(rngvet(args + want + " --backend cpu").status, 0);
+    ASSERT_EQ(run_rngvet(args + want + " --backend cpu").status, 0);
     ::setenv("RNGVET_AUTO_GPU", "opencl", 1);
-    const Result r = rngvet(args + got + " --backend auto");
+    const Result r = run_rngvet(args + got + " --backend auto");
     ::unsetenv("RNGVET_AUTO_GPU");
     if (r.err.find("is not an available backend") != std::string::npos) GTEST_SKIP() << r.err;
     ASSERT_EQ(r.status, 0) << r.err;
@@ -171,7 +164,7 @@ TEST(Cli, AutoBackendChoosesTheFasterMeasuredOneAndKeepsTheStream)
 // is the same stream, so every p-value must be identical (the command fails otherwise).
 TEST(Cli, BenchFeedGivesTestU01sOwnPvaluesOnTheSameStream)
 {
-    const Result r = rngvet("bench --feed smallcrush --backend cpu --jobs 2");
+    const Result r = run_rngvet("bench --feed smallcrush --backend cpu --jobs 2");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("| tests (statistics) | 10 (15) |"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| tests whose p-values are identical on both generators | 10 |"),
@@ -180,7 +173,7 @@ TEST(Cli, BenchFeedGivesTestU01sOwnPvaluesOnTheSameStream)
 
     for (const char* bad : { "bench --instances 4", "bench --feed smallcrush --instances 0",
              "bench --feed tinycrush", "bench --feed smallcrush --backend cpu,openmp" }) {
-        const Result refused = rngvet(bad);
+        const Result refused = run_rngvet(bad);
         EXPECT_EQ(refused.status, 2) << bad;
         EXPECT_EQ(count_lines(refused.err), 1) << bad << ": " << refused.err;
     }
@@ -190,7 +183,7 @@ TEST(Cli, EmptyStdinIsRefusedBeforeAnythingIsStored)
 {
     const std::string db = fresh("cli_stdin.sqlite");
     rngvet::Store{ db };
-    const Result r = rngvet("run --generator stdin32 --db " + db + " </dev/null");
+    const Result r = run_rngvet("run --generator stdin32 --db " + db + " </dev/null");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("standard input is empty"), std::string::npos) << r.err;
@@ -202,7 +195,7 @@ TEST(Cli, ShortStdinIsAnErrorNamingTheWordsRead)
     const std::string db = fresh("cli_stdin_short.sqlite");
     const std::string words = fresh("cli_stdin_short.bin");
     std::ofstream(words) << "abcdefgh";
-    const Result r = rngvet("run --generator stdin32 --db " + db + " <" + words);
+    const Result r = run_rngvet("run --generator stdin32 --db " + db + " <" + words);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("ended after 2 words"), std::string::npos) << r.err;
     // The run had started: it is kept, marked failed, with no statistics.
@@ -212,15 +205,19 @@ TEST(Cli, ShortStdinIsAnErrorNamingTheWordsRead)
     EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
 }
 
-// Bit views end to end: ranmar24's packed words start from James's first outputs (1952718,
-// 16187443, 14813785, 7054599 times 2^-24) cut into 32-bit words, and SmallCrush runs on a
-// view into the store and the report with the view in the configuration's name.
+// Bit views end to end: ranmar24's packed words start from James's first outputs (the
+// known-answer table's first ranmar24 row, times 2^-24) cut into 32-bit words, and SmallCrush
+// runs on a view into the store and the report with the view in the configuration's name.
 TEST(Cli, BitViewsAreGeneratedStoredAndReported)
 {
-    const Result packed = rngvet("generate --generator ranmar24 --seed 1802,9373 --count 3 "
-                                 "--view packed --format text-u32");
+    const Result packed = run_rngvet("generate --generator ranmar24 --seed 1802,9373 --count 3 "
+                                     "--view packed --format text-u32");
     ASSERT_EQ(packed.status, 0) << packed.err;
-    const std::uint32_t x0 = 1952718, x1 = 16187443, x2 = 14813785, x3 = 7054599;
+    const std::vector<std::uint64_t>& james
+        = rngvet_test::known_answer("ranmar24", "1802,9373").values;
+    ASSERT_GE(james.size(), 4u);
+    const auto x0 = static_cast<std::uint32_t>(james[0]), x1 = static_cast<std::uint32_t>(james[1]),
+               x2 = static_cast<std::uint32_t>(james[2]), x3 = static_cast<std::uint32_t>(james[3]);
     std::ostringstream want;
     want << (x0 << 8 | x1 >> 16) << "\n"
          << ((x1 & 0xffff) << 16 | x2 >> 8) << "\n"
@@ -230,7 +227,7 @@ TEST(Cli, BitViewsAreGeneratedStoredAndReported)
     const std::string db = fresh("cli_views.sqlite");
     for (const char* args : { "--generator ranmar24 --seed 1802,9373 --view packed",
              "--generator ranmar48 --seed 1802,9373 --view low32 --jobs 2" }) {
-        const Result r = rngvet(std::string("run ") + args + " --db " + db);
+        const Result r = run_rngvet(std::string("run ") + args + " --db " + db);
         ASSERT_EQ(r.status, 0) << r.err;
     }
     rngvet::Store store(db);
@@ -242,7 +239,7 @@ TEST(Cli, BitViewsAreGeneratedStoredAndReported)
         EXPECT_EQ(r.resolution_bits, 32);
         EXPECT_EQ(store.statistics(r.run_id).size(), 15u);
     }
-    const Result report = rngvet("report --db " + db);
+    const Result report = run_rngvet("report --db " + db);
     EXPECT_NE(report.out.find(";view=packed"), std::string::npos);
     EXPECT_NE(report.out.find(";view=low32"), std::string::npos);
     // Serial: test 1 reads the start of the stream; sharded: every test reads its own segment,
@@ -252,7 +249,7 @@ TEST(Cli, BitViewsAreGeneratedStoredAndReported)
 
 TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
 {
-    const Result r = rngvet("list");
+    const Result r = run_rngvet("list");
     ASSERT_EQ(r.status, 0);
     for (const char* s : { "ranmar24", "ranmar48x", "smallcrush", "bigcrush", "cpu" })
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
@@ -269,8 +266,8 @@ TEST(Cli, GeneratedStreamPipedThroughStdinGivesTheSameBattery)
     const std::string db = fresh("cli_pipe.sqlite");
     const std::string config = "--generator mtdc --params fixstars-mt521 --seed 0 --instances 32 "
                                "--layout block:1000 --seeding stride:0x33ff";
-    ASSERT_EQ(rngvet("run " + config + " --mode serial --db " + db).status, 0);
-    const Result piped = rngvet("generate " + config + " --count inf --format u32 | "
+    ASSERT_EQ(run_rngvet("run " + config + " --mode serial --db " + db).status, 0);
+    const Result piped = run_rngvet("generate " + config + " --count inf --format u32 | "
         + std::string(RNGVET_BINARY) + " run --generator stdin32 --mode serial --db " + db);
     ASSERT_EQ(piped.status, 0) << piped.err;
     rngvet::Store store(db);
@@ -287,19 +284,22 @@ TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
 {
     const std::string base = testing::TempDir() + "gen";
     const std::string config = "generate --generator ranmar24 --seed 1802,9373 --count 5";
-    ASSERT_EQ(rngvet(config + " --format u32 --out " + base + ".u32").status, 0);
-    ASSERT_EQ(rngvet(config + " --format text-u32 --out " + base + ".txt").status, 0);
-    ASSERT_EQ(rngvet(config + " --format text-double --out " + base + ".dtxt").status, 0);
+    ASSERT_EQ(run_rngvet(config + " --format u32 --out " + base + ".u32").status, 0);
+    ASSERT_EQ(run_rngvet(config + " --format text-u32 --out " + base + ".txt").status, 0);
+    ASSERT_EQ(run_rngvet(config + " --format text-double --out " + base + ".dtxt").status, 0);
     const std::string raw = slurp(base + ".u32");
     ASSERT_EQ(raw.size(), 20u);
-    // James (1990): the first output is 0.11639106273651123 = 1952718 / 2^24; GetBits is x << 8.
+    // James (1990): the first output is 0.11639106273651123 (the known-answer table's first
+    // ranmar24 value times 2^-24); GetBits is x << 8.
+    const auto first = static_cast<std::uint32_t>(
+        rngvet_test::known_answer("ranmar24", "1802,9373").values.at(0));
     const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
-    EXPECT_EQ(
-        b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, 1952718u << 8);
-    EXPECT_EQ(slurp(base + ".txt").substr(0, 10), std::to_string(1952718u << 8) + "\n");
+    EXPECT_EQ(b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24, first << 8);
+    EXPECT_EQ(slurp(base + ".txt").substr(0, 10), std::to_string(first << 8) + "\n");
+    EXPECT_EQ(std::strtod("0.11639106273651123", nullptr) * 0x1p24, first);
     EXPECT_EQ(slurp(base + ".dtxt").substr(0, 20), "0.11639106273651123\n");
-    const Result head
-        = rngvet("generate --generator ranmar48 --seed 1,2 --count inf | head -c 100 >/dev/null");
+    const Result head = run_rngvet(
+        "generate --generator ranmar48 --seed 1,2 --count inf | head -c 100 >/dev/null");
     EXPECT_EQ(head.status, 0) << head.err;
     EXPECT_EQ(head.err, "");
 }
@@ -327,20 +327,20 @@ TEST(Cli, BadParameterFilesAreRefusedWithOneLine)
 
 TEST(Cli, DcVerifyPassesTheBookTableAndFailsAnAlteredSet)
 {
-    EXPECT_EQ(rngvet("dc verify fixstars-mt521").status, 0);
+    EXPECT_EQ(run_rngvet("dc verify fixstars-mt521").status, 0);
     std::string table = slurp(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt");
     const auto at = table.find("\n3 c2ae2083");
     ASSERT_NE(at, std::string::npos);
     table.replace(at + 3, 8, "c2ae2183"); // one bit of set 3's aaa flipped
     const std::string altered = testing::TempDir() + "altered.txt";
     std::ofstream(altered) << table;
-    const Result r = rngvet("dc verify " + altered);
+    const Result r = run_rngvet("dc verify " + altered);
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("set 3"), std::string::npos) << r.out << r.err;
 
     const std::string created = testing::TempDir() + "created.txt";
-    ASSERT_EQ(rngvet("dc create --p 521 --count 2 --seed 4172 --out " + created).status, 0);
-    EXPECT_EQ(rngvet("dc verify " + created).status, 0);
+    ASSERT_EQ(run_rngvet("dc create --p 521 --count 2 --seed 4172 --out " + created).status, 0);
+    EXPECT_EQ(run_rngvet("dc verify " + created).status, 0);
 }
 
 // dcmt 0.6.1's own sets (tests/data/dcmt_0.6.1_sets.txt), the header's provenance, the report's
@@ -349,13 +349,14 @@ TEST(Cli, DcCreateCompatWritesDcmtSetsAndVerifyNamesTheCreator)
 {
     const std::string made = testing::TempDir() + "dcmt_compat.txt";
     ASSERT_EQ(
-        rngvet("dc create --p 521 --count 2 --seed 4172 --compat dcmt-0.6.1 --out " + made).status,
+        run_rngvet("dc create --p 521 --count 2 --seed 4172 --compat dcmt-0.6.1 --out " + made)
+            .status,
         0);
     const std::string text = slurp(made);
     EXPECT_NE(text.find("creator=dcmt-0.6.1 dc_seed=4172"), std::string::npos) << text;
     EXPECT_NE(text.find("\n0 e84e0000 f4f2db80 ff770000"), std::string::npos) << text;
     EXPECT_NE(text.find("\n1 916b0001 77353b80 ffe50000"), std::string::npos) << text;
-    const Result v = rngvet("dc verify --verbose " + made);
+    const Result v = run_rngvet("dc verify --verbose " + made);
     EXPECT_EQ(v.status, 0) << v.out << v.err;
     EXPECT_NE(v.out.find("creator:        dcmt-0.6.1, DC seed 4172"), std::string::npos) << v.out;
     EXPECT_NE(v.out.find("dcmt 0.6.1 for p=521 (32 sets"), std::string::npos) << v.out;
@@ -366,7 +367,7 @@ TEST(Cli, DcCreateCompatWritesDcmtSetsAndVerifyNamesTheCreator)
             "dc create --p 521 --count 2 --seed 1 --compat dcmt-0.5",
             "dc create --p 523 --count 2 --seed 1", "dc verify fixstars-mt521 --max-defect -1",
             "dc verify fixstars-mt521 --threads -3" }) {
-        const Result r = rngvet(bad);
+        const Result r = run_rngvet(bad);
         EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
     }
@@ -381,13 +382,13 @@ TEST(Cli, ReportComparesSeedsAndWritesItsPlotsBesideTheMarkdown)
 {
     const std::string db = fresh("cli_compare.sqlite");
     for (const char* seed : { "1802,9373", "17,42", "5,5" })
-        ASSERT_EQ(rngvet("run --generator ranmar24 --seed " + std::string(seed)
+        ASSERT_EQ(run_rngvet("run --generator ranmar24 --seed " + std::string(seed)
                       + " --tests 1,7,8 --jobs 2 --db " + db)
                       .status,
             0);
     const std::string dir = testing::TempDir() + "cli_compare_out";
     std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
-    const Result r = rngvet("report --compare --db " + db + " --out " + dir + "/report.md");
+    const Result r = run_rngvet("report --compare --db " + db + " --out " + dir + "/report.md");
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string md = slurp(dir + "/report.md");
     EXPECT_NE(md.find("ranmar24/1/single/increment/*"), std::string::npos) << md.substr(0, 2000);

@@ -8,6 +8,7 @@
 #include "reports/second_level.hpp"
 #include "reports/store.hpp"
 #include "reports/svg.hpp"
+#include "tests/support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -61,19 +62,7 @@ constexpr int n_seeds = 10;
 RunRecord run_record(
     const std::string& generator, const std::string& family_head, const std::string& seed, int bits)
 {
-    RunRecord r;
-    r.generator = generator;
-    r.config = family_head + "/" + seed;
-    r.seed = seed;
-    r.backend = "cpu";
-    r.battery = "smallcrush";
-    r.status = "complete";
-    r.resolution_bits = bits;
-    r.testu01_version = "TestU01 1.2.3";
-    r.rngvet_version = "test";
-    r.host = "host";
-    r.command_line = "rngvet run";
-    r.started_at = "2026-01-01T00:00:00Z";
+    RunRecord r = rngvet_test::run_record(generator, family_head + "/" + seed, seed, bits);
     r.finished_at = "2026-01-01T00:00:02Z";
     r.cpu_seconds = 2.0;
     return r;
@@ -107,8 +96,7 @@ struct Fixture {
 Fixture make_fixture(const std::string& name)
 {
     Fixture f;
-    f.path = testing::TempDir() + name;
-    std::remove(f.path.c_str());
+    f.path = rngvet_test::fresh(name);
     Store store(f.path);
     // 20260197 is the first SplitMix64 seed from 20260101 upward whose 150 draws hold at
     // least one suspect value (it gives two), so that the report has chance suspects to
@@ -446,8 +434,7 @@ TEST(Compare, ClassifiesResolutionSystematicAndChance)
 
 TEST(Compare, OneSeedWithAClearFailureIsDefectiveAndOneSuspectValueIsNot)
 {
-    const std::string path = testing::TempDir() + "compare_single.sqlite";
-    std::remove(path.c_str());
+    const std::string path = rngvet_test::fresh("compare_single.sqlite");
     Store store(path);
     std::vector<StatisticRecord> clear, suspect;
     for (const Stat& s : smallcrush_stats) {

@@ -3,6 +3,7 @@
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "generators/ranmar.hpp"
+#include "tests/support.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -219,10 +220,12 @@ TEST(MtConfiguration, OpenClBookLayoutStartsEachBlockWithTheGeneratorsKnownAnswe
     auto s = make_stream(mtdc(32, "block:" + std::to_string(per_generator), "stride:0x33ff", 0));
     std::vector<std::uint64_t> v(32 * per_generator);
     s->fill(v.data(), v.size());
-    EXPECT_EQ(v[0], 3435822361u);
-    EXPECT_EQ(v[1], 2593142105u);
-    EXPECT_EQ(v[per_generator], 941032305u);
-    EXPECT_EQ(v[per_generator + 1], 3457884119u);
+    const KnownAnswer gid0 = rngvet_test::known_answer("mtdc", "0"),
+                      gid1 = rngvet_test::known_answer("mtdc", "0x33ff");
+    EXPECT_EQ(v[0], gid0.values.at(0));
+    EXPECT_EQ(v[1], gid0.values.at(1));
+    EXPECT_EQ(v[per_generator], gid1.values.at(0));
+    EXPECT_EQ(v[per_generator + 1], gid1.values.at(1));
     EXPECT_NE(canonical_name(mtdc(32, "interleave", "same", 777)).find("mtdc[fixstars-mt521#"),
         std::string::npos);
     EXPECT_EQ(params_sha256(mtdc(1, "single", "same", 1)).size(), 64u);
@@ -271,11 +274,12 @@ TEST(MtConfiguration, Mt19937SeedsByInitGenrandOrByArray)
     c.seed = { 5489 };
     std::uint64_t x[5];
     make_stream(c)->fill(x, 5);
-    EXPECT_EQ(x[0], 3499211612u);
+    EXPECT_EQ(x[0], rngvet_test::known_answer("mt19937", "5489").values.at(0));
     c.seed = { 0x123, 0x234, 0x345, 0x456 };
     make_stream(c)->fill(x, 2);
-    EXPECT_EQ(x[0], 1067595299u);
-    EXPECT_EQ(x[1], 955945823u);
+    const KnownAnswer by_array = rngvet_test::known_answer("mt19937", "0x123,0x234,0x345,0x456");
+    EXPECT_EQ(x[0], by_array.values.at(0));
+    EXPECT_EQ(x[1], by_array.values.at(1));
 }
 
 } // namespace

@@ -6,11 +6,11 @@
 //
 // $RNGVET_REQUIRE_BACKENDS (comma-separated; scripts/gpu-check sets it) turns a backend that is
 // not available here from a skip into a failure.
-#include "cli_run.hpp"
 #include "generators/configuration.hpp"
 #include "kernels/backend.hpp"
 #include "rngvet/rngvet.h"
 #include "rngvet/rngvet.hpp"
+#include "tests/support.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -44,28 +44,24 @@ const char* const configurations[] = {
 std::vector<std::string> all_configurations()
 {
     std::vector<std::string> names(std::begin(configurations), std::end(configurations) - 1);
-    Configuration dc;
-    dc.generator = "mtdc";
-    dc.params = "fixstars-mt521";
-    dc.seed = { 0 };
-    dc.instances = 32;
-    dc.layout = parse_layout("block:1000");
-    dc.seeding = parse_seeding("stride:13311");
-    names.push_back(canonical_name(dc));
+    names.push_back(canonical_name(
+        rngvet_test::mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 })));
     return names;
 }
 
-std::vector<std::string> backends_here()
+// The library on each backend: "cpu" and every kernel backend, skipped with the reason where
+// one is not available here (a failure where $RNGVET_REQUIRE_BACKENDS lists it).
+class LibraryOnBackend : public testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override { rngvet_test::skip_unless_available(GetParam()); }
+};
+
+std::vector<std::string> every_backend()
 {
-    std::vector<std::string> here = available_backends();
-    const char* required = std::getenv("RNGVET_REQUIRE_BACKENDS");
-    if (required) {
-        std::stringstream in(required);
-        for (std::string b; std::getline(in, b, ',');)
-            if (!b.empty() && std::find(here.begin(), here.end(), b) == here.end())
-                ADD_FAILURE() << "backend " << b << " is required but not available";
-    }
-    return here;
+    std::vector<std::string> backends = { "cpu" };
+    for (const std::string& b : rngvet_test::kernel_backends())
+        backends.push_back(b);
+    return backends;
 }
 
 std::vector<std::uint64_t> reference(const std::string& name, std::size_t n)
@@ -94,38 +90,38 @@ rngvet_stream* open(
 const std::size_t request_sizes[]
     = { 1, 7, 100, 3, 999, 1001, 13, 2, 4096, 1, 10, 10, 10, 2500, 5, 77, 1000, 1000, 31, 6000 };
 
-TEST(Library, EveryBackendAndInterfaceGivesTheReferenceStream)
+TEST_P(LibraryOnBackend, EveryInterfaceGivesTheReferenceStream)
 {
+    const std::string& backend = GetParam();
     for (const std::string& name : all_configurations()) {
         std::size_t total = 0;
         for (std::size_t n : request_sizes)
             total += n;
         const std::vector<std::uint64_t> want = reference(name, total);
-        for (const std::string& backend : backends_here()) {
-            for (int interface : { RNGVET_BUFFERED, RNGVET_DIRECT }) {
-                SCOPED_TRACE(name + " on " + backend + (interface ? " direct" : " buffered"));
-                rngvet_stream* s = open(name, backend, interface, 1000);
-                ASSERT_NE(s, nullptr);
-                EXPECT_EQ(rngvet_stream_name(s), name);
-                EXPECT_EQ(rngvet_stream_backend(s), backend);
-                std::vector<std::uint64_t> got;
-                for (std::size_t n : request_sizes) {
-                    std::vector<std::uint64_t> part(n);
-                    ASSERT_EQ(rngvet_raw(s, part.data(), n), RNGVET_OK) << rngvet_last_error();
-                    got.insert(got.end(), part.begin(), part.end());
-                }
-                EXPECT_EQ(rngvet_position(s), total);
-                EXPECT_TRUE(got == want)
-                    << "first difference at "
-                    << std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
-                rngvet_close(s);
+        for (int interface : { RNGVET_BUFFERED, RNGVET_DIRECT }) {
+            SCOPED_TRACE(name + " on " + backend + (interface ? " direct" : " buffered"));
+            rngvet_stream* s = open(name, backend, interface, 1000);
+            ASSERT_NE(s, nullptr);
+            EXPECT_EQ(rngvet_stream_name(s), name);
+            EXPECT_EQ(rngvet_stream_backend(s), backend);
+            std::vector<std::uint64_t> got;
+            for (std::size_t n : request_sizes) {
+                std::vector<std::uint64_t> part(n);
+                ASSERT_EQ(rngvet_raw(s, part.data(), n), RNGVET_OK) << rngvet_last_error();
+                got.insert(got.end(), part.begin(), part.end());
             }
+            EXPECT_EQ(rngvet_position(s), total);
+            EXPECT_TRUE(got == want)
+                << "first difference at "
+                << std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
+            rngvet_close(s);
         }
     }
 }
 
-TEST(Library, SkipsAcrossBuffersContinueTheStream)
+TEST_P(LibraryOnBackend, SkipsAcrossBuffersContinueTheStream)
 {
+    const std::string& backend = GetParam();
     const std::string name = "ranmar48x/8/interleave/increment/1802,9373";
     // (skip, take) pairs: inside a buffer, to its end, past the next buffer, a jump.
     const std::pair<std::uint64_t, std::size_t> steps[] = { { 0, 10 }, { 5, 10 }, { 975, 3 },
@@ -140,22 +136,20 @@ TEST(Library, SkipsAcrossBuffersContinueTheStream)
         want.push_back(v);
         at += skip + take;
     }
-    for (const std::string& backend : backends_here()) {
-        for (int interface : { RNGVET_BUFFERED, RNGVET_DIRECT }) {
-            SCOPED_TRACE(backend + (interface ? " direct" : " buffered"));
-            rngvet_stream* s = open(name, backend, interface, 1000);
-            ASSERT_NE(s, nullptr);
-            std::size_t i = 0;
-            for (const auto& [skip, take] : steps) {
-                ASSERT_EQ(rngvet_skip(s, skip), RNGVET_OK) << rngvet_last_error();
-                std::vector<std::uint64_t> v(take);
-                ASSERT_EQ(rngvet_raw(s, v.data(), take), RNGVET_OK);
-                EXPECT_EQ(v, want[i]) << "step " << i;
-                ++i;
-            }
-            EXPECT_EQ(rngvet_position(s), at);
-            rngvet_close(s);
+    for (int interface : { RNGVET_BUFFERED, RNGVET_DIRECT }) {
+        SCOPED_TRACE(backend + (interface ? " direct" : " buffered"));
+        rngvet_stream* s = open(name, backend, interface, 1000);
+        ASSERT_NE(s, nullptr);
+        std::size_t i = 0;
+        for (const auto& [skip, take] : steps) {
+            ASSERT_EQ(rngvet_skip(s, skip), RNGVET_OK) << rngvet_last_error();
+            std::vector<std::uint64_t> v(take);
+            ASSERT_EQ(rngvet_raw(s, v.data(), take), RNGVET_OK);
+            EXPECT_EQ(v, want[i]) << "step " << i;
+            ++i;
         }
+        EXPECT_EQ(rngvet_position(s), at);
+        rngvet_close(s);
     }
 }
 
@@ -219,8 +213,9 @@ TEST(Library, TheLargestNumbersStayBelowOne)
     rngvet_close(b);
 }
 
-TEST(Library, TheStreamIsWhatRngvetGenerateWrites)
+TEST_P(LibraryOnBackend, TheStreamIsWhatRngvetGenerateWrites)
 {
+    const std::string& backend = GetParam();
     for (const char* name : { "ranmar48/1/single/increment/1802,9373;zero=smallest",
              "mt19937/2/interleave/increment/5489;view=reversed" }) {
         SCOPED_TRACE(name);
@@ -234,16 +229,14 @@ TEST(Library, TheStreamIsWhatRngvetGenerateWrites)
         std::vector<double> file(10000);
         in.read(reinterpret_cast<char*>(file.data()), 80000);
         ASSERT_TRUE(in.good());
-        for (const std::string& backend : backends_here()) {
-            rngvet_options o;
-            rngvet_options_init(&o);
-            o.backend = backend.c_str();
-            rngvet::Generator g(name, &o);
-            ASSERT_EQ(g.backend(), backend);
-            std::vector<double> lib(10000);
-            g.u01(lib.data(), lib.size());
-            EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend;
-        }
+        rngvet_options o;
+        rngvet_options_init(&o);
+        o.backend = backend.c_str();
+        rngvet::Generator g(name, &o);
+        ASSERT_EQ(g.backend(), backend);
+        std::vector<double> lib(10000);
+        g.u01(lib.data(), lib.size());
+        EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend;
     }
 }
 
@@ -257,7 +250,8 @@ TEST(Library, TheOptionsFormNamesTheSameStream)
         ASSERT_EQ(a(), b());
     rngvet::Generator c("--generator mt19937 --seed 5489 --backend cpu");
     EXPECT_EQ(c.backend(), "cpu");
-    EXPECT_EQ(c(), 3499211612u); // MT19937's first output for init_genrand(5489)
+    // MT19937's first output for init_genrand(5489).
+    EXPECT_EQ(c(), rngvet_test::known_answer("mt19937", "5489").values.at(0));
 }
 
 TEST(Library, BadInputIsAnErrorCodeWithOneLine)
@@ -363,13 +357,15 @@ TEST(Library, ALockedStreamServesEachNumberOnceAcrossThreads)
 // 48-bit arithmetic gives (validators/known_answers.txt).
 TEST(Library, CernlibSequencesReachTheKnownAnswersAndCount)
 {
-    const double want[6] = { 149082145761294.0, 52535227533060.0, 77470352891445.0,
-        181322333472751.0, 42047449118793.0, 253524021268142.0 };
+    const std::vector<std::uint64_t> want
+        = rngvet_test::known_answer("ranmar48", "1802,9373", 20000).values;
+    ASSERT_EQ(want.size(), 6u);
     ASSERT_EQ(rngvet_cernlib_set(3, 54217137, 20000, 0), RNGVET_OK) << rngvet_last_error();
     double x[6];
     ASSERT_EQ(rngvet_cernlib_next(x, 6, 3), RNGVET_OK);
     for (int i = 0; i < 6; ++i)
-        EXPECT_EQ(x[i] * 281474976710656.0, want[i]) << i;
+        EXPECT_EQ(x[i] * 281474976710656.0, static_cast<double>(want[static_cast<std::size_t>(i)]))
+            << i;
     int ijkl = 0, ntot = 0, ntot2 = 0;
     ASSERT_EQ(rngvet_cernlib_get(3, &ijkl, &ntot, &ntot2), RNGVET_OK);
     EXPECT_EQ(ijkl, 54217137);
@@ -400,10 +396,17 @@ TEST(Library, CernlibSequencesReachTheKnownAnswersAndCount)
     EXPECT_EQ(rngvet_cernlib_next(a, -1, 1), RNGVET_ERROR_INPUT);
 }
 
+INSTANTIATE_TEST_SUITE_P(Library, LibraryOnBackend, testing::ValuesIn(every_backend()),
+    [](const testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
+
+// Whether a backend is available here; one that $RNGVET_REQUIRE_BACKENDS lists must be.
 bool have_backend(const std::string& backend)
 {
-    const std::vector<std::string> here = backends_here();
-    return std::find(here.begin(), here.end(), backend) != here.end();
+    const std::vector<std::string> here = available_backends();
+    const bool have = std::find(here.begin(), here.end(), backend) != here.end();
+    if (!have && rngvet_test::required_backend(backend))
+        ADD_FAILURE() << "backend " << backend << " is required but not available";
+    return have;
 }
 
 TEST(Library, DeviceStreamsNeedCudaAndRefuseHostCalls)
@@ -438,13 +441,8 @@ TEST(Library, DeviceStreamsNeedCudaAndRefuseHostCalls)
 TEST(Library, DeviceInterfaceWritesTheStreamIntoDeviceMemory)
 {
     if (!have_backend("cuda")) GTEST_SKIP() << "no CUDA device here";
-    Configuration sdk;
-    sdk.generator = "mtdc";
-    sdk.params = "nvidia-sdk-mt607";
-    sdk.seed = { 777 };
-    sdk.instances = 4096;
-    sdk.layout = parse_layout("interleave");
-    sdk.seeding = parse_seeding("same");
+    const Configuration sdk
+        = rngvet_test::mt_config("mtdc", "nvidia-sdk-mt607", 4096, "interleave", "same", { 777 });
     const std::vector<std::string> names = { "ranmar48/1/single/increment/1802,9373;zero=smallest",
         "ranmar48x/8/block:12500/increment/1802,9373", "mt19937/1/single/increment/5489",
         canonical_name(sdk) };

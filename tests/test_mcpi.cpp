@@ -5,9 +5,9 @@
 #include "batteries/bits_read.hpp"
 #include "batteries/catalogue.hpp"
 #include "batteries/mcpi.hpp"
-#include "cli_run.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
+#include "tests/support.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -400,14 +400,7 @@ TEST(McpiCli, ARunKilledAfterItsFirstTestResumesToTheSameStatistics)
     ASSERT_EQ(run_rngvet("run " + config + " --db " + reference).status, 0);
 
     const std::string db = fresh("mcpi_killed.sqlite");
-    const std::string pidfile = fresh("mcpi_killed.pid");
-    ASSERT_EQ(std::system(("setsid " + std::string(RNGVET_BINARY) + " run " + config + " --db " + db
-                  + " >/dev/null 2>&1 & echo $! >" + pidfile)
-                              .c_str()),
-        0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    pid_t pid = 0;
-    std::ifstream(pidfile) >> pid;
+    const pid_t pid = rngvet_test::start_rngvet("run " + config + " --db " + db);
     ASSERT_GT(pid, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     std::size_t stored = 0;

@@ -1,14 +1,17 @@
 // The DC Mersenne Twister engine (generators/mt.hpp), its parameter files
 // (generators/mt_params.hpp) and SHA-256 (generators/sha256.hpp).
-// Known answers: validators/known_answers.txt (with their sources); FIPS 180-4 examples.
+// Known answers: the rows of validators/known_answers.txt (with their sources) through the
+// engine and the shipped parameter files; FIPS 180-4 examples.
 #include "generators/error.hpp"
 #include "generators/mt.hpp"
 #include "generators/mt_params.hpp"
 #include "generators/sha256.hpp"
+#include "tests/support.hpp"
 
 #include <cstdint>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -49,6 +52,26 @@ std::vector<std::uint32_t> first_outputs(const MtParams& prm, std::uint32_t seed
     return out;
 }
 
+// The table's mtdc rows whose parameter set has exponent p.
+std::vector<KnownAnswer> dc_rows(int p)
+{
+    std::vector<KnownAnswer> rows;
+    for (const KnownAnswer& row : rngvet_test::known_answers_of("mtdc"))
+        if (mtdc_param_set(row.configuration()).p == p) rows.push_back(row);
+    return rows;
+}
+
+// A DC row through the engine with the parameters `prm` (from a shipped file).
+void expect_row(const KnownAnswer& row, const MtParams& prm)
+{
+    ASSERT_EQ(row.seed.size(), 1u);
+    const std::vector<std::uint32_t> got = first_outputs(prm,
+        static_cast<std::uint32_t>(row.seed[0]), static_cast<int>(row.skip + row.values.size()));
+    EXPECT_EQ(
+        std::vector<std::uint64_t>(got.begin() + static_cast<std::ptrdiff_t>(row.skip), got.end()),
+        row.values);
+}
+
 // Expects a call to throw InputError whose message contains `part`.
 template <class F> void expect_input_error(F f, const std::string& part)
 {
@@ -71,18 +94,22 @@ TEST(MtEngine, StructsArePlainData)
 
 TEST(MtEngine, DcLayoutFromExponent)
 {
-    const MtParams a = mt_params_for(521, 0, 0, 0);
-    EXPECT_EQ(a.nn, 17);
-    EXPECT_EQ(a.mm, 8);
-    EXPECT_EQ(a.rr, 23);
-    EXPECT_EQ(a.umask, 0xFF800000u);
-    EXPECT_EQ(a.lmask, 0x007FFFFFu);
+    // p, then the words, the middle position, the bits of the incomplete word and its masks.
+    const struct {
+        int p, nn, mm, rr;
+        std::uint32_t umask, lmask;
+    } layouts[]
+        = { { 521, 17, 8, 23, 0xFF800000u, 0x007FFFFFu }, { 607, 19, 9, 1, 0xFFFFFFFEu, 0x1u } };
+    for (const auto& l : layouts) {
+        SCOPED_TRACE(l.p);
+        const MtParams a = mt_params_for(l.p, 0, 0, 0);
+        EXPECT_EQ(a.nn, l.nn);
+        EXPECT_EQ(a.mm, l.mm);
+        EXPECT_EQ(a.rr, l.rr);
+        EXPECT_EQ(a.umask, l.umask);
+        EXPECT_EQ(a.lmask, l.lmask);
+    }
     const MtParams b = mt_params_for(607, 0, 0, 0);
-    EXPECT_EQ(b.nn, 19);
-    EXPECT_EQ(b.mm, 9);
-    EXPECT_EQ(b.rr, 1);
-    EXPECT_EQ(b.umask, 0xFFFFFFFEu);
-    EXPECT_EQ(b.lmask, 0x1u);
     EXPECT_EQ(b.shift0, 12);
     EXPECT_EQ(b.shiftB, 7);
     EXPECT_EQ(b.shiftC, 15);
@@ -91,28 +118,33 @@ TEST(MtEngine, DcLayoutFromExponent)
     EXPECT_EQ(mt_params_for(44497, 0, 0, 0).nn, 1391);
 }
 
-TEST(MtEngine, Mt19937InitGenrandKnownAnswers)
+// mt19937's rows of the known-answer table (mt19937ar.out): init_genrand(5489)'s first outputs
+// and its 10000th, and init_by_array({0x123, 0x234, 0x345, 0x456}), through the engine.
+TEST(MtEngine, Mt19937ReachesEveryRowOfTheKnownAnswerTable)
 {
     const MtParams prm = mt19937_params();
-    const std::vector<std::uint32_t> expected
-        = { 3499211612u, 581869302u, 3890346734u, 3586334585u, 545404204u };
-    const auto got = first_outputs(prm, 5489u, 10000);
-    EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.begin() + 5), expected);
-    EXPECT_EQ(got[9999], 4123659995u);
-}
-
-TEST(MtEngine, Mt19937InitByArrayKnownAnswers)
-{
-    const MtParams prm = mt19937_params();
-    static MtState s;
-    const std::uint32_t key[4] = { 0x123, 0x234, 0x345, 0x456 };
-    mt19937_init_by_array(s, prm, key, 4);
-    const std::vector<std::uint32_t> expected = { 1067595299u, 955945823u, 477289528u, 4107218783u,
-        4228976476u, 3344332714u, 3355579695u, 227628506u, 810200273u, 2591290167u };
-    std::vector<std::uint32_t> got;
-    for (int i = 0; i < 10; ++i)
-        got.push_back(mt_next(s, prm));
-    EXPECT_EQ(got, expected);
+    const auto rows = rngvet_test::known_answers_of("mt19937");
+    ASSERT_EQ(rows.size(), 3u);
+    for (const KnownAnswer& row : rows) {
+        SCOPED_TRACE(row.label());
+        std::vector<std::uint32_t> got;
+        if (row.seed.size() == 1) {
+            got = first_outputs(prm, static_cast<std::uint32_t>(row.seed[0]),
+                static_cast<int>(row.skip + row.values.size()));
+            got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(row.skip));
+        } else {
+            static MtState s;
+            std::vector<std::uint32_t> key(row.seed.begin(), row.seed.end());
+            mt19937_init_by_array(s, prm, key.data(), static_cast<int>(key.size()));
+            for (std::uint64_t i = 0; i < row.skip + row.values.size(); ++i)
+                got.push_back(mt_next(s, prm));
+            got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(row.skip));
+        }
+        EXPECT_EQ(std::vector<std::uint64_t>(got.begin(), got.end()), row.values);
+    }
+    EXPECT_EQ(rngvet_test::known_answer("mt19937", "5489", 0).values.size(), 5u);
+    EXPECT_EQ(rngvet_test::known_answer("mt19937", "5489", 9999).values.size(), 1u);
+    EXPECT_EQ(rngvet_test::known_answer("mt19937", "0x123,0x234,0x345,0x456").values.size(), 10u);
 }
 
 // TestU01's ugfsr_CreateMT19937_98(seed) (ugfsr.c) fills its 624 words with Knuth's
@@ -156,27 +188,44 @@ TEST(MtEngine, NvidiaSdkMt607KnownAnswers)
     for (std::size_t i = 0; i < set.sets.size(); ++i) {
         ASSERT_EQ(set.sets[i].aaa & 0xFFFFu, i) << "low 16 bits of matrix_a are the index";
     }
-    EXPECT_EQ(first_outputs(set.sets[0], 777u, 6),
-        (std::vector<std::uint32_t>{
-            266438323u, 3738112288u, 410106672u, 3516699363u, 2828855469u, 758469217u }));
-    EXPECT_EQ(first_outputs(set.sets[1], 777u, 6),
-        (std::vector<std::uint32_t>{
-            84377738u, 53293241u, 1574281272u, 3351025515u, 2753163148u, 2769445992u }));
-    EXPECT_EQ(first_outputs(set.sets[4095], 777u, 6),
-        (std::vector<std::uint32_t>{
-            390570138u, 3841073232u, 2823469249u, 2277279595u, 1712970508u, 3776344425u }));
+    // The table's p=607 rows are SDK sets 0, 1 and 4095 (the index in matrix_a's low 16 bits),
+    // each seeded 777 as the SDK seeds them.
+    std::set<std::uint32_t> ids;
+    for (const KnownAnswer& row : dc_rows(607)) {
+        SCOPED_TRACE(row.label());
+        const MtParams written = mtdc_param_set(row.configuration()).sets.at(0);
+        const std::uint32_t id = written.aaa & 0xFFFFu;
+        ASSERT_LT(id, set.sets.size());
+        ids.insert(id);
+        EXPECT_EQ(set.sets[id].aaa, written.aaa);
+        EXPECT_EQ(set.sets[id].maskB, written.maskB);
+        EXPECT_EQ(set.sets[id].maskC, written.maskC);
+        EXPECT_EQ(row.seed, (std::vector<std::int64_t>{ 777 }));
+        expect_row(row, set.sets[id]);
+    }
+    EXPECT_EQ(ids, (std::set<std::uint32_t>{ 0, 1, 4095 }));
 }
 
 TEST(MtEngine, FixstarsMt521KnownAnswers)
 {
     const MtParamSet set = builtin_param_set("fixstars-mt521");
     ASSERT_EQ(set.sets.size(), 32u);
-    EXPECT_EQ(first_outputs(set.sets[0], 0x33ffu * 0u, 6),
-        (std::vector<std::uint32_t>{
-            3435822361u, 2593142105u, 1380007438u, 1855630689u, 2791445388u, 3267650319u }));
-    EXPECT_EQ(first_outputs(set.sets[1], 0x33ffu * 1u, 6),
-        (std::vector<std::uint32_t>{
-            941032305u, 3457884119u, 3029038885u, 1246296401u, 4195980896u, 2037642049u }));
+    // The table's p=521 rows are the book's generators gid 0 and 1, seeded 0x33ff * gid.
+    std::set<std::size_t> gids;
+    for (const KnownAnswer& row : dc_rows(521)) {
+        SCOPED_TRACE(row.label());
+        const MtParams written = mtdc_param_set(row.configuration()).sets.at(0);
+        std::size_t gid = set.sets.size();
+        for (std::size_t i = 0; i < set.sets.size(); ++i)
+            if (set.sets[i].aaa == written.aaa && set.sets[i].maskB == written.maskB
+                && set.sets[i].maskC == written.maskC)
+                gid = i;
+        ASSERT_LT(gid, set.sets.size()) << "not one of the book's sets";
+        gids.insert(gid);
+        EXPECT_EQ(row.seed, (std::vector<std::int64_t>{ static_cast<std::int64_t>(0x33ff * gid) }));
+        expect_row(row, set.sets[gid]);
+    }
+    EXPECT_EQ(gids, (std::set<std::size_t>{ 0, 1 }));
 }
 
 TEST(Sha256, Fips180Examples)

@@ -1,5 +1,6 @@
-// RANMAR reference engine: known answers (validators/known_answers.txt sources), the
-// structure of the three variants, and bit-exact agreement with TestU01's own RANMAR.
+// RANMAR reference engine: the known-answer table's RANMAR rows (validators/known_answers.txt,
+// with their sources), the structure of the three variants, and bit-exact agreement with
+// TestU01's own RANMAR.
 #include <gtest/gtest.h>
 
 extern "C" {
@@ -9,6 +10,7 @@ extern "C" {
 
 #include "generators/ranmar.hpp"
 #include "generators/stream.hpp"
+#include "tests/support.hpp"
 
 namespace rngvet {
 namespace {
@@ -27,36 +29,30 @@ void skip(RanmarState& s, int n)
         ranmar_next(s);
 }
 
-TEST(Ranmar24, FirstOutputsMatchJames)
+// The engine itself (ranmar_seed, ranmar_next) reaches every RANMAR row of the known-answer
+// table: James's published ranmar24 values and RM48's, from the start and after 20000 numbers.
+TEST(RanmarEngine, ReachesEveryRanmarRowOfTheKnownAnswerTable)
 {
-    RanmarState s = seeded(RanmarVariant::r24);
-    // James (1990): 0.11639106273651123, 0.9648467898368835, ... times 2^24.
-    for (std::uint64_t want : { 1952718u, 16187443u, 14813785u, 7054599u, 8319089u })
-        EXPECT_EQ(ranmar_next(s), want);
-}
-
-TEST(Ranmar24, SixAfterTwentyThousandMatchJames)
-{
-    RanmarState s = seeded(RanmarVariant::r24);
-    skip(s, 20000);
-    for (std::uint64_t want : { 6533892u, 14220222u, 7275067u, 6172232u, 8354498u, 10633180u })
-        EXPECT_EQ(ranmar_next(s), want);
-}
-
-TEST(Ranmar48, FirstOutputsMatchComputedValues)
-{
-    RanmarState s = seeded(RanmarVariant::r48);
-    for (std::uint64_t want : { 133543159487477ull, 225387151215932ull, 145340696027213ull })
-        EXPECT_EQ(ranmar_next(s), want);
-}
-
-TEST(Ranmar48, SixAfterTwentyThousandMatchComputedValues)
-{
-    RanmarState s = seeded(RanmarVariant::r48);
-    skip(s, 20000);
-    for (std::uint64_t want : { 149082145761294ull, 52535227533060ull, 77470352891445ull,
-             181322333472751ull, 42047449118793ull, 253524021268142ull })
-        EXPECT_EQ(ranmar_next(s), want);
+    const std::pair<const char*, RanmarVariant> variants[]
+        = { { "ranmar24", RanmarVariant::r24 }, { "ranmar48", RanmarVariant::r48 } };
+    for (const auto& [generator, variant] : variants) {
+        const auto rows = rngvet_test::known_answers_of(generator);
+        EXPECT_GE(rows.size(), 2u) << generator;
+        for (const KnownAnswer& row : rows) {
+            SCOPED_TRACE(row.label());
+            ASSERT_EQ(row.seed.size(), 2u);
+            RanmarState s
+                = seeded(variant, static_cast<int>(row.seed[0]), static_cast<int>(row.seed[1]));
+            skip(s, static_cast<int>(row.skip));
+            for (std::uint64_t want : row.values)
+                EXPECT_EQ(ranmar_next(s), want);
+        }
+    }
+    // James's two published lists: the first outputs and six after 20000.
+    rngvet_test::known_answer("ranmar24", "1802,9373", 0);
+    rngvet_test::known_answer("ranmar24", "1802,9373", 20000);
+    rngvet_test::known_answer("ranmar48", "1802,9373", 0);
+    rngvet_test::known_answer("ranmar48", "1802,9373", 20000);
 }
 
 // CERN style: the arithmetic sequence is a multiple of 2^24, so the low 24 output bits are

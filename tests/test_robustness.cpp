@@ -4,7 +4,7 @@
 // gives every statistic exactly once with the p-values of an uninterrupted run; a store can be
 // read where it cannot be written. docs/reliability.md lists what each test shows.
 #include "reports/store.hpp"
-#include "tests/cli_run.hpp"
+#include "tests/support.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -28,15 +28,8 @@
 
 namespace {
 
-using rngvet_test::count_lines;
-using rngvet_test::fresh;
-using rngvet_test::slurp;
-using Result = rngvet_test::CliResult;
-
-Result rngvet(const std::string& args)
-{
-    return rngvet_test::run_rngvet(args);
-}
+using namespace rngvet_test;
+using Result = CliResult;
 
 void copy_file(const std::string& from, const std::string& to)
 {
@@ -125,7 +118,7 @@ const std::string ranmar = "--generator ranmar48 --seed 1802,9373 --battery smal
 std::string store_with_one_run(const std::string& name)
 {
     const std::string db = fresh(name);
-    const Result r = rngvet("run " + ranmar + " --tests 1,2 --db " + db);
+    const Result r = run_rngvet("run " + ranmar + " --tests 1,2 --db " + db);
     EXPECT_EQ(r.status, 0) << r.err;
     return db;
 }
@@ -243,7 +236,7 @@ TEST(Robustness, EveryBadInputIsOneLineExitTwoAndTheStoreIsUnchanged)
     for (const BadInput& b : bad_inputs) {
         const std::string args = substitute(substitute(b.args, "{db}", db), "{dir}", dir);
         SCOPED_TRACE(args);
-        const Result r = rngvet(args);
+        const Result r = run_rngvet(args);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_EQ(count_lines(r.err), 1) << r.err;
         EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
@@ -273,7 +266,7 @@ TEST(Robustness, ResumeRefusesChangedParameterSetsNamingBothHashes)
     const std::string db = fresh("robust_params.sqlite");
     const std::string args = "run --generator mtdc --params " + sets
         + " --seed 0 --instances 4 --battery smallcrush --tests 1,2 --db " + db;
-    ASSERT_EQ(rngvet(args).status, 0);
+    ASSERT_EQ(run_rngvet(args).status, 0);
     const auto whole = pvalues(db, 1);
     const std::string stored_hash = sql(db, "SELECT params_sha256 FROM runs");
     cut_after_first_test(db);
@@ -285,7 +278,7 @@ TEST(Robustness, ResumeRefusesChangedParameterSetsNamingBothHashes)
     text = text.substr(0, a + 1) + line1 + line0 + text.substr(c + 1);
     std::ofstream(sets) << text;
     const std::string before = contents(db);
-    const Result refused = rngvet("run --resume 1 --db " + db);
+    const Result refused = run_rngvet("run --resume 1 --db " + db);
     EXPECT_EQ(refused.status, 2);
     EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
     EXPECT_NE(refused.err.find(stored_hash), std::string::npos) << refused.err;
@@ -295,7 +288,7 @@ TEST(Robustness, ResumeRefusesChangedParameterSetsNamingBothHashes)
 
     // The original table again: the run resumes to exactly the uninterrupted p-values.
     copy_file(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt", sets);
-    ASSERT_EQ(rngvet("run --resume 1 --db " + db).status, 0);
+    ASSERT_EQ(run_rngvet("run --resume 1 --db " + db).status, 0);
     EXPECT_EQ(pvalues(db, 1), whole);
 }
 
@@ -303,11 +296,11 @@ TEST(Robustness, ResumeRefusesAChangedInputFile)
 {
     const std::string words = testing::TempDir() + "robust_words.bin";
     ASSERT_EQ(
-        rngvet("generate --generator ranmar48 --seed 1802,9373 --count 2000000 --out " + words)
+        run_rngvet("generate --generator ranmar48 --seed 1802,9373 --count 2000000 --out " + words)
             .status,
         0);
     const std::string db = fresh("robust_file.sqlite");
-    ASSERT_EQ(rngvet("run --generator file:" + words
+    ASSERT_EQ(run_rngvet("run --generator file:" + words
                   + " --battery rabbit --nb 2^16 --tests 1,2 "
                     "--db "
                   + db)
@@ -317,7 +310,7 @@ TEST(Robustness, ResumeRefusesAChangedInputFile)
     EXPECT_EQ(stored.size(), 64u);
     cut_after_first_test(db);
     std::ofstream(words, std::ios::app) << "more";
-    const Result refused = rngvet("run --resume 1 --db " + db);
+    const Result refused = run_rngvet("run --resume 1 --db " + db);
     EXPECT_EQ(refused.status, 2);
     EXPECT_NE(refused.err.find(stored), std::string::npos) << refused.err;
     EXPECT_EQ(sql(db, "SELECT status FROM runs"), "interrupted");
@@ -331,18 +324,19 @@ TEST(Robustness, UnverifiedParameterSetsAreRefusedUnlessAllowedAndTheRunRecordsI
     // aaa = 0x80000000: the recurrence is a shift, its characteristic polynomial not primitive.
     const std::string set = "p=521,aaa=0x80000000,maskB=0x9d2c5680,maskC=0xefc60000";
     const Result refused
-        = rngvet("run --generator mtdc --params " + set + " --seed 1 --tests 1 --db " + db);
+        = run_rngvet("run --generator mtdc --params " + set + " --seed 1 --tests 1 --db " + db);
     EXPECT_EQ(refused.status, 2);
     EXPECT_NE(refused.err.find("primitive"), std::string::npos) << refused.err;
     EXPECT_TRUE(rngvet::Store(db).runs().empty());
-    const Result gen = rngvet("generate --generator mtdc --params " + set + " --seed 1 --count 4");
+    const Result gen
+        = run_rngvet("generate --generator mtdc --params " + set + " --seed 1 --count 4");
     EXPECT_EQ(gen.status, 2) << gen.err;
 
-    const Result allowed = rngvet("run --generator mtdc --params " + set
+    const Result allowed = run_rngvet("run --generator mtdc --params " + set
         + " --seed 1 --tests 1 --allow-unverified-params --db " + db);
     EXPECT_EQ(allowed.status, 0) << allowed.err;
     EXPECT_EQ(sql(db, "SELECT params_check FROM runs"), "unverified (allowed)");
-    const Result verified = rngvet(
+    const Result verified = run_rngvet(
         "run --generator mtdc --params fixstars-mt521 --seed 1 --tests 1 --instances 2 --db " + db);
     EXPECT_EQ(verified.status, 0) << verified.err;
     EXPECT_EQ(sql(db, "SELECT params_check FROM runs WHERE run_id = 2").rfind("verified", 0), 0u);
@@ -355,23 +349,23 @@ TEST(Robustness, FailOnGatesTheExitStatusOnTheStoredVerdicts)
     const std::string db = fresh("robust_fail_on.sqlite");
     // ranmar24's GetBits has 8 zero low bits: BirthdaySpacings gives p = eps.
     const std::string r24 = "run --generator ranmar24 --seed 1802,9373 --tests 1 --db " + db;
-    const Result never = rngvet(r24);
+    const Result never = run_rngvet(r24);
     EXPECT_EQ(never.status, 0) << never.err;
     EXPECT_NE(never.out.find("The following tests gave p-values outside [0.001, 0.9990]"),
         std::string::npos)
         << never.out;
     EXPECT_NE(never.out.find("BirthdaySpacings"), std::string::npos) << never.out;
-    const Result fail = rngvet(r24 + " --fail-on fail");
+    const Result fail = run_rngvet(r24 + " --fail-on fail");
     EXPECT_EQ(fail.status, 1) << fail.err;
     EXPECT_NE(fail.err.find("BirthdaySpacings"), std::string::npos) << fail.err;
     // Beyond its 24 bits the failure is the resolution's, which the comparison does not call
     // systematic.
-    EXPECT_EQ(rngvet(r24 + " --fail-on systematic").status, 0);
-    EXPECT_EQ(rngvet("report --db " + db + " --fail-on suspect --out /dev/null").status, 1);
-    EXPECT_EQ(rngvet("report --db " + db + " --fail-on never --out /dev/null").status, 0);
+    EXPECT_EQ(run_rngvet(r24 + " --fail-on systematic").status, 0);
+    EXPECT_EQ(run_rngvet("report --db " + db + " --fail-on suspect --out /dev/null").status, 1);
+    EXPECT_EQ(run_rngvet("report --db " + db + " --fail-on never --out /dev/null").status, 0);
 
     const std::string good = fresh("robust_fail_on_good.sqlite");
-    const Result pass = rngvet("run " + ranmar + " --tests 1,2 --fail-on suspect --db " + good);
+    const Result pass = run_rngvet("run " + ranmar + " --tests 1,2 --fail-on suspect --db " + good);
     EXPECT_EQ(pass.status, 0) << pass.err;
     EXPECT_NE(pass.out.find("All tests were passed"), std::string::npos) << pass.out;
 }
@@ -392,7 +386,7 @@ TEST(Robustness, WritesToAFullDeviceExitOneAndNamedFilesKeepTheirOldContent)
         EXPECT_NE(slurp(err).find("No space left on device"), std::string::npos) << slurp(err);
         EXPECT_EQ(count_lines(slurp(err)), 1) << slurp(err);
     }
-    const Result out = rngvet("report --db " + db + " --out /dev/full");
+    const Result out = run_rngvet("report --db " + db + " --out /dev/full");
     EXPECT_EQ(out.status, 1) << out.err;
     EXPECT_NE(out.err.find("No space left on device"), std::string::npos) << out.err;
 
@@ -405,7 +399,7 @@ TEST(Robustness, WritesToAFullDeviceExitOneAndNamedFilesKeepTheirOldContent)
         GTEST_SKIP() << "no tmpfs can be mounted here (needs root): the full-disk part is skipped";
     std::ofstream(mnt + "/report.md") << "the previous report\n";
     std::ofstream(mnt + "/filler") << std::string(60 * 1024, 'x');
-    const Result r = rngvet("report --db " + db + " --out " + mnt + "/report.md");
+    const Result r = run_rngvet("report --db " + db + " --out " + mnt + "/report.md");
     const std::string kept = slurp(mnt + "/report.md");
     ::umount(mnt.c_str());
     EXPECT_EQ(r.status, 1) << r.err;
@@ -458,8 +452,8 @@ TEST(Robustness, AFinishedStoreIsReadOnAReadOnlyFileSystem)
         GTEST_SKIP() << "no tmpfs can be mounted here (needs root)";
     copy_file(db, mnt + "/copy.sqlite");
     const bool ro = ::mount("tmpfs", mnt.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0;
-    const Result status = rngvet("status --db " + mnt + "/copy.sqlite");
-    const Result report = rngvet("report --db " + mnt + "/copy.sqlite");
+    const Result status = run_rngvet("status --db " + mnt + "/copy.sqlite");
+    const Result report = run_rngvet("report --db " + mnt + "/copy.sqlite");
     const std::string count
         = ro ? sql_readonly(mnt + "/copy.sqlite", "SELECT count(*) FROM pvalues") : "";
     ::umount(mnt.c_str());
@@ -504,7 +498,7 @@ TEST(Robustness, KillNineAtRandomPointsThenResumeGivesEveryStatisticOnceAndTheSa
     for (const std::string mode : { "--mode serial", "--mode sharded --jobs 2" }) {
         // Sharded tests read their own segments: each mode has its own reference p-values.
         const std::string reference = fresh("robust_kill_reference.sqlite");
-        ASSERT_EQ(rngvet("run " + ranmar + " " + mode + " --db " + reference).status, 0);
+        ASSERT_EQ(run_rngvet("run " + ranmar + " " + mode + " --db " + reference).status, 0);
         const auto whole = pvalues(reference, 1);
         ASSERT_EQ(whole.size(), 15u);
         for (int k = 0; k < 3; ++k) {
@@ -515,7 +509,7 @@ TEST(Robustness, KillNineAtRandomPointsThenResumeGivesEveryStatisticOnceAndTheSa
                 "run " + ranmar + " " + mode + " --db " + db, std::chrono::milliseconds(delay));
             ++faults;
             if (rngvet::Store(db).runs().empty()) continue; // killed before the run was stored
-            const Result resumed = rngvet("run --resume 1 --db " + db);
+            const Result resumed = run_rngvet("run --resume 1 --db " + db);
             ASSERT_EQ(resumed.status, 0) << resumed.err;
             EXPECT_EQ(pvalues(db, 1), whole);
             EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
@@ -543,7 +537,7 @@ TEST(Robustness, NoTemporaryFileOutlivesARunKilledOrFailed)
     // A stream that ends inside TestU01's test: the test fails with an exception.
     const std::string words = testing::TempDir() + "robust_tmp_words.bin";
     std::ofstream(words) << std::string(4000, 'w');
-    const Result ended = rngvet("run --generator file:" + words + " --tests 1 --db " + db);
+    const Result ended = run_rngvet("run --generator file:" + words + " --tests 1 --db " + db);
     EXPECT_NE(ended.status, 0);
     for (const std::string& name : temporary_files_in_tmp())
         EXPECT_TRUE(before.count(name)) << "left behind: /tmp/" << name;
@@ -604,13 +598,6 @@ const std::string campaign_file_text = "[campaign]\nname = robust\nbattery = sma
                                        "shards = 2\nseeds = 1802,9373 17,42\n"
                                        "[configuration r24]\ngenerator = ranmar24\n";
 
-std::string write_text(const std::string& name, const std::string& text)
-{
-    const std::string path = testing::TempDir() + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
 TEST(Robustness, KillingTheParentKillsItsWorkersAndARerunCompletesExactly)
 {
     // A sharded run: its test workers end with it; resume completes it.
@@ -620,21 +607,21 @@ TEST(Robustness, KillingTheParentKillsItsWorkersAndARerunCompletesExactly)
     for (pid_t w : workers)
         EXPECT_FALSE(alive(w)) << "worker " << w << " outlived its parent";
     if (!rngvet::Store(db).runs().empty()) {
-        const Result resumed = rngvet("run --resume 1 --db " + db);
+        const Result resumed = run_rngvet("run --resume 1 --db " + db);
         EXPECT_EQ(resumed.status, 0) << resumed.err;
         EXPECT_EQ(pvalues(db, 1).size(), 15u);
     }
 
     // A local campaign: its task runs and their workers end with it; a re-run completes every
     // task with every statistic once.
-    const std::string file = write_text("robust_campaign.ini", campaign_file_text);
+    const std::string file = write_file("robust_campaign.ini", campaign_file_text);
     const std::string dir = testing::TempDir() + "robust_campaign_dir";
     std::system(("rm -rf " + dir).c_str());
     const auto tasks = kill_parent_only("campaign run " + file + " --jobs 2 --out " + dir, 3);
     ASSERT_GE(tasks.size(), 3u);
     for (pid_t w : tasks)
         EXPECT_FALSE(alive(w)) << "task process " << w << " outlived the campaign";
-    const Result again = rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    const Result again = run_rngvet("campaign run " + file + " --jobs 2 --out " + dir);
     ASSERT_EQ(again.status, 0) << again.err;
     rngvet::Store store(dir + "/campaign.sqlite");
     ASSERT_EQ(store.runs().size(), 2u);
@@ -644,43 +631,43 @@ TEST(Robustness, KillingTheParentKillsItsWorkersAndARerunCompletesExactly)
 
 TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
 {
-    const std::string file = write_text("robust_merge.ini",
+    const std::string file = write_file("robust_merge.ini",
         "[campaign]\nname = merged\nbattery = smallcrush\ntests = 1,2,3\nshards = 2\n"
         "seeds = 1802,9373\n[configuration r24]\ngenerator = ranmar24\n");
     const std::string dir = testing::TempDir() + "robust_merge_dir";
     std::system(("rm -rf " + dir).c_str());
-    ASSERT_EQ(rngvet("campaign run " + file + " --jobs 2 --out " + dir).status, 0);
+    ASSERT_EQ(run_rngvet("campaign run " + file + " --jobs 2 --out " + dir).status, 0);
     const std::string task0 = dir + "/tasks/task-0.sqlite", task1 = dir + "/tasks/task-1.sqlite";
 
     // Targets: a task database, another campaign's database.
     const std::string task0_before = contents(task0);
-    Result r = rngvet("campaign merge " + dir + " --db " + task0);
+    Result r = run_rngvet("campaign merge " + dir + " --db " + task0);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("is the database of task 0"), std::string::npos) << r.err;
     EXPECT_TRUE(contents(task0) == task0_before);
     // campaign run refuses it before any task runs or any folder is made.
     const std::string unused = testing::TempDir() + "robust_merge_unused";
     std::system(("rm -rf " + unused).c_str());
-    r = rngvet("campaign run " + file + " --out " + unused + " --db " + task0);
+    r = run_rngvet("campaign run " + file + " --out " + unused + " --db " + task0);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("is the database of task 0"), std::string::npos) << r.err;
     struct stat st { };
     EXPECT_NE(::stat(unused.c_str(), &st), 0) << "the campaign folder was made";
-    const std::string other_file = write_text("robust_merge_other.ini",
+    const std::string other_file = write_file("robust_merge_other.ini",
         "[campaign]\nname = other\nbattery = smallcrush\ntests = 1\nshards = 1\n"
         "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
     const std::string other = testing::TempDir() + "robust_merge_other";
     std::system(("rm -rf " + other).c_str());
-    ASSERT_EQ(rngvet("campaign run " + other_file + " --out " + other).status, 0);
+    ASSERT_EQ(run_rngvet("campaign run " + other_file + " --out " + other).status, 0);
     const std::string other_before = contents(other + "/campaign.sqlite");
-    r = rngvet("campaign merge " + dir + " --db " + other + "/campaign.sqlite");
+    r = run_rngvet("campaign merge " + dir + " --db " + other + "/campaign.sqlite");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("holds campaign"), std::string::npos) << r.err;
     EXPECT_TRUE(contents(other + "/campaign.sqlite") == other_before);
 
     // --fail-on: ranmar24's BirthdaySpacings (test 1) fails beyond its 24 bits.
-    EXPECT_EQ(rngvet("campaign merge " + dir).status, 0);
-    r = rngvet("campaign merge " + dir + " --fail-on fail");
+    EXPECT_EQ(run_rngvet("campaign merge " + dir).status, 0);
+    r = run_rngvet("campaign merge " + dir + " --fail-on fail");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("BirthdaySpacings"), std::string::npos) << r.err;
 
@@ -689,7 +676,7 @@ TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
         "UPDATE statistics SET pvalue = 7.5 WHERE stat_index = (SELECT min(stat_index) "
         "FROM statistics)");
     const std::string fresh_db = fresh("robust_merge_new.sqlite");
-    r = rngvet("campaign merge " + dir + " --db " + fresh_db);
+    r = run_rngvet("campaign merge " + dir + " --db " + fresh_db);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("task 1"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("not a number in [0, 1]"), std::string::npos) << r.err;
@@ -700,14 +687,14 @@ TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
     sql(task0,
         "DELETE FROM statistics WHERE stat_index = (SELECT max(stat_index) FROM "
         "statistics)");
-    r = rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new2.sqlite"));
+    r = run_rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new2.sqlite"));
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("statistics of test"), std::string::npos) << r.err;
 
     // A truncated task table is refused, not read as a smaller campaign.
     const std::string table = slurp(dir + "/tasks.tsv");
     std::ofstream(dir + "/tasks.tsv", std::ios::trunc) << table.substr(0, table.find("\n1\t") + 1);
-    r = rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new3.sqlite"));
+    r = run_rngvet("campaign merge " + dir + " --db " + fresh("robust_merge_new3.sqlite"));
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;

@@ -17,24 +17,16 @@ extern "C" {
 
 #include "batteries/battery.hpp"
 #include "reports/store.hpp"
+#include "tests/support.hpp"
 
 namespace {
 
-std::string temp(const std::string& name)
-{
-    const std::string path = testing::TempDir() + name;
-    std::remove(path.c_str());
-    std::remove((path + "-wal").c_str());
-    std::remove((path + "-shm").c_str());
-    return path;
-}
+using rngvet_test::fresh;
 
+// `rngvet ARGS`: its exit status.
 int rngvet(const std::string& args)
 {
-    const std::string cmd = std::string(RNGVET_BINARY) + " " + args + " >/dev/null 2>"
-        + testing::TempDir() + "runner_err.txt";
-    const int raw = std::system(cmd.c_str());
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return rngvet_test::run_rngvet(args).status;
 }
 
 // stat_index -> p-value of a run.
@@ -54,7 +46,7 @@ const std::string config = "--generator ranmar48x --seed 1802,9373 --instances 4
 
 TEST(Runner, SerialRunEqualsTestU01sOwnBatteryOnItsRanmar)
 {
-    const std::string db = temp("runner_serial.sqlite");
+    const std::string db = fresh("runner_serial.sqlite");
     ASSERT_EQ(rngvet("run --generator ranmar24 --seed 1802,9373 --mode serial --db " + db), 0);
     const auto ours = pvalues(db, 1);
 
@@ -76,7 +68,7 @@ TEST(Runner, SerialRunEqualsTestU01sOwnBatteryOnItsRanmar)
 
 TEST(Runner, ShardedAndSerialStoreEveryStatisticAndASingleShardReproducesItsPvalues)
 {
-    const std::string db = temp("runner_sharded.sqlite");
+    const std::string db = fresh("runner_sharded.sqlite");
     ASSERT_EQ(rngvet("run " + config + " --jobs 4 --db " + db), 0);
     ASSERT_EQ(rngvet("run " + config + " --mode serial --db " + db), 0);
     const auto sharded = pvalues(db, 1), serial = pvalues(db, 2);
@@ -101,13 +93,7 @@ TEST(Runner, ShardedAndSerialStoreEveryStatisticAndASingleShardReproducesItsPval
 // group with SIGKILL or SIGTERM, and returns.
 void start_and_kill(const std::string& args, const std::string& db, std::size_t tests, int signal)
 {
-    const std::string pidfile = temp("runner.pid");
-    const std::string cmd = "setsid " + std::string(RNGVET_BINARY) + " " + args
-        + " >/dev/null 2>&1 & echo $! >" + pidfile;
-    ASSERT_EQ(std::system(cmd.c_str()), 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    pid_t pid = 0;
-    std::ifstream(pidfile) >> pid;
+    const pid_t pid = rngvet_test::start_rngvet(args);
     ASSERT_GT(pid, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (std::chrono::steady_clock::now() < deadline) {
@@ -128,54 +114,57 @@ void start_and_kill(const std::string& args, const std::string& db, std::size_t 
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
-TEST(Runner, AShardedRunKilledPartWayResumesToEveryStatisticExactlyOnce)
+// A run stopped part way, as each mode is stopped: a sharded run killed with SIGKILL after 3
+// tests (kill -9 leaves no chance to mark it: it stays "running"), a serial run stopped with
+// SIGTERM after 2 (marked "interrupted"). --resume completes either to the p-values of an
+// uninterrupted run, every statistic exactly once.
+struct Interruption {
+    const char* name;
+    const char* mode; // options after the configuration
+    std::size_t stored; // tests stored before the signal
+    int signal;
+    const char* status; // the run's status after the signal
+};
+
+class RunnerInterrupted : public testing::TestWithParam<Interruption> { };
+
+TEST_P(RunnerInterrupted, ResumesToEveryStatisticExactlyOnce)
 {
-    const std::string reference = temp("runner_reference.sqlite");
-    ASSERT_EQ(rngvet("run " + config + " --jobs 2 --db " + reference), 0);
+    const Interruption& k = GetParam();
+    const std::string reference = fresh(std::string("runner_") + k.name + "_reference.sqlite");
+    ASSERT_EQ(rngvet("run " + config + " " + k.mode + " --db " + reference), 0);
     const auto whole = pvalues(reference, 1);
 
-    const std::string db = temp("runner_killed.sqlite");
-    start_and_kill("run " + config + " --jobs 2 --db " + db, db, 3, SIGKILL);
+    const std::string db = fresh(std::string("runner_") + k.name + "_stopped.sqlite");
+    start_and_kill("run " + config + " " + k.mode + " --db " + db, db, k.stored, k.signal);
     {
         rngvet::Store store(db);
         const auto tests = store.tests(1).size();
-        EXPECT_GE(tests, 3u);
-        EXPECT_LT(tests, 10u) << "the run finished before it was killed; nothing was tested";
-        EXPECT_EQ(store.run(1)->status, "running"); // kill -9 leaves no chance to mark it
-    }
-    ASSERT_EQ(rngvet("run --resume 1 --db " + db), 0);
-    const auto resumed = pvalues(db, 1);
-    EXPECT_EQ(resumed, whole);
-    EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
-}
-
-TEST(Runner, ASerialRunStoppedBySigtermIsMarkedInterruptedAndResumesExactly)
-{
-    const std::string reference = temp("runner_serial_reference.sqlite");
-    ASSERT_EQ(rngvet("run " + config + " --mode serial --db " + reference), 0);
-    const auto whole = pvalues(reference, 1);
-
-    const std::string db = temp("runner_serial_stopped.sqlite");
-    start_and_kill("run " + config + " --mode serial --db " + db, db, 2, SIGTERM);
-    {
-        rngvet::Store store(db);
-        EXPECT_EQ(store.run(1)->status, "interrupted");
-        EXPECT_LT(store.tests(1).size(), 10u);
+        if (k.signal == SIGKILL) {
+            EXPECT_GE(tests, k.stored);
+        }
+        EXPECT_LT(tests, 10u) << "the run finished before it was stopped; nothing was tested";
+        EXPECT_EQ(store.run(1)->status, k.status);
     }
     ASSERT_EQ(rngvet("run --resume 1 --db " + db), 0);
     EXPECT_EQ(pvalues(db, 1), whole);
+    EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
 }
+
+INSTANTIATE_TEST_SUITE_P(Runner, RunnerInterrupted,
+    testing::Values(Interruption{ "sharded_killed", "--jobs 2", 3, SIGKILL, "running" },
+        Interruption{ "serial_stopped", "--mode serial", 2, SIGTERM, "interrupted" }),
+    [](const testing::TestParamInfo<Interruption>& param_info) {
+        return std::string(param_info.param.name);
+    });
 
 TEST(Runner, StatusListsRunsWithTheirProgress)
 {
-    const std::string db = temp("runner_status.sqlite");
+    const std::string db = fresh("runner_status.sqlite");
     ASSERT_EQ(rngvet("run " + config + " --tests 1,2 --jobs 2 --db " + db), 0);
-    const std::string out = testing::TempDir() + "status.txt";
-    ASSERT_EQ(
-        std::system((std::string(RNGVET_BINARY) + " status --db " + db + " >" + out).c_str()), 0);
-    std::stringstream s;
-    s << std::ifstream(out).rdbuf();
-    EXPECT_NE(s.str().find("complete        2/2"), std::string::npos) << s.str();
+    const rngvet_test::CliResult status = rngvet_test::run_rngvet("status --db " + db);
+    ASSERT_EQ(status.status, 0);
+    EXPECT_NE(status.out.find("complete        2/2"), std::string::npos) << status.out;
 }
 
 } // namespace

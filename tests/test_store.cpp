@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "reports/report.hpp"
 #include "reports/store.hpp"
+#include "tests/support.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -15,26 +16,10 @@
 namespace rngvet {
 namespace {
 
-std::string temp_db(const std::string& name)
-{
-    const std::string path = testing::TempDir() + name;
-    std::remove(path.c_str());
-    return path;
-}
-
 RunRecord sample_run()
 {
-    RunRecord r;
-    r.generator = "ranmar48";
-    r.config = "ranmar48/1/single/increment/1802,9373";
-    r.seed = "1802,9373";
-    r.backend = "cpu";
-    r.battery = "smallcrush";
-    r.status = "complete";
-    r.resolution_bits = 48;
-    r.testu01_version = "TestU01 1.2.3";
-    r.rngvet_version = "test";
-    r.host = "host";
+    RunRecord r = rngvet_test::run_record(
+        "ranmar48", "ranmar48/1/single/increment/1802,9373", "1802,9373", 48);
     r.command_line = "rngvet run --seed '1802,9373'; DROP TABLE runs; --";
     r.started_at = "2026-11-22T00:00:00Z";
     r.finished_at = "2026-11-22T00:00:10Z";
@@ -66,7 +51,7 @@ std::vector<std::vector<std::string>> query(const std::string& path, const std::
 
 TEST(Store, CreatesTheSchemaAtTheCurrentVersionAndReopens)
 {
-    const std::string path = temp_db("store_version.sqlite");
+    const std::string path = rngvet_test::fresh("store_version.sqlite");
     {
         Store s(path);
         EXPECT_EQ(s.schema_version(), store_schema_version);
@@ -103,7 +88,7 @@ TEST(Store, OpeningWaitsForAnotherConnectionsWriteLockOnANewFile)
 
 TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
 {
-    const std::string path = temp_db("store_roundtrip.sqlite");
+    const std::string path = rngvet_test::fresh("store_roundtrip.sqlite");
     Store s(path);
     const std::vector<StatisticRecord> stats = { { 1, 1, "BirthdaySpacings", 0.5 },
         { 2, 2, "Collision", 1e-12 }, { 3, 3, "Gap", 0.9995 }, { 4, 4, "SimpPoker", 1.0 - 1e-11 } };
@@ -135,7 +120,7 @@ TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
 // beside it, it agrees with verdict() and with the CASE that schema version 1 shipped.
 TEST(Store, ThePvaluesViewAgreesWithVerdictAtEveryThreshold)
 {
-    const std::string path = temp_db("store_thresholds.sqlite");
+    const std::string path = rngvet_test::fresh("store_thresholds.sqlite");
     Store s(path);
     std::vector<StatisticRecord> stats;
     for (double edge : { 1e-10, 0.001, 0.999, 1 - 1e-10, 0.0, 0.5, 1.0 })
@@ -157,10 +142,10 @@ TEST(Store, ThePvaluesViewAgreesWithVerdictAtEveryThreshold)
 
 TEST(Store, RefusesAFileThatIsNotAStore)
 {
-    const std::string path = temp_db("not_a_store.sqlite");
+    const std::string path = rngvet_test::fresh("not_a_store.sqlite");
     query(path, "CREATE TABLE other (x)");
     EXPECT_THROW(Store s(path), InputError);
-    const std::string text = temp_db("text_file.sqlite");
+    const std::string text = rngvet_test::fresh("text_file.sqlite");
     std::ofstream(text) << "this is not a database, just text that is long enough to matter\n";
     EXPECT_THROW(Store s(text), InputError);
 }
@@ -188,7 +173,7 @@ TEST(Report, FormatsPvaluesTheWayTestU01Does)
 
 TEST(Report, NamesEveryStatisticOutsideTheIntervalAndListsThemAll)
 {
-    const std::string path = temp_db("store_report.sqlite");
+    const std::string path = rngvet_test::fresh("store_report.sqlite");
     Store s(path);
     s.insert_run(sample_run(),
         { { 1, 1, "BirthdaySpacings", 0.5 }, { 2, 2, "Collision", 1e-12 },

@@ -2,6 +2,7 @@
 // a wrong stream; contracts flag the SDK's float conversion; layout and instance screens catch
 // what they are meant to catch.
 #include "generators/error.hpp"
+#include "tests/support.hpp"
 #include "validators/checks.hpp"
 #include "validators/known_answers.hpp"
 
@@ -9,6 +10,9 @@
 
 namespace rngvet {
 namespace {
+
+using rngvet_test::mt_config;
+using rngvet_test::ranmar_config;
 
 const StreamFactory reference = [](const Configuration& c) { return make_stream(c); };
 
@@ -68,11 +72,7 @@ TEST(Contracts, SdkFloatConversionIsReportedAsReturningOne)
 TEST(Layout, CoverageOrderAndChunkingPassForEveryLayout)
 {
     for (const char* layout : { "interleave", "block:7" }) {
-        Configuration c;
-        c.generator = "ranmar48x";
-        c.seed = { 1802, 9373 };
-        c.instances = 5;
-        c.layout = parse_layout(layout);
+        const Configuration c = ranmar_config("ranmar48x", 5, layout, "increment", 1802, 9373);
         for (const CheckResult& r : check_layout(c, reference))
             EXPECT_TRUE(r.passed) << r.name << ": " << r.detail;
     }
@@ -80,11 +80,7 @@ TEST(Layout, CoverageOrderAndChunkingPassForEveryLayout)
 
 TEST(Layout, AStreamThatSkipsSlotsIsCaught)
 {
-    Configuration c;
-    c.generator = "ranmar24";
-    c.seed = { 1802, 9373 };
-    c.instances = 3;
-    c.layout = parse_layout("interleave");
+    const Configuration c = ranmar_config("ranmar24", 3, "interleave", "increment", 1802, 9373);
     // A backend that leaves every 10th slot unwritten and emits the instances in the
     // wrong order must fail coverage and order.
     class Broken final : public Stream {
@@ -117,22 +113,12 @@ TEST(Layout, AStreamThatSkipsSlotsIsCaught)
 
 TEST(Instances, SameSeedsAreFlaggedAndDistinctOnesPass)
 {
-    Configuration c;
-    c.generator = "ranmar48";
-    c.seed = { 1802, 9373 };
-    c.instances = 4;
-    c.layout = parse_layout("interleave");
+    Configuration c = ranmar_config("ranmar48", 4, "interleave", "increment", 1802, 9373);
     EXPECT_TRUE(check_instances(c)[0].passed);
     c.seeding = parse_seeding("same");
     EXPECT_FALSE(check_instances(c)[0].passed);
 
-    Configuration m;
-    m.generator = "mtdc";
-    m.params = "fixstars-mt521";
-    m.seed = { 777 };
-    m.instances = 8;
-    m.layout = parse_layout("interleave");
-    m.seeding = parse_seeding("same");
+    const Configuration m = mt_config("mtdc", "fixstars-mt521", 8, "interleave", "same", { 777 });
     const auto results = check_instances(m);
     ASSERT_EQ(results.size(), 3u);
     EXPECT_TRUE(results[0].passed) << results[0].detail; // same seed, different parameters
@@ -145,13 +131,7 @@ TEST(Instances, SameSeedsAreFlaggedAndDistinctOnesPass)
 // parameters) agree at the start far more than chance allows; hashed seeds do not.
 TEST(Instances, StartCheckFailsCorrelatedStartsAndPassesIndependentOnes)
 {
-    Configuration m;
-    m.generator = "mtdc";
-    m.params = "nvidia-sdk-mt607";
-    m.seed = { 777 };
-    m.instances = 256;
-    m.layout = parse_layout("interleave");
-    m.seeding = parse_seeding("same");
+    Configuration m = mt_config("mtdc", "nvidia-sdk-mt607", 256, "interleave", "same", { 777 });
     const StartCorrelation same = start_correlation(m);
     EXPECT_EQ(same.pairs, 255);
     EXPECT_GT(same.z, 5) << same.agreement;
@@ -163,11 +143,7 @@ TEST(Instances, StartCheckFailsCorrelatedStartsAndPassesIndependentOnes)
     EXPECT_TRUE(hashed.passed) << hashed.detail;
     EXPECT_NE(hashed.detail.find("p = "), std::string::npos);
 
-    Configuration r;
-    r.generator = "ranmar48";
-    r.seed = { 1802, 9373 };
-    r.instances = 8;
-    r.layout = parse_layout("interleave");
+    Configuration r = ranmar_config("ranmar48", 8, "interleave", "increment", 1802, 9373);
     EXPECT_TRUE(check_start_correlation(r).passed) << check_start_correlation(r).detail;
     r.seeding = parse_seeding("same");
     const StartCorrelation identical = start_correlation(r);
