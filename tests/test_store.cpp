@@ -68,7 +68,7 @@ TEST(Store, CreatesTheSchemaAtTheCurrentVersionAndReopens)
 // locked" (SQLite does not call the busy handler when switching to write-ahead logging).
 TEST(Store, OpeningWaitsForAnotherConnectionsWriteLockOnANewFile)
 {
-    const std::string path = temp_db("store_locked.sqlite");
+    const std::string path = rngvet_test::fresh("store_locked.sqlite");
     sqlite3* other = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &other), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
