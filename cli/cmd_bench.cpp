@@ -6,6 +6,7 @@
 #include "guards.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/bench.hpp"
+#include "kernels/references.hpp"
 #include "options.hpp"
 #include "reports/store.hpp"
 

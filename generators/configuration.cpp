@@ -3,6 +3,7 @@
 #include "dynamic_creator.hpp"
 #include "error.hpp"
 #include "jump.hpp"
+#include "layout_index.hpp"
 #include "mt.hpp"
 #include "mt_params.hpp"
 #include "ranmar.hpp"
@@ -205,13 +206,15 @@ struct MtEngine {
     Gf2Poly phi; // computed on the first jump
 };
 
-// N engines combined into one stream by a layout. Outputs are consumed strictly in stream
-// order, so each instance simply hands out its own next number when its slot comes up.
+// N engines combined into one stream by a layout (layout_index.hpp, the arithmetic the kernels
+// use too). Outputs are consumed strictly in stream order, so each instance simply hands out
+// its own next number when its slot comes up.
 template <class Engine> class CombinedStream final : public Stream {
 public:
     CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
         : engines_(std::move(engines))
-        , layout_(layout)
+        , kind_(layout_code(layout))
+        , block_(layout.block)
         , bits_(bits)
         , name_(std::move(name))
     {
@@ -221,63 +224,23 @@ public:
     void fill(std::uint64_t* out, std::size_t n) override
     {
         const std::uint64_t count = engines_.size();
-        for (std::size_t t = 0; t < n; ++t, ++position_) {
-            std::uint64_t instance = 0;
-            if (layout_.kind == LayoutKind::interleave) instance = position_ % count;
-            if (layout_.kind == LayoutKind::block) instance = (position_ / layout_.block) % count;
-            if (layout_.kind == LayoutKind::request) instance = request_instance(position_);
-            out[t] = engines_[instance].next();
-        }
+        for (std::size_t t = 0; t < n; ++t, ++position_)
+            out[t] = engines_[rv_layout_instance(count, kind_, block_, position_)].next();
     }
     // Each instance jumps over exactly its own numbers among the next n of the stream.
     void discard(std::uint64_t n) override
     {
+        const std::uint64_t count = engines_.size();
         for (std::size_t i = 0; i < engines_.size(); ++i)
-            engines_[i].jump(owned_before(i, position_ + n) - owned_before(i, position_));
+            engines_[i].jump(rv_layout_count_before(count, kind_, block_, i, position_ + n)
+                - rv_layout_count_before(count, kind_, block_, i, position_));
         position_ += n;
     }
 
 private:
-    // How many of the stream's first g numbers belong to instance i.
-    std::uint64_t owned_before(std::size_t i, std::uint64_t g) const
-    {
-        const std::uint64_t count = engines_.size();
-        switch (layout_.kind) {
-        case LayoutKind::single:
-            return g;
-        case LayoutKind::interleave:
-            return g > i ? (g - i - 1) / count + 1 : 0;
-        case LayoutKind::block: {
-            const std::uint64_t k = layout_.block, round = count * k;
-            const std::uint64_t rest = g % round, start = i * k;
-            const std::uint64_t partial = rest > start ? std::min(rest - start, k) : 0;
-            return (g / round) * k + partial;
-        }
-        case LayoutKind::request: {
-            // Each request of R numbers: instance i takes q + (i < r) of them, after the
-            // shares of instances 0..i-1 (q = R / N, r = R mod N).
-            const std::uint64_t r_size = layout_.block, q = r_size / count, r = r_size % count;
-            const std::uint64_t share = q + (i < r ? 1 : 0);
-            const std::uint64_t start = i * q + std::min<std::uint64_t>(i, r);
-            const std::uint64_t rest = g % r_size;
-            const std::uint64_t partial = rest > start ? std::min(rest - start, share) : 0;
-            return (g / r_size) * share + partial;
-        }
-        }
-        return 0;
-    }
-
-    // request:R: the instance whose share of its request holds position g.
-    std::uint64_t request_instance(std::uint64_t g) const
-    {
-        const std::uint64_t count = engines_.size();
-        const std::uint64_t q = layout_.block / count, r = layout_.block % count;
-        const std::uint64_t rest = g % layout_.block;
-        return rest < r * (q + 1) ? rest / (q + 1) : r + (rest - r * (q + 1)) / q;
-    }
-
     std::vector<Engine> engines_;
-    Layout layout_;
+    std::uint64_t kind_; // RNGVET_LAYOUT_*
+    std::uint64_t block_; // K of block:K, R of request:R
     int bits_;
     std::string name_;
     std::uint64_t position_ = 0;
@@ -385,6 +348,21 @@ Seeding parse_seeding(const std::string& text)
     }
     throw InputError(
         "unknown seeding '" + text + "' (valid: increment, same, stride:S, hash, split:S)");
+}
+
+std::uint64_t layout_code(const Layout& layout)
+{
+    switch (layout.kind) {
+    case LayoutKind::interleave:
+        return RNGVET_LAYOUT_INTERLEAVE;
+    case LayoutKind::block:
+        return RNGVET_LAYOUT_BLOCK;
+    case LayoutKind::request:
+        return RNGVET_LAYOUT_REQUEST;
+    case LayoutKind::single:
+        break;
+    }
+    return RNGVET_LAYOUT_SINGLE;
 }
 
 std::string to_string(const Layout& layout)

@@ -50,6 +50,8 @@ Layout parse_layout(const std::string& text);
 Layout default_layout(int instances);
 Seeding parse_seeding(const std::string& text);
 std::string to_string(const Layout& layout);
+// The layout's code for the arithmetic of layout_index.hpp (RNGVET_LAYOUT_*).
+std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
 std::string seed_string(const std::vector<std::int64_t>& seed);
 

@@ -93,7 +93,7 @@ void ranmar_jump(RanmarState& s, std::uint64_t n)
     for (int m = 0; m < lags; ++m)
         s.u[(s.i97 - m + lags) % lags] = next[m];
     // c_(now+n) = (c - n cd) mod cm.
-    s.c = (s.c + s.cm - mulmod(s.cd, n, s.cm)) % s.cm;
+    s.c = ranmar_c_back(s.c, mulmod(s.cd, n, s.cm), s.cm);
 }
 
 RanmarJump ranmar_jump_by(const RanmarState& s, std::uint64_t n)
@@ -117,7 +117,7 @@ void ranmar_jump(RanmarState& s, const RanmarJump& j)
     for (int m = 0; m < lags; ++m)
         ext[m] = s.u[(s.i97 - m + lags) % lags];
     for (int t = lags; t < 2 * lags - 1; ++t)
-        ext[t] = (ext[t - lags] - ext[t - ranmar_short_lag]) & mask;
+        ext[t] = ranmar_lag_step(ext[t - lags], ext[t - ranmar_short_lag], mask);
     const int shift = static_cast<int>(j.n % lags);
     s.i97 = (s.i97 - shift + lags) % lags;
     s.j97 = (s.i97 - short_offset + lags) % lags;
@@ -127,7 +127,7 @@ void ranmar_jump(RanmarState& s, const RanmarJump& j)
             acc += j.poly[m] * ext[w + m];
         s.u[(s.i97 - w + lags) % lags] = acc & mask;
     }
-    s.c = s.c >= j.c_back ? s.c - j.c_back : s.c + s.cm - j.c_back;
+    s.c = ranmar_c_back(s.c, j.c_back, s.cm);
 }
 
 void mt_jump(MtState& s, const MtParams& prm, std::uint64_t n)

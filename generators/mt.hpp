@@ -11,14 +11,15 @@
 // 1566083941).
 //
 // The state is the plain array of nn words plus the position k of the word the next step
-// replaces. mt_next is a free function of (state, params), so the CPU reference and the
-// CUDA / OpenCL / OpenMP kernels run the same text.
+// replaces. mt_next is a free function of (state, params); its twist and tempering are those of
+// mt_step.hpp, which the CUDA / OpenCL / OpenMP kernels call too, so all run the same text.
 //
 // LOCKED: mt_seed, mt19937_init_by_array and mt_next define the streams that known answers pin
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
 #include "config.hpp"
+#include "mt_step.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -69,35 +70,25 @@ RNGVET_HD void mt_seed(MtState& s, const MtParams& prm, std::uint32_t seed)
     s.k = 0;
 }
 
-// Advances the recurrence by one word and returns its tempered value (MT paper, DC tempering):
-//   x = (st[k] & umask) | (st[k+1] & lmask)
-//   st[k] = st[k+mm] ^ (x >> 1) ^ (x & 1 ? aaa : 0)        (indices mod nn)
-//   y = st[k]; y ^= y >> shift0; y ^= (y << shiftB) & maskB;
-//   y ^= (y << shiftC) & maskC; y ^= y >> shift1
+// The tempering alone (the output transform of mt_next), also for analysis code.
+RNGVET_HD std::uint32_t mt_temper(const MtParams& prm, std::uint32_t y)
+{
+    return mt_temper_word(y, static_cast<std::uint32_t>(prm.shift0),
+        static_cast<std::uint32_t>(prm.shiftB), static_cast<std::uint32_t>(prm.shiftC),
+        static_cast<std::uint32_t>(prm.shift1), prm.maskB, prm.maskC);
+}
+
+// Advances the recurrence by one word and returns its tempered value (MT paper, DC tempering;
+// the formulas are mt_step.hpp's: mt_twist, mt_temper_word), indices mod nn.
 RNGVET_HD std::uint32_t mt_next(MtState& s, const MtParams& prm)
 {
     const int k = s.k;
     const int k1 = k + 1 == prm.nn ? 0 : k + 1;
     const int km = k + prm.mm >= prm.nn ? k + prm.mm - prm.nn : k + prm.mm;
-    const std::uint32_t x = (s.st[k] & prm.umask) | (s.st[k1] & prm.lmask);
-    std::uint32_t y = s.st[km] ^ (x >> 1) ^ ((x & 1u) ? prm.aaa : 0u);
+    const std::uint32_t y = mt_twist(s.st[k], s.st[k1], s.st[km], prm.umask, prm.lmask, prm.aaa);
     s.st[k] = y;
     s.k = k1;
-    y ^= y >> prm.shift0;
-    y ^= (y << prm.shiftB) & prm.maskB;
-    y ^= (y << prm.shiftC) & prm.maskC;
-    y ^= y >> prm.shift1;
-    return y;
-}
-
-// The tempering alone (the output transform of mt_next), for analysis code.
-RNGVET_HD std::uint32_t mt_temper(const MtParams& prm, std::uint32_t y)
-{
-    y ^= y >> prm.shift0;
-    y ^= (y << prm.shiftB) & prm.maskB;
-    y ^= (y << prm.shiftC) & prm.maskC;
-    y ^= y >> prm.shift1;
-    return y;
+    return mt_temper(prm, y);
 }
 
 // DC's layout for w = 32 and Mersenne exponent p: nn = p/32 + 1, mm = nn/2,

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "ranmar_step.hpp"
 
 #include <cstdint>
 
@@ -26,8 +27,8 @@ enum class RanmarVariant : int { r24 = 0, r48 = 1, r48x = 2 };
 // CERNLIB V113 / CORSIKA convention (0 is replaced by 2^-bits).
 enum class ZeroPolicy : int { keep = 0, smallest = 1 };
 
-inline constexpr int ranmar_lags = 97;
-inline constexpr int ranmar_short_lag = 33;
+inline constexpr int ranmar_lags = RNGVET_RANMAR_LAGS;
+inline constexpr int ranmar_short_lag = RNGVET_RANMAR_SHORT_LAG;
 
 // James's seed ranges.
 inline constexpr int ranmar_ij_max = 31328;
@@ -87,19 +88,18 @@ RNGVET_HD void ranmar_seed(
 }
 
 // Advances the lagged Fibonacci table and the arithmetic sequence by one number and returns
-// the output scaled by 2^bits (0 <= x < 2^bits; x >= 1 under ZeroPolicy::smallest).
+// the output scaled by 2^bits (0 <= x < 2^bits; x >= 1 under ZeroPolicy::smallest). The
+// arithmetic is ranmar_step.hpp's; u[i97] holds X_{k-97} and u[j97] X_{k-33}.
 RNGVET_HD std::uint64_t ranmar_next(RanmarState& s)
 {
-    const std::uint64_t one = 1ull << s.bits;
-    std::uint64_t uni = s.u[s.i97] - s.u[s.j97];
-    if (s.u[s.i97] < s.u[s.j97]) uni += one;
-    s.u[s.i97] = uni;
+    const std::uint64_t mask = (1ull << s.bits) - 1;
+    const std::uint64_t x = ranmar_lag_step(s.u[s.i97], s.u[s.j97], mask);
+    s.u[s.i97] = x;
     s.i97 = s.i97 == 0 ? ranmar_lags - 1 : s.i97 - 1;
     s.j97 = s.j97 == 0 ? ranmar_lags - 1 : s.j97 - 1;
-    s.c = s.c >= s.cd ? s.c - s.cd : s.c + s.cm - s.cd;
-    std::uint64_t out = uni >= s.c ? uni - s.c : uni + one - s.c;
-    if (out == 0 && s.zero_policy == static_cast<int>(ZeroPolicy::smallest)) out = 1;
-    return out;
+    s.c = ranmar_c_back(s.c, s.cd, s.cm);
+    return ranmar_output(
+        x, s.c, mask, s.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0);
 }
 
 } // namespace rngvet

@@ -59,21 +59,6 @@ const Probe& probe()
     return result;
 }
 
-std::uint64_t layout_code(const Layout& layout)
-{
-    switch (layout.kind) {
-    case LayoutKind::interleave:
-        return RNGVET_LAYOUT_INTERLEAVE;
-    case LayoutKind::block:
-        return RNGVET_LAYOUT_BLOCK;
-    case LayoutKind::request:
-        return RNGVET_LAYOUT_REQUEST;
-    case LayoutKind::single:
-        break;
-    }
-    return RNGVET_LAYOUT_SINGLE;
-}
-
 void check_layout_size(const Configuration& c)
 {
     const auto n = static_cast<std::uint64_t>(c.instances);
@@ -396,7 +381,6 @@ RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::ui
     RanmarSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
     setup.units = setup.instances * segments;
-    setup.blocks = (setup.units + ranmar_instances_per_block - 1) / ranmar_instances_per_block;
     setup.bits = resolution_bits(c);
     setup.name = canonical_name(c);
     allocate(setup.state, setup.units * RNGVET_RANMAR_STRIDE, c);
@@ -505,8 +489,6 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
                 + " to share one layout (w = 32, nn, mm, rr and the tempering shifts)");
     MtSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
-    setup.blocks
-        = (setup.instances + RNGVET_MT_THREADS_PER_BLOCK - 1) / RNGVET_MT_THREADS_PER_BLOCK;
     setup.name = canonical_name(c);
     MtKernelParams& p = setup.params;
     p.instances = setup.instances;

@@ -1,5 +1,6 @@
-// Throughput measurements for `rngvet bench`: the configurations on each backend, cuRAND's
-// generators and the device's hardware limits, all in one run on one machine.
+// Throughput measurements of the configurations on each backend (`rngvet bench`, and the choice
+// of --backend auto). The references beside them (cuRAND, the hardware limits) are in
+// references.hpp, a library of their own.
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -38,21 +39,5 @@ struct Throughput {
 Throughput measure_stream(const Configuration& config, std::size_t launch,
     const std::string& placement, double min_seconds, std::uint64_t segments = 0,
     std::uint64_t segment_length = 0);
-
-// CUDA references measured on the device (empty when CUDA is not built or no device is there):
-// cuRAND MTGP32, MT19937 and Philox4_32_10 writing 32-bit numbers to device memory, the device
-// memory write bandwidth (a plain store kernel) and the pinned device-to-host copy bandwidth.
-std::vector<Throughput> cuda_references(std::size_t bytes);
-
-// The OpenMP backend's limit, measured with its threads (empty when OpenMP is not built): every
-// thread stores to its part of a buffer of `bytes`, pass after pass, as the OpenMP launches
-// store to their output buffer ("memory write, M MiB buffer", backend openmp).
-std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds);
-
-// The OpenMP threads' arithmetic alone (empty when OpenMP is not built): every thread runs four
-// xorshift64 chains in registers ("integer arithmetic, registers only", placement
-// "registers"). Its rate on T threads over its rate on one is the most any code that scales
-// perfectly gets from T threads on this machine (shared cores, a busy host, clocks).
-std::vector<Throughput> openmp_compute_reference(double min_seconds);
 
 } // namespace rngvet

@@ -19,7 +19,6 @@ struct MtSetup {
     std::vector<std::uint32_t> consts; // 3 rows of params.stride words: aaa, maskB, maskC
     std::uint64_t start = 0; // combined index of the first launch (the configuration's skip)
     std::uint64_t instances = 0;
-    std::uint64_t blocks = 0; // ceil(instances / RNGVET_MT_THREADS_PER_BLOCK)
     std::string name; // canonical_name of the configuration
     // Jump-parallel generation (OpenMP only, segments > 1; ranmar_kernel.hpp describes the
     // scheme): instance i's stream in chunks of `length`, counted from its position at `start`,

@@ -1,7 +1,7 @@
 /* Mersenne Twister kernel body (DC parameter sets and MT19937), shared by the CUDA, OpenCL and
- * OpenMP backends (C subset, kernel_portability.hpp). One thread runs one instance; the
- * arithmetic is mt_next of generators/mt.hpp (the reference, LOCKED), restated for a state
- * laid out word-major across instances:
+ * OpenMP backends (C subset, generators/portable.hpp). One thread runs one instance; the
+ * arithmetic is generators/mt_step.hpp's (mt_twist, mt_temper_word), which the reference
+ * mt_next calls too (LOCKED), on a state laid out word-major across instances:
  *
  *     st[w * stride + i]   word w of instance i   (stride >= N, a multiple of 16)
  *
@@ -15,8 +15,10 @@
 #define RNGVET_MT_KERNEL_HPP
 
 #if !defined(RNGVET_OPENCL_C)
-#include "kernels/kernel_portability.hpp"
-#include "kernels/layout_kernel.hpp"
+#include "generators/layout_index.hpp"
+#include "generators/mt_step.hpp"
+#include "generators/portable.hpp"
+#include "kernels/grid.hpp"
 #endif
 
 #define RNGVET_MT_THREADS_PER_BLOCK 128
@@ -38,21 +40,11 @@ typedef struct MtKernelParams {
     rv_u64 shift0, shift1, shift_b, shift_c;
 } MtKernelParams;
 
-/* The recurrence, for every kernel: the new word from the one it replaces (x_k), the next
- * (x_k+1) and the one mm ahead (x_k+mm). */
-RNGVET_HD rv_u32 mt_twist(rv_u32 xk, rv_u32 xk1, rv_u32 xkm, rv_u32 umask, rv_u32 lmask, rv_u32 aaa)
-{
-    const rv_u32 x = (xk & umask) | (xk1 & lmask);
-    return xkm ^ (x >> 1) ^ ((x & 1u) ? aaa : 0u);
-}
-
-/* The tempering of a new word into the output. */
+/* The tempering of a new word into the output (mt_temper_word with the launch's shifts). */
 RNGVET_HD rv_u32 mt_temper(MtKernelParams p, rv_u32 y, rv_u32 mask_b, rv_u32 mask_c)
 {
-    y ^= y >> p.shift0;
-    y ^= (y << p.shift_b) & mask_b;
-    y ^= (y << p.shift_c) & mask_c;
-    return y ^ (y >> p.shift1);
+    return mt_temper_word(y, (rv_u32)p.shift0, (rv_u32)p.shift_b, (rv_u32)p.shift_c,
+        (rv_u32)p.shift1, mask_b, mask_c);
 }
 
 /* Instance i makes its numbers of combined indices [g0, g0 + len) and writes them in place. */
@@ -232,6 +224,43 @@ RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, un
     rv_u64 k = r.pos0 + (r.end - r.first) % p.nn;
     if (k >= p.nn) k -= p.nn;
     pos[r.i] = (rv_u32)k;
+}
+
+/* --- The grids: one body each, a function of (block, thread) (grid.hpp) ---------------- */
+
+/* One thread per instance: thread t of block b runs instance b * RNGVET_MT_THREADS_PER_BLOCK + t.
+ * No barriers. */
+RV_BODY void mt_words_body(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_u32* pos,
+    RV_GLOBAL const rv_u32* consts, RV_GLOBAL rv_u64* out, rv_u64 block, unsigned thread)
+{
+    mt_generate_instance(p, st, pos, consts, out, block * RNGVET_MT_THREADS_PER_BLOCK + thread);
+}
+
+/* The lane grid ("Lane kernels" above): `teams` warps per block, warp w of block b the team of
+ * instances (b * teams + w) * RNGVET_MT_TEAM onwards. Barriers span a warp (a team); sh is
+ * teams * RNGVET_MT_TEAM * RNGVET_MT_LANE_PITCH words of block-shared scratch. */
+RV_BODY void mt_lanes_body(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_u32* pos,
+    RV_GLOBAL const rv_u32* consts, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u32* sh, rv_u64 block,
+    unsigned thread, unsigned teams)
+{
+    const unsigned team = thread / 32;
+    const unsigned col = thread % 32 / RNGVET_MT_LANES;
+    const unsigned lane = thread % RNGVET_MT_LANES;
+    const rv_u64 first = (block * teams + team) * RNGVET_MT_TEAM;
+    const int active = first + col < p.instances;
+    RV_LOCAL rv_u32* s = sh + team * (RNGVET_MT_TEAM * RNGVET_MT_LANE_PITCH);
+    MtLane r = mt_lane_begin(p, pos, consts, first + col, col, lane);
+    if (active) mt_lane_load(p, st, s, r, lane);
+    const rv_u64 steps = mt_lanes_steps(p, first);
+    RV_SYNC_WARP();
+    for (rv_u64 k = 0; k < steps; ++k) {
+        r = mt_lane_compute(p, s, r);
+        RV_SYNC_WARP();
+        r = mt_lane_commit(p, s, out, r);
+        RV_SYNC_WARP();
+    }
+    if (active) mt_lane_store(p, st, s, r, lane);
+    mt_lane_end(p, pos, r, lane);
 }
 
 #if defined(__cplusplus)

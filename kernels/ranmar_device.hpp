@@ -10,7 +10,8 @@
 
 namespace rngvet {
 
-// Instances (warps of 32 lanes) per block / work-group, on every backend.
+// Instances (warps of 32 lanes) per block of the one-warp grids on CUDA and OpenMP (OpenCL: one
+// per work-group).
 inline constexpr int ranmar_instances_per_block = 4;
 
 // Everything a launcher needs, prepared on the host from a validated configuration.
@@ -21,7 +22,6 @@ struct RanmarSetup {
     std::uint64_t start = 0; // combined index of the first launch (the configuration's skip)
     std::uint64_t instances = 0;
     std::uint64_t units = 0; // instances * params.segments
-    std::uint64_t blocks = 0; // ceil(units / ranmar_instances_per_block)
     std::vector<std::uint64_t> jump; // segments > 1: the 97 words of RanmarJump::poly
     int bits = 0;
     std::string name; // canonical_name of the configuration

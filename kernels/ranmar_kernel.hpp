@@ -1,6 +1,7 @@
 /* RANMAR kernel body, shared by the CUDA, OpenCL and OpenMP backends (C subset, see
- * kernel_portability.hpp). The arithmetic is that of generators/ranmar.hpp (the reference,
- * LOCKED); this file only reorganises it so that 32 lanes compute one instance together.
+ * generators/portable.hpp). The arithmetic is that of generators/ranmar_step.hpp, which the
+ * reference ranmar_next calls too (LOCKED); this file only reorganises it so that 32 lanes
+ * compute one instance together.
  *
  * Leapfrog over 32 lanes. The lagged Fibonacci part is
  *     X_k = (X_{k-97} - X_{k-33}) mod 2^bits,
@@ -24,7 +25,7 @@
  * index, ranmar_count_before(p, i, p.g0). 104 words = 13 cache lines of 64 bytes, so that host
  * threads working on neighbouring instances never share a line.
  *
- * Layouts: layout_kernel.hpp; output goes straight into the configuration's layout.
+ * Layouts: generators/layout_index.hpp; output goes straight into the configuration's layout.
  *
  * Jump-parallel generation (p.segments = S > 1): each instance's own stream is cut into chunks
  * of L = p.seg_length numbers, counted from the instance's position at the setup's start
@@ -43,12 +44,13 @@
 #define RNGVET_RANMAR_KERNEL_HPP
 
 #if !defined(RNGVET_OPENCL_C)
-#include "kernels/kernel_portability.hpp"
-#include "kernels/layout_kernel.hpp"
+#include "generators/layout_index.hpp"
+#include "generators/portable.hpp"
+#include "generators/ranmar_step.hpp"
+#include "kernels/grid.hpp"
 #endif
 
 #define RNGVET_RANMAR_LANES 32
-#define RNGVET_RANMAR_LAGS 97
 #define RNGVET_RANMAR_STRIDE 104
 #define RNGVET_RANMAR_C 97
 
@@ -115,7 +117,7 @@ RNGVET_HD RanmarLane ranmar_lane_begin(
     r.k = start + lane;
     r.end = ranmar_count_before(p, i, p.g0 + p.len);
     r.slot = r.k % RNGVET_RANMAR_LAGS;
-    r.c = c >= back ? c - back : c + p.cm - back;
+    r.c = ranmar_c_back(c, back, p.cm);
     return r;
 }
 
@@ -132,13 +134,11 @@ RNGVET_HD void ranmar_lane_load(RV_GLOBAL const rv_u64* state, RV_LOCAL rv_u64* 
  * instance, its c in state[RNGVET_RANMAR_C]. */
 RNGVET_HD rv_u64 ranmar_lane_value(RanmarKernelParams p, RV_LOCAL rv_u64* hist, RanmarLane r)
 {
-    rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - 33);
+    rv_u64 short_slot = r.slot + (RNGVET_RANMAR_LAGS - RNGVET_RANMAR_SHORT_LAG);
     if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
-    const rv_u64 x = (hist[r.slot] - hist[short_slot]) & p.mask;
-    rv_u64 value = (x - r.c) & p.mask;
+    const rv_u64 x = ranmar_lag_step(hist[r.slot], hist[short_slot], p.mask);
     hist[r.slot] = x;
-    if (value == 0 && p.zero_smallest != 0) value = 1;
-    return value;
+    return ranmar_output(x, r.c, p.mask, p.zero_smallest);
 }
 
 RNGVET_HD rv_u64 ranmar_lane_make(
@@ -155,7 +155,7 @@ RNGVET_HD RanmarLane ranmar_lane_advance(RanmarKernelParams p, RanmarLane r)
     r.k += RNGVET_RANMAR_LANES;
     r.slot += RNGVET_RANMAR_LANES;
     if (r.slot >= RNGVET_RANMAR_LAGS) r.slot -= RNGVET_RANMAR_LAGS;
-    r.c = r.c >= p.cd_step ? r.c - p.cd_step : r.c + p.cm - p.cd_step;
+    r.c = ranmar_c_back(r.c, p.cd_step, p.cm);
     return r;
 }
 
@@ -332,7 +332,7 @@ RNGVET_HD RanmarLane ranmar_segment_lane(
     r.k = g.pos + lane;
     r.end = ranmar_segment_piece_end(g);
     r.slot = r.k % RNGVET_RANMAR_LAGS;
-    r.c = c >= back ? c - back : c + p.cm - back;
+    r.c = ranmar_c_back(c, back, p.cm);
     return r;
 }
 
@@ -361,15 +361,14 @@ RNGVET_HD void ranmar_segment_run(
     const rv_u64 e = ranmar_segment_piece_end(g);
     rv_u64 c = hist[RNGVET_RANMAR_C];
     rv_u64 slot = g.pos % RNGVET_RANMAR_LAGS;
-    rv_u64 short_slot = slot + (RNGVET_RANMAR_LAGS - 33);
+    rv_u64 short_slot = slot + (RNGVET_RANMAR_LAGS - RNGVET_RANMAR_SHORT_LAG);
     if (short_slot >= RNGVET_RANMAR_LAGS) short_slot -= RNGVET_RANMAR_LAGS;
     const int contiguous = p.layout == RNGVET_LAYOUT_SINGLE && p.count_mode == 0;
     for (rv_u64 k = g.pos; k < e; ++k) {
-        const rv_u64 x = (hist[slot] - hist[short_slot]) & p.mask;
+        const rv_u64 x = ranmar_lag_step(hist[slot], hist[short_slot], p.mask);
         hist[slot] = x;
-        c = c >= p.cd ? c - p.cd : c + p.cm - p.cd;
-        rv_u64 value = (x - c) & p.mask;
-        if (value == 0 && p.zero_smallest != 0) value = 1;
+        c = ranmar_c_back(c, p.cd, p.cm);
+        const rv_u64 value = ranmar_output(x, c, p.mask, p.zero_smallest);
         if (contiguous) {
             out[k - p.g0] = value;
         } else {
@@ -406,7 +405,9 @@ RNGVET_HD void ranmar_jump_extend(
     RanmarKernelParams p, RV_LOCAL rv_u64* ext, unsigned q, unsigned lane)
 {
     const unsigned t = q * RNGVET_RANMAR_LANES + lane;
-    if (t < RNGVET_RANMAR_LAGS - 1) ext[RNGVET_RANMAR_LAGS + t] = (ext[t] - ext[t + 64]) & p.mask;
+    if (t < RNGVET_RANMAR_LAGS - 1)
+        ext[RNGVET_RANMAR_LAGS + t] = ranmar_lag_step(
+            ext[t], ext[t + RNGVET_RANMAR_LAGS - RNGVET_RANMAR_SHORT_LAG], p.mask);
 }
 
 /* Jump, phase 3, a barrier after it: the window at e + n, n = (S - 1) L, into the history
@@ -423,7 +424,7 @@ RNGVET_HD void ranmar_jump_apply(RanmarKernelParams p, RV_LOCAL rv_u64* hist,
     }
     if (lane == 0) {
         const rv_u64 c = hist[RNGVET_RANMAR_C];
-        hist[RNGVET_RANMAR_C] = c >= p.jump_c ? c - p.jump_c : c + p.cm - p.jump_c;
+        hist[RNGVET_RANMAR_C] = ranmar_c_back(c, p.jump_c, p.cm);
     }
 }
 
@@ -437,6 +438,114 @@ RNGVET_HD RanmarSegment ranmar_segment_next(RanmarKernelParams p, RanmarSegment 
         g.pos = g.end;
     }
     return g;
+}
+
+/* --- The grids: one body each, a function of (block, thread) (grid.hpp) ---------------- */
+
+/* One warp per instance (every layout; CUDA and OpenCL run it for layout single): warp w of
+ * block b runs instance b * warps + w. Barriers span a warp and a warp past the instances
+ * leaves at once, so warps run independently; hist is warps * RNGVET_RANMAR_LAGS words of
+ * block-shared scratch. */
+RV_BODY void ranmar_warps_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state, RV_GLOBAL rv_u64* out,
+    RV_LOCAL rv_u64* hist, rv_u64 block, unsigned thread, unsigned warps)
+{
+    const unsigned warp = thread / RNGVET_RANMAR_LANES;
+    const unsigned lane = thread % RNGVET_RANMAR_LANES;
+    const rv_u64 i = block * warps + warp;
+    if (i >= p.instances) return; /* the whole warp */
+    RV_GLOBAL rv_u64* st = state + i * RNGVET_RANMAR_STRIDE;
+    RV_LOCAL rv_u64* h = hist + warp * RNGVET_RANMAR_LAGS;
+    RanmarLane r = ranmar_lane_begin(p, st, i, lane);
+    ranmar_lane_load(st, h, lane);
+    RV_SYNC_WARP();
+    const rv_u64 steps = ranmar_steps(p, i);
+    for (rv_u64 s = 0; s < steps; ++s) {
+        r = ranmar_lane_step(p, h, st, out, i, r);
+        RV_SYNC_WARP();
+    }
+    ranmar_lane_store(st, h, lane);
+}
+
+/* The tiled grid ("Tiled launch" above; all layouts but single): RNGVET_RANMAR_TILE warps per
+ * block, block-wide barriers. Scratch: hist RNGVET_RANMAR_TILE * RNGVET_RANMAR_LAGS words,
+ * tile 2 * RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH, start and end RNGVET_RANMAR_TILE. */
+#define RNGVET_RANMAR_TILED_THREADS (RNGVET_RANMAR_TILE * RNGVET_RANMAR_LANES)
+
+RV_BODY void ranmar_tiled_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state, RV_GLOBAL rv_u64* out,
+    RV_LOCAL rv_u64* hist, RV_LOCAL rv_u64* tile, RV_LOCAL rv_u64* start, RV_LOCAL rv_u64* end,
+    rv_u64 block, unsigned thread)
+{
+    const unsigned warp = thread / RNGVET_RANMAR_LANES;
+    const unsigned lane = thread % RNGVET_RANMAR_LANES;
+    const rv_u64 first = block * RNGVET_RANMAR_TILE;
+    const rv_u64 i = first + warp;
+    const int active = i < p.instances;
+    RV_GLOBAL rv_u64* st = state + (active ? i : 0) * RNGVET_RANMAR_STRIDE;
+    RV_LOCAL rv_u64* h = hist + warp * RNGVET_RANMAR_LAGS;
+
+    RanmarLane r = ranmar_lane_begin(p, st, i, lane);
+    if (active) ranmar_lane_load(st, h, lane);
+    if (lane == 0) {
+        start[warp] = active ? r.k : 0;
+        end[warp] = active ? r.end : 0;
+    }
+    RV_SYNC_BLOCK();
+    rv_u64 steps = 0;
+    for (unsigned w = 0; w < RNGVET_RANMAR_TILE; ++w) {
+        const rv_u64 s = (end[w] - start[w] + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES;
+        if (end[w] > start[w] && s > steps) steps = s;
+    }
+    RanmarTileSlot q = ranmar_tile_slot(p, start, end, first, thread);
+    for (rv_u64 s = 0; s < steps; ++s) {
+        RV_LOCAL rv_u64* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
+        r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
+        RV_SYNC_BLOCK();
+        q = ranmar_tile_write(p, t, out, q);
+    }
+    if (active) ranmar_lane_store(st, h, lane);
+}
+
+/* Jump-parallel generation (the head of this file; every layout, p.segments > 1): one warp per
+ * unit, warp w of block b runs unit u = b * warps + w, every S-th chunk of instance u / S.
+ * Barriers span a warp and a warp with nothing to do leaves at once. Scratch: hist
+ * warps * RNGVET_RANMAR_SEG_HIST words, ext warps * RNGVET_RANMAR_EXT. */
+RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* hist,
+    RV_LOCAL rv_u64* ext, rv_u64 block, unsigned thread, unsigned warps)
+{
+    const unsigned warp = thread / RNGVET_RANMAR_LANES;
+    const unsigned lane = thread % RNGVET_RANMAR_LANES;
+    const rv_u64 unit = block * warps + warp;
+    const rv_u64 i = unit / p.segments;
+    if (i >= p.instances) return; /* the whole warp */
+    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    if (g.pos >= g.end) return; /* the whole warp: no chunk of this unit in the launch */
+    RV_GLOBAL rv_u64* st = state + unit * RNGVET_RANMAR_STRIDE;
+    RV_LOCAL rv_u64* h = hist + warp * RNGVET_RANMAR_SEG_HIST;
+    RV_LOCAL rv_u64* e = ext + warp * RNGVET_RANMAR_EXT;
+    ranmar_segment_load(st, h, lane);
+    RV_SYNC_WARP();
+    while (g.pos < g.end) {
+        RanmarLane r = ranmar_segment_lane(p, h, g, lane);
+        const rv_u64 steps = ranmar_segment_steps(g);
+        RV_SYNC_WARP();
+        for (rv_u64 s = 0; s < steps; ++s) {
+            r = ranmar_segment_step(p, h, out, i, r);
+            RV_SYNC_WARP();
+        }
+        if (ranmar_segment_jumps(g)) {
+            ranmar_jump_window(h, e, g, lane);
+            RV_SYNC_WARP();
+            for (unsigned q = 0; q < 3; ++q) {
+                ranmar_jump_extend(p, e, q, lane);
+                RV_SYNC_WARP();
+            }
+            ranmar_jump_apply(p, h, e, poly, g, lane);
+            RV_SYNC_WARP();
+        }
+        g = ranmar_segment_next(p, g);
+    }
+    ranmar_segment_store(st, h, lane);
 }
 
 #if defined(__cplusplus)

@@ -1,6 +1,7 @@
 #include "checks.hpp"
 
 #include "generators/dynamic_creator.hpp"
+#include "generators/layout_index.hpp"
 #include "generators/mt_params.hpp"
 #include "known_answers.hpp"
 
@@ -144,10 +145,8 @@ std::vector<CheckResult> check_layout(const Configuration& config, const StreamF
         own[static_cast<std::size_t>(i)] = take(*make_stream(instance_configuration(config, i)), n);
     std::size_t first_bad = n;
     for (std::size_t g = 0; g < n && first_bad == n; ++g) {
-        std::size_t i = 0;
-        const std::size_t count = own.size();
-        if (config.layout.kind == LayoutKind::interleave) i = g % count;
-        if (config.layout.kind == LayoutKind::block) i = (g / config.layout.block) % count;
+        const auto i = static_cast<std::size_t>(
+            rv_layout_instance(own.size(), layout_code(config.layout), config.layout.block, g));
         if (whole[g] != own[i][used[i]++]) first_bad = g;
     }
     if (config.skip != 0) {

@@ -1,7 +1,7 @@
 // The references `rngvet bench` sets beside the configurations, measured with CUDA events on
 // the same device in the same run: cuRAND's generators writing 32-bit numbers to device memory,
 // a plain store kernel (the device memory write bandwidth), and pinned device-to-host copies.
-#include "kernels/bench.hpp"
+#include "kernels/references.hpp"
 
 #include <cuda_runtime.h>
 #include <curand.h>
@@ -51,7 +51,7 @@ Throughput reference(const char* what, std::size_t numbers, double bytes_per_num
     return t;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<Throughput> cuda_references(std::size_t bytes)
 {
@@ -69,32 +69,29 @@ std::vector<Throughput> cuda_references(std::size_t bytes)
     const std::size_t words = bytes / 4;
 
     const std::pair<curandRngType_t, const char*> generators[] = {
-        {CURAND_RNG_PSEUDO_MTGP32, "curand MTGP32"},
-        {CURAND_RNG_PSEUDO_MT19937, "curand MT19937"},
-        {CURAND_RNG_PSEUDO_PHILOX4_32_10, "curand Philox4_32_10"},
+        { CURAND_RNG_PSEUDO_MTGP32, "curand MTGP32" },
+        { CURAND_RNG_PSEUDO_MT19937, "curand MT19937" },
+        { CURAND_RNG_PSEUDO_PHILOX4_32_10, "curand Philox4_32_10" },
     };
     for (const auto& [type, name] : generators) {
         curandGenerator_t g;
         if (curandCreateGenerator(&g, type) != CURAND_STATUS_SUCCESS) continue;
         curandSetPseudoRandomGeneratorSeed(g, 1234);
-        const double s = best_seconds([&] {
-            curandGenerate(g, static_cast<unsigned int*>(device), words);
-        });
+        const double s
+            = best_seconds([&] { curandGenerate(g, static_cast<unsigned int*>(device), words); });
         out.push_back(reference(name, words, 4, s));
         curandDestroyGenerator(g);
     }
 
     const std::size_t vec = bytes / sizeof(uint4);
-    const double store = best_seconds([&] {
-        store_kernel<<<1024, 256>>>(static_cast<uint4*>(device), vec);
-    });
+    const double store
+        = best_seconds([&] { store_kernel<<<1024, 256>>>(static_cast<uint4*>(device), vec); });
     out.push_back(reference("device memory write", bytes / 8, 8, store));
 
     void* pinned = nullptr;
     if (cudaMallocHost(&pinned, bytes) == cudaSuccess) {
-        const double copy = best_seconds([&] {
-            cudaMemcpyAsync(pinned, device, bytes, cudaMemcpyDeviceToHost);
-        });
+        const double copy
+            = best_seconds([&] { cudaMemcpyAsync(pinned, device, bytes, cudaMemcpyDeviceToHost); });
         Throughput t = reference("pinned device-to-host copy", bytes / 8, 8, copy);
         t.placement = "host";
         out.push_back(t);
@@ -105,4 +102,4 @@ std::vector<Throughput> cuda_references(std::size_t bytes)
     return out;
 }
 
-}  // namespace rngvet
+} // namespace rngvet

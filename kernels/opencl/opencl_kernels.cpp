@@ -2,6 +2,7 @@
 // PoCL and NVIDIA's driver behave alike.
 #define CL_TARGET_OPENCL_VERSION 120
 #include "generators/error.hpp"
+#include "kernels/launch_plan.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
@@ -139,11 +140,10 @@ template <class T, cl_int (*Release)(T)> struct Handle {
     }
 };
 
-// Context, queue, program and output buffer on one device; the generators add their states
-// and kernel.
+// Context, queue, program, output buffer and kernel on one device.
 class OpenclDevice : public KernelDevice {
 public:
-    OpenclDevice(int index, const char* kernel_name)
+    explicit OpenclDevice(int index)
         : dev_(choose(index))
     {
         cl_int rc = CL_SUCCESS;
@@ -152,8 +152,6 @@ public:
         queue_.reset(clCreateCommandQueue(context_.value, dev_.device, 0, &rc));
         check(rc, "clCreateCommandQueue");
         build();
-        kernel_.reset(clCreateKernel(program_.value, kernel_name, &rc));
-        check(rc, "clCreateKernel");
     }
 
     void reserve(std::size_t words) override
@@ -206,12 +204,11 @@ protected:
         return m;
     }
 
-    template <class T> cl_mem make_buffer(const std::vector<T>& host, const char* what)
+    cl_mem make_buffer(const void* host, std::size_t bytes, const char* what)
     {
-        const std::size_t bytes = host.size() * sizeof(T);
         cl_mem m = make_buffer(bytes, what);
         try {
-            write(m, host.data(), bytes, what);
+            write(m, host, bytes, what);
         } catch (...) {
             clReleaseMemObject(m);
             throw;
@@ -225,17 +222,16 @@ protected:
             what);
     }
 
-    template <class T> void arg(cl_uint index, const T& value, cl_kernel kernel = nullptr)
+    template <class T> void arg(cl_uint index, const T& value)
     {
-        check(clSetKernelArg(kernel ? kernel : kernel_.value, index, sizeof(T), &value),
-            "clSetKernelArg");
+        check(clSetKernelArg(kernel_.value, index, sizeof(T), &value), "clSetKernelArg");
     }
 
-    void run(std::uint64_t blocks, std::size_t local, cl_kernel kernel = nullptr)
+    void run(std::uint64_t blocks, std::size_t local)
     {
         const std::size_t global = static_cast<std::size_t>(blocks) * local;
-        check(clEnqueueNDRangeKernel(queue_.value, kernel ? kernel : kernel_.value, 1, nullptr,
-                  &global, &local, 0, nullptr, nullptr),
+        check(clEnqueueNDRangeKernel(
+                  queue_.value, kernel_.value, 1, nullptr, &global, &local, 0, nullptr, nullptr),
             "launching the kernel");
         check(clFinish(queue_.value), "running the kernel");
     }
@@ -255,8 +251,7 @@ private:
         const char* text = program_text;
         program_.reset(clCreateProgramWithSource(context_.value, 1, &text, nullptr, &rc));
         check(rc, "clCreateProgramWithSource");
-        const std::string options = "-cl-std=CL1.2 -DRNGVET_RANMAR_PER_BLOCK="
-            + std::to_string(ranmar_instances_per_block);
+        const std::string options = "-cl-std=CL1.2";
         rc = clBuildProgram(program_.value, 1, &dev_.device, options.c_str(), nullptr, nullptr);
         if (rc == CL_SUCCESS) return;
         std::size_t size = 0;
@@ -282,111 +277,63 @@ private:
     }
 };
 
-class OpenclRanmar final : public OpenclDevice {
+// One device class for every generator: the plan (launch_plan.hpp) fixes the grid, whose
+// wrapper (ranmar.cl, mt.cl) takes the launch parameters, the plan's buffers in order, the output
+// buffer and the offset into it.
+class OpenclKernels final : public OpenclDevice {
 public:
-    OpenclRanmar(const RanmarSetup& setup, int index)
-        : OpenclDevice(index, "ranmar_generate")
-        , params_(setup.params)
-        , blocks_(setup.blocks)
+    template <class Setup>
+    OpenclKernels(const Setup& setup, int index)
+        : OpenclDevice(index)
+        , plan_(setup, opencl_grid_shape())
     {
-        state_.reset(make_buffer(setup.state, "generator states"));
+        for (const PlanBuffer& b : plan_buffers(setup))
+            if (b.bytes != 0) // else the grid does not take it
+                buffers_[buffer_count_++].reset(make_buffer(b.data, b.bytes, b.what));
         cl_int rc = CL_SUCCESS;
-        tiled_.reset(clCreateKernel(program_.value, "ranmar_generate_tiled", &rc));
-        check(rc, "clCreateKernel");
-        if (params_.segments > 1) {
-            jump_.reset(make_buffer(setup.jump, "jump polynomial"));
-            segments_.reset(clCreateKernel(program_.value, "ranmar_generate_segments", &rc));
-            check(rc, "clCreateKernel");
-            units_ = setup.units;
-        }
-    }
-
-    // Jump-parallel (segments > 1): one unit per work-group, every layout. Otherwise every
-    // layout but single runs the tiled kernel (coalesced stores, ranmar_kernel.hpp).
-    void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
-    {
-        RanmarKernelParams p = params_;
-        p.g0 = g0;
-        p.len = len;
-        p.count_mode = count_mode ? 1 : 0;
-        if (p.segments > 1) {
-            cl_kernel k = segments_.value;
-            arg(0, p, k);
-            arg(1, state_.value, k);
-            arg(2, jump_.value, k);
-            arg(3, out_.value, k);
-            arg(4, static_cast<cl_ulong>(offset), k);
-            run(units_, RNGVET_RANMAR_LANES, k);
-            return;
-        }
-        const bool tiled = p.layout != RNGVET_LAYOUT_SINGLE;
-        cl_kernel k = tiled ? tiled_.value : kernel_.value;
-        arg(0, p, k);
-        arg(1, state_.value, k);
-        arg(2, out_.value, k);
-        arg(3, static_cast<cl_ulong>(offset), k);
-        if (tiled)
-            run((params_.instances + RNGVET_RANMAR_TILE - 1) / RNGVET_RANMAR_TILE,
-                RNGVET_RANMAR_TILE * RNGVET_RANMAR_LANES, k);
-        else
-            run(blocks_, ranmar_instances_per_block * RNGVET_RANMAR_LANES, k);
-    }
-
-private:
-    RanmarKernelParams params_;
-    std::uint64_t blocks_;
-    std::uint64_t units_ = 0;
-    Handle<cl_kernel, clReleaseKernel> tiled_;
-    Handle<cl_kernel, clReleaseKernel> segments_;
-    Handle<cl_mem, clReleaseMemObject> state_;
-    Handle<cl_mem, clReleaseMemObject> jump_;
-};
-
-class OpenclMt final : public OpenclDevice {
-public:
-    OpenclMt(const MtSetup& setup, int index)
-        : OpenclDevice(index, "mt_generate")
-        , params_(setup.params)
-        , blocks_(setup.blocks)
-    {
-        state_.reset(make_buffer(setup.state, "generator states"));
-        position_.reset(make_buffer(setup.position, "generator positions"));
-        consts_.reset(make_buffer(setup.consts, "parameter sets"));
-        cl_int rc = CL_SUCCESS;
-        lanes_.reset(clCreateKernel(program_.value, "mt_generate_lanes", &rc));
+        kernel_.reset(clCreateKernel(program_.value, kernel_name(plan_.grid()), &rc));
         check(rc, "clCreateKernel");
     }
 
-    // RNGVET_MT_LANES work-items per instance where the parameter set allows it (mt_kernel.hpp).
-
     void launch(std::uint64_t g0, std::uint64_t len, std::size_t offset, bool count_mode) override
     {
-        MtKernelParams p = params_;
-        p.g0 = g0;
-        p.len = len;
-        p.count_mode = count_mode ? 1 : 0;
-        const bool lanes = mt_lanes_fit(p) != 0;
-        cl_kernel k = lanes ? lanes_.value : kernel_.value;
-        arg(0, p, k);
-        arg(1, state_.value, k);
-        arg(2, position_.value, k);
-        arg(3, consts_.value, k);
-        arg(4, out_.value, k);
-        arg(5, static_cast<cl_ulong>(offset), k);
-        if (lanes)
-            run((p.instances + RNGVET_MT_TEAM - 1) / RNGVET_MT_TEAM,
-                RNGVET_MT_LANES * RNGVET_MT_TEAM, k);
+        const Launch l = plan_.launch(g0, len, count_mode);
+        cl_uint k = 0;
+        if (plan_.ranmar())
+            arg(k++, l.ranmar);
         else
-            run(blocks_, RNGVET_MT_THREADS_PER_BLOCK, k);
+            arg(k++, l.mt);
+        for (std::size_t b = 0; b < buffer_count_; ++b)
+            arg(k++, buffers_[b].value);
+        arg(k++, out_.value);
+        arg(k++, static_cast<cl_ulong>(offset));
+        run(l.blocks, l.threads);
     }
 
 private:
-    MtKernelParams params_;
-    std::uint64_t blocks_;
-    Handle<cl_mem, clReleaseMemObject> state_;
-    Handle<cl_mem, clReleaseMemObject> position_;
-    Handle<cl_mem, clReleaseMemObject> consts_;
-    Handle<cl_kernel, clReleaseKernel> lanes_;
+    static const char* kernel_name(Grid grid)
+    {
+        switch (grid) {
+        case Grid::ranmar_warps:
+            return "ranmar_generate";
+        case Grid::ranmar_tiled:
+            return "ranmar_generate_tiled";
+        case Grid::ranmar_segments:
+            return "ranmar_generate_segments";
+        case Grid::mt_words:
+            return "mt_generate";
+        case Grid::mt_lanes:
+            return "mt_generate_lanes";
+        case Grid::mt_registers:
+        case Grid::mt_segments:
+            break;
+        }
+        throw InputError("backend 'opencl' has no such grid");
+    }
+
+    LaunchPlan plan_;
+    Handle<cl_mem, clReleaseMemObject> buffers_[3];
+    std::size_t buffer_count_ = 0;
 };
 
 } // namespace
@@ -416,12 +363,12 @@ bool opencl_gpu_present()
 
 std::unique_ptr<KernelDevice> make_opencl_ranmar(const RanmarSetup& setup, int device)
 {
-    return std::make_unique<OpenclRanmar>(setup, device);
+    return std::make_unique<OpenclKernels>(setup, device);
 }
 
 std::unique_ptr<KernelDevice> make_opencl_mt(const MtSetup& setup, int device)
 {
-    return std::make_unique<OpenclMt>(setup, device);
+    return std::make_unique<OpenclKernels>(setup, device);
 }
 
 } // namespace rngvet

@@ -1,6 +1,5 @@
 // Compiled instead of openmp_kernels.cpp when RNGVET_WITH_OPENMP is OFF.
 #include "generators/error.hpp"
-#include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
@@ -29,16 +28,6 @@ std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup&)
 std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup&)
 {
     throw InputError(std::string("backend 'openmp' is ") + not_built);
-}
-
-std::vector<Throughput> openmp_references(std::size_t, double)
-{
-    return {};
-}
-
-std::vector<Throughput> openmp_compute_reference(double)
-{
-    return {};
 }
 
 } // namespace rngvet

@@ -1,7 +1,7 @@
 // OpenMP backend: the CUDA/OpenCL grids run on host threads (the plain grids: one warp per
-// RANMAR instance, one thread per MT instance; the GPU-only tiled RANMAR and lane MT kernels,
-// which reorganise the same arithmetic for coalescing, are checked against the reference on
-// OpenCL).
+// RANMAR instance, one thread per MT instance; the GPU-only tiled RANMAR, lane MT and register MT
+// grids, which reorganise the same arithmetic for coalescing, are checked against the reference
+// on the host grid, host_grid.hpp, and on OpenCL).
 //
 // RANMAR: with jump-parallel generation (setup.params.segments > 1), one loop iteration per
 // unit (an instance's every S-th chunk), numbers made one after the other within a chunk and
@@ -24,11 +24,10 @@
 // state line.
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
-#include "kernels/bench.hpp"
+#include "kernels/launch_plan.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
-#include <chrono>
 #include <cstring>
 #include <new>
 #include <omp.h>
@@ -234,63 +233,6 @@ void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* 
         ranmar_segment_store(st, hist, l);
 }
 
-class OpenmpRanmar final : public OpenmpDevice {
-public:
-    explicit OpenmpRanmar(const RanmarSetup& setup)
-        : params_(setup.params)
-        , blocks_(setup.blocks)
-        , units_(setup.units)
-        , jump_(setup.jump)
-    {
-        state_.assign(setup.state, "generator states");
-    }
-
-protected:
-    void generate(
-        std::uint64_t g0, std::uint64_t len, std::uint64_t* out_at, bool count_mode) override
-    {
-        RanmarKernelParams p = params_;
-        p.g0 = g0;
-        p.len = len;
-        p.count_mode = count_mode ? 1 : 0;
-        std::uint64_t* const state = state_.data;
-        std::uint64_t* const out = out_at;
-        if (p.segments > 1) {
-            // Units without a chunk in this launch return at once: dynamic scheduling.
-            const std::uint64_t* const poly = jump_.data();
-            const auto units = static_cast<std::int64_t>(units_);
-#pragma omp parallel for schedule(dynamic, 1)
-            for (std::int64_t u = 0; u < units; ++u)
-                ranmar_unit(p, static_cast<std::uint64_t>(u), state, poly, out);
-            return;
-        }
-        // Smaller groups where there are too few blocks to give every thread a whole group.
-        const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
-        std::uint64_t blocks_per_group = blocks_ / threads;
-        if (blocks_per_group < 1) blocks_per_group = 1;
-        if (blocks_per_group > ranmar_host_group / ranmar_instances_per_block)
-            blocks_per_group = ranmar_host_group / ranmar_instances_per_block;
-        const std::uint64_t group = blocks_per_group * ranmar_instances_per_block;
-        const auto groups
-            = static_cast<std::int64_t>((blocks_ + blocks_per_group - 1) / blocks_per_group);
-#pragma omp parallel for schedule(static)
-        for (std::int64_t g = 0; g < groups; ++g) {
-            const std::uint64_t first = static_cast<std::uint64_t>(g) * group;
-            if (first >= p.instances) continue;
-            const std::uint64_t left = p.instances - first;
-            const int n = static_cast<int>(left < group ? left : group);
-            ranmar_group(p, first, n, state, out);
-        }
-    }
-
-private:
-    RanmarKernelParams params_;
-    std::uint64_t blocks_;
-    std::uint64_t units_;
-    std::vector<std::uint64_t> jump_;
-    AlignedArray<std::uint64_t> state_;
-};
-
 // Jump-parallel MT (setup.segments > 1): unit `unit` (instance unit / S, chunk s = unit % S)
 // over the launch, on the reference engine's state and step function (mt_next); at the end of
 // each chunk the precomputed jump over the other units' chunks (mt_jump with the polynomial).
@@ -344,63 +286,133 @@ void mt_unit(const MtKernelParams& p, std::uint64_t segments, std::uint64_t leng
     }
 }
 
-class OpenmpMt final : public OpenmpDevice {
+// One device class for every generator: the plan (launch_plan.hpp) fixes the grid, which runs
+// as a loop over its blocks on the host threads.
+class OpenmpKernels final : public OpenmpDevice {
 public:
-    explicit OpenmpMt(const MtSetup& setup)
-        : params_(setup.params)
-        , blocks_(setup.blocks)
-        , segments_(setup.segments)
-        , length_(setup.length)
-        , start_(setup.start)
-        , units_(setup.unit_states)
-        , instance_params_(setup.instance_params)
-        , jumps_(setup.jumps)
+    template <class Setup>
+    explicit OpenmpKernels(const Setup& setup)
+        : plan_(setup, openmp_grid_shape())
     {
-        state_.assign(setup.state, "generator states");
-        position_.assign(setup.position, "generator positions");
-        consts_.assign(setup.consts, "parameter sets");
+        std::size_t k = 0;
+        for (const PlanBuffer& b : plan_buffers(setup)) {
+            if (b.bytes != 0) {
+                buffers_[k].allocate(b.bytes, b.what);
+                std::memcpy(buffers_[k].data, b.data, b.bytes);
+            }
+            ++k;
+        }
+        keep_host_data(setup);
     }
 
 protected:
     void generate(
         std::uint64_t g0, std::uint64_t len, std::uint64_t* out_at, bool count_mode) override
     {
-        MtKernelParams p = params_;
-        p.g0 = g0;
-        p.len = len;
-        p.count_mode = count_mode ? 1 : 0;
-        std::uint32_t* const st = state_.data;
-        std::uint32_t* const pos = position_.data;
-        const std::uint32_t* const consts = consts_.data;
+        const Launch l = plan_.launch(g0, len, count_mode);
         std::uint64_t* const out = out_at;
-        if (segments_ > 1) {
-            const auto units = static_cast<std::int64_t>(units_.size());
-#pragma omp parallel for schedule(dynamic, 1)
-            for (std::int64_t u = 0; u < units; ++u) {
-                const auto i = static_cast<std::size_t>(static_cast<std::uint64_t>(u) / segments_);
-                mt_unit(p, segments_, length_, start_, static_cast<std::uint64_t>(u),
-                    units_[static_cast<std::size_t>(u)], instance_params_[i], jumps_[i], out);
-            }
+        switch (l.grid) {
+        case Grid::ranmar_segments:
+            ranmar_segments(l.ranmar, out);
             return;
+        case Grid::ranmar_warps:
+            ranmar_warps(l.ranmar, l.blocks, out);
+            return;
+        case Grid::mt_segments:
+            mt_segments(l.mt, out);
+            return;
+        case Grid::mt_words:
+            mt_words(l.mt, l.blocks, out);
+            return;
+        case Grid::ranmar_tiled:
+        case Grid::mt_lanes:
+        case Grid::mt_registers:
+            break;
         }
-        const auto blocks = static_cast<std::int64_t>(blocks_);
-#pragma omp parallel for schedule(static)
-        for (std::int64_t b = 0; b < blocks; ++b)
-            for (std::uint64_t t = 0; t < RNGVET_MT_THREADS_PER_BLOCK; ++t)
-                mt_generate_instance(p, st, pos, consts, out,
-                    static_cast<std::uint64_t>(b) * RNGVET_MT_THREADS_PER_BLOCK + t);
+        throw InputError("backend 'openmp' has no such grid");
     }
 
 private:
-    MtKernelParams params_;
-    std::uint64_t blocks_;
-    std::uint64_t segments_, length_, start_;
+    void keep_host_data(const RanmarSetup&) { }
+    void keep_host_data(const MtSetup& setup)
+    {
+        segments_ = setup.segments;
+        length_ = setup.length;
+        start_ = setup.start;
+        units_ = setup.unit_states;
+        instance_params_ = setup.instance_params;
+        jumps_ = setup.jumps;
+    }
+
+    template <class T> T* buffer(std::size_t k) { return reinterpret_cast<T*>(buffers_[k].data); }
+
+    // Jump-parallel RANMAR: one loop iteration per unit; units without a chunk in this launch
+    // return at once: dynamic scheduling.
+    void ranmar_segments(const RanmarKernelParams p, std::uint64_t* out)
+    {
+        std::uint64_t* const state = buffer<std::uint64_t>(0);
+        const std::uint64_t* const poly = buffer<std::uint64_t>(1);
+        const auto units = static_cast<std::int64_t>(p.instances * p.segments);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t u = 0; u < units; ++u)
+            ranmar_unit(p, static_cast<std::uint64_t>(u), state, poly, out);
+    }
+
+    // One warp per instance: groups of whole blocks (smaller groups where there are too few
+    // blocks to give every thread a whole group).
+    void ranmar_warps(const RanmarKernelParams p, std::uint64_t blocks, std::uint64_t* out)
+    {
+        std::uint64_t* const state = buffer<std::uint64_t>(0);
+        const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
+        std::uint64_t blocks_per_group = blocks / threads;
+        if (blocks_per_group < 1) blocks_per_group = 1;
+        if (blocks_per_group > ranmar_host_group / ranmar_instances_per_block)
+            blocks_per_group = ranmar_host_group / ranmar_instances_per_block;
+        const std::uint64_t group = blocks_per_group * ranmar_instances_per_block;
+        const auto groups
+            = static_cast<std::int64_t>((blocks + blocks_per_group - 1) / blocks_per_group);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t g = 0; g < groups; ++g) {
+            const std::uint64_t first = static_cast<std::uint64_t>(g) * group;
+            if (first >= p.instances) continue;
+            const std::uint64_t left = p.instances - first;
+            const int n = static_cast<int>(left < group ? left : group);
+            ranmar_group(p, first, n, state, out);
+        }
+    }
+
+    void mt_segments(const MtKernelParams& p, std::uint64_t* out)
+    {
+        const auto units = static_cast<std::int64_t>(units_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t u = 0; u < units; ++u) {
+            const auto i = static_cast<std::size_t>(static_cast<std::uint64_t>(u) / segments_);
+            mt_unit(p, segments_, length_, start_, static_cast<std::uint64_t>(u),
+                units_[static_cast<std::size_t>(u)], instance_params_[i], jumps_[i], out);
+        }
+    }
+
+    // One thread per instance: one loop iteration per block, whose threads run in turn.
+    void mt_words(const MtKernelParams p, std::uint64_t blocks, std::uint64_t* out)
+    {
+        std::uint32_t* const st = buffer<std::uint32_t>(0);
+        std::uint32_t* const pos = buffer<std::uint32_t>(1);
+        const std::uint32_t* const consts = buffer<std::uint32_t>(2);
+        const auto n = static_cast<std::int64_t>(blocks);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t b = 0; b < n; ++b)
+            for (unsigned t = 0; t < RNGVET_MT_THREADS_PER_BLOCK; ++t)
+                mt_words_body(p, st, pos, consts, out, static_cast<std::uint64_t>(b), t);
+    }
+
+    LaunchPlan plan_;
+    AlignedArray<unsigned char> buffers_[3];
+    // Jump-parallel MT (mt_unit): the units' reference states, each instance's parameters and
+    // jump polynomial.
+    std::uint64_t segments_ = 1, length_ = 0, start_ = 0;
     std::vector<MtState> units_;
     std::vector<MtParams> instance_params_;
     std::vector<Gf2Poly> jumps_;
-    AlignedArray<std::uint32_t> state_;
-    AlignedArray<std::uint32_t> position_;
-    AlignedArray<std::uint32_t> consts_;
 };
 
 } // namespace
@@ -415,80 +427,14 @@ int openmp_threads()
     return omp_get_max_threads();
 }
 
-// Runs pass(1), pass(2), ... until min_seconds have gone by; sets t.seconds and returns the
-// number of passes.
-template <class Pass> std::uint64_t repeat_for(double min_seconds, Throughput& t, Pass pass)
-{
-    std::uint64_t passes = 0;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        pass(++passes);
-        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (t.seconds < min_seconds);
-    return passes;
-}
-
-std::vector<Throughput> openmp_references(std::size_t bytes, double min_seconds)
-{
-    AlignedArray<std::uint64_t> buffer;
-    buffer.allocate(bytes / sizeof(std::uint64_t), "write-bandwidth buffer");
-    std::uint64_t* const words = buffer.data;
-    const auto n = static_cast<std::int64_t>(buffer.size);
-    auto pass = [&](std::uint64_t value) {
-#pragma omp parallel for schedule(static)
-        for (std::int64_t w = 0; w < n; ++w)
-            words[w] = value + static_cast<std::uint64_t>(w);
-    };
-    pass(0); // first touch, by the threads that write the pages afterwards
-    Throughput t;
-    t.what = "memory write, " + std::to_string(bytes >> 20) + " MiB buffer";
-    t.backend = "openmp";
-    t.placement = "device";
-    t.numbers = repeat_for(min_seconds, t, pass) * buffer.size;
-    t.check = words[n - 1]; // the stores are observable
-    return { t };
-}
-
-std::vector<Throughput> openmp_compute_reference(double min_seconds)
-{
-    constexpr std::uint64_t steps = std::uint64_t(1) << 20; // per thread and pass
-    Throughput t;
-    t.what = "integer arithmetic, registers only";
-    t.backend = "openmp";
-    t.placement = "registers";
-    std::uint64_t threads = 0, sink = 0;
-    const std::uint64_t passes = repeat_for(min_seconds, t, [&](std::uint64_t pass) {
-#pragma omp parallel reduction(^ : sink)
-        {
-#pragma omp single
-            threads = static_cast<std::uint64_t>(omp_get_num_threads());
-            // Four independent xorshift64 chains (Marsaglia's 13, 7, 17), seeded per thread
-            // and pass.
-            std::uint64_t c[4];
-            for (std::uint64_t k = 0; k < 4; ++k)
-                c[k] = (pass << 32) + static_cast<std::uint64_t>(omp_get_thread_num()) * 4 + k + 1;
-            for (std::uint64_t s = 0; s < steps; ++s)
-                for (std::uint64_t& x : c) {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                }
-            sink ^= c[0] ^ c[1] ^ c[2] ^ c[3];
-        }
-    });
-    t.numbers = passes * threads * steps * 4;
-    t.check = sink;
-    return { t };
-}
-
 std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup)
 {
-    return std::make_unique<OpenmpRanmar>(setup);
+    return std::make_unique<OpenmpKernels>(setup);
 }
 
 std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup& setup)
 {
-    return std::make_unique<OpenmpMt>(setup);
+    return std::make_unique<OpenmpKernels>(setup);
 }
 
 } // namespace rngvet

@@ -1,5 +1,6 @@
 /* How N instances' numbers are combined into one stream (Configuration::layout), as integer
- * functions every backend compiles (C subset, kernel_portability.hpp).
+ * functions every backend compiles (C subset, portable.hpp): the CPU reference (CombinedStream,
+ * configuration.cpp) and every kernel call these, and nothing else restates them.
  *
  *   single     g = t                       (N = 1)
  *   interleave g = i + N*t
@@ -14,11 +15,11 @@
  * i for its numbers rv_layout_count_before(g0) .. rv_layout_count_before(g0 + len) - 1 and
  * writes number t to out[rv_layout_index(i, t) - g0]: output lands directly in the layout, and
  * launches of any length continue one another exactly. Callers keep N*K below 2^62. */
-#ifndef RNGVET_LAYOUT_KERNEL_HPP
-#define RNGVET_LAYOUT_KERNEL_HPP
+#ifndef RNGVET_LAYOUT_INDEX_HPP
+#define RNGVET_LAYOUT_INDEX_HPP
 
 #if !defined(RNGVET_OPENCL_C)
-#include "kernels/kernel_portability.hpp"
+#include "portable.hpp"
 #endif
 
 #define RNGVET_LAYOUT_SINGLE 0

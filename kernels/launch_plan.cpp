@@ -1,0 +1,180 @@
+#include "kernels/launch_plan.hpp"
+
+#include "generators/error.hpp"
+#include "kernels/mt_registers.hpp"
+
+#include <cstdlib>
+#include <string>
+
+namespace rngvet {
+namespace {
+
+std::uint64_t blocks_of(std::uint64_t items, std::uint64_t per_block)
+{
+    return (items + per_block - 1) / per_block;
+}
+
+} // namespace
+
+GridShape cuda_grid_shape(int multiprocessors)
+{
+    GridShape shape;
+    shape.warps = ranmar_instances_per_block;
+    shape.teams = cuda_mt_lane_teams;
+    shape.tiled = true;
+    shape.lanes = true;
+    shape.registers = true;
+    shape.multiprocessors = multiprocessors;
+    return shape;
+}
+
+// One warp (one lane team) per work-group, so that a group's barrier is a warp's.
+GridShape opencl_grid_shape()
+{
+    GridShape shape;
+    shape.tiled = true;
+    shape.lanes = true;
+    return shape;
+}
+
+// The host loops: ranmar_instances_per_block warps per block (the group loop takes whole
+// blocks), jump-parallel MT on the reference engine.
+GridShape openmp_grid_shape()
+{
+    GridShape shape;
+    shape.warps = ranmar_instances_per_block;
+    shape.mt_segments = true;
+    return shape;
+}
+
+LaunchPlan::LaunchPlan(const RanmarSetup& setup, const GridShape& shape)
+    : ranmar_(true)
+{
+    base_.ranmar = setup.params;
+    const RanmarKernelParams& p = setup.params;
+    if (p.segments > 1) {
+        base_.grid = Grid::ranmar_segments;
+        base_.per_block = shape.warps;
+        base_.blocks = blocks_of(p.instances * p.segments, shape.warps);
+        base_.threads = shape.warps * RNGVET_RANMAR_LANES;
+    } else if (p.layout != RNGVET_LAYOUT_SINGLE && shape.tiled) {
+        base_.grid = Grid::ranmar_tiled;
+        base_.blocks = blocks_of(p.instances, RNGVET_RANMAR_TILE);
+        base_.threads = RNGVET_RANMAR_TILED_THREADS;
+    } else {
+        base_.grid = Grid::ranmar_warps;
+        base_.per_block = shape.warps;
+        base_.blocks = blocks_of(p.instances, shape.warps);
+        base_.threads = shape.warps * RNGVET_RANMAR_LANES;
+    }
+}
+
+LaunchPlan::LaunchPlan(const MtSetup& setup, const GridShape& shape)
+    : ranmar_(false)
+{
+    const MtKernelParams& p = setup.params;
+    if (setup.segments > 1 && shape.mt_segments) {
+        base_.grid = Grid::mt_segments;
+        base_.blocks = setup.unit_states.size();
+        base_.threads = 1;
+    } else if (shape.registers) {
+        base_ = mt_register_choice(p, shape.multiprocessors);
+        if (base_.grid == Grid::mt_lanes) {
+            base_.per_block = shape.teams;
+            base_.blocks = blocks_of(p.instances, RNGVET_MT_TEAM * shape.teams);
+            base_.threads = 32 * shape.teams;
+        }
+    } else if (shape.lanes && mt_lanes_fit(p) != 0) {
+        base_.grid = Grid::mt_lanes;
+        base_.per_block = shape.teams;
+        base_.blocks = blocks_of(p.instances, RNGVET_MT_TEAM * shape.teams);
+        base_.threads = 32 * shape.teams;
+    } else {
+        base_.grid = Grid::mt_words;
+    }
+    if (base_.grid == Grid::mt_words) {
+        base_.blocks = blocks_of(p.instances, RNGVET_MT_THREADS_PER_BLOCK);
+        base_.threads = RNGVET_MT_THREADS_PER_BLOCK;
+    }
+    base_.mt = p;
+}
+
+Launch LaunchPlan::launch(std::uint64_t g0, std::uint64_t len, bool count_mode) const
+{
+    Launch l = base_;
+    if (ranmar_) {
+        l.ranmar.g0 = g0;
+        l.ranmar.len = len;
+        l.ranmar.count_mode = count_mode ? 1 : 0;
+    } else {
+        l.mt.g0 = g0;
+        l.mt.len = len;
+        l.mt.count_mode = count_mode ? 1 : 0;
+    }
+    return l;
+}
+
+std::vector<PlanBuffer> plan_buffers(const RanmarSetup& setup)
+{
+    return {
+        { setup.state.data(), setup.state.size() * sizeof(std::uint64_t), "generator states" },
+        { setup.jump.data(),
+            setup.params.segments > 1 ? setup.jump.size() * sizeof(std::uint64_t) : 0,
+            "jump polynomial" },
+    };
+}
+
+std::vector<PlanBuffer> plan_buffers(const MtSetup& setup)
+{
+    return {
+        { setup.state.data(), setup.state.size() * sizeof(std::uint32_t), "generator states" },
+        { setup.position.data(), setup.position.size() * sizeof(std::uint32_t),
+            "generator positions" },
+        { setup.consts.data(), setup.consts.size() * sizeof(std::uint32_t), "parameter sets" },
+    };
+}
+
+Launch mt_register_choice(const MtKernelParams& p, int multiprocessors)
+{
+    Launch words;
+    words.grid = Grid::mt_words;
+    Launch lanes;
+    lanes.grid = Grid::mt_lanes;
+    const bool lanes_fit = mt_lanes_fit(p) != 0;
+    const std::uint64_t warps = blocks_of(p.instances, mt_register_warp);
+    Launch registers;
+    registers.grid = Grid::mt_registers;
+    registers.per_block = warps < 4 * static_cast<std::uint64_t>(multiprocessors) ? 2 : 1;
+    registers.blocks = warps;
+    const char* env = std::getenv("RNGVET_MT_KERNEL");
+    const std::string forced = env ? env : "";
+    if (forced.empty()) {
+        if (mt_registers_compiled(p) && p.instances >= mt_register_min_instances) {
+            registers.threads = mt_register_warp * registers.per_block;
+            return registers;
+        }
+        return lanes_fit ? lanes : words;
+    }
+    const std::string sets
+        = "sets with nn=" + std::to_string(p.nn) + ", mm=" + std::to_string(p.mm);
+    if (forced == "words") return words;
+    if (forced == "lanes") {
+        if (!lanes_fit) throw InputError("RNGVET_MT_KERNEL=lanes: no lane kernel for " + sets);
+        return lanes;
+    }
+    if (forced.rfind("registers", 0) == 0) {
+        if (forced == "registers:1" || forced == "registers:2")
+            registers.per_block = static_cast<unsigned>(forced.back() - '0');
+        else if (forced != "registers")
+            throw InputError("RNGVET_MT_KERNEL='" + forced + "': the share is 1 or 2");
+        if (!mt_registers_compiled(p))
+            throw InputError("RNGVET_MT_KERNEL=" + forced + ": no register kernel for " + sets
+                + " (it is compiled for nn=17, 19, 40 with mm=nn/2)");
+        registers.threads = mt_register_warp * registers.per_block;
+        return registers;
+    }
+    throw InputError("RNGVET_MT_KERNEL='" + forced
+        + "' is not registers, registers:1, registers:2, lanes or words");
+}
+
+} // namespace rngvet

@@ -1,0 +1,359 @@
+// Every kernel body (kernels/grid.hpp) on the CPU, run by the host grid (host_grid.hpp) with the
+// blocks and threads the launch plan gives it on each backend (launch_plan.hpp), against the
+// reference engines (make_stream), bit for bit: RANMAR's one-warp-per-instance, tiled and
+// jump-parallel grids, and the Mersenne Twister's one-thread-per-instance, lane and register
+// grids, over several launches of odd lengths that must continue one another. Each grid runs
+// twice, its threads resumed in opposite orders between barriers, so that a race between two
+// threads of a block shows as a difference, with block-shared scratch that starts as garbage,
+// as a GPU's shared memory does.
+#include "generators/configuration.hpp"
+#include "generators/error.hpp"
+#include "kernels/host_grid.hpp"
+#include "kernels/launch_plan.hpp"
+#include "kernels/mt_registers.hpp"
+
+#include <cstdlib>
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+namespace {
+
+Configuration config(const std::string& generator, const std::string& params, int instances,
+    const std::string& layout, const std::string& seeding, std::vector<std::int64_t> seed,
+    std::uint64_t skip = 0, const std::string& zero = "keep")
+{
+    Configuration c;
+    c.generator = generator;
+    c.params = params;
+    c.instances = instances;
+    c.layout = parse_layout(layout);
+    c.seeding = parse_seeding(seeding);
+    c.seed = std::move(seed);
+    c.skip = skip;
+    c.zero = zero;
+    return c;
+}
+
+std::vector<std::uint64_t> reference(const Configuration& c, std::size_t n)
+{
+    std::vector<std::uint64_t> out(n);
+    make_stream(c)->fill(out.data(), n);
+    return out;
+}
+
+::testing::AssertionResult same_words(
+    const std::vector<std::uint64_t>& want, const std::vector<std::uint64_t>& got)
+{
+    for (std::size_t k = 0; k < want.size(); ++k)
+        if (want[k] != got[k])
+            return ::testing::AssertionFailure()
+                << "first difference at combined index " << k << ": reference " << want[k]
+                << ", body " << got[k];
+    return ::testing::AssertionSuccess();
+}
+
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value)
+        : name_(name)
+    {
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() { ::unsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+};
+
+// Block-shared scratch that starts every block as garbage.
+template <class T> struct Scratch {
+    explicit Scratch(std::size_t n)
+        : words(n)
+    {
+    }
+    void garble(std::uint64_t block)
+    {
+        for (std::size_t k = 0; k < words.size(); ++k)
+            words[k] = static_cast<T>(0x9E3779B97F4A7C15ull * (block + k + 1));
+    }
+    T* at(std::size_t offset) { return words.data() + offset; }
+    std::vector<T> words;
+};
+
+// --- A plan's launch on the host grid ---------------------------------------------------
+
+void run_on_host(const Launch& l, RanmarSetup& setup, std::uint64_t* out, bool reverse)
+{
+    const RanmarKernelParams p = l.ranmar;
+    std::uint64_t* const state = setup.state.data();
+    const unsigned warps = l.per_block;
+    if (l.grid == Grid::ranmar_warps) {
+        Scratch<std::uint64_t> hist(warps * RNGVET_RANMAR_LAGS);
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) {
+                ranmar_warps_body(p, state, out, hist.at(0), b, t, warps);
+            },
+            reverse, [&](std::uint64_t b) { hist.garble(b); });
+    } else if (l.grid == Grid::ranmar_tiled) {
+        constexpr std::size_t hist = RNGVET_RANMAR_TILE * RNGVET_RANMAR_LAGS;
+        constexpr std::size_t tile = 2 * RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH;
+        Scratch<std::uint64_t> s(hist + tile + 2 * RNGVET_RANMAR_TILE);
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) {
+                ranmar_tiled_body(p, state, out, s.at(0), s.at(hist), s.at(hist + tile),
+                    s.at(hist + tile + RNGVET_RANMAR_TILE), b, t);
+            },
+            reverse, [&](std::uint64_t b) { s.garble(b); });
+    } else {
+        ASSERT_EQ(l.grid, Grid::ranmar_segments);
+        Scratch<std::uint64_t> s(warps * (RNGVET_RANMAR_SEG_HIST + RNGVET_RANMAR_EXT));
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) {
+                ranmar_segments_body(p, state, setup.jump.data(), out, s.at(0),
+                    s.at(warps * RNGVET_RANMAR_SEG_HIST), b, t, warps);
+            },
+            reverse, [&](std::uint64_t b) { s.garble(b); });
+    }
+}
+
+template <int NN, bool Interleave, int Share>
+void run_registers(const Launch& l, MtSetup& setup, std::uint64_t* out, bool reverse)
+{
+    host_launch(
+        l.blocks, l.threads,
+        [&](std::uint64_t b, unsigned t) {
+            mt_registers_body<NN, Interleave, Share>(
+                l.mt, setup.state.data(), setup.position.data(), setup.consts.data(), out, b, t);
+        },
+        reverse);
+}
+
+// The register grids the tests use: MT521 (nn 17) and MT607 (nn 19).
+template <int NN>
+void run_registers(const Launch& l, MtSetup& setup, std::uint64_t* out, bool reverse)
+{
+    const bool interleave = l.mt.layout == RNGVET_LAYOUT_INTERLEAVE;
+    if (interleave && l.per_block == 1) run_registers<NN, true, 1>(l, setup, out, reverse);
+    if (interleave && l.per_block == 2) run_registers<NN, true, 2>(l, setup, out, reverse);
+    if (!interleave && l.per_block == 1) run_registers<NN, false, 1>(l, setup, out, reverse);
+    if (!interleave && l.per_block == 2) run_registers<NN, false, 2>(l, setup, out, reverse);
+}
+
+void run_on_host(const Launch& l, MtSetup& setup, std::uint64_t* out, bool reverse)
+{
+    const MtKernelParams p = l.mt;
+    std::uint32_t* const st = setup.state.data();
+    std::uint32_t* const pos = setup.position.data();
+    const std::uint32_t* const consts = setup.consts.data();
+    if (l.grid == Grid::mt_words) {
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) { mt_words_body(p, st, pos, consts, out, b, t); },
+            reverse);
+    } else if (l.grid == Grid::mt_lanes) {
+        const unsigned teams = l.per_block;
+        Scratch<std::uint32_t> sh(teams * RNGVET_MT_TEAM * RNGVET_MT_LANE_PITCH);
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) {
+                mt_lanes_body(p, st, pos, consts, out, sh.at(0), b, t, teams);
+            },
+            reverse, [&](std::uint64_t b) { sh.garble(b); });
+    } else {
+        ASSERT_EQ(l.grid, Grid::mt_registers);
+        ASSERT_TRUE(p.nn == 17 || p.nn == 19) << p.nn;
+        if (p.nn == 17)
+            run_registers<17>(l, setup, out, reverse);
+        else
+            run_registers<19>(l, setup, out, reverse);
+    }
+}
+
+const std::vector<std::uint64_t> odd_lengths = { 1000, 1, 333, 4097, 65 };
+
+// n numbers of the setup's configuration, the plan's launches of odd_lengths (cycled) on the
+// host grid, which must be the grid `expect`.
+template <class Setup>
+std::vector<std::uint64_t> on_host(
+    Setup setup, const GridShape& shape, Grid expect, std::size_t n, bool reverse)
+{
+    const LaunchPlan plan(setup, shape);
+    EXPECT_EQ(static_cast<int>(plan.grid()), static_cast<int>(expect));
+    std::vector<std::uint64_t> out(n, ~std::uint64_t(0));
+    std::size_t done = 0;
+    for (std::size_t k = 0; done < n; ++k) {
+        const std::uint64_t len
+            = std::min<std::uint64_t>(odd_lengths[k % odd_lengths.size()], n - done);
+        run_on_host(plan.launch(setup.start + done, len, false), setup, out.data() + done, reverse);
+        done += static_cast<std::size_t>(len);
+    }
+    return out;
+}
+
+struct Backend {
+    const char* name;
+    GridShape shape;
+};
+
+const Backend backends[] = {
+    { "cuda", cuda_grid_shape(132) },
+    { "opencl", opencl_grid_shape() },
+    { "openmp", openmp_grid_shape() },
+};
+
+// --- RANMAR ---------------------------------------------------------------------------
+
+TEST(KernelBodies, RanmarGridsOfEveryBackendAreTheReference)
+{
+    constexpr std::size_t n = 8000;
+    const Configuration cases[] = {
+        config("ranmar48x", "", 1, "single", "increment", { 1802, 9373 }),
+        config("ranmar24", "", 7, "interleave", "hash", { 1, 2 }, 5),
+        config("ranmar48", "", 20, "block:3", "increment", { 1802, 9373 }, 0, "smallest"),
+        config("ranmar48x", "", 18, "request:100", "stride:7", { 77, 88 }, 1001),
+    };
+    for (const Configuration& c : cases) {
+        const std::vector<std::uint64_t> want = reference(c, n);
+        for (const Backend& b : backends)
+            for (bool reverse : { false, true }) {
+                const std::string how
+                    = std::string(" on ") + b.name + (reverse ? ", reversed" : "");
+                const bool tiled = b.shape.tiled && c.layout.kind != LayoutKind::single;
+                SCOPED_TRACE(canonical_name(c) + how);
+                EXPECT_TRUE(same_words(want,
+                    on_host(ranmar_setup(c), b.shape,
+                        tiled ? Grid::ranmar_tiled : Grid::ranmar_warps, n, reverse)));
+                SCOPED_TRACE("jump-parallel, 3 units x 211 numbers");
+                EXPECT_TRUE(same_words(want,
+                    on_host(ranmar_setup(c, 3, 211), b.shape, Grid::ranmar_segments, n, reverse)));
+            }
+    }
+}
+
+// --- Mersenne Twister -----------------------------------------------------------------
+
+TEST(KernelBodies, MtOneThreadPerInstanceIsTheReference)
+{
+    constexpr std::size_t n = 8000;
+    const Configuration cases[] = {
+        config("mt19937", "", 1, "single", "same", { 5489 }),
+        config("mt19937", "", 3, "interleave", "increment", { 5489 }, 7),
+        config("mtdc", "nvidia-sdk-mt607", 130, "block:5", "hash", { 9 }),
+    };
+    const ScopedEnv words("RNGVET_MT_KERNEL", "words"); // for the SDK's sets on CUDA
+    for (const Configuration& c : cases) {
+        const std::vector<std::uint64_t> want = reference(c, n);
+        for (const Backend& b : { backends[0], backends[2] })
+            for (bool reverse : { false, true }) {
+                SCOPED_TRACE(canonical_name(c) + " on " + b.name + (reverse ? ", reversed" : ""));
+                EXPECT_TRUE(
+                    same_words(want, on_host(mt_setup(c), b.shape, Grid::mt_words, n, reverse)));
+            }
+    }
+}
+
+// DC sets the lane and register grids take: MT521 (nn 17) and the SDK's MT607 (nn 19).
+std::vector<Configuration> mt_small_cases()
+{
+    return {
+        config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }),
+        config("mtdc", "fixstars-mt521", 32, "interleave", "hash", { 12345 }, 3),
+        config("mtdc", "nvidia-sdk-mt607", 33, "block:7", "increment", { 5 }, 1001),
+        config("mtdc", "nvidia-sdk-mt607", 9, "request:40", "stride:0x33ff", { 0 }),
+    };
+}
+
+TEST(KernelBodies, MtLanesAreTheReference)
+{
+    constexpr std::size_t n = 8000;
+    for (const Configuration& c : mt_small_cases()) {
+        const std::vector<std::uint64_t> want = reference(c, n);
+        for (const Backend& b : { backends[0], backends[1] }) // 8 teams per block, 1
+            for (bool reverse : { false, true }) {
+                SCOPED_TRACE(canonical_name(c) + " on " + b.name + (reverse ? ", reversed" : ""));
+                EXPECT_TRUE(
+                    same_words(want, on_host(mt_setup(c), b.shape, Grid::mt_lanes, n, reverse)));
+            }
+    }
+}
+
+TEST(KernelBodies, MtRegistersAreTheReference)
+{
+    constexpr std::size_t n = 8000;
+    for (const Configuration& c : mt_small_cases()) {
+        const std::vector<std::uint64_t> want = reference(c, n);
+        for (const char* kernel : { "registers:1", "registers:2" }) {
+            const ScopedEnv env("RNGVET_MT_KERNEL", kernel);
+            for (bool reverse : { false, true }) {
+                SCOPED_TRACE(canonical_name(c) + ", " + kernel + (reverse ? ", reversed" : ""));
+                EXPECT_TRUE(same_words(
+                    want, on_host(mt_setup(c), backends[0].shape, Grid::mt_registers, n, reverse)));
+            }
+        }
+    }
+}
+
+// CUDA's MT grid (launch_plan.hpp): registers from 2048 instances of sets it is compiled for,
+// two warps per 32 instances where there are fewer than 4 warps per multiprocessor; else lanes
+// where the sets allow, else words; RNGVET_MT_KERNEL forces one or is refused in one line.
+TEST(KernelBodies, CudaMtGridFollowsItsRule)
+{
+    MtKernelParams p{};
+    p.nn = 19;
+    p.mm = 9;
+    p.instances = 4096;
+    EXPECT_EQ(mt_register_choice(p, 132).grid, Grid::mt_registers);
+    EXPECT_EQ(mt_register_choice(p, 132).per_block, 2u); // 128 warps < 4 x 132
+    EXPECT_EQ(mt_register_choice(p, 16).per_block, 1u);
+    p.instances = 2047;
+    EXPECT_EQ(mt_register_choice(p, 132).grid, Grid::mt_lanes);
+    p.nn = 624;
+    p.mm = 397;
+    p.instances = 1 << 20;
+    EXPECT_EQ(mt_register_choice(p, 132).grid, Grid::mt_words);
+    for (const char* kernel : { "registers", "lanes", "registers:4", "fastest" }) {
+        const ScopedEnv env("RNGVET_MT_KERNEL", kernel);
+        try {
+            mt_register_choice(p, 132);
+            ADD_FAILURE() << "RNGVET_MT_KERNEL=" << kernel << " chose a grid for nn=624";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("RNGVET_MT_KERNEL"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+}
+
+// The host grid's barrier: no thread passes it before every live thread of its block has
+// reached it, whatever order the threads are resumed in.
+TEST(KernelBodies, HostBarrierHoldsEveryThreadOfTheBlock)
+{
+    for (bool reverse : { false, true }) {
+        std::vector<int> phase(64, 0);
+        bool ordered = true;
+        host_launch(
+            3, 64,
+            [&](std::uint64_t, unsigned t) {
+                for (int k = 0; k < 5; ++k) {
+                    phase[t] = k;
+                    host_barrier();
+                    for (int q : phase)
+                        ordered = ordered && q == k;
+                    host_barrier();
+                }
+            },
+            reverse);
+        EXPECT_TRUE(ordered);
+    }
+}
+
+} // namespace
+} // namespace rngvet
