@@ -22,7 +22,8 @@ std::vector<Configuration> default_configurations(const std::string& backend)
         c.layout = parse_layout(layout);
         c.seeding = parse_seeding(seeding);
         c.params = params;
-        c.backend = backend;
+        c.backend = parse_backend_here(backend);
+        load_param_sets(c);
         return c;
     };
     return {

@@ -2,6 +2,7 @@
 
 #include "generators/error.hpp"
 #include "guards.hpp"
+#include "kernels/backend.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -12,8 +13,8 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 {
     auto* generator_value = po::value(&generator);
     if (generator_required) generator_value->required();
-    options.add_options()("generator,g", generator_value,
-        "generator: ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH")("seed,s",
+    const std::string generator_help = "generator: " + generator_list();
+    options.add_options()("generator,g", generator_value, generator_help.c_str())("seed,s",
         po::value(&seed),
         "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")(
         "params", po::value(&params),
@@ -41,30 +42,27 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 
 Configuration ConfigurationOptions::configuration() const
 {
-    Configuration c;
-    c.generator = generator;
-    if (!seed.empty()) c.seed = parse_seed(seed);
-    c.params = params;
-    c.param_id = param_id;
-    c.instances = instances;
-    if (!layout.empty())
-        c.layout = parse_layout(layout);
-    else
-        c.layout = default_layout(instances);
-    c.seeding = parse_seeding(seeding);
-    c.zero = zero;
-    c.skip = skip.value;
-    c.backend = backend;
-    c.view = parse_view(view);
     // The generator states alone, before anything is allocated, bounded from above: a Mersenne
     // Twister keeps p/32 + 1 words (624 for MT19937, 1391 for p = 44497), RANMAR 97 table
     // words and its sequence.
-    const bool mt = c.generator == "mt19937" || c.generator == "mtdc";
+    const bool mt = family(parse_generator(generator)) == GeneratorFamily::mt;
     const std::uint64_t state_bytes = mt ? 8192 : 1024;
     check_fits_in_memory(std::uint64_t(instances > 0 ? instances : 0) * state_bytes,
         "--instances " + std::to_string(instances));
-    validate(c);
-    return c;
+    (void)parse_backend_here(backend); // a name that is no backend: say which ones are here
+    ConfigurationText text;
+    text.generator = generator;
+    text.seed = seed;
+    text.params = params;
+    text.param_id = param_id;
+    text.instances = instances;
+    text.layout = layout;
+    text.seeding = seeding;
+    text.zero = zero;
+    text.skip = skip.value;
+    text.backend = backend;
+    text.view = view;
+    return resolve_configuration(text);
 }
 
 std::string ConfigurationOptions::arguments() const

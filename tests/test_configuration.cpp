@@ -4,6 +4,7 @@
 #include "generators/error.hpp"
 #include "generators/ranmar.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -40,14 +41,20 @@ std::vector<std::uint64_t> single(RanmarVariant v, int ij, int kl, std::size_t n
     return out;
 }
 
-std::string error_of(const Configuration& c)
+// The message of the first problem found in building the configuration or validating it.
+template <class Make> std::string error_of_made(Make make)
 {
     try {
-        validate(c);
+        validate(make());
     } catch (const InputError& e) {
         return e.what();
     }
     return "";
+}
+
+std::string error_of(const Configuration& c)
+{
+    return error_of_made([&] { return c; });
 }
 
 TEST(Configuration, CanonicalNames)
@@ -57,7 +64,7 @@ TEST(Configuration, CanonicalNames)
     EXPECT_EQ(canonical_name(ranmar("ranmar48x", 8, "interleave")),
         "ranmar48x/8/interleave/increment/1802,9373");
     Configuration c = ranmar("ranmar24", 4, "block:100", "stride:13311");
-    c.zero = "smallest";
+    c.zero = ZeroPolicy::smallest;
     c.skip = 1000;
     EXPECT_EQ(
         canonical_name(c), "ranmar24/4/block:100/stride:13311/1802,9373;zero=smallest;skip=1000");
@@ -70,7 +77,9 @@ TEST(Configuration, RejectsBadInputWithMessagesNamingTheValidRange)
         std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 0, 30082)).find("0..30081"),
         std::string::npos);
-    EXPECT_NE(error_of(ranmar("nosuch", 1, "single")).find("unknown generator 'nosuch'"),
+    EXPECT_NE(error_of_made([] {
+        return ranmar("nosuch", 1, "single");
+    }).find("unknown generator 'nosuch'"),
         std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 0, "single")).find("at least 1"), std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 2, "single")).find("single"), std::string::npos);
@@ -238,7 +247,7 @@ TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
     bad_inline.params = "p=600,aaa=0x1,maskB=0x2,maskC=0x3";
     EXPECT_THROW(validate(bad_inline), InputError);
     Configuration zero = mtdc(1, "single", "same", 1);
-    zero.zero = "smallest";
+    zero.zero = ZeroPolicy::smallest;
     EXPECT_THROW(validate(zero), InputError);
 }
 
@@ -294,7 +303,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     configs.push_back(ranmar("ranmar48x", 8, "request:100000", "split:20000"));
     configs.push_back(ranmar("ranmar24", 3, "interleave", "hash"));
     Configuration zero = ranmar("ranmar48", 1, "single");
-    zero.zero = "smallest";
+    zero.zero = ZeroPolicy::smallest;
     zero.skip = 1000000007;
     configs.push_back(zero);
     Configuration viewed = ranmar("ranmar48", 2, "interleave", "same");
@@ -323,7 +332,15 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     file.generator = "file:/tmp/a;b/words.bin";
     file.view = BitView::reversed;
     configs.push_back(file);
+    Configuration in;
+    in.generator = GeneratorKind::stdin32;
+    configs.push_back(in);
 
+    // Every generator of the registry is among them.
+    for (const GeneratorTraits& g : generator_registry())
+        EXPECT_TRUE(std::any_of(configs.begin(), configs.end(), [&](const Configuration& c) {
+            return c.generator.kind == g.kind;
+        })) << g.name;
     for (const Configuration& c : configs) {
         const std::string name = canonical_name(c);
         SCOPED_TRACE(name);
@@ -338,7 +355,8 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         EXPECT_EQ(back.skip, c.skip);
         EXPECT_EQ(back.view, c.view);
         EXPECT_EQ(back.param_id, c.param_id);
-        if (c.generator != "mtdc" && c.generator.rfind("file:", 0) != 0) {
+        if (c.generator.kind != GeneratorKind::mtdc
+            && family(c.generator) != GeneratorFamily::external) {
             // The same numbers, not only the same name.
             auto a = make_stream(c), b = make_stream(back);
             EXPECT_EQ(take(*a, 1000), take(*b, 1000));
