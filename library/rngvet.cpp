@@ -322,14 +322,14 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
             throw InputError("interface must be RNGVET_BUFFERED (0), RNGVET_DIRECT (1) or "
                              "RNGVET_DEVICE (2), got "
                 + std::to_string(o.interface));
+        wanted = rngvet::parse_backend_here(backend);
         if (o.interface == RNGVET_DEVICE) {
-            if (backend == "auto") backend = "cuda";
-            if (backend != "cuda")
+            if (wanted == rngvet::Backend::automatic) wanted = rngvet::Backend::cuda;
+            if (wanted != rngvet::Backend::cuda)
                 throw InputError("RNGVET_DEVICE needs the cuda backend, got '" + backend + "'");
             if (c.view != rngvet::BitView::top32)
                 throw InputError("RNGVET_DEVICE delivers the top32 view only");
         }
-        wanted = rngvet::parse_backend_here(backend);
         if (o.buffer_numbers > (std::size_t(1) << 32))
             throw InputError("buffer_numbers is too large (at most 2^32), got "
                 + std::to_string(o.buffer_numbers));
