@@ -8,16 +8,35 @@
 #include <sstream>
 
 namespace rngvet::cli {
+namespace {
+
+// "seeds: ranmar24, ranmar48, ranmar48x IJ,KL; mtdc S; ...", from the registry: the rows that
+// take seeds, those of one format together.
+std::string seed_help()
+{
+    std::string help, names;
+    const auto& rows = generator_registry();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!*rows[i].seed_format) continue;
+        names += (names.empty() ? "" : ", ") + std::string(rows[i].name);
+        const bool last
+            = i + 1 == rows.size() || std::string(rows[i + 1].seed_format) != rows[i].seed_format;
+        if (!last) continue;
+        help += (help.empty() ? "seeds: " : "; ") + names + " " + rows[i].seed_format;
+        names.clear();
+    }
+    return help + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array)";
+}
+
+} // namespace
 
 void ConfigurationOptions::add_to(po::options_description& options, bool generator_required)
 {
     auto* generator_value = po::value(&generator);
     if (generator_required) generator_value->required();
     const std::string generator_help = "generator: " + generator_list();
-    options.add_options()("generator,g", generator_value, generator_help.c_str())("seed,s",
-        po::value(&seed),
-        "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")(
-        "params", po::value(&params),
+    options.add_options()("generator,g", generator_value, generator_help.c_str())(
+        "seed,s", po::value(&seed), seed_help().c_str())("params", po::value(&params),
         "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
         "format), or p=P,aaa=A,maskB=B,maskC=C")("param-id", po::value(&param_id)->default_value(0),
         "mtdc: instance i uses parameter set param-id + i")(
