@@ -487,7 +487,8 @@ void validate(const Configuration& c)
             + std::to_string(c.instances) + " instances");
     const GeneratorTraits& g = traits(c.generator);
     const std::string name = to_string(c.generator);
-    if (!g.parameter_sets && (!c.params.empty() || c.param_id != 0))
+    // (mt19937 keeps a --param-id: its instance configurations count it like mtdc's.)
+    if (g.family != GeneratorFamily::mt && (!c.params.empty() || c.param_id != 0))
         throw InputError("--params and --param-id apply to mtdc, not to " + name);
     if (g.family == GeneratorFamily::external) {
         if (c.instances != 1)

@@ -255,8 +255,11 @@ TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
 
 TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
 {
+    Configuration mt = mtdc(3, "interleave", "increment", 5489);
+    mt.generator = GeneratorKind::mt19937;
+    mt.params.clear();
     for (const Configuration& c :
-        { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9) }) {
+        { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9), mt }) {
         auto all = make_stream(c);
         std::vector<std::uint64_t> v(c.instances * 100);
         all->fill(v.data(), v.size());
