@@ -31,7 +31,7 @@ Configuration config_of(const std::string& g, int instances, const std::string& 
     c.layout = parse_layout(layout);
     c.seeding = parse_seeding(seeding);
     c.params = params;
-    c.backend = backend;
+    c.backend = parse_backend(backend);
     return c;
 }
 
@@ -120,7 +120,7 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     const bool same_stream = instances == 1;
     Configuration config = config_of(
         "ranmar24", instances, same_stream ? "single" : "interleave", backend, { 1802, 9373 });
-    if (config.backend == "auto") { // measured once, here, in a child
+    if (config.backend == Backend::automatic) { // measured once, here, in a child
         std::string report;
         config.backend = resolve_auto_backend(config, BackendOptions{}, &report);
         std::cerr << report;
@@ -131,7 +131,8 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
         tests.push_back(t.number);
     std::cerr << "rngvet: bench: feeding " << battery.name << " (" << tests.size()
               << " tests, each on TestU01's RANMAR and on " << canonical_name(config) << " via "
-              << config.backend << (prefetch ? ", prefetch" : "") << "), " << jobs << " jobs\n";
+              << to_string(config.backend) << (prefetch ? ", prefetch" : "") << "), " << jobs
+              << " jobs\n";
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;
         c.skip += offset;
@@ -162,7 +163,7 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
             instances);
     std::printf("| numbers read | %.4g |\n", static_cast<double>(numbers));
     std::printf("| CPU, TestU01's RANMAR | %.1f s |\n", native);
-    std::printf("| CPU, %s through the feed (%s) | %.1f s |\n", config.backend.c_str(),
+    std::printf("| CPU, %s through the feed (%s) | %.1f s |\n", to_string(config.backend),
         device_fed     ? "device read-ahead, in place"
             : prefetch ? "producer thread"
                        : "in place",

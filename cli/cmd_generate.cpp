@@ -95,7 +95,7 @@ int cmd_generate(int argc, char** argv)
         return 0;
 
     Configuration config = config_options.configuration();
-    if (config.backend == "auto") {
+    if (config.backend == Backend::automatic) {
         std::string report;
         config.backend = resolve_auto_backend(config, BackendOptions{}, &report);
         std::istringstream lines(report);
@@ -114,8 +114,8 @@ int cmd_generate(int argc, char** argv)
                 "--count must be a non-negative integer or 'inf', got '" + count_text + "'");
     }
     std::vector<std::string> inputs;
-    if (config.generator.rfind("file:", 0) == 0) inputs.push_back(config.generator.substr(5));
-    if (config.generator == "mtdc") inputs.push_back(config.params);
+    if (config.generator.kind == GeneratorKind::file) inputs.push_back(config.generator.path);
+    if (config.generator.kind == GeneratorKind::mtdc) inputs.push_back(config.params);
     refuse_overwriting_input(out_path, "--out", inputs);
     check_param_sets(config, allow_unverified);
     auto stream = make_backend_stream(config);

@@ -14,8 +14,15 @@ int cmd_list(int argc, char** argv)
     if (!parse(argc, argv, options, "usage: rngvet list", vm)) return 0;
 
     std::cout << "generators:\n";
-    for (const auto& g : generator_names())
-        std::cout << "  " << g << "\n";
+    for (const GeneratorTraits& g : generator_registry()) {
+        std::cout << "  " << g.name << " (" << g.bits << "-bit ";
+        if (g.family == GeneratorFamily::external)
+            std::cout << "words read, cpu only";
+        else
+            std::cout << "outputs, --seed " << g.seed_format
+                      << (g.parameter_sets ? ", --params" : "");
+        std::cout << ")\n";
+    }
     std::cout << "batteries:\n";
     for (const char* b : { "smallcrush", "crush", "bigcrush" }) {
         const BatteryCatalogue& c = catalogue_for(b);

@@ -83,10 +83,10 @@ void check_same_stream(const RunRecord& run, const Configuration& config)
     const std::string params_now = params_sha256(config);
     if (params_now != run.params_sha256)
         refuse("parameter sets '" + config.params + "'", run.params_sha256, params_now);
-    if (config.generator.rfind("file:", 0) == 0) {
+    if (config.generator.kind == GeneratorKind::file) {
         const std::string input_now = check_external_input(config);
         if (!run.input_sha256.empty() && input_now != run.input_sha256)
-            refuse("'" + config.generator.substr(5) + "'", run.input_sha256, input_now);
+            refuse("'" + config.generator.path + "'", run.input_sha256, input_now);
     }
 }
 
@@ -344,12 +344,12 @@ int cmd_run(int argc, char** argv)
         config = config_options.configuration();
         battery = &battery_from_options(
             battery_name, vm, nb_text, alphabit_r, alphabit_s, mcpi_points, mcpi_reps);
-        if (config.backend == "auto") {
+        if (config.backend == Backend::automatic) {
             // Measured once, here (in a child process); the run records the backend chosen,
             // and its command line the request.
             std::string report;
             config.backend = resolve_auto_backend(config, BackendOptions{}, &report, jobs);
-            config_options.backend = config.backend;
+            config_options.backend = to_string(config.backend);
             std::istringstream lines(report);
             for (std::string line; std::getline(lines, line);)
                 std::cerr << "rngvet: " << line << "\n";
@@ -360,8 +360,7 @@ int cmd_run(int argc, char** argv)
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
             throw InputError("--mode must be serial or sharded, got '" + mode + "'");
-        if (mode == "sharded"
-            && (config.generator == "stdin32" || config.generator.rfind("file:", 0) == 0))
+        if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
             throw InputError(
                 "sharded mode jumps in the stream; an external stream can only run serially");
         run.input_sha256 = check_external_input(config);
@@ -371,10 +370,10 @@ int cmd_run(int argc, char** argv)
         if (to_run.empty())
             for (const auto& t : battery->tests)
                 to_run.push_back(t.number);
-        run.generator = config.generator;
+        run.generator = to_string(config.generator);
         run.config = canonical_name(config);
         run.seed = seed_string(config.seed);
-        run.backend = config.backend;
+        run.backend = to_string(config.backend);
         run.battery = battery->name;
         run.mode = mode;
         run.status = "running";
@@ -387,7 +386,7 @@ int cmd_run(int argc, char** argv)
         run.started_at = utc_now();
         run.jobs = jobs;
         run.cpu_model = first_line_of("/proc/cpuinfo", "model name");
-        if (config.backend == "cuda" || config.backend == "opencl") {
+        if (config.backend == Backend::cuda || config.backend == Backend::opencl) {
             for (const std::string& d : devices)
                 run.gpu_model += (run.gpu_model.empty() ? "" : "; ") + d;
         }
@@ -437,7 +436,7 @@ int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
     RunnerOptions ro;
     ro.mode = mode;
     ro.jobs = jobs;
-    ro.prefetch = prefetch == "on" || (prefetch == "auto" && config.backend != "cpu");
+    ro.prefetch = prefetch == "on" || (prefetch == "auto" && config.backend != Backend::cpu);
     ro.serial_start = serial_start;
     ro.log_path = log_path;
     ro.stop_flag = &stop_requested;
@@ -456,8 +455,8 @@ int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
         c.skip += offset;
         return make_backend_stream(c);
     };
-    const auto result = run_tests(at, run.config + " backend=" + config.backend, *battery, to_run,
-        ro, [&](const TestOutcome& t) {
+    const auto result = run_tests(at, run.config + " backend=" + to_string(config.backend),
+        *battery, to_run, ro, [&](const TestOutcome& t) {
             for (const Statistic& s : t.statistics) {
                 const std::string v = verdict(s.pvalue);
                 suspect += v == "suspect";

@@ -12,27 +12,27 @@ namespace {
 // the published parallel set-ups (the OpenCL book's 32 MT521 twisters, seeds 0x33ff * gid).
 std::vector<Configuration> default_configurations(const std::string& backend)
 {
-    auto make = [&](const std::string& g, std::vector<std::int64_t> seed, int n,
-                    const std::string& layout, const std::string& seeding,
-                    const std::string& params = "") {
-        Configuration c;
-        c.generator = g;
-        c.seed = std::move(seed);
-        c.instances = n;
-        c.layout = parse_layout(layout);
-        c.seeding = parse_seeding(seeding);
-        c.params = params;
-        c.backend = backend;
-        return c;
+    (void)parse_backend_here(backend); // a name that is no backend: say which ones are here
+    auto make = [&](const char* g, const char* seed, int n, const char* layout, const char* seeding,
+                    const char* params = "") {
+        ConfigurationText text;
+        text.generator = g;
+        text.seed = seed;
+        text.instances = n;
+        text.layout = layout;
+        text.seeding = seeding;
+        text.params = params;
+        text.backend = backend;
+        return resolve_configuration(text);
     };
     return {
-        make("ranmar24", { 1802, 9373 }, 1, "single", "increment"),
-        make("ranmar48", { 1802, 9373 }, 8, "interleave", "increment"),
-        make("ranmar48x", { 1802, 9373 }, 5, "block:7", "hash"),
-        make("ranmar24", { 1802, 30080 }, 4, "block:3", "stride:13311"),
-        make("mtdc", { 0 }, 32, "block:17", "stride:0x33ff", "fixstars-mt521"),
-        make("mtdc", { 777 }, 8, "interleave", "same", "fixstars-mt521"),
-        make("mt19937", { 5489 }, 3, "interleave", "increment"),
+        make("ranmar24", "1802,9373", 1, "single", "increment"),
+        make("ranmar48", "1802,9373", 8, "interleave", "increment"),
+        make("ranmar48x", "1802,9373", 5, "block:7", "hash"),
+        make("ranmar24", "1802,30080", 4, "block:3", "stride:13311"),
+        make("mtdc", "0", 32, "block:17", "stride:0x33ff", "fixstars-mt521"),
+        make("mtdc", "777", 8, "interleave", "same", "fixstars-mt521"),
+        make("mt19937", "5489", 3, "interleave", "increment"),
     };
 }
 

@@ -142,15 +142,15 @@ void check_log_path(const std::string& path)
 
 std::string check_external_input(const Configuration& config)
 {
-    if (config.generator == "stdin32") {
+    if (config.generator.kind == GeneratorKind::stdin32) {
         // Waits for the first byte (or the end) and puts it back for the run to read.
         const int c = std::getc(stdin);
         if (c == EOF) throw InputError("stdin32: standard input is empty; nothing to test");
         std::ungetc(c, stdin);
         return "";
     }
-    if (config.generator.rfind("file:", 0) != 0) return "";
-    const std::string path = config.generator.substr(5);
+    if (config.generator.kind != GeneratorKind::file) return "";
+    const std::string& path = config.generator.path;
     struct stat st { };
     if (::stat(path.c_str(), &st) != 0)
         throw InputError("cannot open '" + path + "': " + std::strerror(errno));
@@ -172,14 +172,14 @@ std::string check_external_input(const Configuration& config)
 
 std::string check_param_sets(const Configuration& config, bool allow_unverified)
 {
-    if (config.generator != "mtdc") return "";
+    if (config.generator.kind != GeneratorKind::mtdc) return "";
     if (allow_unverified) return "unverified (allowed)";
-    const MtParamSet set = mtdc_param_set(config);
-    const std::string marker = verified_marker(set.sha256);
+    const std::shared_ptr<const MtParamSet> set = mtdc_param_set(config);
+    const std::string marker = verified_marker(set->sha256);
     if (!marker.empty() && ::access(marker.c_str(), F_OK) == 0) return "verified (cached)";
     DcVerifyOptions options;
     options.equidistribution = false;
-    const DcVerifyReport report = dc_verify(set, options);
+    const DcVerifyReport report = dc_verify(*set, options);
     const auto failures = report.failures();
     if (!failures.empty())
         throw InputError("parameter sets '" + config.params + "' fail rngvet dc verify ("

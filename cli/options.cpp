@@ -2,21 +2,41 @@
 
 #include "generators/error.hpp"
 #include "guards.hpp"
+#include "kernels/backend.hpp"
 
 #include <iostream>
 #include <sstream>
 
 namespace rngvet::cli {
+namespace {
+
+// "seeds: ranmar24, ranmar48, ranmar48x IJ,KL; mtdc S; ...", from the registry: the rows that
+// take seeds, those of one format together.
+std::string seed_help()
+{
+    std::string help, names;
+    const auto& rows = generator_registry();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!*rows[i].seed_format) continue;
+        names += (names.empty() ? "" : ", ") + std::string(rows[i].name);
+        const bool last
+            = i + 1 == rows.size() || std::string(rows[i + 1].seed_format) != rows[i].seed_format;
+        if (!last) continue;
+        help += (help.empty() ? "seeds: " : "; ") + names + " " + rows[i].seed_format;
+        names.clear();
+    }
+    return help + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array)";
+}
+
+} // namespace
 
 void ConfigurationOptions::add_to(po::options_description& options, bool generator_required)
 {
     auto* generator_value = po::value(&generator);
     if (generator_required) generator_value->required();
-    options.add_options()("generator,g", generator_value,
-        "generator: ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH")("seed,s",
-        po::value(&seed),
-        "seeds: RANMAR IJ,KL (e.g. 1802,9373); mtdc S; mt19937 S, or K1,K2,... for init_by_array")(
-        "params", po::value(&params),
+    const std::string generator_help = "generator: " + generator_list();
+    options.add_options()("generator,g", generator_value, generator_help.c_str())(
+        "seed,s", po::value(&seed), seed_help().c_str())("params", po::value(&params),
         "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
         "format), or p=P,aaa=A,maskB=B,maskC=C")("param-id", po::value(&param_id)->default_value(0),
         "mtdc: instance i uses parameter set param-id + i")(
@@ -41,30 +61,27 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 
 Configuration ConfigurationOptions::configuration() const
 {
-    Configuration c;
-    c.generator = generator;
-    if (!seed.empty()) c.seed = parse_seed(seed);
-    c.params = params;
-    c.param_id = param_id;
-    c.instances = instances;
-    if (!layout.empty())
-        c.layout = parse_layout(layout);
-    else
-        c.layout = default_layout(instances);
-    c.seeding = parse_seeding(seeding);
-    c.zero = zero;
-    c.skip = skip.value;
-    c.backend = backend;
-    c.view = parse_view(view);
     // The generator states alone, before anything is allocated, bounded from above: a Mersenne
     // Twister keeps p/32 + 1 words (624 for MT19937, 1391 for p = 44497), RANMAR 97 table
     // words and its sequence.
-    const bool mt = c.generator == "mt19937" || c.generator == "mtdc";
+    const bool mt = family(parse_generator(generator)) == GeneratorFamily::mt;
     const std::uint64_t state_bytes = mt ? 8192 : 1024;
     check_fits_in_memory(std::uint64_t(instances > 0 ? instances : 0) * state_bytes,
         "--instances " + std::to_string(instances));
-    validate(c);
-    return c;
+    (void)parse_backend_here(backend); // a name that is no backend: say which ones are here
+    ConfigurationText text;
+    text.generator = generator;
+    text.seed = seed;
+    text.params = params;
+    text.param_id = param_id;
+    text.instances = instances;
+    text.layout = layout;
+    text.seeding = seeding;
+    text.zero = zero;
+    text.skip = skip.value;
+    text.backend = backend;
+    text.view = view;
+    return resolve_configuration(text);
 }
 
 std::string ConfigurationOptions::arguments() const

@@ -1,6 +1,7 @@
 #include "configuration.hpp"
 
 #include "dynamic_creator.hpp"
+#include "engines.hpp"
 #include "error.hpp"
 #include "jump.hpp"
 #include "layout_index.hpp"
@@ -34,13 +35,26 @@ std::uint64_t parse_u64(const std::string& text, const std::string& what)
     return v;
 }
 
-bool is_ranmar(const std::string& g)
+bool is_ranmar(const Configuration& c)
 {
-    return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x";
+    return family(c.generator) == GeneratorFamily::ranmar;
 }
-bool is_external(const std::string& g)
+bool is_mt(const Configuration& c)
 {
-    return g == "stdin32" || g.rfind("file:", 0) == 0;
+    return family(c.generator) == GeneratorFamily::mt;
+}
+bool is_external(const Configuration& c)
+{
+    return family(c.generator) == GeneratorFamily::external;
+}
+bool is_mtdc(const Configuration& c)
+{
+    return c.generator.kind == GeneratorKind::mtdc;
+}
+// A canonical name (or its head) of an external stream, which has no other fields.
+bool names_external(const std::string& name)
+{
+    return name == "stdin32" || name.rfind("file:", 0) == 0;
 }
 // SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
 // splitmix64): the documented mixing behind --seeding hash.
@@ -50,11 +64,6 @@ std::uint64_t splitmix64(std::uint64_t x)
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
-}
-
-bool is_mt(const std::string& g)
-{
-    return g == "mtdc" || g == "mt19937";
 }
 
 std::uint32_t parse_hex32(const std::string& text, const std::string& what)
@@ -108,19 +117,27 @@ MtParamSet inline_param_set(const std::string& text)
     return set;
 }
 
-MtParamSet param_set(const Configuration& c)
+// The sets c.params names, read and hashed.
+std::shared_ptr<const MtParamSet> read_param_sets(const Configuration& c)
 {
     if (c.params.empty())
         throw InputError("mtdc needs --params (a built-in set such as fixstars-mt521, a file, or "
                          "p=P,aaa=A,maskB=B,maskC=C)");
-    if (c.params.rfind("p=", 0) == 0) return inline_param_set(c.params);
+    if (c.params.rfind("p=", 0) == 0)
+        return std::make_shared<const MtParamSet>(inline_param_set(c.params));
     try {
-        return load_param_set(c.params);
+        return std::make_shared<const MtParamSet>(load_param_set(c.params));
     } catch (const InputError&) {
         throw;
     } catch (const std::exception& e) {
         throw InputError(e.what());
     }
+}
+
+// Every MtParamSet records the text it was loaded from as its source.
+bool loaded_from_params(const Configuration& c)
+{
+    return c.param_sets && !c.params.empty() && c.param_sets->source == c.params;
 }
 
 std::string params_label(const Configuration& c, const MtParamSet& set)
@@ -151,13 +168,6 @@ std::uint32_t mt_instance_seed(const Configuration& c, int i)
         return static_cast<std::uint32_t>(splitmix64((base << 32) ^ n));
     }
     return 0;
-}
-
-RanmarVariant ranmar_variant(const std::string& g)
-{
-    if (g == "ranmar24") return RanmarVariant::r24;
-    if (g == "ranmar48") return RanmarVariant::r48;
-    return RanmarVariant::r48x;
 }
 
 // Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
@@ -405,14 +415,41 @@ std::string seed_string(const std::vector<std::int64_t>& seed)
     return s.empty() ? "-" : s;
 }
 
-MtParamSet mtdc_param_set(const Configuration& c)
+void load_param_sets(Configuration& c)
 {
-    return param_set(c);
+    if (!is_mtdc(c)) return;
+    if (!loaded_from_params(c)) c.param_sets = read_param_sets(c);
 }
 
-std::vector<std::string> generator_names()
+std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& c)
 {
-    return { "ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937", "stdin32", "file:PATH" };
+    return loaded_from_params(c) ? c.param_sets : read_param_sets(c);
+}
+
+Configuration resolve_configuration(const ConfigurationText& text)
+{
+    Configuration c;
+    c.generator = parse_generator(text.generator);
+    if (!text.seed.empty()) c.seed = parse_seed(text.seed);
+    c.params = text.params;
+    c.param_id = text.param_id;
+    c.instances = text.instances;
+    c.layout = text.layout.empty() ? default_layout(text.instances) : parse_layout(text.layout);
+    c.seeding = parse_seeding(text.seeding);
+    c.zero = parse_zero_policy(text.zero);
+    c.skip = text.skip;
+    c.backend = parse_backend(text.backend);
+    c.view = parse_view(text.view);
+    // The sets are read once, here, and validate checks them; when they cannot be read,
+    // validate reports the first problem in its own order (it reads them again at its step).
+    try {
+        load_param_sets(c);
+    } catch (const InputError&) {
+        validate(c);
+        throw;
+    }
+    validate(c);
+    return c;
 }
 
 void validate(const Configuration& c)
@@ -426,71 +463,67 @@ void validate(const Configuration& c)
     if (c.layout.kind == LayoutKind::single && c.instances != 1)
         throw InputError("layout 'single' runs one instance; use interleave or block:K for "
             + std::to_string(c.instances) + " instances");
-    if (!is_mt(c.generator) && (!c.params.empty() || c.param_id != 0))
-        throw InputError("--params and --param-id apply to mtdc, not to " + c.generator);
-    if (is_external(c.generator)) {
+    const GeneratorTraits& g = traits(c.generator);
+    const std::string name = to_string(c.generator);
+    // (mt19937 keeps a --param-id: its instance configurations count it like mtdc's.)
+    if (g.family != GeneratorFamily::mt && (!c.params.empty() || c.param_id != 0))
+        throw InputError("--params and --param-id apply to mtdc, not to " + name);
+    if (g.family == GeneratorFamily::external) {
         if (c.instances != 1)
-            throw InputError(c.generator + " is a single external stream; --instances must be 1");
-        if (!c.seed.empty())
-            throw InputError(c.generator + " reads its numbers and takes no --seed");
-        if (c.generator == "file:")
+            throw InputError(name + " is a single external stream; --instances must be 1");
+        if (!c.seed.empty()) throw InputError(name + " reads its numbers and takes no --seed");
+        if (c.generator.kind == GeneratorKind::file && c.generator.path.empty())
             throw InputError("--generator file:PATH needs a path after 'file:'");
         return;
     }
-    if (!is_ranmar(c.generator) && c.zero != "keep")
+    if (g.family != GeneratorFamily::ranmar && c.zero != ZeroPolicy::keep)
         throw InputError("--zero applies to the RANMAR generators only");
-    if (is_mt(c.generator)) {
-        if (c.seed.empty()) throw InputError(c.generator + " needs --seed S (a 32-bit seed)");
+    if (g.family == GeneratorFamily::mt) {
+        if (c.seed.empty()) throw InputError(name + " needs --seed S (a 32-bit seed)");
         for (std::int64_t v : c.seed)
             if (v > 0xFFFFFFFFll)
                 throw InputError(
-                    c.generator + " seed " + std::to_string(v) + " is out of range 0..4294967295");
-        if (c.generator == "mt19937") {
+                    name + " seed " + std::to_string(v) + " is out of range 0..4294967295");
+        if (!g.parameter_sets) {
             if (!c.params.empty())
-                throw InputError("mt19937 has fixed parameters and takes no --params");
+                throw InputError(name + " has fixed parameters and takes no --params");
             return;
         }
-        if (c.seed.size() != 1) throw InputError("mtdc takes one seed --seed S");
+        if (c.seed.size() != 1) throw InputError(name + " takes one seed --seed S");
         if (c.param_id < 0) throw InputError("--param-id must be at least 0");
-        const MtParamSet set = param_set(c);
+        const std::shared_ptr<const MtParamSet> set = mtdc_param_set(c);
         // split:S runs one parameter set in every instance.
         const std::size_t sets_used
             = c.seeding.kind == SeedingKind::split ? 1 : static_cast<std::size_t>(c.instances);
-        if (static_cast<std::size_t>(c.param_id) + sets_used > set.sets.size())
+        if (static_cast<std::size_t>(c.param_id) + sets_used > set->sets.size())
             throw InputError("parameter set '" + c.params + "' has "
-                + std::to_string(set.sets.size()) + " sets; --param-id "
+                + std::to_string(set->sets.size()) + " sets; --param-id "
                 + std::to_string(c.param_id) + " with " + std::to_string(c.instances)
                 + " instances needs " + std::to_string(c.param_id + c.instances));
         return;
     }
-    if (!is_ranmar(c.generator))
-        throw InputError("unknown generator '" + c.generator
-            + "' (valid: ranmar24, ranmar48, "
-              "ranmar48x, mtdc, mt19937, stdin32, file:PATH)");
     if (c.seed.size() != 2)
-        throw InputError(c.generator
+        throw InputError(name
             + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
               "0 <= KL <= 30081)");
     if (c.seed[0] < 0 || c.seed[0] > ranmar_ij_max)
         throw InputError(
-            c.generator + " seed IJ = " + std::to_string(c.seed[0]) + " is out of range 0..31328");
+            name + " seed IJ = " + std::to_string(c.seed[0]) + " is out of range 0..31328");
     if (c.seed[1] < 0 || c.seed[1] > ranmar_kl_max)
         throw InputError(
-            c.generator + " seed KL = " + std::to_string(c.seed[1]) + " is out of range 0..30081");
-    if (c.zero != "keep" && c.zero != "smallest")
-        throw InputError("unknown zero convention '" + c.zero + "' (valid: keep, smallest)");
+            name + " seed KL = " + std::to_string(c.seed[1]) + " is out of range 0..30081");
 }
 
 std::string canonical_name(const Configuration& c)
 {
     const std::string view
         = c.view == BitView::top32 ? "" : std::string(";view=") + to_string(c.view);
-    if (is_external(c.generator)) return c.generator + view;
+    if (is_external(c)) return to_string(c.generator) + view;
     const std::string generator
-        = c.generator == "mtdc" ? params_label(c, param_set(c)) : c.generator;
+        = is_mtdc(c) ? params_label(c, *mtdc_param_set(c)) : to_string(c.generator);
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
         + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
-    if (c.zero != "keep") name += ";zero=" + c.zero;
+    if (c.zero != ZeroPolicy::keep) name += std::string(";zero=") + to_string(c.zero);
     if (c.skip != 0) name += ";skip=" + std::to_string(c.skip);
     return name + view;
 }
@@ -505,7 +538,7 @@ Configuration parse_canonical_name(const std::string& name)
     // name keeps only its view, since the path may hold ';' itself.
     std::string head = name;
     std::vector<std::string> options;
-    if (is_external(name)) {
+    if (names_external(name)) {
         const auto at = name.rfind(";view=");
         if (at != std::string::npos) {
             options.push_back(name.substr(at + 1));
@@ -523,7 +556,7 @@ Configuration parse_canonical_name(const std::string& name)
         const std::string key = option.substr(0, eq);
         const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
         if (key == "zero")
-            c.zero = value;
+            c.zero = parse_zero_policy(value);
         else if (key == "skip")
             c.skip = parse_u64(value, "skip");
         else if (key == "view")
@@ -531,8 +564,8 @@ Configuration parse_canonical_name(const std::string& name)
         else
             throw refuse("unknown option '" + option + "' (valid: zero=, skip=, view=)");
     }
-    if (is_external(head)) {
-        c.generator = head;
+    if (names_external(head)) {
+        c.generator = parse_generator(head);
     } else {
         std::vector<std::string> fields;
         std::stringstream in(head);
@@ -548,7 +581,7 @@ Configuration parse_canonical_name(const std::string& name)
             const auto at = inner.rfind('@');
             if (sharp == std::string::npos || at == std::string::npos || at < sharp)
                 throw refuse("expected mtdc[SETS#HASH@ID]");
-            c.generator = "mtdc";
+            c.generator = GeneratorKind::mtdc;
             c.params = inner.substr(0, sharp);
             hash = inner.substr(sharp + 1, at - sharp - 1);
             const std::uint64_t id = parse_u64(inner.substr(at + 1), "the parameter-set id");
@@ -556,7 +589,7 @@ Configuration parse_canonical_name(const std::string& name)
                 throw refuse("parameter-set id too large");
             c.param_id = static_cast<int>(id);
         } else {
-            c.generator = fields[0];
+            c.generator = parse_generator(fields[0]);
         }
         const std::uint64_t instances = parse_u64(fields[1], "the number of instances");
         if (instances > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
@@ -565,6 +598,7 @@ Configuration parse_canonical_name(const std::string& name)
         c.layout = parse_layout(fields[2]);
         c.seeding = parse_seeding(fields[3]);
         if (fields[4] != "-") c.seed = parse_seed(fields[4]);
+        load_param_sets(c);
         if (!hash.empty() && params_sha256(c).substr(0, 8) != hash)
             throw refuse("the parameter sets '" + c.params + "' here have SHA-256 "
                 + params_sha256(c).substr(0, 8) + "..., the name says " + hash);
@@ -577,7 +611,7 @@ Configuration parse_canonical_name(const std::string& name)
 
 std::string seed_family(const std::string& canonical)
 {
-    if (is_external(canonical)) return canonical;
+    if (names_external(canonical)) return canonical;
     const auto end = canonical.find(';');
     const auto slash = canonical.rfind('/', end == std::string::npos ? std::string::npos : end);
     if (slash == std::string::npos) return canonical;
@@ -592,8 +626,7 @@ int resolution_bits(const Configuration& c)
         outputs.view = BitView::top32;
         return view_resolution_bits(c.view, resolution_bits(outputs));
     }
-    if (is_ranmar(c.generator)) return ranmar_bits(ranmar_variant(c.generator));
-    return 32;
+    return traits(c.generator).bits;
 }
 
 Configuration instance_configuration(const Configuration& c, int i)
@@ -606,11 +639,11 @@ Configuration instance_configuration(const Configuration& c, int i)
     one.instances = 1;
     one.layout = { LayoutKind::single, 0 };
     one.skip = 0;
-    if (is_ranmar(c.generator)) {
+    if (is_ranmar(c)) {
         int ij = 0, kl = 0;
         ranmar_instance_seed(c, i, ij, kl);
         one.seed = { ij, kl };
-    } else if (is_mt(c.generator)) {
+    } else if (is_mt(c)) {
         one.seed[0] = mt_instance_seed(c, i);
         if (c.seeding.kind != SeedingKind::split) one.param_id = c.param_id + i;
     }
@@ -623,7 +656,7 @@ Configuration instance_configuration(const Configuration& c, int i)
 
 std::string params_sha256(const Configuration& c)
 {
-    return c.generator == "mtdc" ? param_set(c).sha256 : "";
+    return is_mtdc(c) ? mtdc_param_set(c)->sha256 : "";
 }
 
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
@@ -642,36 +675,44 @@ std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
         canonical_name(c));
 }
 
+std::unique_ptr<Stream> make_external_reference(const Configuration& c)
+{
+    if (c.generator.kind == GeneratorKind::stdin32)
+        return std::make_unique<ExternalStream>(stdin, false, to_string(c.generator));
+    const std::string& path = c.generator.path;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+    return std::make_unique<ExternalStream>(f, true, to_string(c.generator));
+}
+
+std::unique_ptr<Stream> make_mt_reference(const Configuration& c)
+{
+    std::vector<MtParams> params;
+    std::vector<MtState> states;
+    mt_instance_states(c, params, states);
+    std::vector<MtEngine> engines(static_cast<std::size_t>(c.instances));
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+        engines[i].params = params[i];
+        engines[i].state = states[i];
+    }
+    return std::make_unique<CombinedStream<MtEngine>>(
+        std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
+}
+
+std::unique_ptr<Stream> make_ranmar_reference(const Configuration& c)
+{
+    std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
+    for (int i = 0; i < c.instances; ++i)
+        engines[static_cast<std::size_t>(i)].state = ranmar_instance_state(c, i);
+    return std::make_unique<CombinedStream<RanmarEngine>>(
+        std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
+}
+
 std::unique_ptr<Stream> make_stream(const Configuration& c)
 {
     if (c.view != BitView::top32) return make_viewed_stream(c, make_stream);
     validate(c);
-    std::unique_ptr<Stream> stream;
-    if (c.generator == "stdin32") {
-        stream = std::make_unique<ExternalStream>(stdin, false, c.generator);
-    } else if (is_external(c.generator)) {
-        const std::string path = c.generator.substr(5);
-        std::FILE* f = std::fopen(path.c_str(), "rb");
-        if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
-        stream = std::make_unique<ExternalStream>(f, true, c.generator);
-    } else if (is_mt(c.generator)) {
-        std::vector<MtParams> params;
-        std::vector<MtState> states;
-        mt_instance_states(c, params, states);
-        std::vector<MtEngine> engines(static_cast<std::size_t>(c.instances));
-        for (std::size_t i = 0; i < engines.size(); ++i) {
-            engines[i].params = params[i];
-            engines[i].state = states[i];
-        }
-        stream = std::make_unique<CombinedStream<MtEngine>>(
-            std::move(engines), c.layout, 32, canonical_name(c));
-    } else {
-        std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
-        for (int i = 0; i < c.instances; ++i)
-            engines[static_cast<std::size_t>(i)].state = ranmar_instance_state(c, i);
-        stream = std::make_unique<CombinedStream<RanmarEngine>>(std::move(engines), c.layout,
-            ranmar_bits(ranmar_variant(c.generator)), canonical_name(c));
-    }
+    std::unique_ptr<Stream> stream = traits(c.generator).make(c);
     stream->discard(c.skip);
     return stream;
 }
@@ -681,8 +722,7 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
     int ij = 0, kl = 0;
     ranmar_instance_seed(c, instance, ij, kl);
     RanmarState state{};
-    ranmar_seed(state, ranmar_variant(c.generator), ij, kl,
-        c.zero == "smallest" ? ZeroPolicy::smallest : ZeroPolicy::keep);
+    ranmar_seed(state, traits(c.generator).variant, ij, kl, c.zero);
     if (c.seeding.kind == SeedingKind::split)
         ranmar_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
@@ -694,15 +734,15 @@ void mt_instance_states(
     const std::size_t n = static_cast<std::size_t>(c.instances);
     params.assign(n, MtParams{});
     states.assign(n, MtState{});
-    const MtParamSet set = c.generator == "mtdc" ? param_set(c) : MtParamSet{};
+    const std::shared_ptr<const MtParamSet> set = is_mtdc(c) ? mtdc_param_set(c) : nullptr;
     // split:S: every instance runs the base instance's parameter set from its seed, jumped.
     const bool split = c.seeding.kind == SeedingKind::split;
     Gf2Poly phi;
     for (int i = 0; i < c.instances; ++i) {
         MtParams& prm = params[static_cast<std::size_t>(i)];
         MtState& st = states[static_cast<std::size_t>(i)];
-        if (c.generator == "mtdc") {
-            prm = set.sets[static_cast<std::size_t>(c.param_id + (split ? 0 : i))];
+        if (set) {
+            prm = set->sets[static_cast<std::size_t>(c.param_id + (split ? 0 : i))];
             mt_seed(st, prm, mt_instance_seed(c, i));
         } else {
             prm = mt19937_params();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mt_params.hpp"
+#include "registry.hpp"
 #include "stream.hpp"
 #include "view.hpp"
 
@@ -30,18 +31,41 @@ struct Seeding {
 };
 
 struct Configuration {
-    std::string generator; // ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file:PATH
+    GeneratorName generator; // a row of the registry (registry.hpp), with file:PATH's path
     std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
     std::string params; // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
+    // mtdc: the sets `params` names, read, parsed and hashed once (load_param_sets) and shared
+    // by every copy of the configuration; null until loaded.
+    std::shared_ptr<const MtParamSet> param_sets;
     int param_id = 0; // mtdc: instance i uses set param_id + i of the file
     int instances = 1;
     Layout layout;
     Seeding seeding;
-    std::string zero = "keep"; // ranmar: keep | smallest
+    ZeroPolicy zero = ZeroPolicy::keep; // ranmar only
     std::uint64_t skip = 0; // numbers of the combined stream skipped before use
-    std::string backend = "cpu";
+    Backend backend = Backend::cpu;
     BitView view = BitView::top32; // the words TestU01 reads (view.hpp); skip counts view words
 };
+
+// A configuration in the words of the command line (rngvet run's --generator, --seed, ...),
+// the form both the command line and librngvet's options text are read into.
+struct ConfigurationText {
+    std::string generator;
+    std::string seed; // "" for none
+    std::string params;
+    int param_id = 0;
+    int instances = 1;
+    std::string layout; // "": default_layout(instances)
+    std::string seeding = "increment";
+    std::string zero = "keep";
+    std::uint64_t skip = 0;
+    std::string backend = "cpu";
+    std::string view = "top32";
+};
+
+// The one mapping from the words to a Configuration: each word parsed by its parser (with its
+// message), the parameter sets loaded, then validate. Throws InputError.
+Configuration resolve_configuration(const ConfigurationText& text);
 
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
 std::vector<std::int64_t> parse_seed(const std::string& text);
@@ -55,13 +79,17 @@ std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
 std::string seed_string(const std::vector<std::int64_t>& seed);
 
-// mtdc: the parameter set file (or built-in set, or inline set) the configuration names.
-MtParamSet mtdc_param_set(const Configuration& config);
+// mtdc: loads the parameter sets config.params names (a built-in set, a file, or an inline
+// set) into config.param_sets, unless the sets loaded there are already those; other
+// generators: nothing. Throws InputError.
+void load_param_sets(Configuration& config);
 
-// Names of the generators this build knows, for `rngvet list`.
-std::vector<std::string> generator_names();
+// mtdc: the parameter sets of the configuration: config.param_sets when they were loaded from
+// config.params, else read now (a configuration built by hand). Throws InputError.
+std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& config);
 
-// Checks the configuration (generator known, seeds in range, instances >= 1, ...) and throws
+// Checks everything about the configuration that needs no device (seeds in range,
+// instances >= 1, the options its generator takes, enough parameter sets, ...) and throws
 // InputError with a one-line message on the first problem found.
 void validate(const Configuration& config);
 

@@ -24,14 +24,14 @@
 namespace rngvet {
 namespace {
 
-bool is_ranmar(const std::string& g)
+bool is_ranmar(const Configuration& c)
 {
-    return g == "ranmar24" || g == "ranmar48" || g == "ranmar48x";
+    return family(c.generator) == GeneratorFamily::ranmar;
 }
 
-bool is_mt(const std::string& g)
+bool is_mt(const Configuration& c)
 {
-    return g == "mtdc" || g == "mt19937";
+    return family(c.generator) == GeneratorFamily::mt;
 }
 
 std::string join(const std::vector<std::string>& items)
@@ -298,20 +298,20 @@ constexpr int gpu_segment_limit = 256;
 
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
 {
-    const bool cpu_threads = c.backend == "openmp";
+    const bool cpu_threads = c.backend == Backend::openmp;
     // GPUs: from 256 instances on, the one-warp-per-instance kernels (the tiled one under
     // interleave, whose stores coalesce) stay: 1024 instances made 1.19e11 numbers/s there in
     // run 6's sweep (docs/benchmarks.md), far above what the feed copies to the host.
     if (!cpu_threads && c.instances >= gpu_segment_limit && options.segments == 0) return {};
     const std::uint64_t threads_target
         = 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1));
-    if (is_mt(c.generator)) {
+    if (is_mt(c)) {
         // Mersenne Twisters: OpenMP only. A jump (Horner's rule, p sequential steps and about
         // p/2 additions of the nn-word state) costs about 4.5 p (nn/2 + 1) numbers' worth
         // (docs/benchmarks.md), so chunks are at least 10 times that: about 2.2e5 numbers for
         // MT521, 2.8e8 for MT19937 (never at usual launch lengths).
         if (!cpu_threads) return {};
-        const int p = c.generator == "mt19937" ? 19937 : mtdc_param_set(c).p;
+        const int p = c.generator.kind == GeneratorKind::mt19937 ? 19937 : mtdc_param_set(c)->p;
         const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
         const std::uint64_t min_length = 45 * static_cast<std::uint64_t>(p) * (nn / 2 + 1);
         return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers,
@@ -363,16 +363,17 @@ void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint
         words[w] = 0;
 }
 
+// The entry for callers outside make_backend_stream, which validates before it plans.
 RanmarSetup ranmar_setup(const Configuration& c)
 {
+    validate(c);
     return ranmar_setup(c, 1, 0);
 }
 
 RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
-    validate(c);
-    if (!is_ranmar(c.generator))
-        throw InputError("ranmar_setup: '" + c.generator + "' is not RANMAR");
+    if (!is_ranmar(c))
+        throw InputError("ranmar_setup: '" + to_string(c.generator) + "' is not RANMAR");
     check_layout_size(c);
     if (segments < 1) segments = 1;
     if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
@@ -462,15 +463,16 @@ void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtS
     setup.consts[2 * stride + i] = prm.maskC;
 }
 
+// The entry for callers outside make_backend_stream, which validates before it plans.
 MtSetup mt_setup(const Configuration& c)
 {
+    validate(c);
     return mt_setup(c, 1, 0);
 }
 
 MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
-    validate(c);
-    if (!is_mt(c.generator)) throw InputError("mt_setup: '" + c.generator + "' is not an MT");
+    if (!is_mt(c)) throw InputError("mt_setup: '" + to_string(c.generator) + "' is not an MT");
     check_layout_size(c);
     std::vector<MtParams> prms;
     std::vector<MtState> states;
@@ -485,7 +487,7 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
         if (q.nn != first.nn || q.mm != first.mm || q.rr != first.rr || q.ww != 32
             || q.umask != first.umask || q.lmask != first.lmask || q.shift0 != first.shift0
             || q.shift1 != first.shift1 || q.shiftB != first.shiftB || q.shiftC != first.shiftC)
-            throw InputError("the backends need all instances of " + c.generator
+            throw InputError("the backends need all instances of " + to_string(c.generator)
                 + " to share one layout (w = 32, nn, mm, rr and the tempering shifts)");
     MtSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
@@ -591,20 +593,20 @@ std::string in_child(const std::function<std::string()>& f, const std::string& w
 
 std::vector<std::string> check_backend_stream(const Configuration& c)
 {
-    if (c.backend != "cuda" && c.backend != "opencl") {
+    if (c.backend != Backend::cuda && c.backend != Backend::opencl) {
         (void)make_backend_stream(c);
-        return backend_devices(c.backend);
+        return backend_devices(to_string(c.backend));
     }
     // The child answers with one device per line.
     const std::string text = in_child(
         [&] {
             (void)make_backend_stream(c);
             std::string devices;
-            for (const std::string& d : backend_devices(c.backend))
+            for (const std::string& d : backend_devices(to_string(c.backend)))
                 devices += d + "\n";
             return devices;
         },
-        "backend '" + c.backend + "': the check of the configuration");
+        std::string("backend '") + to_string(c.backend) + "': the check of the configuration");
     std::vector<std::string> devices;
     std::size_t at = 0;
     for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
@@ -612,13 +614,13 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
     return devices;
 }
 
-std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
+Backend resolve_auto_backend(const Configuration& c, const BackendOptions& options,
     std::string* report, int jobs, double seconds)
 {
     if (jobs < 1) jobs = 1;
-    if (!is_ranmar(c.generator) && !is_mt(c.generator)) {
-        if (report) *report = "auto: " + c.generator + " runs on cpu only\n";
-        return "cpu";
+    if (!traits(c.generator).on_devices) {
+        if (report) *report = "auto: " + to_string(c.generator) + " runs on cpu only\n";
+        return Backend::cpu;
     }
     // Everything in the child, the probe included: this process must not initialise a GPU
     // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
@@ -647,7 +649,7 @@ std::string resolve_auto_backend(const Configuration& c, const BackendOptions& o
             double best_share = -1;
             for (const std::string& b : { gpu, host }) {
                 Configuration k = c;
-                k.backend = b;
+                k.backend = parse_backend(b);
                 try {
                     const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
                         options.segments, options.segment_length)
@@ -680,12 +682,21 @@ std::string resolve_auto_backend(const Configuration& c, const BackendOptions& o
     if (report) *report = nl == std::string::npos ? "" : body.substr(0, nl + 1);
     if (report && report->find("auto: chose") == std::string::npos)
         *report += "auto: chose " + chosen + "\n";
-    return chosen;
+    return parse_backend(chosen);
 }
 
 std::vector<std::string> available_backends()
 {
     return probe().available;
+}
+
+Backend parse_backend_here(const std::string& text)
+{
+    try {
+        return parse_backend(text);
+    } catch (const InputError& e) {
+        throw InputError(std::string(e.what()) + "; available: " + join(probe().available));
+    }
 }
 
 std::vector<std::string> backend_devices(const std::string& backend)
@@ -708,7 +719,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
 
 std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options)
 {
-    if ((!is_ranmar(c.generator) && !is_mt(c.generator)) || c.backend == "cpu") return "";
+    if (!traits(c.generator).on_devices || c.backend == Backend::cpu) return "";
     const SegmentPlan plan = segment_plan(c, options);
     if (plan.segments <= 1) return "";
     return std::to_string(plan.segments) + " units x " + std::to_string(plan.length)
@@ -717,50 +728,46 @@ std::string jump_parallel_plan(const Configuration& c, const BackendOptions& opt
 
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options)
 {
-    if (c.backend == "auto")
+    if (c.backend == Backend::automatic)
         throw InputError("--backend auto is resolved once by run, generate and bench --feed "
                          "(resolve_auto_backend), not per stream");
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
-    if (c.backend == "cpu") return make_stream(c);
+    if (c.backend == Backend::cpu) return make_stream(c);
     const Probe& pr = probe();
     const std::string available = join(pr.available);
-    const std::string* why = c.backend == "openmp" ? &pr.why_openmp
-        : c.backend == "opencl"                    ? &pr.why_opencl
-        : c.backend == "cuda"                      ? &pr.why_cuda
-                                                   : nullptr;
-    if (!why)
-        throw InputError("unknown backend '" + c.backend
-            + "' (valid: cpu, openmp, opencl, cuda); available: " + available);
-    if (std::find(pr.available.begin(), pr.available.end(), c.backend) == pr.available.end())
+    const std::string backend = to_string(c.backend);
+    const std::string& why = c.backend == Backend::openmp ? pr.why_openmp
+        : c.backend == Backend::opencl                    ? pr.why_opencl
+                                                          : pr.why_cuda;
+    if (std::find(pr.available.begin(), pr.available.end(), backend) == pr.available.end())
         throw InputError(
-            "backend '" + c.backend + "' is not available (" + *why + "); available: " + available);
+            "backend '" + backend + "' is not available (" + why + "); available: " + available);
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
-    if (is_ranmar(c.generator)) {
-        const SegmentPlan plan = segment_plan(c, options);
+    const GeneratorTraits& g = traits(c.generator);
+    if (!g.on_devices)
+        throw InputError("backend '" + backend
+            + "' runs ranmar24, ranmar48, ranmar48x, mtdc and mt19937; use --backend cpu for '"
+            + to_string(c.generator) + "'");
+    const SegmentPlan plan = segment_plan(c, options);
+    if (g.family == GeneratorFamily::ranmar) {
         const RanmarSetup setup = ranmar_setup(c, plan.segments, plan.length);
         std::unique_ptr<KernelDevice> device;
-        if (c.backend == "openmp") device = make_openmp_ranmar(setup);
-        if (c.backend == "opencl") device = make_opencl_ranmar(setup, options.device);
-        if (c.backend == "cuda") device = make_cuda_ranmar(setup, options.device);
+        if (c.backend == Backend::openmp) device = make_openmp_ranmar(setup);
+        if (c.backend == Backend::opencl) device = make_opencl_ranmar(setup, options.device);
+        if (c.backend == Backend::cuda) device = make_cuda_ranmar(setup, options.device);
         return std::make_unique<DeviceStream>(
             std::move(device), setup.start, setup.bits, setup.name, options.launch_numbers);
     }
-    if (is_mt(c.generator)) {
-        const SegmentPlan plan = segment_plan(c, options);
-        const MtSetup setup = mt_setup(c, plan.segments, plan.length);
-        std::unique_ptr<KernelDevice> device;
-        if (c.backend == "openmp") device = make_openmp_mt(setup);
-        if (c.backend == "opencl") device = make_opencl_mt(setup, options.device);
-        if (c.backend == "cuda") device = make_cuda_mt(setup, options.device);
-        return std::make_unique<DeviceStream>(
-            std::move(device), setup.start, 32, setup.name, options.launch_numbers);
-    }
-    throw InputError("backend '" + c.backend
-        + "' runs ranmar24, ranmar48, ranmar48x, mtdc and mt19937; use --backend cpu for '"
-        + c.generator + "'");
+    const MtSetup setup = mt_setup(c, plan.segments, plan.length);
+    std::unique_ptr<KernelDevice> device;
+    if (c.backend == Backend::openmp) device = make_openmp_mt(setup);
+    if (c.backend == Backend::opencl) device = make_opencl_mt(setup, options.device);
+    if (c.backend == Backend::cuda) device = make_cuda_mt(setup, options.device);
+    return std::make_unique<DeviceStream>(
+        std::move(device), setup.start, 32, setup.name, options.launch_numbers);
 }
 
 } // namespace rngvet

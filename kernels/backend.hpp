@@ -30,6 +30,11 @@ struct BackendOptions {
 // platform has a device, CUDA when a device is present. Probed once per process.
 std::vector<std::string> available_backends();
 
+// parse_backend, for programs that run streams: a name that is no backend is an InputError that
+// also names the backends available here ("unknown backend 'x' (valid: ...); available: cpu,
+// openmp"). Probes the backends only then.
+Backend parse_backend_here(const std::string& text);
+
 // The devices a backend can use, e.g. "Portable Computing Language / pthread-...".
 std::vector<std::string> backend_devices(const std::string& backend);
 
@@ -58,7 +63,7 @@ std::string jump_parallel_plan(const Configuration& c, const BackendOptions& opt
 // of its own on the device; the measured rate is one stream's). `report` gets one line per
 // candidate and the choice. Without a GPU backend: openmp (or cpu), without measuring.
 // $RNGVET_AUTO_GPU names a backend to take the GPU's place (tests on machines without one).
-std::string resolve_auto_backend(const Configuration& c, const BackendOptions& options,
+Backend resolve_auto_backend(const Configuration& c, const BackendOptions& options,
     std::string* report = nullptr, int jobs = 1, double seconds = 0.2);
 
 // Checks that c builds on its backend (make_backend_stream) and returns the backend's devices

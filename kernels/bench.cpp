@@ -36,7 +36,7 @@ Throughput measure_stream(const Configuration& config, std::size_t launch,
     once(launch); // warm up: first launch, allocations, program builds
     Throughput t;
     t.what = canonical_name(config);
-    t.backend = config.backend;
+    t.backend = to_string(config.backend);
     t.placement = placement;
     t.plan = jump_parallel_plan(config, options);
     t.launch = launch;

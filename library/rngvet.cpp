@@ -66,7 +66,8 @@ template <class F> int guarded(int failure, F&& f)
 }
 
 // The options form: "--generator ranmar48 --seed 1802,9373 ..." (also --key=value), the
-// spellings of rngvet run. A --backend among them is returned in `backend`.
+// spellings of rngvet run, read into their words and resolved as rngvet run resolves them
+// (resolve_configuration). A --backend among them is returned in `backend`.
 Configuration configuration_from_options(const std::string& text, std::string& backend)
 {
     std::vector<std::string> words;
@@ -80,8 +81,7 @@ Configuration configuration_from_options(const std::string& text, std::string& b
             words.push_back(w);
         }
     }
-    Configuration c;
-    std::string layout;
+    rngvet::ConfigurationText c;
     for (std::size_t i = 0; i < words.size(); i += 2) {
         const std::string& key = words[i];
         if (key.rfind("--", 0) != 0)
@@ -97,7 +97,7 @@ Configuration configuration_from_options(const std::string& text, std::string& b
         if (key == "--generator")
             c.generator = value;
         else if (key == "--seed")
-            c.seed = rngvet::parse_seed(value);
+            c.seed = value;
         else if (key == "--params")
             c.params = value;
         else if (key == "--param-id")
@@ -105,9 +105,9 @@ Configuration configuration_from_options(const std::string& text, std::string& b
         else if (key == "--instances")
             c.instances = number("--instances");
         else if (key == "--layout")
-            layout = value;
+            c.layout = value;
         else if (key == "--seeding")
-            c.seeding = rngvet::parse_seeding(value);
+            c.seeding = value;
         else if (key == "--zero")
             c.zero = value;
         else if (key == "--skip") {
@@ -115,7 +115,7 @@ Configuration configuration_from_options(const std::string& text, std::string& b
                 throw InputError("--skip must be a non-negative integer, got '" + value + "'");
             c.skip = std::strtoull(value.c_str(), nullptr, 10);
         } else if (key == "--view")
-            c.view = rngvet::parse_view(value);
+            c.view = value;
         else if (key == "--backend")
             backend = value;
         else
@@ -124,11 +124,7 @@ Configuration configuration_from_options(const std::string& text, std::string& b
                   "--seeding, --zero, --skip, --view, --backend)");
     }
     if (c.generator.empty()) throw InputError("the configuration needs --generator");
-    if (!layout.empty())
-        c.layout = rngvet::parse_layout(layout);
-    else
-        c.layout = rngvet::default_layout(c.instances);
-    return c;
+    return rngvet::resolve_configuration(c);
 }
 
 } // namespace
@@ -142,14 +138,14 @@ Configuration rngvet::library::configuration_from_text(const char* text, std::st
     s = s.substr(first);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
         s.pop_back();
+    // Both forms come back validated.
     Configuration c = s.rfind("--", 0) == 0 ? configuration_from_options(s, backend)
                                             : rngvet::parse_canonical_name(s);
-    rngvet::validate(c);
     if (rngvet::is_transform(c.view))
         throw InputError(std::string("the view ") + rngvet::to_string(c.view)
             + " tests what a simulation makes of the numbers; a stream for use has a bit view "
               "(top32, low32, reversed, packed)");
-    if (c.generator == "stdin32")
+    if (c.generator.kind == rngvet::GeneratorKind::stdin32)
         throw InputError("stdin32 is not a stream a library can open; use file:PATH");
     return c;
 }
@@ -160,16 +156,18 @@ namespace {
 // CPU reference. External streams exist on the CPU only. (On the H100 host's 16 cores, ranmar48
 // on one instance, 10 doubles a call: OpenMP 2.8e8 numbers/s, the CPU reference 1.75e8; 2-core
 // development machine: about equal; docs/benchmarks.md.)
-std::string choose_backend(const Configuration& c, const std::string& wanted)
+rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
 {
-    if (wanted != "auto") return wanted;
-    if (c.generator.rfind("file:", 0) == 0) return "cpu";
+    using rngvet::Backend;
+    if (wanted != Backend::automatic) return wanted;
+    if (!rngvet::traits(c.generator).on_devices) return Backend::cpu;
     const std::vector<std::string> here = rngvet::available_backends();
-    const auto has
-        = [&](const char* b) { return std::find(here.begin(), here.end(), b) != here.end(); };
-    if (has("cuda")) return "cuda";
-    if (has("openmp")) return "openmp";
-    return "cpu";
+    const auto has = [&](Backend b) {
+        return std::find(here.begin(), here.end(), rngvet::to_string(b)) != here.end();
+    };
+    if (has(Backend::cuda)) return Backend::cuda;
+    if (has(Backend::openmp)) return Backend::openmp;
+    return Backend::cpu;
 }
 
 // Where a stream's numbers come from: the prefetch or the backend's stream itself.
@@ -316,6 +314,7 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
     if (options) o = *options;
     Configuration c;
     std::string backend = o.backend && *o.backend ? o.backend : "auto";
+    rngvet::Backend wanted = rngvet::Backend::automatic;
     int status = guarded(RNGVET_ERROR_INPUT, [&] {
         c = rngvet::library::configuration_from_text(configuration, backend);
         if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT
@@ -323,17 +322,14 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
             throw InputError("interface must be RNGVET_BUFFERED (0), RNGVET_DIRECT (1) or "
                              "RNGVET_DEVICE (2), got "
                 + std::to_string(o.interface));
+        wanted = rngvet::parse_backend_here(backend);
         if (o.interface == RNGVET_DEVICE) {
-            if (backend == "auto") backend = "cuda";
-            if (backend != "cuda")
+            if (wanted == rngvet::Backend::automatic) wanted = rngvet::Backend::cuda;
+            if (wanted != rngvet::Backend::cuda)
                 throw InputError("RNGVET_DEVICE needs the cuda backend, got '" + backend + "'");
             if (c.view != rngvet::BitView::top32)
                 throw InputError("RNGVET_DEVICE delivers the top32 view only");
         }
-        const std::vector<std::string> valid{ "auto", "cpu", "openmp", "opencl", "cuda" };
-        if (std::find(valid.begin(), valid.end(), backend) == valid.end())
-            throw InputError(
-                "unknown backend '" + backend + "' (valid: auto, cpu, openmp, opencl, cuda)");
         if (o.buffer_numbers > (std::size_t(1) << 32))
             throw InputError("buffer_numbers is too large (at most 2^32), got "
                 + std::to_string(o.buffer_numbers));
@@ -341,13 +337,13 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
     if (status != RNGVET_OK) return status;
     auto s = std::make_unique<rngvet_stream>();
     status = guarded(RNGVET_ERROR_BACKEND, [&] {
-        c.backend = choose_backend(c, backend);
+        c.backend = choose_backend(c, wanted);
         rngvet::BackendOptions bo;
         if (o.launch_numbers) bo.launch_numbers = o.launch_numbers;
         auto made = rngvet::make_backend_stream(c, bo);
         s->name = made->name();
         s->bits = made->bits();
-        s->backend = c.backend;
+        s->backend = rngvet::to_string(c.backend);
         s->locked = o.locked != 0;
         s->source = std::make_unique<Source>(std::move(made), o.interface,
             o.buffer_numbers ? o.buffer_numbers : std::size_t(1) << 20);

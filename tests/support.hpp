@@ -141,7 +141,7 @@ inline rngvet::Configuration ranmar_config(const std::string& generator, int ins
     c.layout = rngvet::parse_layout(layout);
     c.seeding = rngvet::parse_seeding(seeding);
     c.seed = { ij, kl };
-    c.zero = zero;
+    c.zero = rngvet::parse_zero_policy(zero);
     c.skip = skip;
     return c;
 }
@@ -166,7 +166,7 @@ inline rngvet::Configuration mt_config(const std::string& generator, const std::
 // The first n numbers of a configuration's reference stream (backend cpu).
 inline std::vector<std::uint64_t> reference(rngvet::Configuration c, std::size_t n)
 {
-    c.backend = "cpu";
+    c.backend = rngvet::Backend::cpu;
     std::vector<std::uint64_t> out(n);
     rngvet::make_stream(c)->fill(out.data(), n);
     return out;
@@ -221,7 +221,7 @@ inline void skip_unless_available(const std::string& backend)
         std::string why = "backend '" + backend + "' is not available";
         try {
             rngvet::Configuration c = ranmar_config("ranmar24", 1, "single", "increment", 1, 1);
-            c.backend = backend;
+            c.backend = rngvet::parse_backend_here(backend);
             rngvet::make_backend_stream(c);
         } catch (const rngvet::InputError& e) {
             why = e.what();

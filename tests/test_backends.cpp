@@ -35,7 +35,7 @@ std::string sdk_dat()
 
 std::string describe(const Configuration& c)
 {
-    return canonical_name(c) + " on " + c.backend;
+    return canonical_name(c) + " on " + to_string(c.backend);
 }
 
 class Backend : public ::testing::TestWithParam<std::string> {
@@ -44,7 +44,7 @@ protected:
 
     Configuration on_backend(Configuration c) const
     {
-        c.backend = GetParam();
+        c.backend = parse_backend(GetParam());
         return c;
     }
 
@@ -324,8 +324,8 @@ TEST_P(Backend, TakeServesTheStreamInPlace)
         EXPECT_TRUE(same_words(want, got));
         const Stream::ReadAhead r = stream->read_ahead();
         EXPECT_LE(r.waits, r.takes);
-        EXPECT_EQ(r.asynchronous, c.backend == "cuda");
-        if (c.backend == "cuda" || c.backend == "openmp") {
+        EXPECT_EQ(r.asynchronous, c.backend == rngvet::Backend::cuda);
+        if (c.backend == rngvet::Backend::cuda || c.backend == rngvet::Backend::openmp) {
             EXPECT_GT(r.takes, 0u);
         }
     }
@@ -519,7 +519,7 @@ TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
             + std::to_string(k.launch) + ", plan '" + jump_parallel_plan(c, options) + "'");
         // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP only.
         const bool mt = c.generator == "mtdc" || c.generator == "mt19937";
-        if (k.segments > 1 && (!mt || c.backend == "openmp")) {
+        if (k.segments > 1 && (!mt || c.backend == rngvet::Backend::openmp)) {
             EXPECT_NE(jump_parallel_plan(c, options), "") << "the forced plan is not used";
         }
         EXPECT_TRUE(
@@ -738,7 +738,7 @@ void check_views(const std::string& backend)
             const std::vector<std::uint64_t> want = expected_view_words(x, bits, view);
             Configuration v = c;
             v.view = view;
-            v.backend = backend;
+            v.backend = parse_backend(backend);
             SCOPED_TRACE(describe(v));
             for (std::uint64_t skip : { 0, 1, 2, 5 }) {
                 v.skip = skip;
@@ -770,10 +770,10 @@ void check_views(const std::string& backend)
             v.view = view;
             for (std::uint64_t skip : { 0, 1, 3, 1000001 }) {
                 v.skip = skip;
-                v.backend = "cpu";
+                v.backend = rngvet::Backend::cpu;
                 std::vector<std::uint64_t> want(999), got(999);
                 make_stream(v)->fill(want.data(), want.size());
-                v.backend = backend;
+                v.backend = parse_backend(backend);
                 auto stream = open(v);
                 EXPECT_EQ(stream->bits(), 53);
                 stream->fill(got.data(), got.size());
@@ -824,7 +824,7 @@ TEST(Arrangements, RequestAndSplitFollowTheirDefinitions)
 std::vector<std::uint64_t> james_split(const std::string& backend)
 {
     Configuration c = ranmar_config("ranmar24", 2, "interleave", "split:20000", 1802, 9373);
-    c.backend = backend;
+    c.backend = parse_backend(backend);
     auto stream = make_backend_stream(c);
     std::vector<std::uint64_t> x(12);
     stream->fill(x.data(), x.size());
@@ -1015,7 +1015,7 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     // Per backend (no device needed): GPUs from 256 instances on, OpenMP from as many instances
     // as threads, run the one-warp-per-instance kernels; forcing still works there.
     Configuration c = ranmar_config("ranmar48", 255, "interleave", "increment", 1, 2);
-    c.backend = "cuda";
+    c.backend = rngvet::Backend::cuda;
     EXPECT_NE(jump_parallel_plan(c, BackendOptions{}), "");
     c.instances = 256;
     EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
@@ -1023,10 +1023,10 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     forced_options.segments = 3;
     forced_options.segment_length = 1000;
     EXPECT_EQ(jump_parallel_plan(c, forced_options), "3 units x 1000 numbers per instance");
-    c.backend = "openmp";
+    c.backend = rngvet::Backend::openmp;
     c.instances = openmp_threads();
     EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
-    c.backend = "cpu";
+    c.backend = rngvet::Backend::cpu;
     c.instances = 1;
     c.layout = parse_layout("single");
     EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
@@ -1061,9 +1061,10 @@ TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
     for (const char* b : { "openmp", "opencl", "cuda" })
         if (std::find(available.begin(), available.end(), b) == available.end()) tried.push_back(b);
     for (const std::string& b : tried) {
-        Configuration c = ranmar_config("ranmar24", 1, "single", "increment", 1, 1);
-        c.backend = b;
         try {
+            // A name that is no backend is refused where it is read, one not here by the stream.
+            Configuration c = ranmar_config("ranmar24", 1, "single", "increment", 1, 1);
+            c.backend = parse_backend_here(b);
             make_backend_stream(c);
             ADD_FAILURE() << b << " made a stream";
         } catch (const InputError& e) {
@@ -1081,7 +1082,7 @@ TEST(Backends, ExternalStreamsStayOnTheCpu)
     if (available.size() < 2) GTEST_SKIP() << "no backend other than cpu here";
     Configuration c;
     c.generator = "stdin32";
-    c.backend = available[1];
+    c.backend = parse_backend(available[1]);
     EXPECT_THROW(make_backend_stream(c), InputError);
 }
 

@@ -5,9 +5,12 @@
 #include "generators/ranmar.hpp"
 #include "tests/support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace rngvet {
 namespace {
@@ -41,14 +44,20 @@ std::vector<std::uint64_t> single(RanmarVariant v, int ij, int kl, std::size_t n
     return out;
 }
 
-std::string error_of(const Configuration& c)
+// The message of the first problem found in building the configuration or validating it.
+template <class Make> std::string error_of_made(Make make)
 {
     try {
-        validate(c);
+        validate(make());
     } catch (const InputError& e) {
         return e.what();
     }
     return "";
+}
+
+std::string error_of(const Configuration& c)
+{
+    return error_of_made([&] { return c; });
 }
 
 TEST(Configuration, CanonicalNames)
@@ -58,7 +67,7 @@ TEST(Configuration, CanonicalNames)
     EXPECT_EQ(canonical_name(ranmar("ranmar48x", 8, "interleave")),
         "ranmar48x/8/interleave/increment/1802,9373");
     Configuration c = ranmar("ranmar24", 4, "block:100", "stride:13311");
-    c.zero = "smallest";
+    c.zero = ZeroPolicy::smallest;
     c.skip = 1000;
     EXPECT_EQ(
         canonical_name(c), "ranmar24/4/block:100/stride:13311/1802,9373;zero=smallest;skip=1000");
@@ -71,7 +80,9 @@ TEST(Configuration, RejectsBadInputWithMessagesNamingTheValidRange)
         std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 1, "single", "increment", 0, 30082)).find("0..30081"),
         std::string::npos);
-    EXPECT_NE(error_of(ranmar("nosuch", 1, "single")).find("unknown generator 'nosuch'"),
+    EXPECT_NE(error_of_made([] {
+        return ranmar("nosuch", 1, "single");
+    }).find("unknown generator 'nosuch'"),
         std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 0, "single")).find("at least 1"), std::string::npos);
     EXPECT_NE(error_of(ranmar("ranmar48", 2, "single")).find("single"), std::string::npos);
@@ -241,14 +252,17 @@ TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
     bad_inline.params = "p=600,aaa=0x1,maskB=0x2,maskC=0x3";
     EXPECT_THROW(validate(bad_inline), InputError);
     Configuration zero = mtdc(1, "single", "same", 1);
-    zero.zero = "smallest";
+    zero.zero = ZeroPolicy::smallest;
     EXPECT_THROW(validate(zero), InputError);
 }
 
 TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
 {
+    Configuration mt = mtdc(3, "interleave", "increment", 5489);
+    mt.generator = GeneratorKind::mt19937;
+    mt.params.clear();
     for (const Configuration& c :
-        { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9) }) {
+        { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9), mt }) {
         auto all = make_stream(c);
         std::vector<std::uint64_t> v(c.instances * 100);
         all->fill(v.data(), v.size());
@@ -298,7 +312,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     configs.push_back(ranmar("ranmar48x", 8, "request:100000", "split:20000"));
     configs.push_back(ranmar("ranmar24", 3, "interleave", "hash"));
     Configuration zero = ranmar("ranmar48", 1, "single");
-    zero.zero = "smallest";
+    zero.zero = ZeroPolicy::smallest;
     zero.skip = 1000000007;
     configs.push_back(zero);
     Configuration viewed = ranmar("ranmar48", 2, "interleave", "same");
@@ -327,7 +341,15 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     file.generator = "file:/tmp/a;b/words.bin";
     file.view = BitView::reversed;
     configs.push_back(file);
+    Configuration in;
+    in.generator = GeneratorKind::stdin32;
+    configs.push_back(in);
 
+    // Every generator of the registry is among them.
+    for (const GeneratorTraits& g : generator_registry())
+        EXPECT_TRUE(std::any_of(configs.begin(), configs.end(), [&](const Configuration& c) {
+            return c.generator.kind == g.kind;
+        })) << g.name;
     for (const Configuration& c : configs) {
         const std::string name = canonical_name(c);
         SCOPED_TRACE(name);
@@ -342,7 +364,8 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         EXPECT_EQ(back.skip, c.skip);
         EXPECT_EQ(back.view, c.view);
         EXPECT_EQ(back.param_id, c.param_id);
-        if (c.generator != "mtdc" && c.generator.rfind("file:", 0) != 0) {
+        if (c.generator.kind != GeneratorKind::mtdc
+            && family(c.generator) != GeneratorFamily::external) {
             // The same numbers, not only the same name.
             auto a = make_stream(c), b = make_stream(back);
             EXPECT_EQ(take(*a, 1000), take(*b, 1000));
@@ -383,6 +406,145 @@ TEST(CanonicalName, SeedFamilyReplacesOnlyTheSeed)
         "ranmar48/8/interleave/increment/*;zero=smallest;view=low32");
     EXPECT_EQ(seed_family("mt19937/1/single/increment/5489"), "mt19937/1/single/increment/*");
     EXPECT_EQ(seed_family("stdin32;view=packed"), "stdin32;view=packed");
+}
+
+} // namespace
+} // namespace rngvet
+
+namespace rngvet {
+namespace {
+
+std::string message_of(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The seeds and options that make a valid configuration of a registry row.
+Configuration valid_configuration(const GeneratorTraits& g)
+{
+    Configuration c;
+    c.generator = g.kind;
+    if (g.family == GeneratorFamily::ranmar) c.seed = { 1802, 9373 };
+    if (g.family == GeneratorFamily::mt) c.seed = { 4172 };
+    if (g.parameter_sets) c.params = "fixstars-mt521";
+    return c;
+}
+
+TEST(Registry, EveryNameParsesToItsRowAndBack)
+{
+    for (const GeneratorTraits& g : generator_registry()) {
+        SCOPED_TRACE(g.name);
+        const std::string name = g.kind == GeneratorKind::file ? "file:dir/words.bin" : g.name;
+        const GeneratorName parsed = parse_generator(name);
+        EXPECT_EQ(parsed.kind, g.kind);
+        EXPECT_EQ(to_string(parsed), name);
+        EXPECT_EQ(&traits(parsed), &g);
+        // The unknown name's message lists every generator.
+        EXPECT_NE(message_of([] { parse_generator("nosuch"); }).find(g.name), std::string::npos);
+    }
+    EXPECT_EQ(parse_generator("file:dir/words.bin").path, "dir/words.bin");
+    EXPECT_NE(message_of([] { parse_generator("file:"); }).find("needs a path after 'file:'"),
+        std::string::npos);
+    for (Backend b : all_backends())
+        EXPECT_EQ(parse_backend(to_string(b)), b);
+    EXPECT_NE(
+        message_of([] { parse_backend("gpu"); }).find("unknown backend 'gpu'"), std::string::npos);
+    for (ZeroPolicy z : { ZeroPolicy::keep, ZeroPolicy::smallest })
+        EXPECT_EQ(parse_zero_policy(to_string(z)), z);
+    EXPECT_NE(message_of([] {
+        parse_zero_policy("sometimes");
+    }).find("unknown zero convention 'sometimes' (valid: keep, smallest)"),
+        std::string::npos);
+}
+
+// A row's bits are those its engine fills: every output below 2^bits, the top bit used.
+TEST(Registry, EachEngineFillsTheBitsItsRowStates)
+{
+    for (const GeneratorTraits& g : generator_registry()) {
+        if (g.family == GeneratorFamily::external) continue;
+        SCOPED_TRACE(g.name);
+        const Configuration c = valid_configuration(g);
+        EXPECT_EQ(resolution_bits(c), g.bits);
+        const auto v = take(*make_stream(c), 1000);
+        const std::uint64_t top = *std::max_element(v.begin(), v.end());
+        EXPECT_LT(top, std::uint64_t(1) << g.bits);
+        EXPECT_GE(top, std::uint64_t(1) << (g.bits - 1));
+    }
+}
+
+TEST(ResolveConfiguration, TheWordsBecomeTheConfigurationTheyName)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    text.seed = "1802,9373";
+    text.instances = 8;
+    const Configuration c = resolve_configuration(text);
+    EXPECT_EQ(canonical_name(c), "ranmar48/8/interleave/increment/1802,9373");
+    EXPECT_EQ(c.backend, Backend::cpu);
+    text.zero = "smallest";
+    text.layout = "block:3";
+    text.backend = "auto";
+    text.view = "low32";
+    const Configuration d = resolve_configuration(text);
+    EXPECT_EQ(canonical_name(d), "ranmar48/8/block:3/increment/1802,9373;zero=smallest;view=low32");
+    EXPECT_EQ(d.backend, Backend::automatic);
+    text.generator = "nosuch";
+    EXPECT_NE(message_of([&] { resolve_configuration(text); }).find("unknown generator 'nosuch'"),
+        std::string::npos);
+    // Problems are reported in validate's order, whether or not the sets could be read.
+    ConfigurationText dc;
+    dc.generator = "mtdc";
+    dc.seed = "1";
+    dc.params = "/nonexistent/sets.txt";
+    dc.instances = 0;
+    EXPECT_NE(message_of([&] { resolve_configuration(dc); }).find("--instances must be at least 1"),
+        std::string::npos);
+    dc.instances = 1;
+    EXPECT_NE(message_of([&] { resolve_configuration(dc); }).find("/nonexistent/sets.txt"),
+        std::string::npos);
+}
+
+// The sets are read and hashed when the configuration is resolved; every later step, and every
+// copy, uses those: the file may go away and the stream, its name and its hash stay.
+TEST(ResolveConfiguration, ParameterSetsAreReadOnceAndTravelWithTheConfiguration)
+{
+    const std::string path
+        = testing::TempDir() + "rngvet_sets_" + std::to_string(::getpid()) + ".txt";
+    {
+        std::ofstream out(path);
+        out << format_param_text(builtin_param_set("fixstars-mt521"), { "a copy" });
+    }
+    ConfigurationText text;
+    text.generator = "mtdc";
+    text.seed = "4172";
+    text.params = path;
+    text.instances = 4;
+    text.layout = "block:100";
+    const Configuration c = resolve_configuration(text);
+    ASSERT_TRUE(c.param_sets);
+    EXPECT_EQ(c.param_sets->sha256.size(), 64u);
+    const std::string name = canonical_name(c), sha = params_sha256(c);
+    const auto before = take(*make_stream(c), 1000);
+    EXPECT_EQ(instance_configuration(c, 2).param_sets, c.param_sets);
+    std::remove(path.c_str());
+
+    EXPECT_EQ(params_sha256(c), sha);
+    EXPECT_EQ(canonical_name(c), name);
+    EXPECT_EQ(take(*make_stream(c), 1000), before);
+    EXPECT_EQ(mtdc_param_set(c), c.param_sets);
+    // Without its loaded sets the configuration reads the file again, which is gone.
+    Configuration unloaded = c;
+    unloaded.param_sets.reset();
+    EXPECT_NE(error_of(unloaded).find(path), std::string::npos);
+    // Sets loaded from other text are not taken for the text now named.
+    Configuration other = c;
+    other.params = "fixstars-mt521";
+    EXPECT_EQ(mtdc_param_set(other)->source, "fixstars-mt521");
 }
 
 } // namespace

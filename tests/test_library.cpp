@@ -221,9 +221,10 @@ TEST_P(LibraryOnBackend, TheStreamIsWhatRngvetGenerateWrites)
         SCOPED_TRACE(name);
         const Configuration c = parse_canonical_name(name);
         const std::string path = fresh("library_generate.bin");
-        std::string args = "generate --generator " + c.generator + " --seed " + seed_string(c.seed)
-            + " --instances " + std::to_string(c.instances) + " --zero " + c.zero + " --view "
-            + to_string(c.view) + " --count 10000 --format double --out " + path;
+        std::string args = "generate --generator " + to_string(c.generator) + " --seed "
+            + seed_string(c.seed) + " --instances " + std::to_string(c.instances) + " --zero "
+            + to_string(c.zero) + " --view " + to_string(c.view)
+            + " --count 10000 --format double --out " + path;
         ASSERT_EQ(run_rngvet(args).status, 0);
         std::ifstream in(path, std::ios::binary);
         std::vector<double> file(10000);

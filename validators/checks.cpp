@@ -253,14 +253,13 @@ std::vector<CheckResult> check_instances(const Configuration& config)
                   "tests independence)"
                       : clash + " start from the same state" });
 
-    if (config.generator == "mtdc" && config.instances > 1) {
+    if (config.generator.kind == GeneratorKind::mtdc && config.instances > 1
+        && config.params.rfind("p=", 0) != 0) {
+        // The sets are loaded once; every instance configuration shares them.
         std::vector<MtParams> sets;
         for (int i = 0; i < config.instances; ++i) {
             const Configuration one = instance_configuration(config, i);
-            MtParamSet all
-                = one.params.rfind("p=", 0) == 0 ? MtParamSet{} : load_param_set(one.params);
-            if (all.sets.empty()) break;
-            sets.push_back(all.sets[static_cast<std::size_t>(one.param_id)]);
+            sets.push_back(mtdc_param_set(one)->sets[static_cast<std::size_t>(one.param_id)]);
         }
         std::map<Gf2Poly, int> polys;
         std::string shared;

@@ -20,7 +20,7 @@ Configuration KnownAnswer::configuration(const std::string& backend) const
     c.params = params;
     c.seed = seed;
     c.skip = skip;
-    c.backend = backend;
+    c.backend = parse_backend(backend);
     return c;
 }
 

@@ -1,0 +1,90 @@
+// What a configuration's words name, typed: the generator (one row of the registry table below),
+// RANMAR's zero policy and the backend. Each is parsed from its command-line spelling in one
+// place (parse_generator, parse_zero_policy, parse_backend) with one error message, and written
+// back by to_string; everything after the parse switches on the enums.
+#pragma once
+
+#include "ranmar.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+struct Configuration;
+class Stream;
+
+enum class GeneratorKind { ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file };
+
+// The engines behind the generators: RANMAR (the variant is in the registry row), the Mersenne
+// Twisters (Dynamic Creator sets or MT19937), and words read from outside.
+enum class GeneratorFamily { ranmar, mt, external };
+
+// A generator as a configuration names it: its kind, and for file:PATH the path. It converts
+// from its name ("ranmar48", "file:words.bin") through parse_generator, so a name that is not
+// a generator is an InputError where it is given.
+struct GeneratorName {
+    GeneratorKind kind = GeneratorKind::ranmar48;
+    std::string path; // GeneratorKind::file: the file of 32-bit words
+
+    GeneratorName() = default;
+    GeneratorName(GeneratorKind k, std::string file_path = "")
+        : kind(k)
+        , path(std::move(file_path))
+    {
+    }
+    GeneratorName(const std::string& name);
+    GeneratorName(const char* name);
+};
+
+bool operator==(const GeneratorName& a, const GeneratorName& b);
+bool operator!=(const GeneratorName& a, const GeneratorName& b);
+
+// One row of the registry: what a generator is.
+struct GeneratorTraits {
+    GeneratorKind kind;
+    const char* name; // as written after --generator ("file:PATH" for the file row)
+    GeneratorFamily family;
+    RanmarVariant variant; // GeneratorFamily::ranmar: the variant it seeds (others: unused)
+    int bits; // resolution of its outputs (before a view)
+    const char* seed_format; // what --seed takes ("" for none)
+    bool parameter_sets; // takes --params and --param-id
+    bool on_devices; // the kernels of kernels/ run it (the others run on cpu only)
+    // The reference (CPU) stream of a validated configuration of this generator, with the
+    // top32 view, before its skip.
+    std::unique_ptr<Stream> (*make)(const Configuration&);
+};
+
+// The registry, one row per generator, in the order `rngvet list` shows them.
+const std::vector<GeneratorTraits>& generator_registry();
+const GeneratorTraits& traits(GeneratorKind kind);
+inline const GeneratorTraits& traits(const GeneratorName& g)
+{
+    return traits(g.kind);
+}
+inline GeneratorFamily family(const GeneratorName& g)
+{
+    return traits(g.kind).family;
+}
+
+// "ranmar48", "file:PATH" with its path. Throws InputError for a name not in the registry
+// ("unknown generator 'x' (valid: ...)") and for "file:" without a path.
+GeneratorName parse_generator(const std::string& name);
+std::string to_string(const GeneratorName& g);
+// The registry's names joined by ", " (for messages and option help).
+std::string generator_list();
+
+// RANMAR's exact zero: keep | smallest.
+ZeroPolicy parse_zero_policy(const std::string& text);
+const char* to_string(ZeroPolicy zero);
+
+// Where a stream is computed: the reference engine, the kernels of kernels/ on OpenMP, OpenCL
+// or CUDA, or "auto" (chosen by measuring, before any stream is made).
+enum class Backend { cpu, openmp, opencl, cuda, automatic };
+Backend parse_backend(const std::string& text);
+const char* to_string(Backend backend);
+// The backends a configuration can name, "auto" last.
+std::vector<Backend> all_backends();
+
+} // namespace rngvet
