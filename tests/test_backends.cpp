@@ -379,9 +379,10 @@ TEST_P(Backend, MersenneTwisterPublishedConfigurationsReproduced)
     // book's MT521 sets by gid = seed / 0x33ff.
     std::vector<std::pair<std::size_t, KnownAnswer>> sdk, book;
     for (const KnownAnswer& row : known_answers_of("mtdc")) {
-        const MtParamSet set = mtdc_param_set(row.configuration());
-        if (set.p == 607) sdk.emplace_back(set.ids.at(0), row);
-        if (set.p == 521) book.emplace_back(static_cast<std::size_t>(row.seed.at(0) / 0x33ff), row);
+        const auto set = mtdc_param_set(row.configuration());
+        if (set->p == 607) sdk.emplace_back(set->ids.at(0), row);
+        if (set->p == 521)
+            book.emplace_back(static_cast<std::size_t>(row.seed.at(0) / 0x33ff), row);
     }
     EXPECT_EQ(sdk.size(), 3u);
     EXPECT_EQ(book.size(), 2u);

@@ -33,7 +33,7 @@ Configuration config(const std::string& generator, const std::string& params, in
     c.seeding = parse_seeding(seeding);
     c.seed = std::move(seed);
     c.skip = skip;
-    c.zero = zero;
+    c.zero = parse_zero_policy(zero);
     return c;
 }
 

@@ -57,7 +57,7 @@ std::vector<KnownAnswer> dc_rows(int p)
 {
     std::vector<KnownAnswer> rows;
     for (const KnownAnswer& row : rngvet_test::known_answers_of("mtdc"))
-        if (mtdc_param_set(row.configuration()).p == p) rows.push_back(row);
+        if (mtdc_param_set(row.configuration())->p == p) rows.push_back(row);
     return rows;
 }
 
@@ -193,7 +193,7 @@ TEST(MtEngine, NvidiaSdkMt607KnownAnswers)
     std::set<std::uint32_t> ids;
     for (const KnownAnswer& row : dc_rows(607)) {
         SCOPED_TRACE(row.label());
-        const MtParams written = mtdc_param_set(row.configuration()).sets.at(0);
+        const MtParams written = mtdc_param_set(row.configuration())->sets.at(0);
         const std::uint32_t id = written.aaa & 0xFFFFu;
         ASSERT_LT(id, set.sets.size());
         ids.insert(id);
@@ -214,7 +214,7 @@ TEST(MtEngine, FixstarsMt521KnownAnswers)
     std::set<std::size_t> gids;
     for (const KnownAnswer& row : dc_rows(521)) {
         SCOPED_TRACE(row.label());
-        const MtParams written = mtdc_param_set(row.configuration()).sets.at(0);
+        const MtParams written = mtdc_param_set(row.configuration())->sets.at(0);
         std::size_t gid = set.sets.size();
         for (std::size_t i = 0; i < set.sets.size(); ++i)
             if (set.sets[i].aaa == written.aaa && set.sets[i].maskB == written.maskB
