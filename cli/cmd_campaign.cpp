@@ -1,8 +1,8 @@
 // rngvet campaign plan|submit|merge|status|resubmit|run: many configurations x seeds x shards of
 // a battery as independent tasks, on a Slurm queue or on this machine (docs/campaigns.md).
-#include "batteries/child_pool.hpp"
+#include "process/child_pool.hpp"
 #include "batteries/runner.hpp"
-#include "campaign.hpp"
+#include "campaigns/campaign.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"

@@ -1,6 +1,6 @@
 // rngvet: validates parallel random number generators with TestU01.
 #include "commands.hpp"
-#include "generators/die_with_parent.hpp"
+#include "process/die_with_parent.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "rngvet/version.hpp"

@@ -1,6 +1,6 @@
 #include "kernels/backend.hpp"
 
-#include "generators/die_with_parent.hpp"
+#include "process/die_with_parent.hpp"
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"

@@ -1,6 +1,6 @@
 // Worker processes: the sharded runner's test workers (runner.hpp), the feed bench's
 // (feed_bench.hpp) and a local campaign's task runs (cli/cmd_campaign.cpp). Each job runs in a
-// forked child, which dies with its parent (generators/die_with_parent.hpp) and sends the text
+// forked child, which dies with its parent (die_with_parent.hpp) and sends the text
 // its work returns through a pipe; the parent keeps at most `slots` children at once and
 // collects each report when its child ends. A child whose work executes another program keeps
 // the pipe's write end (no report): the pool sees it end when that program, and every process

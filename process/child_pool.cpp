@@ -1,6 +1,6 @@
 #include "child_pool.hpp"
 
-#include "generators/die_with_parent.hpp"
+#include "die_with_parent.hpp"
 
 #include <algorithm>
 #include <cerrno>
