@@ -2,6 +2,7 @@
 
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
+#include "process/memory.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
 namespace {
 
 std::string trim(const std::string& s)
@@ -206,15 +207,6 @@ bool slurm_time(const std::string& t)
     return fields >= 1 && fields <= 3 && rest.back() != ':';
 }
 
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
-    return out;
-}
-
 bool is_file(const std::string& path)
 {
     std::ifstream f(path);
@@ -222,6 +214,45 @@ bool is_file(const std::string& path)
 }
 
 } // namespace
+
+Configuration configuration_of(const ConfigurationKeys& keys, const std::string& seed)
+{
+    Configuration c;
+    c.generator = keys.generator;
+    if (!seed.empty()) c.seed = parse_seed(seed);
+    c.params = keys.params;
+    c.param_id = keys.param_id;
+    c.instances = keys.instances;
+    c.layout = keys.layout.empty() ? default_layout(keys.instances) : parse_layout(keys.layout);
+    c.seeding = parse_seeding(keys.seeding);
+    c.zero = keys.zero;
+    c.skip = keys.skip;
+    c.backend = keys.backend;
+    c.view = parse_view(keys.view);
+    // The generator states alone, before anything is allocated (as rngvet run bounds them).
+    const bool mt = c.generator == "mt19937" || c.generator == "mtdc";
+    const std::uint64_t state_bytes = mt ? 8192 : 1024;
+    check_fits_in_memory(std::uint64_t(keys.instances > 0 ? keys.instances : 0) * state_bytes,
+        "--instances " + std::to_string(keys.instances));
+    validate(c);
+    return c;
+}
+
+std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed)
+{
+    std::vector<std::string> out{ "--generator", keys.generator };
+    if (!seed.empty()) out.insert(out.end(), { "--seed", seed });
+    if (!keys.params.empty())
+        out.insert(
+            out.end(), { "--params", keys.params, "--param-id", std::to_string(keys.param_id) });
+    out.insert(out.end(), { "--instances", std::to_string(keys.instances) });
+    if (!keys.layout.empty()) out.insert(out.end(), { "--layout", keys.layout });
+    out.insert(out.end(),
+        { "--seeding", keys.seeding, "--zero", keys.zero, "--skip", std::to_string(keys.skip),
+            "--backend", keys.backend });
+    if (keys.view != "top32") out.insert(out.end(), { "--view", keys.view });
+    return out;
+}
 
 Campaign parse_campaign(
     const std::string& text, const std::string& file_name, const std::string& base_dir)
@@ -336,7 +367,7 @@ Campaign parse_campaign(
                 "skip", "backend", "view" });
         CampaignConfiguration conf;
         conf.name = s->name;
-        ConfigurationOptions& o = conf.options;
+        ConfigurationKeys& o = conf.keys;
         int seeds_line = 0;
         for (const IniEntry& e : s->entries) {
             if (e.key == "generator")
@@ -361,7 +392,7 @@ Campaign parse_campaign(
             else if (e.key == "zero")
                 o.zero = e.value;
             else if (e.key == "skip")
-                o.skip.value = static_cast<std::uint64_t>(
+                o.skip = static_cast<std::uint64_t>(
                     p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
             else if (e.key == "backend")
                 o.backend = e.value;
@@ -381,10 +412,8 @@ Campaign parse_campaign(
                 "[configuration " + s->name
                     + "] has no seeds, and [campaign] has no 'seeds' for all");
         for (const std::string& seed : conf.seeds) {
-            ConfigurationOptions with_seed = o;
-            with_seed.seed = seed;
             try {
-                (void)with_seed.configuration();
+                (void)configuration_of(o, seed);
             } catch (const InputError& error) {
                 p.fail(seeds_line ? seeds_line : s->line,
                     "[configuration " + s->name + "] with seed " + seed + ": " + error.what());
@@ -451,9 +480,7 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
     std::vector<CampaignTask> tasks;
     for (const CampaignConfiguration& conf : campaign.configurations)
         for (const std::string& seed : conf.seeds) {
-            ConfigurationOptions o = conf.options;
-            o.seed = seed;
-            const Configuration config = o.configuration();
+            const Configuration config = configuration_of(conf.keys, seed);
             for (const auto& shard : shards) {
                 CampaignTask t;
                 t.id = static_cast<int>(tasks.size());
@@ -463,7 +490,7 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 t.tests = shard;
                 for (int n : shard)
                     t.cost += battery.test(n).cost;
-                t.run_arguments = lines_of(o.arguments());
+                t.run_arguments = run_options(conf.keys, seed);
                 t.run_arguments.insert(t.run_arguments.end(),
                     { "--battery", campaign.battery, "--tests", join_ints(shard) });
                 tasks.push_back(t);
@@ -767,4 +794,4 @@ std::string new_campaign_id(const std::string& name)
     return name + "-" + when + "-" + tag;
 }
 
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns

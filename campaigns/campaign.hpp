@@ -4,17 +4,40 @@
 #pragma once
 
 #include "batteries/catalogue.hpp"
-#include "options.hpp"
+#include "generators/configuration.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
+
+// The keys of a [configuration NAME] section but its seeds, as the file gives them (the spellings
+// of rngvet run's options of the same names).
+struct ConfigurationKeys {
+    std::string generator;
+    std::string params;
+    int param_id = 0;
+    int instances = 1;
+    std::string layout; // "": the default for the number of instances
+    std::string seeding = "increment";
+    std::string zero = "keep";
+    std::uint64_t skip = 0;
+    std::string backend = "cpu";
+    std::string view = "top32";
+};
+
+// The configuration the keys name with `seed`, validated as rngvet run validates its options
+// (the same checks, the same messages); throws InputError.
+Configuration configuration_of(const ConfigurationKeys& keys, const std::string& seed);
+
+// The options of `rngvet run` that give the same configuration, one word per element.
+std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed);
 
 // One [configuration NAME] section.
 struct CampaignConfiguration {
     std::string name;
-    ConfigurationOptions options; // everything but the seed
+    ConfigurationKeys keys; // everything but the seed
     std::vector<std::string> seeds; // canonical seed strings, e.g. "1802,9373"
 };
 
@@ -97,4 +120,4 @@ std::string merge_script(
 // A new campaign id: NAME-YYYYMMDDThhmmssZ-xxxxxx (random hex).
 std::string new_campaign_id(const std::string& name);
 
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns

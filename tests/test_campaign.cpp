@@ -22,7 +22,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
 namespace {
 
 const char* const small_campaign = R"(# two configurations x two seeds x 3 shards
@@ -683,4 +683,4 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 }
 
 } // namespace
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns
