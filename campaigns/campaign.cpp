@@ -499,6 +499,31 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
     return tasks;
 }
 
+CampaignPlan plan_campaign(
+    const Campaign& campaign, const std::vector<CampaignTask>& tasks, int nodes, int cpus_per_node)
+{
+    const BatteryCatalogue& battery = catalogue_for(campaign.battery);
+    CampaignPlan p;
+    p.cpus_per_task = campaign.slurm.cpus_per_task;
+    for (const auto& conf : campaign.configurations)
+        p.pairs += conf.seeds.size();
+    std::vector<double> walls;
+    for (const CampaignTask& t : tasks) {
+        p.cpu_seconds += t.cost;
+        std::vector<double> costs;
+        for (int n : t.tests)
+            costs.push_back(battery.test(n).cost);
+        walls.push_back(longest_first_makespan(costs, p.cpus_per_task));
+    }
+    p.slots = nodes * std::max(1, cpus_per_node / p.cpus_per_task);
+    if (!walls.empty()) {
+        p.shortest_task = *std::min_element(walls.begin(), walls.end());
+        p.longest_task = *std::max_element(walls.begin(), walls.end());
+    }
+    p.wall_seconds = longest_first_makespan(walls, p.slots);
+    return p;
+}
+
 std::string join_ints(const std::vector<int>& values)
 {
     std::string s;

@@ -87,6 +87,20 @@ double longest_first_makespan(std::vector<double> costs, int workers);
 // configurations x seeds x shards, in that order; task ids 0, 1, ...
 std::vector<CampaignTask> expand(const Campaign& campaign);
 
+// What a campaign costs on `nodes` nodes of `cpus_per_node` CPUs, from the catalogue's costs:
+// each task's wall time on its cpus-per-task, longest test first; the tasks longest first
+// onto the nodes' task slots.
+struct CampaignPlan {
+    std::size_t pairs = 0; // (configuration, seed) pairs
+    int cpus_per_task = 1;
+    int slots = 1; // tasks at once
+    double cpu_seconds = 0; // every task's tests on one CPU
+    double shortest_task = 0, longest_task = 0; // wall seconds of one task
+    double wall_seconds = 0; // of the whole campaign
+};
+CampaignPlan plan_campaign(
+    const Campaign& campaign, const std::vector<CampaignTask>& tasks, int nodes, int cpus_per_node);
+
 // The task table (DIR/tasks.tsv) that merge, status and resubmit read back.
 struct TaskTable {
     std::string campaign_id;

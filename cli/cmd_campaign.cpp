@@ -73,34 +73,18 @@ int plan(int argc, char** argv)
         throw InputError("--nodes and --cpus-per-node must be at least 1");
     const Campaign c = parse_campaign_file(file);
     const auto tasks = expand(c);
-    const BatteryCatalogue& battery = catalogue_for(c.battery);
-    const int cpus = c.slurm.cpus_per_task;
-    double total = 0;
-    std::vector<double> walls;
-    std::size_t seeds = 0;
-    for (const auto& conf : c.configurations)
-        seeds += conf.seeds.size();
-    for (const CampaignTask& t : tasks) {
-        total += t.cost;
-        std::vector<double> costs;
-        for (int n : t.tests)
-            costs.push_back(battery.test(n).cost);
-        walls.push_back(longest_first_makespan(costs, cpus));
-    }
-    const int slots = nodes * std::max(1, cpus_per_node / cpus);
+    const CampaignPlan p = plan_campaign(c, tasks, nodes, cpus_per_node);
     char hours[32];
-    std::snprintf(hours, sizeof hours, "%.2f", total / 3600);
+    std::snprintf(hours, sizeof hours, "%.2f", p.cpu_seconds / 3600);
     std::cout << "campaign " << c.name << ": " << c.configurations.size() << " configurations, "
-              << seeds << " (configuration, seed) pairs, " << c.shards << " shards of " << c.battery
-              << " each\n"
-              << "tasks: " << tasks.size() << " (estimated "
-              << clock_time(*std::min_element(walls.begin(), walls.end())) << " to "
-              << clock_time(*std::max_element(walls.begin(), walls.end())) << " each on " << cpus
+              << p.pairs << " (configuration, seed) pairs, " << c.shards << " shards of "
+              << c.battery << " each\n"
+              << "tasks: " << tasks.size() << " (estimated " << clock_time(p.shortest_task)
+              << " to " << clock_time(p.longest_task) << " each on " << p.cpus_per_task
               << " CPU(s))\n"
               << "estimated CPU time: " << hours << " CPU hours\n"
               << "expected wall time on " << nodes << " node(s) x " << cpus_per_node << " CPUs ("
-              << slots << " tasks at once): " << clock_time(longest_first_makespan(walls, slots))
-              << "\n"
+              << p.slots << " tasks at once): " << clock_time(p.wall_seconds) << "\n"
               << "(estimates from the catalogue's test costs, seconds on one ~3 GHz core; Slurm's "
                  "scheduling adds to them)\n";
     if (tasks.size() > 1000)
