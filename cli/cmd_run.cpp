@@ -203,23 +203,14 @@ int cmd_run(int argc, char** argv)
             + " runs tests in parallel, which only --mode sharded does");
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
-    if (run_id == 0)
-        run_id = store->create_run(run);
-    else
-        store->finish_run(run_id, "running", "");
+    run_id = open_run(*store, run, run_id);
     DiskReserve reserve(db_path);
     try {
         return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
             serial_start, log_path, db_path, fail_on);
     } catch (...) {
-        // Whatever ended the run here (a full disk, a failing backend), the run is not left
-        // 'running'; the tests it stored stay, and --resume runs the rest.
         reserve.release();
-        try {
-            const auto now = store->run(run_id);
-            if (now && now->status == "running") store->finish_run(run_id, "failed", utc_now());
-        } catch (...) {
-        }
+        mark_failed_if_running(*store, run_id);
         throw;
     }
 }

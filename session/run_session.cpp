@@ -225,6 +225,22 @@ void DiskReserve::release()
     held_ = false;
 }
 
+std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id)
+{
+    if (run_id == 0) return store.create_run(run);
+    store.finish_run(run_id, "running", "");
+    return run_id;
+}
+
+void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept
+{
+    try {
+        const auto now = store.run(run_id);
+        if (now && now->status == "running") store.finish_run(run_id, "failed", utc_now());
+    } catch (...) {
+    }
+}
+
 SessionResult run_session(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress)

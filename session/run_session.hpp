@@ -109,6 +109,13 @@ struct SessionResult {
     bool interrupted = false;
 };
 
+// Stores a new run (run_id 0; returns its id) or marks stored run run_id running again.
+std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id);
+
+// After whatever ended a session by an exception (a full disk, a failing backend): a run left
+// 'running' is marked failed; the tests it stored stay, and --resume runs the rest.
+void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept;
+
 // Runs `to_run` of stored run `run_id` (its record `run`, its configuration `config`) and stores
 // each test as it finishes (Store::insert_test), the progress line on `progress`; marks the
 // run complete, interrupted or failed. runner's on_stop and on_failure are set here.
