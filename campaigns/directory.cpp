@@ -332,6 +332,11 @@ std::string counts(const std::vector<TaskState>& states)
         + " failed, " + std::to_string(n[State::missing]) + " missing";
 }
 
+bool to_resubmit(const TaskState& state)
+{
+    return state.state == State::missing || state.state == State::failed;
+}
+
 std::string describe(const CampaignTask& t)
 {
     return "task " + std::to_string(t.id) + " (" + t.configuration + ", seed " + t.seed + ", tests "
@@ -407,6 +412,32 @@ std::pair<std::string, std::string> submit_jobs(const std::string& dir, const st
             "merge job");
     record_job(dir, "merge", merge, array);
     return { array, merge };
+}
+
+SlurmCampaign write_slurm_campaign(const std::string& file, const Campaign& c,
+    const std::vector<CampaignTask>& tasks, std::string dir, const std::string& rngvet)
+{
+    if (dir.empty()) dir = default_dir(c);
+    const auto refuse_unwritable = [](const std::string& d) {
+        if (d.find_first_of(" \t\n%") != std::string::npos)
+            throw InputError(
+                "'" + d + "' holds white space or '%', which #SBATCH --output lines cannot hold");
+    };
+    refuse_unwritable(dir);
+    if (exists(table_path(dir))) {
+        const TaskTable held = load(dir);
+        throw InputError("'" + dir + "' already holds campaign " + held.campaign_id
+            + "; 'rngvet campaign resubmit " + dir + "' submits its missing or failed tasks");
+    }
+    dir = prepare_directory(dir);
+    refuse_unwritable(dir);
+    const ScriptPaths paths{ rngvet, dir };
+    TaskTable table{ new_campaign_id(c.name), c.name, c.battery, join_ints(c.tests), tasks };
+    write_file(dir + "/campaign.ini", read_text(file));
+    write_file(dir + "/campaign.sbatch", array_script(c, table, paths), 0755);
+    write_file(dir + "/merge.sbatch", merge_script(c, table, paths), 0755);
+    write_file(table_path(dir), write_task_table(table));
+    return { dir, table };
 }
 
 void need_sbatch()

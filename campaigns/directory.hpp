@@ -70,6 +70,8 @@ std::vector<TaskState> inspect_all(
 std::map<State, int> summarise(const std::vector<TaskState>& states);
 // "12 tasks: 10 done, 1 running, 1 failed, 0 missing"
 std::string counts(const std::vector<TaskState>& states);
+// A missing or failed task runs again (when its database is usable: see TaskState::unusable).
+bool to_resubmit(const TaskState& state);
 
 // ---- merge -------------------------------------------------------------------------------
 
@@ -90,6 +92,17 @@ struct MergeResult {
 MergeResult merge_tasks(const std::string& dir, const TaskTable& table, const std::string& db_path);
 
 // ---- Slurm -------------------------------------------------------------------------------
+
+// A new campaign directory for Slurm: DIR (campaign-NAME when "") with campaign.ini (the
+// campaign file's text), the array script campaign.sbatch, merge.sbatch and the task table.
+// Refuses (InputError) a DIR that holds a campaign already or whose path an #SBATCH line
+// cannot hold. `rngvet` is the binary the scripts run.
+struct SlurmCampaign {
+    std::string dir; // absolute
+    TaskTable table;
+};
+SlurmCampaign write_slurm_campaign(const std::string& file, const Campaign& campaign,
+    const std::vector<CampaignTask>& tasks, std::string dir, const std::string& rngvet);
 
 // Refuses (InputError) when sbatch is not on PATH.
 void need_sbatch();

@@ -116,25 +116,9 @@ int submit(int argc, char** argv)
     const Campaign c = parse_campaign_file(file);
     const auto tasks = expand(c);
     if (!dry_run) need_sbatch();
-    if (dir.empty()) dir = default_dir(c);
-    if (dir.find_first_of(" \t\n%") != std::string::npos)
-        throw InputError(
-            "'" + dir + "' holds white space or '%', which #SBATCH --output lines cannot hold");
-    if (exists(table_path(dir))) {
-        const TaskTable held = load(dir);
-        throw InputError("'" + dir + "' already holds campaign " + held.campaign_id
-            + "; 'rngvet campaign resubmit " + dir + "' submits its missing or failed tasks");
-    }
-    dir = prepare_directory(dir);
-    if (dir.find_first_of(" \t\n%") != std::string::npos)
-        throw InputError(
-            "'" + dir + "' holds white space or '%', which #SBATCH --output lines cannot hold");
-    const ScriptPaths paths{ self_exe(), dir };
-    TaskTable table{ new_campaign_id(c.name), c.name, c.battery, join_ints(c.tests), tasks };
-    write_file(dir + "/campaign.ini", read_text(file));
-    write_file(dir + "/campaign.sbatch", array_script(c, table, paths), 0755);
-    write_file(dir + "/merge.sbatch", merge_script(c, table, paths), 0755);
-    write_file(table_path(dir), write_task_table(table));
+    const SlurmCampaign written = write_slurm_campaign(file, c, tasks, dir, self_exe());
+    dir = written.dir;
+    const TaskTable& table = written.table;
     std::cout << "campaign " << table.campaign_id << ": " << tasks.size() << " tasks written to "
               << dir << "\n";
     if (dry_run) {
@@ -175,13 +159,12 @@ int resubmit(int argc, char** argv)
     const auto states = inspect_all(dir, table, queue);
     std::vector<int> ids;
     for (std::size_t i = 0; i < states.size(); ++i) {
-        if (states[i].state != State::missing && states[i].state != State::failed) continue;
-        if (states[i].unusable) {
+        if (!to_resubmit(states[i])) continue;
+        if (states[i].unusable)
             std::cerr << "rngvet: error: " << describe(table.tasks[i]) << ": " << states[i].detail
                       << "; move the file away to run the task afresh\n";
-            continue;
-        }
-        ids.push_back(table.tasks[i].id);
+        else
+            ids.push_back(table.tasks[i].id);
     }
     if (ids.empty()) {
         std::cout << "nothing to resubmit; " << counts(states) << "\n";
