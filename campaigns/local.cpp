@@ -154,6 +154,7 @@ LocalResult run_here(const LocalRun& run)
     result.table = table;
     result.merge = merge_tasks(dir, table, db);
     result.stopped = stopped();
+    close(lock);
     return result;
 }
 

@@ -5,7 +5,7 @@
 #include "options.hpp"
 #include "reports/gate.hpp"
 #include "reports/store.hpp"
-#include "session/run_session.hpp"
+#include "runs/stored_run.hpp"
 
 #include <csignal>
 #include <iostream>
@@ -237,10 +237,10 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
               << " tests, " << mode
               << (mode == "sharded" ? ", " + std::to_string(jobs) + " jobs" : "") << ") on "
               << run.config << "\n";
-    SessionResult result;
+    StoredRunResult result;
     {
         Progress progress(battery, to_run, std::cerr, isatty(STDERR_FILENO) != 0);
-        result = run_session(store, run_id, run, config, battery, to_run, ro, progress);
+        result = run_stored_tests(store, run_id, run, config, battery, to_run, ro, progress);
     }
     std::cout << "run " << run_id << " " << result.status << " in " << db_path << ": "
               << result.statistics << " statistics stored now, " << result.suspect << " suspect, "

@@ -1,4 +1,4 @@
-#include "run_session.hpp"
+#include "stored_run.hpp"
 
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
@@ -241,13 +241,13 @@ void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept
     }
 }
 
-SessionResult run_session(Store& store, std::int64_t run_id, const RunRecord& run,
+StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress)
 {
     runner.on_stop = [&] { store.finish_run(run_id, "interrupted", utc_now()); };
     runner.on_failure = [&] { store.finish_run(run_id, "failed", utc_now()); };
-    SessionResult result;
+    StoredRunResult result;
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;
         c.skip += offset;

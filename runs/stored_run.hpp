@@ -1,6 +1,6 @@
 // One run of a battery on a configuration, from its record in the store to its last stored test:
 // the record of a new run, the plan of a resumed one (rebuilt from what the store recorded),
-// the progress line, and the session that runs the tests and stores each as it finishes.
+// the progress line, and the run of its tests that stores each as it finishes.
 #pragma once
 
 #include "batteries/catalogue.hpp"
@@ -64,7 +64,7 @@ struct ResumePlan {
 // (InputError) another mode and a serial run missing a test before one it has.
 ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode);
 
-// ---- the session -------------------------------------------------------------------------
+// ---- running and storing ------------------------------------------------------------------
 
 // Tests done / total, elapsed, and an ETA from the catalogue's cost of what is left, one line
 // per finished test (rewritten in place on a terminal).
@@ -101,7 +101,7 @@ private:
     bool held_ = false;
 };
 
-struct SessionResult {
+struct StoredRunResult {
     std::string status; // complete, interrupted or failed, as stored
     std::size_t statistics = 0; // stored now
     int suspect = 0, failed = 0; // statistics by verdict
@@ -112,14 +112,14 @@ struct SessionResult {
 // Stores a new run (run_id 0; returns its id) or marks stored run run_id running again.
 std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id);
 
-// After whatever ended a session by an exception (a full disk, a failing backend): a run left
+// After whatever ended a run by an exception (a full disk, a failing backend): a run left
 // 'running' is marked failed; the tests it stored stay, and --resume runs the rest.
 void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept;
 
 // Runs `to_run` of stored run `run_id` (its record `run`, its configuration `config`) and stores
 // each test as it finishes (Store::insert_test), the progress line on `progress`; marks the
 // run complete, interrupted or failed. runner's on_stop and on_failure are set here.
-SessionResult run_session(Store& store, std::int64_t run_id, const RunRecord& run,
+StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress);
 
