@@ -1,7 +1,7 @@
 #include "feed_bench.hpp"
 
 #include "battery.hpp"
-#include "child_pool.hpp"
+#include "process/child_pool.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>

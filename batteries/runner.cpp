@@ -1,6 +1,6 @@
 #include "runner.hpp"
 
-#include "child_pool.hpp"
+#include "process/child_pool.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>

@@ -1,20 +1,14 @@
-#include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
-#include "reports/compare.hpp"
 #include "reports/gate.hpp"
 #include "reports/store.hpp"
-#include "rngvet/version.hpp"
+#include "runs/stored_run.hpp"
 
-#include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <fcntl.h>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -26,149 +20,6 @@ void on_signal(int)
 {
     stop_requested = 1;
 }
-
-std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
-{
-    if (text.empty()) throw InputError("--tests needs test numbers, e.g. --tests 1,5,10");
-    std::vector<int> tests;
-    for (std::int64_t n : parse_seed(text)) {
-        if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
-            throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
-                + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
-        if (std::find(tests.begin(), tests.end(), n) != tests.end())
-            throw InputError("--tests names test " + std::to_string(n) + " twice");
-        tests.push_back(static_cast<int>(n));
-    }
-    return tests;
-}
-
-// Disk space held beside the store while a run writes to it: when the disk fills up, the run
-// gives the space back and so can still record that it failed, instead of staying 'running'.
-class DiskReserve {
-public:
-    explicit DiskReserve(const std::string& db_path)
-        : path_(db_path + "-reserve")
-    {
-        const int fd = ::open(path_.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
-        if (fd < 0) return;
-        // Best effort: without the space the run goes on, as it would have without it.
-        held_ = ::posix_fallocate(fd, 0, 256 * 1024) == 0;
-        ::close(fd);
-        if (!held_) ::unlink(path_.c_str());
-    }
-    ~DiskReserve() { release(); }
-    DiskReserve(const DiskReserve&) = delete;
-    DiskReserve& operator=(const DiskReserve&) = delete;
-    void release()
-    {
-        if (held_) ::unlink(path_.c_str());
-        held_ = false;
-    }
-
-private:
-    std::string path_;
-    bool held_ = false;
-};
-
-// Resume continues a run only on the stream it started: the parameter sets and the input file
-// must hash as they did then.
-void check_same_stream(const RunRecord& run, const Configuration& config)
-{
-    const auto refuse
-        = [&](const std::string& what, const std::string& stored, const std::string& now) {
-              throw InputError("run " + std::to_string(run.run_id) + " was started on " + what
-                  + " of SHA-256 " + stored + "; it now has SHA-256 " + now
-                  + "; resuming would mix two streams in one run");
-          };
-    const std::string params_now = params_sha256(config);
-    if (params_now != run.params_sha256)
-        refuse("parameter sets '" + config.params + "'", run.params_sha256, params_now);
-    if (config.generator.kind == GeneratorKind::file) {
-        const std::string input_now = check_external_input(config);
-        if (!run.input_sha256.empty() && input_now != run.input_sha256)
-            refuse("'" + config.generator.path + "'", run.input_sha256, input_now);
-    }
-}
-
-std::string join(const std::vector<int>& v)
-{
-    std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? "," : "") + std::to_string(v[i]);
-    return s;
-}
-
-std::string first_line_of(const char* path, const char* key)
-{
-    std::FILE* f = std::fopen(path, "r");
-    if (!f) return "";
-    char line[512];
-    std::string found;
-    while (std::fgets(line, sizeof line, f)) {
-        std::string l = line;
-        if (l.rfind(key, 0) != 0) continue;
-        const auto colon = l.find(':');
-        found = l.substr(colon + 1);
-        found.erase(0, found.find_first_not_of(" \t"));
-        found.erase(found.find_last_not_of(" \t\n") + 1);
-        break;
-    }
-    std::fclose(f);
-    return found;
-}
-
-std::string duration(double seconds)
-{
-    const long s = static_cast<long>(seconds + 0.5);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    return buf;
-}
-
-// Tests done / total, elapsed, and an ETA from the catalogue's cost of what is left.
-class Progress {
-public:
-    Progress(const BatteryCatalogue& battery, const std::vector<int>& tests, int jobs)
-        : battery_(battery)
-        , total_(tests.size())
-        , jobs_(jobs)
-        , terminal_(isatty(STDERR_FILENO) != 0)
-        , start_(std::chrono::steady_clock::now())
-    {
-        for (int t : tests)
-            remaining_cost_ += battery.test(t).cost;
-        total_cost_ = remaining_cost_;
-    }
-    void test_done(int test)
-    {
-        ++done_;
-        remaining_cost_ -= battery_.test(test).cost;
-        const double elapsed
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        const double done_cost = total_cost_ - remaining_cost_;
-        const double eta = done_cost > 0 ? elapsed * remaining_cost_ / done_cost : 0;
-        std::ostringstream line;
-        line << "rngvet: " << done_ << "/" << total_ << " tests done (last: " << test << " "
-             << battery_.test(test).name << "), elapsed " << duration(elapsed) << ", ETA "
-             << duration(eta);
-        if (terminal_)
-            std::cerr << "\r" << line.str() << "   " << std::flush;
-        else
-            std::cerr << line.str() << "\n";
-    }
-    ~Progress()
-    {
-        if (terminal_ && done_) std::cerr << "\n";
-    }
-
-private:
-    const BatteryCatalogue& battery_;
-    std::size_t total_, done_ = 0;
-    int jobs_;
-    bool terminal_;
-    double remaining_cost_ = 0, total_cost_ = 0;
-    std::chrono::steady_clock::time_point start_;
-};
 
 // The battery named by --battery, with --nb, --alphabit-r and --alphabit-s applied to Rabbit
 // and Alphabit and --mcpi-points, --mcpi-reps to mcpi. Refuses those options for other
@@ -288,48 +139,13 @@ int cmd_run(int argc, char** argv)
         if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
         run = *stored;
         run_id = resume;
-        std::vector<std::string> args{ "rngvet" };
-        std::istringstream lines(run.options);
-        for (std::string l; std::getline(lines, l);)
-            args.push_back(l);
-        std::vector<char*> argp;
-        for (auto& a : args)
-            argp.push_back(a.data());
-        ConfigurationOptions again;
-        po::options_description o;
-        again.add_to(o);
-        po::variables_map v2;
-        parse(static_cast<int>(argp.size()), argp.data(), o, "", v2);
-        config = again.configuration();
-        check_same_stream(run, config);
+        config = stored_configuration(run, check_external_input);
         if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
-        battery = &catalogue_for(run.battery);
-        tests = run.tests_selected.empty() ? std::vector<int>{}
-                                           : parse_tests(run.tests_selected, *battery);
-        if (tests.empty())
-            for (const auto& t : battery->tests)
-                tests.push_back(t.number);
-        std::map<int, TestRecord> finished;
-        for (const TestRecord& t : store->tests(run_id))
-            finished[t.test_number] = t;
-        for (int t : tests)
-            if (!finished.count(t)) to_run.push_back(t);
-        if (!vm.count("mode")) mode = run.mode;
-        if (mode == "serial" && run.mode == "serial") {
-            // Continue the one stream where the last finished test ended; serial tests run in
-            // order, so only a tail can be missing.
-            for (const auto& [n, t] : finished)
-                serial_start = std::max(serial_start, t.start_offset + t.numbers_used);
-            for (int t : to_run)
-                for (const auto& [n, f] : finished)
-                    if (n > t)
-                        throw InputError("run " + std::to_string(run_id) + " has test "
-                            + std::to_string(n) + " but not test " + std::to_string(t)
-                            + "; a serial run cannot be resumed out of order");
-        }
-        if (mode != run.mode)
-            throw InputError("run " + std::to_string(run_id) + " was " + run.mode
-                + "; resume it in the same mode");
+        const ResumePlan plan = plan_resume(*store, run, vm.count("mode") ? mode : "");
+        battery = plan.battery;
+        to_run = plan.to_run;
+        mode = plan.mode;
+        serial_start = plan.serial_start;
         if (to_run.empty()) {
             std::cout << "run " << run_id << " has every test already\n";
             store->finish_run(
@@ -363,58 +179,37 @@ int cmd_run(int argc, char** argv)
         if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
             throw InputError(
                 "sharded mode jumps in the stream; an external stream can only run serially");
-        run.input_sha256 = check_external_input(config);
-        run.params_check = check_param_sets(config, allow_unverified);
+        NewRun start;
+        start.input_sha256 = check_external_input(config);
+        start.params_check = check_param_sets(config, allow_unverified);
         store = std::make_unique<Store>(db_path);
         to_run = tests;
         if (to_run.empty())
             for (const auto& t : battery->tests)
                 to_run.push_back(t.number);
-        run.generator = to_string(config.generator);
-        run.config = canonical_name(config);
-        run.seed = seed_string(config.seed);
-        run.backend = to_string(config.backend);
-        run.battery = battery->name;
-        run.mode = mode;
-        run.status = "running";
-        run.resolution_bits = resolution_bits(config);
-        run.params_sha256 = params_sha256(config);
-        run.testu01_version = "";
-        run.rngvet_version = std::string(version) + " (" + git_commit + ")";
-        run.host = host_name();
-        run.command_line = recorded_command_line();
-        run.started_at = utc_now();
-        run.jobs = jobs;
-        run.cpu_model = first_line_of("/proc/cpuinfo", "model name");
-        if (config.backend == Backend::cuda || config.backend == Backend::opencl) {
-            for (const std::string& d : devices)
-                run.gpu_model += (run.gpu_model.empty() ? "" : "; ") + d;
-        }
-        run.options = config_options.arguments();
-        run.tests_selected = join(tests);
+        start.config = config;
+        start.battery = battery;
+        start.tests = tests;
+        start.mode = mode;
+        start.jobs = jobs;
+        start.devices = devices;
+        start.options = config_options.arguments();
+        start.command_line = recorded_command_line();
+        run = new_run_record(start);
     }
     if (mode == "serial" && jobs > 1)
         throw InputError("--jobs " + std::to_string(jobs)
             + " runs tests in parallel, which only --mode sharded does");
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
-    if (run_id == 0)
-        run_id = store->create_run(run);
-    else
-        store->finish_run(run_id, "running", "");
+    run_id = open_run(*store, run, run_id);
     DiskReserve reserve(db_path);
     try {
         return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
             serial_start, log_path, db_path, fail_on);
     } catch (...) {
-        // Whatever ended the run here (a full disk, a failing backend), the run is not left
-        // 'running'; the tests it stored stay, and --resume runs the rest.
         reserve.release();
-        try {
-            const auto now = store->run(run_id);
-            if (now && now->status == "running") store->finish_run(run_id, "failed", utc_now());
-        } catch (...) {
-        }
+        mark_failed_if_running(*store, run_id);
         throw;
     }
 }
@@ -422,15 +217,11 @@ int cmd_run(int argc, char** argv)
 namespace {
 
 // Runs the tests of a stored run and stores each as it finishes; the exit status.
-int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
-    const Configuration& config, const BatteryCatalogue& battery_ref,
-    const std::vector<int>& to_run, const std::string& mode, int jobs, const std::string& prefetch,
-    std::uint64_t serial_start, const std::string& log_path, const std::string& db_path,
-    FailOn fail_on)
+int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
+    const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
+    const std::string& mode, int jobs, const std::string& prefetch, std::uint64_t serial_start,
+    const std::string& log_path, const std::string& db_path, FailOn fail_on)
 {
-    Store* store = &store_ref;
-    const BatteryCatalogue* battery = &battery_ref;
-
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     RunnerOptions ro;
@@ -440,57 +231,31 @@ int run_and_store(Store& store_ref, std::int64_t run_id, const RunRecord& run,
     ro.serial_start = serial_start;
     ro.log_path = log_path;
     ro.stop_flag = &stop_requested;
-    ro.on_stop = [&] { store->finish_run(run_id, "interrupted", utc_now()); };
-    ro.on_failure = [&] { store->finish_run(run_id, "failed", utc_now()); };
 
-    std::cerr << "rngvet: run " << run_id << ": " << battery->name << " (" << to_run.size()
+    std::cerr << "rngvet: run " << run_id << ": " << battery.name << " (" << to_run.size()
               << " tests, " << mode
               << (mode == "sharded" ? ", " + std::to_string(jobs) + " jobs" : "") << ") on "
               << run.config << "\n";
-    Progress progress(*battery, to_run, jobs);
-    int suspect = 0, failed = 0;
-    std::size_t stats = 0;
-    const auto at = [&](std::uint64_t offset) {
-        Configuration c = config;
-        c.skip += offset;
-        return make_backend_stream(c);
-    };
-    const auto result = run_tests(at, run.config + " backend=" + to_string(config.backend),
-        *battery, to_run, ro, [&](const TestOutcome& t) {
-            for (const Statistic& s : t.statistics) {
-                const std::string v = verdict(s.pvalue);
-                suspect += v == "suspect";
-                failed += v == "fail";
-            }
-            stats += t.statistics.size();
-            store->insert_test(run_id, t, t.statistics);
-            store->set_testu01_version(run_id, t.testu01_version);
-            progress.test_done(t.test_number);
-        });
-
-    const std::string status = result.interrupted ? "interrupted"
-        : result.failed.empty()                   ? "complete"
-                                                  : "failed";
-    store->finish_run(run_id, status, utc_now());
-    std::cout << "run " << run_id << " " << status << " in " << db_path << ": " << stats
-              << " statistics stored now, " << suspect << " suspect, " << failed << " failed\n";
-    if (const auto stored = store->run(run_id); stored && status == "complete")
-        std::cout << battery_summary(*stored, store->statistics(run_id));
+    StoredRunResult result;
+    {
+        Progress progress(battery, to_run, std::cerr, isatty(STDERR_FILENO) != 0);
+        result = run_stored_tests(store, run_id, run, config, battery, to_run, ro, progress);
+    }
+    std::cout << "run " << run_id << " " << result.status << " in " << db_path << ": "
+              << result.statistics << " statistics stored now, " << result.suspect << " suspect, "
+              << result.failed << " failed\n";
+    if (const auto stored = store.run(run_id); stored && result.status == "complete")
+        std::cout << battery_summary(*stored, store.statistics(run_id));
     if (result.interrupted) return 130;
-    if (!result.failed.empty()) {
-        std::cerr << "rngvet: error: tests " << join(result.failed)
-                  << " did not finish; rngvet run --resume " << run_id << " --db " << db_path
+    if (!result.unfinished.empty()) {
+        std::cerr << "rngvet: error: tests ";
+        for (std::size_t i = 0; i < result.unfinished.size(); ++i)
+            std::cerr << (i ? "," : "") << result.unfinished[i];
+        std::cerr << " did not finish; rngvet run --resume " << run_id << " --db " << db_path
                   << " runs them again\n";
         return 1;
     }
-    // --fail-on: this run and the other stored seeds of its configuration and battery.
-    std::vector<RunRecord> compared;
-    const std::string family = configuration_family(run.config);
-    for (const RunRecord& r : store->runs())
-        if (r.run_id == run_id
-            || (r.battery == run.battery && configuration_family(r.config) == family))
-            compared.push_back(r);
-    const GateResult gate = check_fail_on(*store, compared, fail_on);
+    const GateResult gate = gate_run(store, run_id, run, fail_on);
     if (gate.reached) {
         std::cerr << "rngvet: --fail-on " << fail_on_name(fail_on) << ": " << gate.reason << "\n";
         return 1;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "generators/configuration.hpp"
+#include "process/memory.hpp" // check_fits_in_memory
 
 #include <cstdint>
 #include <string>
@@ -21,10 +22,6 @@ void refuse_overwriting_input(
 // regular file (a device such as /dev/null, a pipe) is written in place. Throws
 // std::runtime_error naming the file and the system's reason when a write fails.
 void write_file_atomically(const std::string& path, const std::string& content);
-
-// Refuses a size whose `bytes` would take more than half of this machine's memory, before
-// anything is allocated (`what` names the option, e.g. "--instances 100000000").
-void check_fits_in_memory(std::uint64_t bytes, const std::string& what);
 
 // Refuses a --log FILE whose directory does not exist or cannot be written.
 void check_log_path(const std::string& path);

@@ -1,8 +1,8 @@
 // rngvet: validates parallel random number generators with TestU01.
 #include "commands.hpp"
-#include "generators/die_with_parent.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
+#include "process/die_with_parent.hpp"
 #include "rngvet/version.hpp"
 
 #include <cerrno>

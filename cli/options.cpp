@@ -61,14 +61,6 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 
 Configuration ConfigurationOptions::configuration() const
 {
-    // The generator states alone, before anything is allocated, bounded from above: a Mersenne
-    // Twister keeps p/32 + 1 words (624 for MT19937, 1391 for p = 44497), RANMAR 97 table
-    // words and its sequence.
-    const bool mt = family(parse_generator(generator)) == GeneratorFamily::mt;
-    const std::uint64_t state_bytes = mt ? 8192 : 1024;
-    check_fits_in_memory(std::uint64_t(instances > 0 ? instances : 0) * state_bytes,
-        "--instances " + std::to_string(instances));
-    (void)parse_backend_here(backend); // a name that is no backend: say which ones are here
     ConfigurationText text;
     text.generator = generator;
     text.seed = seed;
@@ -81,7 +73,7 @@ Configuration ConfigurationOptions::configuration() const
     text.skip = skip.value;
     text.backend = backend;
     text.view = view;
-    return resolve_configuration(text);
+    return resolve_configuration_here(text);
 }
 
 std::string ConfigurationOptions::arguments() const

@@ -528,7 +528,7 @@ std::string canonical_name(const Configuration& c)
     return name + view;
 }
 
-Configuration parse_canonical_name(const std::string& name)
+Configuration parse_canonical_name(const std::string& name, const std::string& params_file)
 {
     const auto refuse = [&](const std::string& why) {
         return InputError("'" + name + "' is not a canonical configuration name: " + why);
@@ -583,6 +583,16 @@ Configuration parse_canonical_name(const std::string& name)
                 throw refuse("expected mtdc[SETS#HASH@ID]");
             c.generator = GeneratorKind::mtdc;
             c.params = inner.substr(0, sharp);
+            if (!params_file.empty()) {
+                // The name keeps a file's name without its directory (params_label).
+                const std::string source = params_file.rfind("p=", 0) == 0
+                    ? params_file
+                    : params_file.substr(params_file.find_last_of('/') + 1);
+                if (source != c.params)
+                    throw refuse(
+                        "its parameter sets are '" + c.params + "', not '" + params_file + "'");
+                c.params = params_file;
+            }
             hash = inner.substr(sharp + 1, at - sharp - 1);
             const std::uint64_t id = parse_u64(inner.substr(at + 1), "the parameter-set id");
             if (id > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))

@@ -101,7 +101,9 @@ std::string canonical_name(const Configuration& config);
 // "cpu"). An mtdc name keeps only the file name of its parameter sets, so a file is looked up
 // relative to the working directory and its SHA-256 must match the name's. Throws InputError for
 // a name that is not canonical (canonical_name of the result must give the name back).
-Configuration parse_canonical_name(const std::string& name);
+// params_file, when given, is where an mtdc name's parameter sets are (a stored run's location of
+// them); its file name must be the name's.
+Configuration parse_canonical_name(const std::string& name, const std::string& params_file = "");
 
 // The canonical name with its seed field replaced by "*": the key of a configuration's family
 // across seeds ("ranmar48/1/single/increment/*;zero=smallest"). External streams, which have

@@ -1,6 +1,5 @@
 #include "kernels/backend.hpp"
 
-#include "generators/die_with_parent.hpp"
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
@@ -9,6 +8,8 @@
 #include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/ranmar_device.hpp"
+#include "process/child_pool.hpp"
+#include "process/memory.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <new>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rngvet {
@@ -548,44 +548,28 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
 
 namespace {
 
-// Runs f in a forked child (the parent must not initialise a GPU driver it forks workers after)
-// and returns what f returned; f's exceptions come back as InputError, and a child that ends
-// without answering is an InputError naming `what`.
+// Runs f in a child of the process pool (the parent must not initialise a GPU driver it forks
+// workers after) and returns what f returned; f's exceptions come back as InputError, and a
+// child that ends without answering is an InputError naming `what`.
 std::string in_child(const std::function<std::string()>& f, const std::string& what)
 {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        die_with_parent(parent, SIGKILL);
-        close(fds[0]);
-        std::string text;
+    ChildPool pool(1);
+    pool.start(0, what, [&] {
         try {
-            text = "ok\n" + f();
+            return "ok\n" + f();
         } catch (const std::exception& e) {
-            text = std::string("error\n") + e.what();
+            return std::string("error\n") + e.what();
         }
-        for (std::size_t at = 0; at < text.size();) {
-            const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
-            if (n <= 0) break;
-            at += static_cast<std::size_t>(n);
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
-        text.append(buffer, static_cast<std::size_t>(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    });
+    std::vector<ChildPool::Ended> ended;
+    while (ended.empty())
+        ended = pool.wait(-1);
+    const ChildPool::Ended& child = ended.front();
+    const std::string& text = child.report;
     if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
-    if (text.rfind("ok\n", 0) != 0)
+    if (!child.ok || text.rfind("ok\n", 0) != 0)
         throw InputError(
-            what + " ended without an answer (exit status " + std::to_string(status) + ")");
+            what + " ended without an answer (exit status " + std::to_string(child.status) + ")");
     return text.substr(3);
 }
 
@@ -768,6 +752,18 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (c.backend == Backend::cuda) device = make_cuda_mt(setup, options.device);
     return std::make_unique<DeviceStream>(
         std::move(device), setup.start, 32, setup.name, options.launch_numbers);
+}
+
+Configuration resolve_configuration_here(const ConfigurationText& text)
+{
+    // The generator states alone, bounded from above: a Mersenne Twister keeps p/32 + 1 words
+    // (624 for MT19937, 1391 for p = 44497), RANMAR 97 table words and its sequence.
+    const bool mt = family(parse_generator(text.generator)) == GeneratorFamily::mt;
+    const std::uint64_t state_bytes = mt ? 8192 : 1024;
+    check_fits_in_memory(std::uint64_t(text.instances > 0 ? text.instances : 0) * state_bytes,
+        "--instances " + std::to_string(text.instances));
+    (void)parse_backend_here(text.backend);
+    return resolve_configuration(text);
 }
 
 } // namespace rngvet

@@ -35,6 +35,12 @@ std::vector<std::string> available_backends();
 // openmp"). Probes the backends only then.
 Backend parse_backend_here(const std::string& text);
 
+// resolve_configuration on this machine, for the command line and campaign files: the
+// generator states bounded against the memory here before anything is allocated (the message
+// names "--instances N"), a name that is no backend refused as parse_backend_here refuses it,
+// then the one mapping from the words. Throws InputError.
+Configuration resolve_configuration_here(const ConfigurationText& text);
+
 // The devices a backend can use, e.g. "Portable Computing Language / pthread-...".
 std::vector<std::string> backend_devices(const std::string& backend);
 

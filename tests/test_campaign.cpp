@@ -2,7 +2,7 @@
 // merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
 // local `rngvet campaign run` that is killed part way and completed by running it again.
 #include "batteries/catalogue.hpp"
-#include "campaign.hpp"
+#include "campaigns/campaign.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
@@ -23,7 +23,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
 namespace {
 
 using namespace rngvet_test;
@@ -630,4 +630,4 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 }
 
 } // namespace
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns

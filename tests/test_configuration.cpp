@@ -400,6 +400,35 @@ TEST(CanonicalName, NonCanonicalSpellingsAreRefusedWithTheCanonicalForm)
     }
 }
 
+// A stored mtdc run names its parameter-set file without the directory; given where the file
+// is, the name reads back from any working directory, and a file of another name is refused.
+TEST(CanonicalName, ParameterSetsAreFoundWhereTheStoredRunSaysTheyAre)
+{
+    const std::string sets = testing::TempDir() + "rngvet_canonical_sets.txt";
+    {
+        std::ifstream in(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt", std::ios::binary);
+        std::ofstream out(sets, std::ios::binary);
+        out << in.rdbuf();
+    }
+    Configuration dc;
+    dc.generator = "mtdc";
+    dc.params = sets;
+    dc.seed = { 4172 };
+    dc.instances = 4;
+    dc.param_id = 2;
+    dc.layout = parse_layout("interleave");
+    const std::string name = canonical_name(dc);
+    EXPECT_EQ(name.rfind("mtdc[rngvet_canonical_sets.txt#", 0), 0u) << name;
+    const Configuration back = parse_canonical_name(name, sets);
+    EXPECT_EQ(back.params, sets);
+    EXPECT_EQ(back.param_id, 2);
+    EXPECT_EQ(canonical_name(back), name);
+    EXPECT_EQ(params_sha256(back), params_sha256(dc));
+    auto a = make_stream(dc), b = make_stream(back);
+    EXPECT_EQ(take(*a, 1000), take(*b, 1000));
+    EXPECT_THROW(parse_canonical_name(name, testing::TempDir() + "other_sets.txt"), InputError);
+}
+
 TEST(CanonicalName, SeedFamilyReplacesOnlyTheSeed)
 {
     EXPECT_EQ(seed_family("ranmar48/8/interleave/increment/1802,9373;zero=smallest;view=low32"),

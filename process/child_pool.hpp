@@ -1,10 +1,10 @@
-// Worker processes: the sharded runner's test workers (runner.hpp), the feed bench's
-// (feed_bench.hpp) and a local campaign's task runs (cli/cmd_campaign.cpp). Each job runs in a
-// forked child, which dies with its parent (generators/die_with_parent.hpp) and sends the text
-// its work returns through a pipe; the parent keeps at most `slots` children at once and
-// collects each report when its child ends. A child whose work executes another program keeps
-// the pipe's write end (no report): the pool sees it end when that program, and every process
-// it started, has exited.
+// Worker processes: the sharded runner's test workers (batteries/runner.hpp), the feed bench's
+// (batteries/feed_bench.hpp), a local campaign's task runs (campaigns/) and the backend probe's
+// child (kernels/backend.cpp). Each job runs in a forked child, which dies with its parent
+// (die_with_parent.hpp) and sends the text its work returns through a pipe; the parent keeps at
+// most `slots` children at once and collects each report when its child ends. A child whose work
+// executes another program keeps the pipe's write end (no report): the pool sees it end when that
+// program, and every process it started, has exited.
 //
 //   ChildPool pool(jobs);
 //   while (more work or !pool.empty()) {
@@ -27,6 +27,7 @@ public:
         int job = 0; // the number the job was started with (a test number)
         bool ok = false; // the child exited with status 0, after sending its whole report
         std::string report; // what the child sent
+        int status = 0; // the child's wait status (waitpid)
     };
 
     explicit ChildPool(int slots); // at most max(1, slots) children at once

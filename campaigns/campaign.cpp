@@ -2,6 +2,7 @@
 
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
+#include "kernels/backend.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
 namespace {
 
 std::string trim(const std::string& s)
@@ -206,15 +207,6 @@ bool slurm_time(const std::string& t)
     return fields >= 1 && fields <= 3 && rest.back() != ':';
 }
 
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
-    return out;
-}
-
 bool is_file(const std::string& path)
 {
     std::ifstream f(path);
@@ -222,6 +214,29 @@ bool is_file(const std::string& path)
 }
 
 } // namespace
+
+Configuration configuration_of(const ConfigurationKeys& keys, const std::string& seed)
+{
+    ConfigurationText text = keys;
+    text.seed = seed;
+    return resolve_configuration_here(text);
+}
+
+std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed)
+{
+    std::vector<std::string> out{ "--generator", keys.generator };
+    if (!seed.empty()) out.insert(out.end(), { "--seed", seed });
+    if (!keys.params.empty())
+        out.insert(
+            out.end(), { "--params", keys.params, "--param-id", std::to_string(keys.param_id) });
+    out.insert(out.end(), { "--instances", std::to_string(keys.instances) });
+    if (!keys.layout.empty()) out.insert(out.end(), { "--layout", keys.layout });
+    out.insert(out.end(),
+        { "--seeding", keys.seeding, "--zero", keys.zero, "--skip", std::to_string(keys.skip),
+            "--backend", keys.backend });
+    if (keys.view != "top32") out.insert(out.end(), { "--view", keys.view });
+    return out;
+}
 
 Campaign parse_campaign(
     const std::string& text, const std::string& file_name, const std::string& base_dir)
@@ -336,7 +351,7 @@ Campaign parse_campaign(
                 "skip", "backend", "view" });
         CampaignConfiguration conf;
         conf.name = s->name;
-        ConfigurationOptions& o = conf.options;
+        ConfigurationKeys& o = conf.keys;
         int seeds_line = 0;
         for (const IniEntry& e : s->entries) {
             if (e.key == "generator")
@@ -361,7 +376,7 @@ Campaign parse_campaign(
             else if (e.key == "zero")
                 o.zero = e.value;
             else if (e.key == "skip")
-                o.skip.value = static_cast<std::uint64_t>(
+                o.skip = static_cast<std::uint64_t>(
                     p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
             else if (e.key == "backend")
                 o.backend = e.value;
@@ -381,10 +396,8 @@ Campaign parse_campaign(
                 "[configuration " + s->name
                     + "] has no seeds, and [campaign] has no 'seeds' for all");
         for (const std::string& seed : conf.seeds) {
-            ConfigurationOptions with_seed = o;
-            with_seed.seed = seed;
             try {
-                (void)with_seed.configuration();
+                (void)configuration_of(o, seed);
             } catch (const InputError& error) {
                 p.fail(seeds_line ? seeds_line : s->line,
                     "[configuration " + s->name + "] with seed " + seed + ": " + error.what());
@@ -451,9 +464,7 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
     std::vector<CampaignTask> tasks;
     for (const CampaignConfiguration& conf : campaign.configurations)
         for (const std::string& seed : conf.seeds) {
-            ConfigurationOptions o = conf.options;
-            o.seed = seed;
-            const Configuration config = o.configuration();
+            const Configuration config = configuration_of(conf.keys, seed);
             for (const auto& shard : shards) {
                 CampaignTask t;
                 t.id = static_cast<int>(tasks.size());
@@ -463,13 +474,38 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 t.tests = shard;
                 for (int n : shard)
                     t.cost += battery.test(n).cost;
-                t.run_arguments = lines_of(o.arguments());
+                t.run_arguments = run_options(conf.keys, seed);
                 t.run_arguments.insert(t.run_arguments.end(),
                     { "--battery", campaign.battery, "--tests", join_ints(shard) });
                 tasks.push_back(t);
             }
         }
     return tasks;
+}
+
+CampaignPlan plan_campaign(
+    const Campaign& campaign, const std::vector<CampaignTask>& tasks, int nodes, int cpus_per_node)
+{
+    const BatteryCatalogue& battery = catalogue_for(campaign.battery);
+    CampaignPlan p;
+    p.cpus_per_task = campaign.slurm.cpus_per_task;
+    for (const auto& conf : campaign.configurations)
+        p.pairs += conf.seeds.size();
+    std::vector<double> walls;
+    for (const CampaignTask& t : tasks) {
+        p.cpu_seconds += t.cost;
+        std::vector<double> costs;
+        for (int n : t.tests)
+            costs.push_back(battery.test(n).cost);
+        walls.push_back(longest_first_makespan(costs, p.cpus_per_task));
+    }
+    p.slots = nodes * std::max(1, cpus_per_node / p.cpus_per_task);
+    if (!walls.empty()) {
+        p.shortest_task = *std::min_element(walls.begin(), walls.end());
+        p.longest_task = *std::max_element(walls.begin(), walls.end());
+    }
+    p.wall_seconds = longest_first_makespan(walls, p.slots);
+    return p;
 }
 
 std::string join_ints(const std::vector<int>& values)
@@ -767,4 +803,4 @@ std::string new_campaign_id(const std::string& name)
     return name + "-" + when + "-" + tag;
 }
 
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns

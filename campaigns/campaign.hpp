@@ -4,17 +4,31 @@
 #pragma once
 
 #include "batteries/catalogue.hpp"
-#include "options.hpp"
+#include "generators/configuration.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-namespace rngvet::cli {
+namespace rngvet::campaigns {
+
+// The keys of a [configuration NAME] section but its seeds, as the file gives them (the spellings
+// of rngvet run's options of the same names).
+// A section's configuration keys are rngvet run's option words (seed left empty: the seeds
+// are the campaign's).
+using ConfigurationKeys = ConfigurationText;
+
+// The configuration the keys name with `seed`, validated as rngvet run validates its options
+// (the same checks, the same messages); throws InputError.
+Configuration configuration_of(const ConfigurationKeys& keys, const std::string& seed);
+
+// The options of `rngvet run` that give the same configuration, one word per element.
+std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed);
 
 // One [configuration NAME] section.
 struct CampaignConfiguration {
     std::string name;
-    ConfigurationOptions options; // everything but the seed
+    ConfigurationKeys keys; // everything but the seed
     std::vector<std::string> seeds; // canonical seed strings, e.g. "1802,9373"
 };
 
@@ -64,6 +78,20 @@ double longest_first_makespan(std::vector<double> costs, int workers);
 // configurations x seeds x shards, in that order; task ids 0, 1, ...
 std::vector<CampaignTask> expand(const Campaign& campaign);
 
+// What a campaign costs on `nodes` nodes of `cpus_per_node` CPUs, from the catalogue's costs:
+// each task's wall time on its cpus-per-task, longest test first; the tasks longest first
+// onto the nodes' task slots.
+struct CampaignPlan {
+    std::size_t pairs = 0; // (configuration, seed) pairs
+    int cpus_per_task = 1;
+    int slots = 1; // tasks at once
+    double cpu_seconds = 0; // every task's tests on one CPU
+    double shortest_task = 0, longest_task = 0; // wall seconds of one task
+    double wall_seconds = 0; // of the whole campaign
+};
+CampaignPlan plan_campaign(
+    const Campaign& campaign, const std::vector<CampaignTask>& tasks, int nodes, int cpus_per_node);
+
 // The task table (DIR/tasks.tsv) that merge, status and resubmit read back.
 struct TaskTable {
     std::string campaign_id;
@@ -97,4 +125,4 @@ std::string merge_script(
 // A new campaign id: NAME-YYYYMMDDThhmmssZ-xxxxxx (random hex).
 std::string new_campaign_id(const std::string& name);
 
-} // namespace rngvet::cli
+} // namespace rngvet::campaigns

@@ -1,6 +1,6 @@
 #include "child_pool.hpp"
 
-#include "generators/die_with_parent.hpp"
+#include "die_with_parent.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -112,8 +112,8 @@ std::vector<ChildPool::Ended> ChildPool::wait(int timeout_ms)
         // End of the child's report.
         close(p.fd);
         const int status = reap(child.pid);
-        ended.push_back(
-            { child.job, WIFEXITED(status) && WEXITSTATUS(status) == 0, std::move(child.output) });
+        ended.push_back({ child.job, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            std::move(child.output), status });
         children_.erase(p.fd);
     }
     return ended;

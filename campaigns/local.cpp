@@ -1,0 +1,161 @@
+#include "local.hpp"
+
+#include "batteries/runner.hpp"
+#include "generators/error.hpp"
+#include "process/child_pool.hpp"
+#include "reports/store.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/file.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace rngvet::campaigns {
+namespace {
+
+// In a child before exec: `fd` opened on `path`.
+void redirect(int fd, const char* path, int flags)
+{
+    const int opened = open(path, flags, 0644);
+    if (opened < 0 || (opened != fd && dup2(opened, fd) < 0))
+        throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
+    if (opened != fd) close(opened);
+}
+
+} // namespace
+
+LocalResult run_here(const LocalRun& run)
+{
+    const std::string& file = run.file;
+    std::string dir = run.dir, db = run.db;
+    const int jobs = run.jobs;
+    const auto stopped = [&] { return run.stop && *run.stop; };
+    const auto say = [&](const std::string& line) {
+        if (run.say) run.say(line);
+    };
+    const Campaign c = parse_campaign_file(file);
+    const auto tasks = expand(c);
+    if (dir.empty()) dir = default_dir(c);
+    TaskTable table{ new_campaign_id(c.name), c.name, c.battery, join_ints(c.tests), tasks };
+    if (exists(table_path(dir))) {
+        // Running again continues the same campaign; another campaign's directory is refused.
+        const TaskTable held = load(dir);
+        if (!same_tasks(held.tasks, tasks) || held.battery != table.battery
+            || held.tests_selected != table.tests_selected)
+            throw InputError("'" + dir + "' holds campaign " + held.campaign_id
+                + ", whose tasks differ from this file's; choose another --out");
+        table.campaign_id = held.campaign_id;
+    }
+    if (!db.empty() && exists(db)) {
+        // Refused before any task runs, not after.
+        Store target(db);
+        check_campaign_target(target, db, table.campaign_id);
+    }
+    dir = prepare_directory(dir);
+    const int lock
+        = open((dir + "/.campaign-run.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0)
+        throw InputError("another 'rngvet campaign run' is working in '" + dir + "'");
+    if (!exists(table_path(dir))) {
+        write_file(dir + "/campaign.ini", read_text(file));
+        write_file(table_path(dir), write_task_table(table));
+    }
+    if (db.empty()) db = dir + "/campaign.sqlite";
+
+    std::vector<int> pending;
+    const auto states = inspect_all(dir, table, QueueState{});
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        if (states[i].state == State::done) continue;
+        if (states[i].unusable)
+            throw InputError(describe(tasks[i]) + ": " + states[i].detail
+                + "; move the file away to run it afresh");
+        pending.push_back(tasks[i].id);
+    }
+    const int slots = std::max(1, std::min(jobs, static_cast<int>(pending.size())));
+    const int per_task = std::max(1, jobs / slots);
+    say("rngvet: campaign " + table.campaign_id + ": " + std::to_string(pending.size()) + " of "
+        + std::to_string(tasks.size()) + " tasks to run, " + std::to_string(slots)
+        + " at a time with " + std::to_string(per_task) + " job(s) each");
+    const std::string& exe = run.rngvet;
+    ChildPool pool(slots);
+    std::size_t next = 0, finished = 0;
+    while ((next < pending.size() && !stopped()) || !pool.empty()) {
+        while (!stopped() && next < pending.size() && !pool.full()) {
+            const int id = pending[next++];
+            const CampaignTask& t = tasks[static_cast<std::size_t>(id)];
+            // The task's worker holds a lock on its database for as long as it lives (the
+            // descriptor is inherited): a re-run after the campaign was killed never starts a
+            // task beside a worker that is still finishing it.
+            const std::string lock_path = task_db(dir, id) + ".lock";
+            const int task_lock = open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
+            bool locked = task_lock >= 0 && flock(task_lock, LOCK_EX | LOCK_NB) == 0;
+            for (int wait = 0; !locked && task_lock >= 0 && wait < 100; ++wait) {
+                usleep(100000);
+                locked = flock(task_lock, LOCK_EX | LOCK_NB) == 0;
+            }
+            if (!locked) {
+                if (task_lock >= 0) close(task_lock);
+                say("rngvet: " + describe(t)
+                    + ": a worker of an earlier run still holds it; not started");
+                continue;
+            }
+            const std::int64_t resume = prepare_task(dir, table, id);
+            std::vector<std::string> args{ exe, "run" };
+            if (resume)
+                args.insert(args.end(), { "--resume", std::to_string(resume) });
+            else
+                args.insert(args.end(), t.run_arguments.begin(), t.run_arguments.end());
+            args.insert(args.end(),
+                { "--mode", "sharded", "--jobs", std::to_string(per_task), "--db",
+                    task_db(dir, id) });
+            std::vector<char*> argp;
+            for (auto& a : args)
+                argp.push_back(a.data());
+            argp.push_back(nullptr);
+            const std::string log = dir + "/logs/task-" + std::to_string(id) + ".local.out";
+            // The task run ends with this process (rngvet's main reads the variable).
+            std::vector<std::string> env_text;
+            for (char** e = environ; *e; ++e)
+                if (std::strncmp(*e, "RNGVET_DIE_WITH_PARENT=", 23) != 0) env_text.push_back(*e);
+            env_text.push_back("RNGVET_DIE_WITH_PARENT=" + std::to_string(getpid()));
+            std::vector<char*> envp;
+            for (auto& e : env_text)
+                envp.push_back(e.data());
+            envp.push_back(nullptr);
+            // The child: no input, output to the task's log, then the task's rngvet run, which
+            // keeps the lock and the pool's pipe until it and its workers end.
+            pool.start(id, describe(t), [&]() -> std::string {
+                redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
+                redirect(STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND);
+                if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+                    throw std::runtime_error(std::string("dup2: ") + std::strerror(errno));
+                execve(exe.c_str(), argp.data(), envp.data());
+                throw std::runtime_error("cannot start " + exe + ": " + std::strerror(errno));
+            });
+            close(task_lock); // the worker keeps it
+        }
+        for (const ChildPool::Ended& e : pool.wait(-1)) {
+            ++finished;
+            say("rngvet: " + describe(tasks[static_cast<std::size_t>(e.job)])
+                + (e.ok ? " done" : " FAILED") + " [" + std::to_string(finished) + "/"
+                + std::to_string(pending.size()) + "]"
+                + (e.ok ? ""
+                        : "; log: " + dir + "/logs/task-" + std::to_string(e.job) + ".local.out"));
+        }
+    }
+    LocalResult result;
+    result.dir = dir;
+    result.db = db;
+    result.table = table;
+    result.merge = merge_tasks(dir, table, db);
+    result.stopped = stopped();
+    close(lock);
+    return result;
+}
+
+} // namespace rngvet::campaigns

@@ -1,0 +1,286 @@
+#include "stored_run.hpp"
+
+#include "generators/error.hpp"
+#include "kernels/backend.hpp"
+#include "reports/compare.hpp"
+#include "rngvet/version.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fcntl.h>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+namespace rngvet {
+namespace {
+
+std::string join(const std::vector<int>& v)
+{
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v[i]);
+    return s;
+}
+
+std::string first_line_of(const char* path, const char* key)
+{
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return "";
+    char line[512];
+    std::string found;
+    while (std::fgets(line, sizeof line, f)) {
+        std::string l = line;
+        if (l.rfind(key, 0) != 0) continue;
+        const auto colon = l.find(':');
+        found = l.substr(colon + 1);
+        found.erase(0, found.find_first_not_of(" \t"));
+        found.erase(found.find_last_not_of(" \t\n") + 1);
+        break;
+    }
+    std::fclose(f);
+    return found;
+}
+
+std::string duration(double seconds)
+{
+    const long s = static_cast<long>(seconds + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return buf;
+}
+
+[[noreturn]] void refuse_other_stream(const RunRecord& run, const std::string& what,
+    const std::string& stored, const std::string& now)
+{
+    throw InputError("run " + std::to_string(run.run_id) + " was started on " + what
+        + " of SHA-256 " + stored + "; it now has SHA-256 " + now
+        + "; resuming would mix two streams in one run");
+}
+
+} // namespace
+
+std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
+{
+    if (text.empty()) throw InputError("--tests needs test numbers, e.g. --tests 1,5,10");
+    std::vector<int> tests;
+    for (std::int64_t n : parse_seed(text)) {
+        if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
+            throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
+                + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
+        if (std::find(tests.begin(), tests.end(), n) != tests.end())
+            throw InputError("--tests names test " + std::to_string(n) + " twice");
+        tests.push_back(static_cast<int>(n));
+    }
+    return tests;
+}
+
+RunRecord new_run_record(const NewRun& n)
+{
+    const Configuration& config = n.config;
+    RunRecord run;
+    run.input_sha256 = n.input_sha256;
+    run.params_check = n.params_check;
+    run.generator = to_string(config.generator);
+    run.config = canonical_name(config);
+    run.seed = seed_string(config.seed);
+    run.backend = to_string(config.backend);
+    run.battery = n.battery->name;
+    run.mode = n.mode;
+    run.status = "running";
+    run.resolution_bits = resolution_bits(config);
+    run.params_sha256 = params_sha256(config);
+    run.testu01_version = "";
+    run.rngvet_version = std::string(version) + " (" + git_commit + ")";
+    run.host = host_name();
+    run.command_line = n.command_line;
+    run.started_at = utc_now();
+    run.jobs = n.jobs;
+    run.cpu_model = first_line_of("/proc/cpuinfo", "model name");
+    if (config.backend == Backend::cuda || config.backend == Backend::opencl) {
+        for (const std::string& d : n.devices)
+            run.gpu_model += (run.gpu_model.empty() ? "" : "; ") + d;
+    }
+    run.options = n.options;
+    run.tests_selected = join(n.tests);
+    return run;
+}
+
+std::string stored_option(const std::string& options, const std::string& name)
+{
+    // Option and value alternate, one per line.
+    std::istringstream lines(options);
+    for (std::string option, value; std::getline(lines, option) && std::getline(lines, value);)
+        if (option == name) return value;
+    return "";
+}
+
+Configuration stored_configuration(
+    const RunRecord& run, const std::function<std::string(const Configuration&)>& input_sha256)
+{
+    // The canonical name keeps only the file name of mtdc's parameter sets; the options keep
+    // where they were.
+    const std::string params = stored_option(run.options, "--params");
+    if (run.generator == "mtdc") {
+        Configuration sets;
+        sets.generator = run.generator;
+        sets.params = params;
+        const std::string now = params_sha256(sets);
+        if (now != run.params_sha256)
+            refuse_other_stream(run, "parameter sets '" + params + "'", run.params_sha256, now);
+    }
+    Configuration config = parse_canonical_name(run.config, params);
+    config.backend = parse_backend(run.backend);
+    if (config.generator.kind == GeneratorKind::file) {
+        const std::string now = input_sha256(config);
+        if (!run.input_sha256.empty() && now != run.input_sha256)
+            refuse_other_stream(run, "'" + config.generator.path + "'", run.input_sha256, now);
+    }
+    return config;
+}
+
+ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode)
+{
+    ResumePlan plan;
+    plan.battery = &catalogue_for(run.battery);
+    plan.tests = run.tests_selected.empty() ? std::vector<int>{}
+                                            : parse_tests(run.tests_selected, *plan.battery);
+    if (plan.tests.empty())
+        for (const auto& t : plan.battery->tests)
+            plan.tests.push_back(t.number);
+    std::map<int, TestRecord> finished;
+    for (const TestRecord& t : store.tests(run.run_id))
+        finished[t.test_number] = t;
+    for (int t : plan.tests)
+        if (!finished.count(t)) plan.to_run.push_back(t);
+    plan.mode = mode.empty() ? run.mode : mode;
+    if (plan.mode == "serial" && run.mode == "serial") {
+        // Continue the one stream where the last finished test ended; serial tests run in
+        // order, so only a tail can be missing.
+        for (const auto& [n, t] : finished)
+            plan.serial_start = std::max(plan.serial_start, t.start_offset + t.numbers_used);
+        for (int t : plan.to_run)
+            for (const auto& [n, f] : finished)
+                if (n > t)
+                    throw InputError("run " + std::to_string(run.run_id) + " has test "
+                        + std::to_string(n) + " but not test " + std::to_string(t)
+                        + "; a serial run cannot be resumed out of order");
+    }
+    if (plan.mode != run.mode)
+        throw InputError("run " + std::to_string(run.run_id) + " was " + run.mode
+            + "; resume it in the same mode");
+    return plan;
+}
+
+Progress::Progress(const BatteryCatalogue& battery, const std::vector<int>& tests,
+    std::ostream& out, bool terminal)
+    : battery_(battery)
+    , out_(out)
+    , total_(tests.size())
+    , terminal_(terminal)
+    , start_(std::chrono::steady_clock::now())
+{
+    for (int t : tests)
+        remaining_cost_ += battery.test(t).cost;
+    total_cost_ = remaining_cost_;
+}
+
+void Progress::test_done(int test)
+{
+    ++done_;
+    remaining_cost_ -= battery_.test(test).cost;
+    const double elapsed
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double done_cost = total_cost_ - remaining_cost_;
+    const double eta = done_cost > 0 ? elapsed * remaining_cost_ / done_cost : 0;
+    std::ostringstream line;
+    line << "rngvet: " << done_ << "/" << total_ << " tests done (last: " << test << " "
+         << battery_.test(test).name << "), elapsed " << duration(elapsed) << ", ETA "
+         << duration(eta);
+    if (terminal_)
+        out_ << "\r" << line.str() << "   " << std::flush;
+    else
+        out_ << line.str() << "\n";
+}
+
+Progress::~Progress()
+{
+    if (terminal_ && done_) out_ << "\n";
+}
+
+DiskReserve::DiskReserve(const std::string& db_path)
+    : path_(db_path + "-reserve")
+{
+    const int fd = ::open(path_.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    // Best effort: without the space the run goes on, as it would have without it.
+    held_ = ::posix_fallocate(fd, 0, 256 * 1024) == 0;
+    ::close(fd);
+    if (!held_) ::unlink(path_.c_str());
+}
+
+void DiskReserve::release()
+{
+    if (held_) ::unlink(path_.c_str());
+    held_ = false;
+}
+
+std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id)
+{
+    if (run_id == 0) return store.create_run(run);
+    store.finish_run(run_id, "running", "");
+    return run_id;
+}
+
+void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept
+{
+    try {
+        const auto now = store.run(run_id);
+        if (now && now->status == "running") store.finish_run(run_id, "failed", utc_now());
+    } catch (...) {
+    }
+}
+
+StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
+    const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
+    RunnerOptions runner, Progress& progress)
+{
+    runner.on_stop = [&] { store.finish_run(run_id, "interrupted", utc_now()); };
+    runner.on_failure = [&] { store.finish_run(run_id, "failed", utc_now()); };
+    StoredRunResult result;
+    const auto at = [&](std::uint64_t offset) {
+        Configuration c = config;
+        c.skip += offset;
+        return make_backend_stream(c);
+    };
+    const RunnerResult ran = run_tests(at, run.config + " backend=" + to_string(config.backend),
+        battery, to_run, runner, [&](const TestOutcome& t) {
+            for (const Statistic& s : t.statistics) {
+                const std::string v = verdict(s.pvalue);
+                result.suspect += v == "suspect";
+                result.failed += v == "fail";
+            }
+            result.statistics += t.statistics.size();
+            store.insert_test(run_id, t, t.statistics);
+            store.set_testu01_version(run_id, t.testu01_version);
+            progress.test_done(t.test_number);
+        });
+    result.unfinished = ran.failed;
+    result.interrupted = ran.interrupted;
+    result.status = ran.interrupted ? "interrupted" : ran.failed.empty() ? "complete" : "failed";
+    store.finish_run(run_id, result.status, utc_now());
+    return result;
+}
+
+GateResult gate_run(Store& store, std::int64_t run_id, const RunRecord& run, FailOn fail_on)
+{
+    std::vector<RunRecord> compared;
+    const std::string family = configuration_family(run.config);
+    for (const RunRecord& r : store.runs())
+        if (r.run_id == run_id
+            || (r.battery == run.battery && configuration_family(r.config) == family))
+            compared.push_back(r);
+    return check_fail_on(store, compared, fail_on);
+}
+
+} // namespace rngvet

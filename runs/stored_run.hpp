@@ -1,0 +1,130 @@
+// One run of a battery on a configuration, from its record in the store to its last stored test:
+// the record of a new run, the plan of a resumed one (rebuilt from what the store recorded),
+// the progress line, and the run of its tests that stores each as it finishes.
+#pragma once
+
+#include "batteries/catalogue.hpp"
+#include "batteries/runner.hpp"
+#include "generators/configuration.hpp"
+#include "reports/gate.hpp"
+#include "reports/store.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+// "1,5,10": tests of the battery, each once, in the order given (--tests); throws InputError.
+std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery);
+
+// ---- a new run ---------------------------------------------------------------------------
+
+struct NewRun {
+    Configuration config; // its backend resolved (not "auto")
+    const BatteryCatalogue* battery = nullptr;
+    std::vector<int> tests; // the tests selected; empty: the whole battery
+    std::string mode; // serial | sharded
+    int jobs = 1;
+    std::vector<std::string> devices; // of the backend (cuda, opencl: the run's GPU model)
+    std::string options; // the configuration's options, one per line
+    std::string command_line; // as given, for provenance
+    std::string input_sha256; // file: generators
+    std::string params_check; // mtdc: what the parameter-set check found
+};
+
+// The run's record, status running, started now on this host with this build.
+RunRecord new_run_record(const NewRun& run);
+
+// ---- a resumed run -----------------------------------------------------------------------
+
+// The value of option `name` (e.g. "--params") in a run's stored options ("" when absent).
+std::string stored_option(const std::string& options, const std::string& name);
+
+// The configuration a stored run ran: its canonical name read back (parse_canonical_name), on
+// the backend it recorded, with the location of its parameter sets from its options. Resume
+// continues a run only on the stream it started: parameter sets and an input file must hash as
+// they did then (input_sha256 hashes a file: configuration's input); else an InputError.
+Configuration stored_configuration(
+    const RunRecord& run, const std::function<std::string(const Configuration&)>& input_sha256);
+
+struct ResumePlan {
+    const BatteryCatalogue* battery = nullptr;
+    std::vector<int> tests; // the run's tests, all of them
+    std::vector<int> to_run; // those the store has not
+    std::string mode; // the run's
+    std::uint64_t serial_start = 0; // serial: where the last finished test ended
+};
+
+// What is left of stored run `run` (mode: as requested, "" for the run's own); refuses
+// (InputError) another mode and a serial run missing a test before one it has.
+ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode);
+
+// ---- running and storing ------------------------------------------------------------------
+
+// Tests done / total, elapsed, and an ETA from the catalogue's cost of what is left, one line
+// per finished test (rewritten in place on a terminal).
+class Progress {
+public:
+    Progress(const BatteryCatalogue& battery, const std::vector<int>& tests, std::ostream& out,
+        bool terminal);
+    void test_done(int test);
+    ~Progress();
+    Progress(const Progress&) = delete;
+    Progress& operator=(const Progress&) = delete;
+
+private:
+    const BatteryCatalogue& battery_;
+    std::ostream& out_;
+    std::size_t total_, done_ = 0;
+    bool terminal_;
+    double remaining_cost_ = 0, total_cost_ = 0;
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Disk space held beside the store while a run writes to it: when the disk fills up, the run
+// gives the space back and so can still record that it failed, instead of staying 'running'.
+class DiskReserve {
+public:
+    explicit DiskReserve(const std::string& db_path);
+    ~DiskReserve() { release(); }
+    DiskReserve(const DiskReserve&) = delete;
+    DiskReserve& operator=(const DiskReserve&) = delete;
+    void release();
+
+private:
+    std::string path_;
+    bool held_ = false;
+};
+
+struct StoredRunResult {
+    std::string status; // complete, interrupted or failed, as stored
+    std::size_t statistics = 0; // stored now
+    int suspect = 0, failed = 0; // statistics by verdict
+    std::vector<int> unfinished; // tests whose worker died or failed
+    bool interrupted = false;
+};
+
+// Stores a new run (run_id 0; returns its id) or marks stored run run_id running again.
+std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id);
+
+// After whatever ended a run by an exception (a full disk, a failing backend): a run left
+// 'running' is marked failed; the tests it stored stay, and --resume runs the rest.
+void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept;
+
+// Runs `to_run` of stored run `run_id` (its record `run`, its configuration `config`) and stores
+// each test as it finishes (Store::insert_test), the progress line on `progress`; marks the
+// run complete, interrupted or failed. runner's on_stop and on_failure are set here.
+StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
+    const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
+    RunnerOptions runner, Progress& progress);
+
+// --fail-on for a finished run: the run and the other stored seeds of its configuration and
+// battery.
+GateResult gate_run(Store& store, std::int64_t run_id, const RunRecord& run, FailOn fail_on);
+
+} // namespace rngvet
