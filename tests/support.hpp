@@ -7,6 +7,7 @@
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/ranmar_device.hpp"
 #include "reports/store.hpp"
 #include "validators/known_answers.hpp"
 
@@ -20,6 +21,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -229,11 +231,21 @@ inline void skip_unless_available(const std::string& backend)
         if (required_backend(backend)) FAIL() << "required backend unavailable: " << why;
         GTEST_SKIP() << why;
     }
+    // Once per backend, the device the tests run on (the one a stream picks, e.g. the OpenCL
+    // device $RNGVET_OPENCL_DEVICE names, not the first one listed).
     static std::set<std::string> announced;
     if (announced.insert(backend).second) {
+        const rngvet::RanmarSetup setup
+            = rngvet::ranmar_setup(ranmar_config("ranmar24", 1, "single", "increment", 1, 1));
+        std::unique_ptr<rngvet::KernelDevice> device;
+        if (backend == "openmp") device = rngvet::make_openmp_ranmar(setup);
+        if (backend == "opencl") device = rngvet::make_opencl_ranmar(setup, -1);
+        if (backend == "cuda") device = rngvet::make_cuda_ranmar(setup, -1);
         const std::vector<std::string> devices = rngvet::backend_devices(backend);
-        std::cout << "[ backend  ] " << backend << ": "
-                  << (devices.empty() ? std::string("host") : devices.front()) << std::endl;
+        std::cout << "[ backend  ] "
+                  << (device ? device->description()
+                             : backend + ": " + (devices.empty() ? "host" : devices.front()))
+                  << std::endl;
     }
 }
 
