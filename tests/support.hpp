@@ -166,6 +166,22 @@ inline rngvet::Configuration mt_config(const std::string& generator, const std::
 }
 
 // The first n numbers of a configuration's reference stream (backend cpu).
+// Sets an environment variable for as long as it lives.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value)
+        : name_(name)
+    {
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() { ::unsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+};
+
 inline std::vector<std::uint64_t> reference(rngvet::Configuration c, std::size_t n)
 {
     c.backend = rngvet::Backend::cpu;

@@ -618,18 +618,6 @@ TEST_P(Backend, OneWarpPerInstanceStreamsStayBitIdentical)
 // 32 instances, lanes, words), chosen by the sets and the instance count; RNGVET_MT_KERNEL
 // forces one. Each must reproduce the reference on every layout, with odd launch lengths, and
 // write each slot once; one that cannot run the sets is refused with a one-line error.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value)
-        : name_(name)
-    {
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() { ::unsetenv(name_); }
-
-private:
-    const char* name_;
-};
 
 TEST_P(Backend, CudaMtKernelsEachReproduceTheReference)
 {

@@ -11,6 +11,7 @@
 #include "kernels/host_grid.hpp"
 #include "kernels/launch_plan.hpp"
 #include "kernels/mt_registers.hpp"
+#include "support.hpp"
 
 #include <cstdlib>
 #include <functional>
@@ -21,54 +22,7 @@
 namespace rngvet {
 namespace {
 
-Configuration config(const std::string& generator, const std::string& params, int instances,
-    const std::string& layout, const std::string& seeding, std::vector<std::int64_t> seed,
-    std::uint64_t skip = 0, const std::string& zero = "keep")
-{
-    Configuration c;
-    c.generator = generator;
-    c.params = params;
-    c.instances = instances;
-    c.layout = parse_layout(layout);
-    c.seeding = parse_seeding(seeding);
-    c.seed = std::move(seed);
-    c.skip = skip;
-    c.zero = parse_zero_policy(zero);
-    return c;
-}
-
-std::vector<std::uint64_t> reference(const Configuration& c, std::size_t n)
-{
-    std::vector<std::uint64_t> out(n);
-    make_stream(c)->fill(out.data(), n);
-    return out;
-}
-
-::testing::AssertionResult same_words(
-    const std::vector<std::uint64_t>& want, const std::vector<std::uint64_t>& got)
-{
-    for (std::size_t k = 0; k < want.size(); ++k)
-        if (want[k] != got[k])
-            return ::testing::AssertionFailure()
-                << "first difference at combined index " << k << ": reference " << want[k]
-                << ", body " << got[k];
-    return ::testing::AssertionSuccess();
-}
-
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value)
-        : name_(name)
-    {
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() { ::unsetenv(name_); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    const char* name_;
-};
+using namespace rngvet_test;
 
 // Block-shared scratch that starts every block as garbage.
 template <class T> struct Scratch {
@@ -215,10 +169,10 @@ TEST(KernelBodies, RanmarGridsOfEveryBackendAreTheReference)
 {
     constexpr std::size_t n = 8000;
     const Configuration cases[] = {
-        config("ranmar48x", "", 1, "single", "increment", { 1802, 9373 }),
-        config("ranmar24", "", 7, "interleave", "hash", { 1, 2 }, 5),
-        config("ranmar48", "", 20, "block:3", "increment", { 1802, 9373 }, 0, "smallest"),
-        config("ranmar48x", "", 18, "request:100", "stride:7", { 77, 88 }, 1001),
+        ranmar_config("ranmar48x", 1, "single", "increment", 1802, 9373),
+        ranmar_config("ranmar24", 7, "interleave", "hash", 1, 2, "keep", 5),
+        ranmar_config("ranmar48", 20, "block:3", "increment", 1802, 9373, "smallest"),
+        ranmar_config("ranmar48x", 18, "request:100", "stride:7", 77, 88, "keep", 1001),
     };
     for (const Configuration& c : cases) {
         const std::vector<std::uint64_t> want = reference(c, n);
@@ -244,9 +198,9 @@ TEST(KernelBodies, MtOneThreadPerInstanceIsTheReference)
 {
     constexpr std::size_t n = 8000;
     const Configuration cases[] = {
-        config("mt19937", "", 1, "single", "same", { 5489 }),
-        config("mt19937", "", 3, "interleave", "increment", { 5489 }, 7),
-        config("mtdc", "nvidia-sdk-mt607", 130, "block:5", "hash", { 9 }),
+        mt_config("mt19937", "", 1, "single", "same", { 5489 }),
+        mt_config("mt19937", "", 3, "interleave", "increment", { 5489 }, 0, 7),
+        mt_config("mtdc", "nvidia-sdk-mt607", 130, "block:5", "hash", { 9 }),
     };
     const ScopedEnv words("RNGVET_MT_KERNEL", "words"); // for the SDK's sets on CUDA
     for (const Configuration& c : cases) {
@@ -264,10 +218,10 @@ TEST(KernelBodies, MtOneThreadPerInstanceIsTheReference)
 std::vector<Configuration> mt_small_cases()
 {
     return {
-        config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }),
-        config("mtdc", "fixstars-mt521", 32, "interleave", "hash", { 12345 }, 3),
-        config("mtdc", "nvidia-sdk-mt607", 33, "block:7", "increment", { 5 }, 1001),
-        config("mtdc", "nvidia-sdk-mt607", 9, "request:40", "stride:0x33ff", { 0 }),
+        mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }),
+        mt_config("mtdc", "fixstars-mt521", 32, "interleave", "hash", { 12345 }, 0, 3),
+        mt_config("mtdc", "nvidia-sdk-mt607", 33, "block:7", "increment", { 5 }, 0, 1001),
+        mt_config("mtdc", "nvidia-sdk-mt607", 9, "request:40", "stride:0x33ff", { 0 }),
     };
 }
 
