@@ -56,6 +56,41 @@ bool names_external(const std::string& name)
 {
     return name == "stdin32" || name.rfind("file:", 0) == 0;
 }
+
+// A canonical name cut along canonical_name's grammar, before any part is read: the head (the
+// five fields generator/instances/layout/seeding/seed, or an external stream's name) and the
+// options after ';', in canonical_name's order (zero, skip, view). A file: name keeps only its
+// view, since the path may hold ';' and '/' itself.
+struct CanonicalParts {
+    bool external = false;
+    std::string head;
+    std::vector<std::string> fields; // the head's fields; empty for an external stream
+    std::vector<std::string> options; // "zero=smallest", "skip=10", "view=low32"
+};
+
+CanonicalParts split_canonical_name(const std::string& name)
+{
+    CanonicalParts parts;
+    parts.external = names_external(name);
+    parts.head = name;
+    if (parts.external) {
+        const auto at = name.rfind(";view=");
+        if (at != std::string::npos) {
+            parts.options.push_back(name.substr(at + 1));
+            parts.head = name.substr(0, at);
+        }
+        return parts;
+    }
+    std::stringstream in(name);
+    std::string part;
+    std::getline(in, parts.head, ';');
+    while (std::getline(in, part, ';'))
+        parts.options.push_back(part);
+    std::stringstream head(parts.head);
+    while (std::getline(head, part, '/'))
+        parts.fields.push_back(part);
+    return parts;
+}
 // SplitMix64 finaliser (constants from Steele, Lea & Flood 2014, as used in Vigna's
 // splitmix64): the documented mixing behind --seeding hash.
 std::uint64_t splitmix64(std::uint64_t x)
@@ -534,24 +569,8 @@ Configuration parse_canonical_name(const std::string& name, const std::string& p
         return InputError("'" + name + "' is not a canonical configuration name: " + why);
     };
     Configuration c;
-    // Options follow the head after ';', in canonical_name's order (zero, skip, view). A file:
-    // name keeps only its view, since the path may hold ';' itself.
-    std::string head = name;
-    std::vector<std::string> options;
-    if (names_external(name)) {
-        const auto at = name.rfind(";view=");
-        if (at != std::string::npos) {
-            options.push_back(name.substr(at + 1));
-            head = name.substr(0, at);
-        }
-    } else {
-        std::stringstream in(name);
-        std::string part;
-        std::getline(in, head, ';');
-        while (std::getline(in, part, ';'))
-            options.push_back(part);
-    }
-    for (const std::string& option : options) {
+    const CanonicalParts parts = split_canonical_name(name);
+    for (const std::string& option : parts.options) {
         const auto eq = option.find('=');
         const std::string key = option.substr(0, eq);
         const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
@@ -564,14 +583,10 @@ Configuration parse_canonical_name(const std::string& name, const std::string& p
         else
             throw refuse("unknown option '" + option + "' (valid: zero=, skip=, view=)");
     }
-    if (names_external(head)) {
-        c.generator = parse_generator(head);
+    if (parts.external) {
+        c.generator = parse_generator(parts.head);
     } else {
-        std::vector<std::string> fields;
-        std::stringstream in(head);
-        std::string field;
-        while (std::getline(in, field, '/'))
-            fields.push_back(field);
+        const std::vector<std::string>& fields = parts.fields;
         if (fields.size() != 5) throw refuse("expected generator/instances/layout/seeding/seed");
         std::string hash;
         if (fields[0].rfind("mtdc[", 0) == 0 && fields[0].back() == ']') {
@@ -621,12 +636,15 @@ Configuration parse_canonical_name(const std::string& name, const std::string& p
 
 std::string seed_family(const std::string& canonical)
 {
-    if (names_external(canonical)) return canonical;
-    const auto end = canonical.find(';');
-    const auto slash = canonical.rfind('/', end == std::string::npos ? std::string::npos : end);
-    if (slash == std::string::npos) return canonical;
-    return canonical.substr(0, slash + 1) + "*"
-        + (end == std::string::npos ? std::string() : canonical.substr(end));
+    CanonicalParts parts = split_canonical_name(canonical);
+    if (parts.external || parts.fields.size() != 5) return canonical;
+    parts.fields[4] = "*";
+    std::string family;
+    for (const std::string& field : parts.fields)
+        family += (family.empty() ? "" : "/") + field;
+    for (const std::string& option : parts.options)
+        family += ";" + option;
+    return family;
 }
 
 int resolution_bits(const Configuration& c)
