@@ -273,7 +273,8 @@ int cmd_bench(int argc, char** argv)
 
     std::vector<std::string> backends;
     if (backends_text.empty())
-        backends = available_backends();
+        for (const Backend b : available_backends())
+            backends.push_back(to_string(b));
     else {
         std::stringstream in(backends_text);
         for (std::string b; std::getline(in, b, ',');) {
