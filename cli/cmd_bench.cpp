@@ -20,19 +20,20 @@
 namespace rngvet::cli {
 namespace {
 
+// A configuration in the command line's words, resolved as `rngvet run` resolves its options.
 Configuration config_of(const std::string& g, int instances, const std::string& layout,
-    const std::string& backend, const std::vector<std::int64_t>& seed,
-    const std::string& params = "", const std::string& seeding = "increment")
+    const std::string& backend, const std::string& seed, const std::string& params = "",
+    const std::string& seeding = "increment")
 {
-    Configuration c;
-    c.generator = g;
-    c.seed = seed;
-    c.instances = instances;
-    c.layout = parse_layout(layout);
-    c.seeding = parse_seeding(seeding);
-    c.params = params;
-    c.backend = parse_backend(backend);
-    return c;
+    ConfigurationText text;
+    text.generator = g;
+    text.seed = seed;
+    text.params = params;
+    text.instances = instances;
+    text.layout = layout;
+    text.seeding = seeding;
+    text.backend = backend;
+    return resolve_configuration(text);
 }
 
 // OpenMP launches: at most 2^20 numbers (8 MiB), which stay in the host's caches.
@@ -119,7 +120,7 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     // of the one instance). More: the same family interleaved.
     const bool same_stream = instances == 1;
     Configuration config = config_of(
-        "ranmar24", instances, same_stream ? "single" : "interleave", backend, { 1802, 9373 });
+        "ranmar24", instances, same_stream ? "single" : "interleave", backend, "1802,9373");
     if (config.backend == Backend::automatic) { // measured once, here, in a child
         std::string report;
         config.backend = resolve_auto_backend(config, BackendOptions{}, &report);
@@ -273,7 +274,8 @@ int cmd_bench(int argc, char** argv)
 
     std::vector<std::string> backends;
     if (backends_text.empty())
-        backends = available_backends();
+        for (const Backend b : available_backends())
+            backends.push_back(to_string(b));
     else {
         std::stringstream in(backends_text);
         for (std::string b; std::getline(in, b, ',');) {
@@ -285,7 +287,7 @@ int cmd_bench(int argc, char** argv)
     }
 
     std::vector<Throughput> rows;
-    const std::vector<std::int64_t> james = { 1802, 9373 };
+    const std::string james = "1802,9373";
     for (const std::string& backend : backends) {
         const bool device = backend == "cuda" || backend == "opencl";
         // OpenMP: 256 instances, 16 per thread on 16 threads, so that under interleave each
@@ -306,14 +308,14 @@ int cmd_bench(int argc, char** argv)
             config_of("ranmar24", 8, "interleave", backend, james),
             config_of("ranmar48", 8, "interleave", backend, james),
             config_of("ranmar48x", 8, "interleave", backend, james),
-            config_of("mtdc", 32, "block:65536", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
-            config_of("mt19937", 1, "single", backend, { 5489 }, "", "same"),
-            config_of("mtdc", 1, "single", backend, { 0 }, "fixstars-mt521", "same"),
-            config_of("mtdc", 8, "interleave", backend, { 0 }, "fixstars-mt521", "stride:0x33ff"),
+            config_of("mtdc", 32, "block:65536", backend, "0", "fixstars-mt521", "stride:0x33ff"),
+            config_of("mt19937", 1, "single", backend, "5489", "", "same"),
+            config_of("mtdc", 1, "single", backend, "0", "fixstars-mt521", "same"),
+            config_of("mtdc", 8, "interleave", backend, "0", "fixstars-mt521", "stride:0x33ff"),
         };
         if (!sdk_path.empty())
             configs.push_back(
-                config_of("mtdc", 4096, "interleave", backend, { 777 }, sdk_path, "same"));
+                config_of("mtdc", 4096, "interleave", backend, "777", sdk_path, "same"));
         for (const Configuration& c : configs) {
             if (canonical_name(c).find(only) == std::string::npos) continue;
             for (const char* placement : { "device", "host", "host-copy" }) {

@@ -43,9 +43,9 @@ int cmd_list(int argc, char** argv)
                   << "; --mcpi-points, --mcpi-reps)\n";
     }
     std::cout << "backends (available here):\n";
-    for (const auto& b : available_backends()) {
-        std::cout << "  " << b;
-        if (b != "cpu") {
+    for (const Backend b : available_backends()) {
+        std::cout << "  " << to_string(b);
+        if (b != Backend::cpu) {
             const auto devices = backend_devices(b);
             for (std::size_t i = 0; i < devices.size(); ++i)
                 std::cout << (i ? "; " : ": ") << devices[i];

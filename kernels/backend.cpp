@@ -34,26 +34,31 @@ bool is_mt(const Configuration& c)
     return family(c.generator) == GeneratorFamily::mt;
 }
 
-std::string join(const std::vector<std::string>& items)
+std::string join(const std::vector<Backend>& backends)
 {
     std::string s;
-    for (const auto& item : items)
-        s += (s.empty() ? "" : ", ") + item;
+    for (const Backend b : backends)
+        s += (s.empty() ? "" : ", ") + std::string(to_string(b));
     return s;
 }
 
 struct Probe {
-    std::vector<std::string> available{ "cpu" };
+    std::vector<Backend> available{ Backend::cpu };
     std::string why_openmp, why_opencl, why_cuda;
+
+    bool has(Backend b) const
+    {
+        return std::find(available.begin(), available.end(), b) != available.end();
+    }
 };
 
 const Probe& probe()
 {
     static const Probe result = [] {
         Probe p;
-        if (openmp_usable(p.why_openmp)) p.available.push_back("openmp");
-        if (opencl_usable(p.why_opencl)) p.available.push_back("opencl");
-        if (cuda_usable(p.why_cuda)) p.available.push_back("cuda");
+        if (openmp_usable(p.why_openmp)) p.available.push_back(Backend::openmp);
+        if (opencl_usable(p.why_opencl)) p.available.push_back(Backend::opencl);
+        if (cuda_usable(p.why_cuda)) p.available.push_back(Backend::cuda);
         return p;
     }();
     return result;
@@ -579,14 +584,14 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
 {
     if (c.backend != Backend::cuda && c.backend != Backend::opencl) {
         (void)make_backend_stream(c);
-        return backend_devices(to_string(c.backend));
+        return backend_devices(c.backend);
     }
     // The child answers with one device per line.
     const std::string text = in_child(
         [&] {
             (void)make_backend_stream(c);
             std::string devices;
-            for (const std::string& d : backend_devices(to_string(c.backend)))
+            for (const std::string& d : backend_devices(c.backend))
                 devices += d + "\n";
             return devices;
         },
@@ -611,29 +616,30 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
     const std::string text = in_child(
         [&] {
             const Probe& pr = probe();
-            const auto has = [&](const std::string& b) {
-                return std::find(pr.available.begin(), pr.available.end(), b) != pr.available.end();
-            };
-            const std::string host = has("openmp") ? "openmp" : "cpu";
-            std::string gpu = has("cuda")               ? "cuda"
-                : has("opencl") && opencl_gpu_present() ? "opencl"
-                                                        : "";
+            const Backend host = pr.has(Backend::openmp) ? Backend::openmp : Backend::cpu;
+            // Backend::automatic: none.
+            Backend gpu = pr.has(Backend::cuda)                   ? Backend::cuda
+                : pr.has(Backend::opencl) && opencl_gpu_present() ? Backend::opencl
+                                                                  : Backend::automatic;
             // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
             if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
-                gpu = env;
-                if (!has(gpu) || gpu == host)
-                    throw InputError("RNGVET_AUTO_GPU='" + gpu
-                        + "' is not an available backend other than " + host
+                const std::string named = env;
+                const auto it = std::find_if(pr.available.begin(), pr.available.end(),
+                    [&](Backend b) { return named == to_string(b); });
+                if (it == pr.available.end() || *it == host)
+                    throw InputError("RNGVET_AUTO_GPU='" + named
+                        + "' is not an available backend other than " + to_string(host)
                         + " (available: " + join(pr.available) + ")");
+                gpu = *it;
             }
-            if (gpu.empty())
-                return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + host + "\n";
+            if (gpu == Backend::automatic)
+                return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + to_string(host) + "\n";
             // Delivery to host memory in place, as the feed reads it, at the run's launch length.
             std::string lines, best;
             double best_share = -1;
-            for (const std::string& b : { gpu, host }) {
+            for (const Backend b : { gpu, host }) {
                 Configuration k = c;
-                k.backend = parse_backend(b);
+                k.backend = b;
                 try {
                     const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
                         options.segments, options.segment_length)
@@ -642,14 +648,14 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
                     char line[200];
                     std::snprintf(line, sizeof line,
                         "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
-                        b.c_str(), rate, share, jobs);
+                        to_string(b), rate, share, jobs);
                     lines += line;
                     if (share > best_share) {
                         best_share = share;
-                        best = b;
+                        best = to_string(b);
                     }
                 } catch (const std::exception& e) {
-                    lines += "auto: " + b + " failed: " + e.what() + "\n";
+                    lines += "auto: " + std::string(to_string(b)) + " failed: " + e.what() + "\n";
                 }
             }
             if (best.empty())
@@ -669,7 +675,7 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
     return parse_backend(chosen);
 }
 
-std::vector<std::string> available_backends()
+std::vector<Backend> available_backends()
 {
     return probe().available;
 }
@@ -683,16 +689,23 @@ Backend parse_backend_here(const std::string& text)
     }
 }
 
-std::vector<std::string> backend_devices(const std::string& backend)
+std::vector<std::string> backend_devices(Backend backend)
 {
-    if (backend == "cpu") return { "reference engine (one host thread)" };
-    if (backend == "openmp") {
+    switch (backend) {
+    case Backend::cpu:
+        return { "reference engine (one host thread)" };
+    case Backend::openmp: {
         std::string why;
         return openmp_usable(why) ? std::vector<std::string>{ "host threads (OpenMP)" }
                                   : std::vector<std::string>{};
     }
-    if (backend == "opencl") return opencl_device_names();
-    if (backend == "cuda") return cuda_device_names();
+    case Backend::opencl:
+        return opencl_device_names();
+    case Backend::cuda:
+        return cuda_device_names();
+    case Backend::automatic:
+        break;
+    }
     return {};
 }
 
@@ -725,7 +738,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     const std::string& why = c.backend == Backend::openmp ? pr.why_openmp
         : c.backend == Backend::opencl                    ? pr.why_opencl
                                                           : pr.why_cuda;
-    if (std::find(pr.available.begin(), pr.available.end(), backend) == pr.available.end())
+    if (!pr.has(c.backend))
         throw InputError(
             "backend '" + backend + "' is not available (" + why + "); available: " + available);
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");

@@ -17,7 +17,7 @@ namespace rngvet {
 struct BackendOptions {
     // Numbers of the combined stream generated per kernel launch (and copied to the host).
     std::size_t launch_numbers = std::size_t(1) << 22;
-    // OpenCL: index into backend_devices("opencl"); CUDA: device ordinal. -1: the default
+    // OpenCL: index into backend_devices(Backend::opencl); CUDA: device ordinal. -1: the default
     // (OpenCL: $RNGVET_OPENCL_DEVICE if set, else the first GPU, else the first device).
     int device = -1;
     // RANMAR's jump-parallel generation (kernels/ranmar_kernel.hpp): units per instance and
@@ -26,9 +26,9 @@ struct BackendOptions {
     std::uint64_t segment_length = 0;
 };
 
-// "cpu" first, then every backend compiled in and usable here: OpenMP always, OpenCL when a
-// platform has a device, CUDA when a device is present. Probed once per process.
-std::vector<std::string> available_backends();
+// Backend::cpu first, then every backend compiled in and usable here: OpenMP always, OpenCL
+// when a platform has a device, CUDA when a device is present. Probed once per process.
+std::vector<Backend> available_backends();
 
 // parse_backend, for programs that run streams: a name that is no backend is an InputError that
 // also names the backends available here ("unknown backend 'x' (valid: ...); available: cpu,
@@ -41,8 +41,9 @@ Backend parse_backend_here(const std::string& text);
 // then the one mapping from the words. Throws InputError.
 Configuration resolve_configuration_here(const ConfigurationText& text);
 
-// The devices a backend can use, e.g. "Portable Computing Language / pthread-...".
-std::vector<std::string> backend_devices(const std::string& backend);
+// The devices a backend can use, e.g. "Portable Computing Language / pthread-..." (none for
+// Backend::automatic).
+std::vector<std::string> backend_devices(Backend backend);
 
 // The stream of a configuration on c.backend. A backend not built or not usable here, or a
 // device that runs out of memory, is an InputError with one line, for example

@@ -161,10 +161,9 @@ rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
     using rngvet::Backend;
     if (wanted != Backend::automatic) return wanted;
     if (!rngvet::traits(c.generator).on_devices) return Backend::cpu;
-    const std::vector<std::string> here = rngvet::available_backends();
-    const auto has = [&](Backend b) {
-        return std::find(here.begin(), here.end(), rngvet::to_string(b)) != here.end();
-    };
+    const std::vector<Backend> here = rngvet::available_backends();
+    const auto has
+        = [&](Backend b) { return std::find(here.begin(), here.end(), b) != here.end(); };
     if (has(Backend::cuda)) return Backend::cuda;
     if (has(Backend::openmp)) return Backend::openmp;
     return Backend::cpu;

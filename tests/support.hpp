@@ -234,8 +234,9 @@ inline bool required_backend(const std::string& backend)
 // device.
 inline void skip_unless_available(const std::string& backend)
 {
-    const std::vector<std::string> available = rngvet::available_backends();
-    if (std::find(available.begin(), available.end(), backend) == available.end()) {
+    const std::vector<rngvet::Backend> available = rngvet::available_backends();
+    const rngvet::Backend typed = rngvet::parse_backend(backend);
+    if (std::find(available.begin(), available.end(), typed) == available.end()) {
         std::string why = "backend '" + backend + "' is not available";
         try {
             rngvet::Configuration c = ranmar_config("ranmar24", 1, "single", "increment", 1, 1);
@@ -257,7 +258,7 @@ inline void skip_unless_available(const std::string& backend)
         if (backend == "openmp") device = rngvet::make_openmp_ranmar(setup);
         if (backend == "opencl") device = rngvet::make_opencl_ranmar(setup, -1);
         if (backend == "cuda") device = rngvet::make_cuda_ranmar(setup, -1);
-        const std::vector<std::string> devices = rngvet::backend_devices(backend);
+        const std::vector<std::string> devices = rngvet::backend_devices(typed);
         std::cout << "[ backend  ] "
                   << (device ? device->description()
                              : backend + ": " + (devices.empty() ? "host" : devices.front()))

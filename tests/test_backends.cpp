@@ -1026,9 +1026,9 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
 
 TEST(Backends, CpuIsAlwaysAvailableAndFirst)
 {
-    const std::vector<std::string> b = available_backends();
+    const std::vector<rngvet::Backend> b = available_backends();
     ASSERT_FALSE(b.empty());
-    EXPECT_EQ(b.front(), "cpu");
+    EXPECT_EQ(b.front(), rngvet::Backend::cpu);
 }
 
 TEST(Backends, CpuBackendIsTheReferenceStream)
@@ -1042,13 +1042,15 @@ TEST(Backends, CpuBackendIsTheReferenceStream)
 
 TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
 {
-    const std::vector<std::string> available = available_backends();
+    const std::vector<rngvet::Backend> available = available_backends();
     std::string list;
-    for (const auto& a : available)
-        list += (list.empty() ? "" : ", ") + a;
+    for (const rngvet::Backend a : available)
+        list += (list.empty() ? "" : ", ") + std::string(to_string(a));
     std::vector<std::string> tried{ "metal" };
-    for (const char* b : { "openmp", "opencl", "cuda" })
-        if (std::find(available.begin(), available.end(), b) == available.end()) tried.push_back(b);
+    for (const rngvet::Backend b :
+        { rngvet::Backend::openmp, rngvet::Backend::opencl, rngvet::Backend::cuda })
+        if (std::find(available.begin(), available.end(), b) == available.end())
+            tried.push_back(to_string(b));
     for (const std::string& b : tried) {
         try {
             // A name that is no backend is refused where it is read, one not here by the stream.
@@ -1067,11 +1069,11 @@ TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
 
 TEST(Backends, ExternalStreamsStayOnTheCpu)
 {
-    const std::vector<std::string> available = available_backends();
+    const std::vector<rngvet::Backend> available = available_backends();
     if (available.size() < 2) GTEST_SKIP() << "no backend other than cpu here";
     Configuration c;
     c.generator = "stdin32";
-    c.backend = parse_backend(available[1]);
+    c.backend = available[1];
     EXPECT_THROW(make_backend_stream(c), InputError);
 }
 

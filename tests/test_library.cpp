@@ -403,8 +403,8 @@ INSTANTIATE_TEST_SUITE_P(Library, LibraryOnBackend, testing::ValuesIn(every_back
 // Whether a backend is available here; one that $RNGVET_REQUIRE_BACKENDS lists must be.
 bool have_backend(const std::string& backend)
 {
-    const std::vector<std::string> here = available_backends();
-    const bool have = std::find(here.begin(), here.end(), backend) != here.end();
+    const std::vector<Backend> here = available_backends();
+    const bool have = std::find(here.begin(), here.end(), parse_backend(backend)) != here.end();
     if (!have && rngvet_test::required_backend(backend))
         ADD_FAILURE() << "backend " << backend << " is required but not available";
     return have;

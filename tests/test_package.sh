@@ -44,6 +44,14 @@ man -l "$root/usr/share/man/man1/rngvet-generate.1" 2>/dev/null | grep -q -- '--
     || grep -q -- '--count' "$root/usr/share/man/man1/rngvet-generate.1" || fail "man page"
 bash -c "source '$root/usr/share/bash-completion/completions/rngvet'; complete -p rngvet" \
     >/dev/null || fail "bash completion"
+# --generator completes to the generators `rngvet list` names (file:PATH as file:).
+completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
+    COMP_WORDS=('$rngvet' run --generator ''); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
+listed=$("$rngvet" list | awk '/^generators:/ { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/PATH$/, "", $1); print $1 }')
+[ "$(sort <<<"$completed")" = "$(sort <<<"$listed")" ] \
+    || fail "--generator completes to '$completed', rngvet list names '$listed'"
+grep -qx ranmar48x <<<"$completed" && grep -qx file: <<<"$completed" \
+    || fail "--generator completes to '$completed'"
 
 # The examples with pkg-config ...
 export PKG_CONFIG_PATH=$libdir/pkgconfig

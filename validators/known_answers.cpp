@@ -15,13 +15,13 @@ const char* const embedded_table =
 
 Configuration KnownAnswer::configuration(const std::string& backend) const
 {
-    Configuration c;
-    c.generator = generator;
-    c.params = params;
-    c.seed = seed;
-    c.skip = skip;
-    c.backend = parse_backend(backend);
-    return c;
+    ConfigurationText text;
+    text.generator = generator;
+    text.params = params;
+    text.seed = seed_string(seed);
+    text.skip = skip;
+    text.backend = backend;
+    return resolve_configuration(text);
 }
 
 std::string KnownAnswer::label() const
