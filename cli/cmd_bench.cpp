@@ -20,22 +20,6 @@
 namespace rngvet::cli {
 namespace {
 
-// A configuration in the command line's words, resolved as `rngvet run` resolves its options.
-Configuration config_of(const std::string& g, int instances, const std::string& layout,
-    const std::string& backend, const std::string& seed, const std::string& params = "",
-    const std::string& seeding = "increment")
-{
-    ConfigurationText text;
-    text.generator = g;
-    text.seed = seed;
-    text.params = params;
-    text.instances = instances;
-    text.layout = layout;
-    text.seeding = seeding;
-    text.backend = backend;
-    return resolve_configuration(text);
-}
-
 // OpenMP launches: at most 2^20 numbers (8 MiB), which stay in the host's caches.
 std::size_t openmp_launch(std::size_t launch)
 {

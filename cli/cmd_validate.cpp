@@ -15,15 +15,7 @@ std::vector<Configuration> default_configurations(const std::string& backend)
     (void)parse_backend_here(backend); // a name that is no backend: say which ones are here
     auto make = [&](const char* g, const char* seed, int n, const char* layout, const char* seeding,
                     const char* params = "") {
-        ConfigurationText text;
-        text.generator = g;
-        text.seed = seed;
-        text.instances = n;
-        text.layout = layout;
-        text.seeding = seeding;
-        text.params = params;
-        text.backend = backend;
-        return resolve_configuration(text);
+        return config_of(g, n, layout, backend, seed, params, seeding);
     };
     return {
         make("ranmar24", "1802,9373", 1, "single", "increment"),

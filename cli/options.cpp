@@ -145,4 +145,19 @@ const std::string& recorded_command_line()
     return recorded;
 }
 
+Configuration config_of(const std::string& g, int instances, const std::string& layout,
+    const std::string& backend, const std::string& seed, const std::string& params,
+    const std::string& seeding)
+{
+    ConfigurationText text;
+    text.generator = g;
+    text.seed = seed;
+    text.params = params;
+    text.instances = instances;
+    text.layout = layout;
+    text.seeding = seeding;
+    text.backend = backend;
+    return resolve_configuration(text);
+}
+
 } // namespace rngvet::cli

@@ -74,4 +74,10 @@ std::string command_line(int argc, char** argv);
 void set_command_line(int argc, char** argv);
 const std::string& recorded_command_line();
 
+// A configuration in the command line's words, resolved as `rngvet run` resolves its options
+// (rngvet bench's and rngvet validate's own configurations).
+Configuration config_of(const std::string& generator, int instances, const std::string& layout,
+    const std::string& backend, const std::string& seed, const std::string& params = "",
+    const std::string& seeding = "increment");
+
 } // namespace rngvet::cli
