@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
@@ -139,7 +140,11 @@ LocalResult run_here(const LocalRun& run)
             });
             close(task_lock); // the worker keeps it
         }
-        for (const ChildPool::Ended& e : pool.wait(-1)) {
+        // A stop reaches the running tasks too: each marks its run interrupted with the tests
+        // it finished and ends, instead of finishing the test in flight first.
+        const std::vector<ChildPool::Ended> ended = pool.wait(500);
+        if (stopped()) pool.signal_all(SIGTERM);
+        for (const ChildPool::Ended& e : ended) {
             ++finished;
             say("rngvet: " + describe(tasks[static_cast<std::size_t>(e.job)])
                 + (e.ok ? " done" : " FAILED") + " [" + std::to_string(finished) + "/"

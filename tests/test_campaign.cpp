@@ -1,6 +1,7 @@
 // Campaigns: the file format and its errors, task expansion, shard balance, the task table, the
 // merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
-// local `rngvet campaign run` that is killed part way and completed by running it again.
+// local `rngvet campaign run` that is killed part way and completed by running it again, and one
+// stopped by SIGTERM that stops its task in flight.
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
 #include "generators/error.hpp"
@@ -627,6 +628,40 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     EXPECT_NE(r.err.find("rngvet: error: task 1 (a, seed 1802,9373"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("belongs to campaign local-"), std::string::npos) << r.err;
     EXPECT_EQ(count(dir2 + "/campaign.sqlite", "SELECT count(*) FROM statistics"), 0);
+}
+
+// SIGTERM to the campaign process alone, as `kill PID` sends it, stops the task in flight too:
+// the campaign ends long before the task's test would (Crush test 76 takes over a minute), and
+// the task's run is marked interrupted, so that running the campaign again resumes it.
+TEST(CampaignCli, LocalRunStoppedBySigtermStopsTheTaskInFlight)
+{
+    const std::string file = write_file("stop.ini",
+        "[campaign]\nname = stop\nbattery = crush\ntests = 76\nshards = 1\n"
+        "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
+    const std::string dir = fresh("stop_dir");
+    const std::string db = dir + "/tasks/task-0.sqlite";
+    const pid_t pid = start_rngvet("campaign run " + file + " --jobs 1 --out " + dir);
+    ASSERT_GT(pid, 0);
+    bool started = false;
+    for (int i = 0; i < 600 && !started; ++i) {
+        started = exists(db) && count(db, "SELECT count(*) FROM runs") == 1;
+        if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_TRUE(started) << "the task's run did not start";
+    std::this_thread::sleep_for(std::chrono::milliseconds(500)); // its worker is under way
+    const auto stop = std::chrono::steady_clock::now();
+    kill(pid, SIGTERM);
+    for (int i = 0; i < 600 && kill(pid, 0) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const bool ended = kill(pid, 0) != 0;
+    if (!ended) kill(-pid, SIGKILL);
+    ASSERT_TRUE(ended) << "the campaign was still running 30 s after SIGTERM";
+    EXPECT_LT(std::chrono::steady_clock::now() - stop, std::chrono::seconds(30));
+    EXPECT_EQ(count(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM tests"), 0);
+    const auto r = run_rngvet("campaign status " + dir);
+    EXPECT_NE((r.out + r.err).find("0 done, 0 running, 1 failed"), std::string::npos)
+        << r.out << r.err;
 }
 
 } // namespace
