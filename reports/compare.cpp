@@ -357,8 +357,14 @@ bool Comparison::repeated_seeds() const
 
 Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
 {
+    // A seed's statistics, from one run or from several runs of disjoint tests (a follow-up
+    // that runs other statistics of the same seed with --tests adds to it).
+    struct Seed {
+        std::vector<RunRecord> runs;
+        std::vector<StatisticRecord> stats;
+    };
     struct Group {
-        std::map<std::string, std::pair<RunRecord, std::vector<StatisticRecord>>> by_seed;
+        std::map<std::string, Seed> by_seed;
         int duplicates = 0;
     };
     std::map<std::pair<std::string, std::string>, Group> groups;
@@ -368,11 +374,24 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
         Group& g = groups[{ configuration_family(r.config), r.battery }];
         auto it = g.by_seed.find(r.seed);
         if (it == g.by_seed.end()) {
-            g.by_seed.emplace(r.seed, std::make_pair(r, std::move(stats)));
+            g.by_seed.emplace(r.seed, Seed{ { r }, std::move(stats) });
             continue;
         }
+        Seed& seed = it->second;
+        std::set<int> counted;
+        for (const auto& st : seed.stats)
+            counted.insert(st.stat_index);
+        const bool repeats = std::any_of(stats.begin(), stats.end(),
+            [&](const StatisticRecord& st) { return counted.count(st.stat_index) > 0; });
+        if (!repeats) {
+            seed.runs.push_back(r);
+            seed.stats.insert(seed.stats.end(), stats.begin(), stats.end());
+            continue;
+        }
+        // A run that repeats statistics already counted: one of the two is left out, the
+        // larger kept.
         ++g.duplicates;
-        if (stats.size() >= it->second.second.size()) it->second = { r, std::move(stats) };
+        if (stats.size() >= seed.stats.size()) seed = Seed{ { r }, std::move(stats) };
     }
     const std::vector<BenchRecord> bench = store.bench();
 
@@ -384,16 +403,17 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
         c.duplicate_runs = g.duplicates;
         std::map<int, StatisticSummary> stats;
         for (auto& [seed, entry] : g.by_seed) {
-            const RunRecord& r = entry.first;
             c.seeds.push_back(seed);
-            c.run_ids.push_back(r.run_id);
-            c.generator = r.generator;
-            c.resolution_bits = c.resolution_bits == 0
-                ? r.resolution_bits
-                : std::min(c.resolution_bits, r.resolution_bits);
-            c.cpu_seconds += r.cpu_seconds;
-            if (r.status != "complete") ++c.incomplete_runs;
-            for (const auto& st : entry.second) {
+            for (const RunRecord& r : entry.runs) {
+                c.run_ids.push_back(r.run_id);
+                c.generator = r.generator;
+                c.resolution_bits = c.resolution_bits == 0
+                    ? r.resolution_bits
+                    : std::min(c.resolution_bits, r.resolution_bits);
+                c.cpu_seconds += r.cpu_seconds;
+                if (r.status != "complete") ++c.incomplete_runs;
+            }
+            for (const auto& st : entry.stats) {
                 StatisticSummary& s = stats[st.stat_index];
                 s.stat_index = st.stat_index;
                 s.test_number = st.test_number;

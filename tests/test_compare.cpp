@@ -458,6 +458,35 @@ TEST(Compare, OneSeedWithAClearFailureIsDefectiveAndOneSuspectValueIsNot)
     check_tables(r.markdown);
 }
 
+// Runs of one seed with disjoint tests (a follow-up that runs other statistics of the seed
+// with --tests) count together: the second run's clear failure makes the configuration
+// defective and neither run is left out. A run that repeats statistics already counted is.
+TEST(Compare, RunsOfOneSeedWithDisjointTestsCountTogether)
+{
+    const std::string path = rngvet_test::fresh("compare_disjoint.sqlite");
+    Store store(path);
+    std::vector<StatisticRecord> first, second;
+    for (const Stat& s : smallcrush_stats)
+        (s.test <= 5 ? first : second)
+            .push_back({ s.index, s.test, s.name, s.test == 7 ? 1e-20 : 0.5 });
+    for (const char* seed : { "1,2", "3,4", "5,6" }) {
+        store.insert_run(run_record("ranmar48", "ranmar48/1/single/increment", seed, 48), first);
+        store.insert_run(run_record("ranmar48", "ranmar48/1/single/increment", seed, 48), second);
+    }
+    store.insert_run(run_record("ranmar48", "ranmar48/1/single/increment", "1,2", 48), first);
+    const Comparison c = compare_runs(store, store.runs());
+    const auto& a = find(c, "ranmar48/1/single/increment/*");
+    EXPECT_EQ(a.seeds.size(), 3u);
+    EXPECT_EQ(a.run_ids.size(), 6u);
+    EXPECT_EQ(a.duplicate_runs, 1);
+    EXPECT_EQ(a.stats.size(), 15u);
+    EXPECT_DOUBLE_EQ(a.cpu_seconds, 12.0);
+    EXPECT_EQ(a.verdict, Verdict::defective) << a.verdict_line;
+    EXPECT_EQ(stat(a, 8).cls, StatisticClass::systematic);
+    EXPECT_EQ(stat(a, 8).pvalues.size(), 3u);
+    EXPECT_EQ(stat(a, 1).pvalues.size(), 3u);
+}
+
 TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
 {
     const Fixture f = make_fixture("compare_render.sqlite");
