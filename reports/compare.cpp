@@ -388,10 +388,14 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
             seed.stats.insert(seed.stats.end(), stats.begin(), stats.end());
             continue;
         }
-        // A run that repeats statistics already counted: one of the two is left out, the
-        // larger kept.
-        ++g.duplicates;
-        if (stats.size() >= seed.stats.size()) seed = Seed{ { r }, std::move(stats) };
+        // A run that repeats statistics already counted: it or the seed's runs so far are left
+        // out, whichever has fewer statistics.
+        if (stats.size() >= seed.stats.size()) {
+            g.duplicates += static_cast<int>(seed.runs.size());
+            seed = Seed{ { r }, std::move(stats) };
+        } else {
+            ++g.duplicates;
+        }
     }
     const std::vector<BenchRecord> bench = store.bench();
 

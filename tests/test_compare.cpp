@@ -485,6 +485,16 @@ TEST(Compare, RunsOfOneSeedWithDisjointTestsCountTogether)
     EXPECT_EQ(stat(a, 8).cls, StatisticClass::systematic);
     EXPECT_EQ(stat(a, 8).pvalues.size(), 3u);
     EXPECT_EQ(stat(a, 1).pvalues.size(), 3u);
+
+    // A whole run of a seed counted from two runs replaces both: two more left out.
+    std::vector<StatisticRecord> whole = first;
+    whole.insert(whole.end(), second.begin(), second.end());
+    store.insert_run(run_record("ranmar48", "ranmar48/1/single/increment", "5,6", 48), whole);
+    const Comparison again = compare_runs(store, store.runs());
+    const auto& b = find(again, "ranmar48/1/single/increment/*");
+    EXPECT_EQ(b.run_ids.size(), 5u);
+    EXPECT_EQ(b.duplicate_runs, 3);
+    EXPECT_EQ(stat(b, 8).pvalues.size(), 3u);
 }
 
 TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
