@@ -16,14 +16,16 @@
 #                (BirthdaySpacings, t = 7), the book's 32 MT521 sets tests 48 (SampleCorr) and
 #                95 (AutoCor, d = 30). ranmar48 with --zero smallest is left out: its p-values
 #                equal --zero keep's (no exact zero occurs), whose follow-ups are 'failures'.
-#   crush-part3: the statistics outside [0.001, 0.999] on any seed of crush-part3.ini's finished
-#                configurations but MT19937's (the published failure): ranmar48's low32 view,
-#                tests 34 (Gap, r = 22), 52, 53, 54 (WeightDistrib, r = 8, 16, 24) and 67
-#                (RandomWalk1, L = 1000), on k = 3..12
+#   crush-part3: the statistics outside [0.001, 0.999] on any seed of crush-part3.ini but
+#                MT19937's (the published failure), on k = 3..12: ranmar48's low32 view, tests
+#                34 (Gap, r = 22), 52, 53, 54 (WeightDistrib, r = 8, 16, 24) and 67
+#                (RandomWalk1, L = 1000); the same view in block:12500, tests 9 (CollisionOver,
+#                t = 20), 34, 52, 53, 54 and 70 (RandomWalk1, L = 10000); ranmar48x's low32
+#                view, test 66 (RandomWalk1, L = 90)
 # with IJ = (1802 + 1553 k) mod 31329, KL = (9373 + 2671 k) mod 30082, the seeds of
 # examples/findings/smallcrush.ini (Mersenne Twisters 777 + k, the book's sets k).
 # Usage: followups.sh RNGVET DB [PARALLEL [SET ...]]   SET: failures (about 45 CPU minutes),
-# suspects (about 45 CPU minutes), crush-part2 (about 20 CPU minutes), crush-part3 (about 25 CPU
+# suspects (about 45 CPU minutes), crush-part2 (about 20 CPU minutes), crush-part3 (about 30 CPU
 # minutes); default all four.
 # PARALLEL runs at once (default 4).
 set -euo pipefail
@@ -62,6 +64,8 @@ sdk="--generator mtdc --params nvidia-sdk-mt607 --instances 4096 --layout interl
             for k in $(seq 3 12); do
                 echo "crush 67 1 $(seed "$k") --generator ranmar48 --view low32"
                 echo "crush 34,52,53,54 2 $(seed "$k") --generator ranmar48 --view low32"
+                echo "crush 9,34,52,53,54,70 2 $(seed "$k") --generator ranmar48 --instances 8 --layout block:12500 --view low32"
+                echo "crush 66 1 $(seed "$k") --generator ranmar48x --view low32"
             done ;;
         *) echo "followups.sh: unknown set '$set' (failures, suspects, crush-part2, crush-part3)" >&2; exit 2 ;;
         esac
