@@ -236,21 +236,32 @@ RNGVET_HD RanmarTileSlot ranmar_tile_slot(RanmarKernelParams p, RV_LOCAL const r
     return q;
 }
 
-/* Writes the thread's element of this step's tile and moves on to the next step. */
+/* Writes the thread's element of this step's tile to out[j] (when t is in the launch) and moves
+ * on to the next step: ranmar_tile_write_interleave where the index only advances (interleave),
+ * ranmar_tile_write for the other layouts. */
+RNGVET_HD void ranmar_tile_store(RanmarKernelParams p, RV_LOCAL const rv_u64* tile,
+    RV_GLOBAL rv_u64* out, RanmarTileSlot q, rv_u64 j)
+{
+    if (p.count_mode != 0)
+        out[j] += 1;
+    else
+        out[j] = tile[q.w * RNGVET_RANMAR_TILE_PITCH + q.l];
+}
+
+RNGVET_HD RanmarTileSlot ranmar_tile_write_interleave(
+    RanmarKernelParams p, RV_LOCAL const rv_u64* tile, RV_GLOBAL rv_u64* out, RanmarTileSlot q)
+{
+    if (q.t < q.end) ranmar_tile_store(p, tile, out, q, q.j);
+    q.t += RNGVET_RANMAR_LANES;
+    q.j += q.j_step;
+    return q;
+}
+
 RNGVET_HD RanmarTileSlot ranmar_tile_write(
     RanmarKernelParams p, RV_LOCAL const rv_u64* tile, RV_GLOBAL rv_u64* out, RanmarTileSlot q)
 {
-    if (q.t < q.end) {
-        const rv_u64 j = p.layout == RNGVET_LAYOUT_INTERLEAVE
-            ? q.j
-            : ranmar_combined_index(p, q.i, q.t) - p.g0;
-        if (p.count_mode != 0)
-            out[j] += 1;
-        else
-            out[j] = tile[q.w * RNGVET_RANMAR_TILE_PITCH + q.l];
-    }
+    if (q.t < q.end) ranmar_tile_store(p, tile, out, q, ranmar_combined_index(p, q.i, q.t) - p.g0);
     q.t += RNGVET_RANMAR_LANES;
-    q.j += q.j_step;
     return q;
 }
 
@@ -496,11 +507,24 @@ RV_BODY void ranmar_tiled_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state, RV
         if (end[w] > start[w] && s > steps) steps = s;
     }
     RanmarTileSlot q = ranmar_tile_slot(p, start, end, first, thread);
-    for (rv_u64 s = 0; s < steps; ++s) {
-        RV_LOCAL rv_u64* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
-        r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
-        RV_SYNC_BLOCK();
-        q = ranmar_tile_write(p, t, out, q);
+    /* The loop twice, so that interleave's (where a thread's out index only advances) carries
+     * none of the other layouts' index arithmetic: with request:R's divisions in one loop the
+     * kernel took 56 registers and made 2.2e11 numbers/s on the H100, unswitched 48 and 2.7e11
+     * (docs/benchmarks.md, run 10). */
+    if (p.layout == RNGVET_LAYOUT_INTERLEAVE) {
+        for (rv_u64 s = 0; s < steps; ++s) {
+            RV_LOCAL rv_u64* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
+            r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
+            RV_SYNC_BLOCK();
+            q = ranmar_tile_write_interleave(p, t, out, q);
+        }
+    } else {
+        for (rv_u64 s = 0; s < steps; ++s) {
+            RV_LOCAL rv_u64* t = tile + (s & 1) * (RNGVET_RANMAR_TILE * RNGVET_RANMAR_TILE_PITCH);
+            r = ranmar_lane_step_tile(p, h, st, t + warp * RNGVET_RANMAR_TILE_PITCH, r, lane);
+            RV_SYNC_BLOCK();
+            q = ranmar_tile_write(p, t, out, q);
+        }
     }
     if (active) ranmar_lane_store(st, h, lane);
 }
