@@ -557,16 +557,17 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
             r = ranmar_segment_step(p, h, out, i, r);
             RV_SYNC_WARP();
         }
-        if (ranmar_segment_jumps(g)) {
-            ranmar_jump_window(h, e, g, lane);
-            RV_SYNC_WARP();
-            for (unsigned q = 0; q < 3; ++q) {
-                ranmar_jump_extend(p, e, q, lane);
-                RV_SYNC_WARP();
-            }
-            ranmar_jump_apply(p, h, e, poly, g, lane);
+        /* The jump's phases run, or not, between barriers that every chunk reaches: no barrier
+         * in a conditional (PoCL 5's kernel compiler aborted on the earlier form). */
+        const int jumps = ranmar_segment_jumps(g);
+        if (jumps) ranmar_jump_window(h, e, g, lane);
+        RV_SYNC_WARP();
+        for (unsigned q = 0; q < 3; ++q) {
+            if (jumps) ranmar_jump_extend(p, e, q, lane);
             RV_SYNC_WARP();
         }
+        if (jumps) ranmar_jump_apply(p, h, e, poly, g, lane);
+        RV_SYNC_WARP();
         g = ranmar_segment_next(p, g);
     }
     ranmar_segment_store(st, h, lane);
