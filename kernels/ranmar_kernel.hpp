@@ -179,7 +179,7 @@ RNGVET_HD RanmarLane ranmar_lane_step(RanmarKernelParams p, RV_LOCAL rv_u64* his
  * A block holds RNGVET_RANMAR_TILE instances (warps) first .. first + TILE - 1. In step s,
  * lane l of warp w makes instance first + w's number start[w] + 32*s + l into
  * tile[w * RNGVET_RANMAR_TILE_PITCH + l] instead of writing it to out; after a block-wide
- * barrier, every thread of the block writes one tile element to out (ranmar_tile_write), in
+ * barrier, every thread of the block writes one tile element to out (ranmar_tile_write*), in
  * an order chosen so that neighbouring threads write neighbouring combined indices: under
  * interleave, instance-fast (out[i + N*t] for consecutive i is one run of TILE words), so the
  * stores coalesce where one warp's own numbers lie N words apart. Two tiles alternate, so one
