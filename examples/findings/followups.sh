@@ -25,7 +25,7 @@
 # with IJ = (1802 + 1553 k) mod 31329, KL = (9373 + 2671 k) mod 30082, the seeds of
 # examples/findings/smallcrush.ini (Mersenne Twisters 777 + k, the book's sets k).
 # Usage: followups.sh RNGVET DB [PARALLEL [SET ...]]   SET: failures (about 45 CPU minutes),
-# suspects (about 45 CPU minutes), crush-part2 (about 20 CPU minutes), crush-part3 (about 30 CPU
+# suspects (about 45 CPU minutes), crush-part2 (about 20 CPU minutes), crush-part3 (about 21 CPU
 # minutes); default all four.
 # PARALLEL runs at once (default 4).
 set -euo pipefail
