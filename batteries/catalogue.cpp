@@ -232,7 +232,9 @@ const BatteryCatalogue& alphabit_catalogue(double nb, int r, int s)
     const std::string given = "alphabit: r = " + std::to_string(r) + ", s = " + std::to_string(s);
     if (r < 0) throw InputError(given + ": r (--alphabit-r) must be at least 0");
     if (s < 1) throw InputError(given + ": s (--alphabit-s) must be at least 1");
-    if (r + s > 32) throw InputError(given + ": r + s must be at most 32 (bits of one number)");
+    // Each bound alone first: r + s of two user numbers may not fit in an int.
+    if (r > 32 || s > 32 || r + s > 32)
+        throw InputError(given + ": r + s must be at most 32 (bits of one number)");
     BatteryCatalogue c;
     c.name = "alphabit(nb=" + format_bits(nb) + ",r=" + std::to_string(r)
         + ",s=" + std::to_string(s) + ")";

@@ -2,11 +2,13 @@
 
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
+#include "process/files.hpp"
 
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <limits.h>
 #include <sstream>
@@ -62,8 +64,14 @@ std::string sbatch_job_id(const Captured& c, const std::string& what)
 void record_job(const std::string& dir, const std::string& kind, const std::string& job,
     const std::string& what)
 {
-    std::ofstream out(jobs_path(dir), std::ios::app);
-    out << kind << "\t" << job << "\t" << what << "\t" << utc_now() << "\n";
+    const std::string line = kind + "\t" + job + "\t" + what + "\t" + utc_now() + "\n";
+    const int fd = open_own_file(jobs_path(dir), O_WRONLY | O_CREAT | O_APPEND);
+    if (fd < 0 || write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+        const int err = errno;
+        if (fd >= 0) close(fd);
+        throw std::runtime_error("cannot write '" + jobs_path(dir) + "': " + std::strerror(err));
+    }
+    close(fd);
 }
 
 void make_dirs(const std::string& path)
@@ -80,6 +88,16 @@ void make_dirs(const std::string& path)
     struct stat st { };
     if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         throw InputError("'" + path + "' is not a directory");
+}
+
+// The campaign folder may be shared: a task database is only opened as a file of its own, not
+// through a link (or a hard link) that someone else put at its name.
+void check_own_file(const std::string& path)
+{
+    struct stat st { };
+    if (lstat(path.c_str(), &st) == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1))
+        throw InputError(
+            "'" + path + "' is not a file of its own (a link or another kind of file)");
 }
 
 } // namespace
@@ -106,19 +124,15 @@ std::string absolute(const std::string& path)
     return buf;
 }
 
-// Written to a temporary name and renamed, so a reader never sees half a file.
+// Written to a fresh temporary name and renamed, so a reader never sees half a file and no
+// name planted in the folder is written through.
 void write_file(const std::string& path, const std::string& text, mode_t mode)
 {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << text;
-        out.close();
-        if (!out) throw InputError("cannot write '" + tmp + "'");
+    try {
+        replace_file(path, text, mode);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
     }
-    chmod(tmp.c_str(), mode);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw InputError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 // Creates DIR, DIR/tasks and DIR/logs, and proves DIR/tasks is writable.
@@ -128,14 +142,14 @@ std::string prepare_directory(const std::string& dir)
     const std::string abs = absolute(dir);
     make_dirs(abs + "/tasks");
     make_dirs(abs + "/logs");
-    const std::string probe = abs + "/tasks/.rngvet-write-test";
-    {
-        std::ofstream out(probe);
-        out << "ok\n";
-        out.close();
-        if (!out) throw InputError("cannot write in '" + abs + "/tasks'");
+    std::string probe = abs + "/tasks/.rngvet-write-test-XXXXXX";
+    const int fd = mkostemp(probe.data(), O_CLOEXEC);
+    if (fd < 0 || write(fd, "ok\n", 3) != 3) {
+        if (fd >= 0) unlink(probe.c_str());
+        throw InputError("cannot write in '" + abs + "/tasks'");
     }
-    std::remove(probe.c_str());
+    close(fd);
+    unlink(probe.c_str());
     return abs;
 }
 
@@ -188,6 +202,7 @@ std::int64_t prepare_task(const std::string& dir, const TaskTable& table, int id
         throw InputError("campaign " + table.campaign_id + " has tasks 0.."
             + std::to_string(table.tasks.size() - 1) + ", not " + std::to_string(id));
     const CampaignTask& task = table.tasks[static_cast<std::size_t>(id)];
+    check_own_file(task_db(dir, id));
     Store store(task_db(dir, id));
     store.stamp_campaign_task(stamp_of(table, task));
     std::int64_t resume = 0;
@@ -274,6 +289,7 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     std::size_t done = 0;
     std::string status;
     try {
+        check_own_file(db);
         Store store(db);
         const auto stamp = store.campaign_stamp();
         const CampaignStamp expected = stamp_of(table, task);

@@ -3,6 +3,7 @@
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
 #include "process/child_pool.hpp"
+#include "process/files.hpp"
 #include "reports/store.hpp"
 
 #include <algorithm>
@@ -19,13 +20,12 @@ extern char** environ;
 namespace rngvet::campaigns {
 namespace {
 
-// In a child before exec: `fd` opened on `path`.
-void redirect(int fd, const char* path, int flags)
+// In a child before exec: `fd` becomes `opened`, the descriptor of `path`.
+void redirect(int fd, int opened, const std::string& path)
 {
-    const int opened = open(path, flags, 0644);
-    if (opened < 0 || (opened != fd && dup2(opened, fd) < 0))
-        throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
-    if (opened != fd) close(opened);
+    if (opened < 0 || dup2(opened, fd) < 0)
+        throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    close(opened);
 }
 
 } // namespace
@@ -58,9 +58,11 @@ LocalResult run_here(const LocalRun& run)
         check_campaign_target(target, db, table.campaign_id);
     }
     dir = prepare_directory(dir);
-    const int lock
-        = open((dir + "/.campaign-run.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0)
+    const int lock = open_own_file(dir + "/.campaign-run.lock", O_CREAT | O_RDWR);
+    if (lock < 0)
+        throw InputError("cannot open '" + dir
+            + "/.campaign-run.lock' as a file of its own: " + std::strerror(errno));
+    if (flock(lock, LOCK_EX | LOCK_NB) != 0)
         throw InputError("another 'rngvet campaign run' is working in '" + dir + "'");
     if (!exists(table_path(dir))) {
         write_file(dir + "/campaign.ini", read_text(file));
@@ -93,7 +95,8 @@ LocalResult run_here(const LocalRun& run)
             // descriptor is inherited): a re-run after the campaign was killed never starts a
             // task beside a worker that is still finishing it.
             const std::string lock_path = task_db(dir, id) + ".lock";
-            const int task_lock = open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
+            const int task_lock = open_own_file(lock_path, O_CREAT | O_RDWR);
+            if (task_lock >= 0) fcntl(task_lock, F_SETFD, 0); // inherited across exec
             bool locked = task_lock >= 0 && flock(task_lock, LOCK_EX | LOCK_NB) == 0;
             for (int wait = 0; !locked && task_lock >= 0 && wait < 100; ++wait) {
                 usleep(100000);
@@ -131,8 +134,9 @@ LocalResult run_here(const LocalRun& run)
             // The child: no input, output to the task's log, then the task's rngvet run, which
             // keeps the lock and the pool's pipe until it and its workers end.
             pool.start(id, describe(t), [&]() -> std::string {
-                redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
-                redirect(STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND);
+                redirect(STDIN_FILENO, open("/dev/null", O_RDONLY), "/dev/null");
+                // The log is in the campaign folder: opened only as a file of its own.
+                redirect(STDOUT_FILENO, open_own_file(log, O_WRONLY | O_CREAT | O_APPEND), log);
                 if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
                     throw std::runtime_error(std::string("dup2: ") + std::strerror(errno));
                 execve(exe.c_str(), argp.data(), envp.data());

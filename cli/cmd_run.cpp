@@ -246,6 +246,11 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
               << result.failed << " failed\n";
     if (const auto stored = store.run(run_id); stored && result.status == "complete")
         std::cout << battery_summary(*stored, store.statistics(run_id));
+    if (!result.input_changed.empty()) {
+        std::cerr << "rngvet: error: " << result.input_changed << "; run " << run_id
+                  << " is marked failed\n";
+        return 1;
+    }
     if (result.interrupted) return 130;
     if (!result.unfinished.empty()) {
         std::cerr << "rngvet: error: tests ";

@@ -3,6 +3,7 @@
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
+#include "process/files.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -100,18 +101,7 @@ void write_file_atomically(const std::string& path, const std::string& content)
         if (err) write_failed(path, err);
         return;
     }
-    std::string temp = directory_of(path) + "/.rngvet-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) write_failed(path, errno);
-    int err = write_all(fd, content);
-    if (err == 0 && ::fsync(fd) != 0) err = errno;
-    if (::close(fd) != 0 && err == 0) err = errno;
-    if (err == 0 && ::chmod(temp.c_str(), 0644) != 0) err = errno;
-    if (err == 0 && ::rename(temp.c_str(), path.c_str()) != 0) err = errno;
-    if (err) {
-        ::unlink(temp.c_str());
-        write_failed(path, err);
-    }
+    replace_file(path, content);
 }
 
 void check_log_path(const std::string& path)
@@ -143,16 +133,7 @@ std::string check_external_input(const Configuration& config)
         throw InputError("'" + path + "' is not a file of 32-bit words");
     if (!S_ISREG(st.st_mode)) return ""; // a pipe or device: read once, cannot be hashed
     if (st.st_size < 4) throw InputError("'" + path + "' holds no 32-bit word");
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
-    Sha256 hash;
-    std::vector<unsigned char> buffer(1 << 20);
-    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0;)
-        hash.update(buffer.data(), n);
-    const bool failed = std::ferror(f) != 0;
-    std::fclose(f);
-    if (failed) throw InputError("cannot read '" + path + "'");
-    return hash.hex_digest();
+    return sha256_of_file(path);
 }
 
 std::string check_param_sets(const Configuration& config, bool allow_unverified)

@@ -123,9 +123,13 @@ MtParamSet inline_param_set(const std::string& text)
         const auto eq = item.find('=');
         const std::string key = item.substr(0, eq),
                           value = eq == std::string::npos ? "" : item.substr(eq + 1);
-        if (key == "p")
-            p = static_cast<int>(parse_u64(value, "p in --params"));
-        else if (key == "aaa")
+        if (key == "p") {
+            // Bounded before the narrowing, so that no p wraps onto a supported exponent.
+            const std::uint64_t v = parse_u64(value, "p in --params");
+            if (v > 44497)
+                throw InputError("p = " + value + " is not a supported Mersenne exponent");
+            p = static_cast<int>(v);
+        } else if (key == "aaa")
             aaa = parse_hex32(value, "aaa in --params");
         else if (key == "maskB")
             mask_b = parse_hex32(value, "maskB in --params");
@@ -487,10 +491,30 @@ Configuration resolve_configuration(const ConfigurationText& text)
     return c;
 }
 
+void check_stream_positions(const Configuration& c)
+{
+    const std::uint64_t limit = stream_position_limit;
+    const auto n = static_cast<std::uint64_t>(c.instances);
+    if (c.skip >= limit)
+        throw InputError("--skip " + std::to_string(c.skip)
+            + " is too large (below 2^62 = " + std::to_string(limit) + ")");
+    if (c.layout.kind == LayoutKind::request && c.layout.block >= limit)
+        throw InputError(
+            "request:" + std::to_string(c.layout.block) + " is too large (R must be below 2^62)");
+    if (c.layout.kind == LayoutKind::block && c.layout.block >= limit / n)
+        throw InputError("block:" + std::to_string(c.layout.block) + " with "
+            + std::to_string(c.instances) + " instances is too large (N*K must be below 2^62)");
+    if (c.seeding.kind == SeedingKind::split && n > 1 && c.seeding.stride >= limit / (n - 1))
+        throw InputError("split:" + std::to_string(c.seeding.stride) + " with "
+            + std::to_string(c.instances)
+            + " instances is too large (S*(N - 1) must be below 2^62)");
+}
+
 void validate(const Configuration& c)
 {
     if (c.instances < 1)
         throw InputError("--instances must be at least 1, got " + std::to_string(c.instances));
+    check_stream_positions(c);
     if (c.layout.kind == LayoutKind::request && c.layout.block < std::uint64_t(c.instances))
         throw InputError("request:" + std::to_string(c.layout.block) + " gives some of the "
             + std::to_string(c.instances) + " instances no numbers; R must be at least "
@@ -534,7 +558,8 @@ void validate(const Configuration& c)
             throw InputError("parameter set '" + c.params + "' has "
                 + std::to_string(set->sets.size()) + " sets; --param-id "
                 + std::to_string(c.param_id) + " with " + std::to_string(c.instances)
-                + " instances needs " + std::to_string(c.param_id + c.instances));
+                + " instances needs "
+                + std::to_string(std::int64_t{ c.param_id } + std::int64_t{ c.instances }));
         return;
     }
     if (c.seed.size() != 2)

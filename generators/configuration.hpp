@@ -93,6 +93,13 @@ std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& config);
 // InputError with a one-line message on the first problem found.
 void validate(const Configuration& config);
 
+// Positions in a stream are 64-bit counts. A configuration keeps every position it can ask for
+// below 2^64 by keeping these below 2^62 (stream_position_limit): --skip, N*K of block:K, R of
+// request:R and S*(N - 1) of split:S. A run adds at most 2^40 per test to a position and a view
+// at most a third, so nothing wraps. Part of validate; throws InputError.
+inline constexpr std::uint64_t stream_position_limit = std::uint64_t(1) << 62;
+void check_stream_positions(const Configuration& config);
+
 // e.g. "ranmar48x/8/interleave/increment/1802,9373"; options that differ from their defaults
 // are appended (";zero=smallest", ";skip=1000").
 std::string canonical_name(const Configuration& config);

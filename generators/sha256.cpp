@@ -3,7 +3,12 @@
 // square roots of the first 8 primes), functions Ch, Maj, Sigma0/1, sigma0/1 (section 4.1.2).
 #include "sha256.hpp"
 
+#include "error.hpp"
+
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace rngvet {
 
@@ -130,6 +135,20 @@ std::string sha256_hex(const void* data, std::size_t size)
 std::string sha256_hex(const std::string& bytes)
 {
     return sha256_hex(bytes.data(), bytes.size());
+}
+
+std::string sha256_of_file(const std::string& path)
+{
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+    Sha256 hash;
+    std::vector<unsigned char> buffer(1 << 20);
+    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0;)
+        hash.update(buffer.data(), n);
+    const bool failed = std::ferror(f) != 0;
+    std::fclose(f);
+    if (failed) throw InputError("cannot read '" + path + "'");
+    return hash.hex_digest();
 }
 
 } // namespace rngvet

@@ -1,5 +1,5 @@
-// SHA-256 (FIPS 180-4, section 6.2), used as the content hash of parameter files: every run
-// records the hash of the parameter set it used.
+// SHA-256 (FIPS 180-4, section 6.2), used as the content hash of parameter files and file:
+// inputs: every run records the hash of the parameter set and the input file it used.
 #pragma once
 
 #include <cstddef>
@@ -28,5 +28,7 @@ private:
 // SHA-256 of a byte string, as 64 lower-case hex digits.
 std::string sha256_hex(const void* data, std::size_t size);
 std::string sha256_hex(const std::string& bytes);
+// SHA-256 of a file's contents; throws InputError when it cannot be opened or read.
+std::string sha256_of_file(const std::string& path);
 
 } // namespace rngvet

@@ -64,18 +64,6 @@ const Probe& probe()
     return result;
 }
 
-void check_layout_size(const Configuration& c)
-{
-    const auto n = static_cast<std::uint64_t>(c.instances);
-    if (c.layout.kind == LayoutKind::request && c.layout.block > (std::uint64_t(1) << 62))
-        throw InputError("request:" + std::to_string(c.layout.block)
-            + " is too large for the kernels (R must be below 2^62)");
-    if (c.layout.kind == LayoutKind::block && c.layout.block > (std::uint64_t(1) << 62) / n)
-        throw InputError("block:" + std::to_string(c.layout.block) + " with "
-            + std::to_string(c.instances)
-            + " instances is too large for the kernels (N*K must be below 2^62)");
-}
-
 template <class T> void allocate(std::vector<T>& v, std::size_t n, const Configuration& c)
 {
     check_host_memory(n, sizeof(T), "the states of " + std::to_string(c.instances) + " instances");
@@ -379,7 +367,7 @@ RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::ui
 {
     if (!is_ranmar(c))
         throw InputError("ranmar_setup: '" + to_string(c.generator) + "' is not RANMAR");
-    check_layout_size(c);
+    check_stream_positions(c);
     if (segments < 1) segments = 1;
     if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
         throw InputError("jump-parallel RANMAR: " + std::to_string(segments) + " chunks of "
@@ -478,7 +466,7 @@ MtSetup mt_setup(const Configuration& c)
 MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
     if (!is_mt(c)) throw InputError("mt_setup: '" + to_string(c.generator) + "' is not an MT");
-    check_layout_size(c);
+    check_stream_positions(c);
     std::vector<MtParams> prms;
     std::vector<MtState> states;
     try {

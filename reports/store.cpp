@@ -6,7 +6,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
 #include <sqlite3.h>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -680,6 +684,82 @@ std::int64_t single_integer(sqlite3* db, const char* sql, std::int64_t a = 0, st
     return q.integer(0);
 }
 
+// "1,2,5" as a set; "" (the whole battery) as the empty set. The stamp was written by
+// rngvet and is compared with the campaign's table before this is read.
+std::set<int> test_list(const std::string& text)
+{
+    std::set<int> tests;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        tests.insert(std::atoi(item.c_str()));
+    return tests;
+}
+
+// The first word of a statistic's name: "ClosePairs" of "ClosePairs mNP, t = 2". Every
+// statistic of a test shares its test's first word (battery_tables.cpp lists the patterns).
+std::string first_word(const std::string& name)
+{
+    return name.substr(0, name.find_first_of(" ,"));
+}
+
+// The statistics of task run `run` are exactly those of the tests in `finished`, each at the
+// position the catalogue gives it in the whole battery (Statistic::stat_index), with its test's
+// number, the catalogue's name on the test's first statistic and the test's first word on the
+// others. Anything else (a statistic added, moved, renamed or missing) is an InputError.
+void check_statistic_positions(sqlite3* db, std::int64_t run, const BatteryCatalogue& battery,
+    const std::set<int>& finished, const std::string& which)
+{
+    struct Position {
+        int test;
+        int within; // 0 for the test's first statistic
+    };
+    std::map<std::int64_t, Position> expected;
+    std::int64_t index = 0;
+    for (const TestEntry& t : battery.tests)
+        for (int k = 0; k < t.statistics; ++k) {
+            ++index;
+            if (finished.count(t.number)) expected[index] = { t.number, k };
+        }
+    Statement q(db,
+        "SELECT stat_index, test_number, test_name FROM task.statistics WHERE run_id = ?1 "
+        "ORDER BY stat_index");
+    q.bind(1, run);
+    std::size_t seen = 0;
+    while (q.step()) {
+        const std::int64_t at = q.integer(0);
+        const std::int64_t test = q.integer(1);
+        const std::string name = q.text(2);
+        const auto want = expected.find(at);
+        const std::string statistic = which + " holds statistic " + std::to_string(at) + " ('"
+            + name + "', test " + std::to_string(test) + ")";
+        if (want == expected.end())
+            throw InputError(statistic + ", which no finished test of " + battery.name + " has");
+        const TestEntry& entry = battery.test(want->second.test);
+        if (test != entry.number)
+            throw InputError(statistic + " where " + battery.name + " has a statistic of test "
+                + std::to_string(entry.number));
+        const bool first = want->second.within == 0;
+        if (first ? name != entry.name : first_word(name) != first_word(entry.name))
+            throw InputError(statistic + " where " + battery.name + " names it '" + entry.name
+                + (first ? "'" : " ...'"));
+        ++seen;
+    }
+    if (seen != expected.size()) {
+        for (const TestEntry& t : battery.tests) {
+            if (!finished.count(t.number)) continue;
+            Statement c(db,
+                "SELECT count(*) FROM task.statistics WHERE run_id = ?1 AND "
+                "test_number = ?2");
+            c.bind(1, run).bind(2, std::int64_t{ t.number });
+            c.step();
+            if (c.integer(0) != t.statistics)
+                throw InputError(which + " holds " + std::to_string(c.integer(0))
+                    + " statistics of test " + std::to_string(t.number) + " where " + battery.name
+                    + " has " + std::to_string(t.statistics));
+        }
+    }
+}
+
 } // namespace
 
 CampaignMerge Store::merge_campaign_task(
@@ -741,9 +821,10 @@ CampaignMerge Store::merge_campaign_task(
         if (task_runs.empty()) return result; // nothing to fold yet
 
         // What is copied must be what a run stores: every p-value a number in [0, 1] (SQLite
-        // keeps a NaN as NULL), and each finished test with the statistics the battery's
-        // catalogue gives it.
+        // keeps a NaN as NULL), and each finished test of the task's selection with exactly the
+        // statistics the battery's catalogue gives it, at their positions, under its name.
         const BatteryCatalogue& battery = catalogue_for(spec.battery);
+        const std::set<int> selected = test_list(spec.stamp.tests);
         for (const TaskRun& run : task_runs) {
             const std::string which = "its run " + std::to_string(run.id);
             Statement bad(db_,
@@ -754,22 +835,20 @@ CampaignMerge Store::merge_campaign_task(
             if (bad.step())
                 throw InputError(which + " holds statistic " + bad.text(0) + " (test " + bad.text(1)
                     + ") with p-value " + bad.text(2) + ", which is not a number in [0, 1]");
-            Statement counts(db_,
-                "SELECT t.test_number, (SELECT count(*) FROM task.statistics AS s WHERE "
-                "s.run_id = t.run_id AND s.test_number = t.test_number) FROM task.tests AS t "
-                "WHERE t.run_id = ?1");
-            counts.bind(1, run.id);
-            while (counts.step()) {
-                const int test = static_cast<int>(counts.integer(0));
-                if (test < 1 || test > static_cast<int>(battery.tests.size()))
+            std::set<int> finished;
+            Statement tests_q(db_, "SELECT test_number FROM task.tests WHERE run_id = ?1");
+            tests_q.bind(1, run.id);
+            while (tests_q.step()) {
+                const std::int64_t test = tests_q.integer(0);
+                if (test < 1 || test > static_cast<std::int64_t>(battery.tests.size()))
                     throw InputError(which + " holds test " + std::to_string(test) + ", which "
                         + battery.name + " does not have");
-                const int want = battery.test(test).statistics;
-                if (counts.integer(1) != want)
-                    throw InputError(which + " holds " + std::to_string(counts.integer(1))
-                        + " statistics of test " + std::to_string(test) + " where " + battery.name
-                        + " has " + std::to_string(want));
+                if (!selected.empty() && !selected.count(static_cast<int>(test)))
+                    throw InputError(which + " holds test " + std::to_string(test)
+                        + ", which is not among its tests " + spec.stamp.tests);
+                finished.insert(static_cast<int>(test));
             }
+            check_statistic_positions(db_, run.id, battery, finished, which);
         }
 
         Statement find(db_,

@@ -1,15 +1,19 @@
 #include "stored_run.hpp"
 
 #include "generators/error.hpp"
+#include "generators/sha256.hpp"
 #include "kernels/backend.hpp"
 #include "reports/compare.hpp"
 #include "rngvet/version.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <dirent.h>
 #include <fcntl.h>
 #include <map>
 #include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rngvet {
@@ -208,21 +212,63 @@ Progress::~Progress()
     if (terminal_ && done_) out_ << "\n";
 }
 
-DiskReserve::DiskReserve(const std::string& db_path)
-    : path_(db_path + "-reserve")
+namespace {
+
+// The file `path` is open as `fd` under that name still (not replaced since).
+bool still_named(int fd, const std::string& path)
 {
-    const int fd = ::open(path_.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
-    if (fd < 0) return;
+    struct stat held {
+    }, named{};
+    return ::fstat(fd, &held) == 0 && ::lstat(path.c_str(), &named) == 0
+        && held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
+// Removes the reserves of `db_path` that no run holds any more (their run was killed): files
+// named STORE-reserve-XXXXXX of this user, of the reserve's size, that nobody has locked.
+void remove_abandoned_reserves(const std::string& db_path)
+{
+    const auto slash = db_path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : db_path.substr(0, slash + 1);
+    const std::string prefix
+        = (slash == std::string::npos ? db_path : db_path.substr(slash + 1)) + "-reserve-";
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        const std::string path = (slash == std::string::npos ? "" : dir) + name;
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat st { };
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid()
+            && st.st_size == DiskReserve::bytes && ::flock(fd, LOCK_EX | LOCK_NB) == 0
+            && still_named(fd, path))
+            ::unlink(path.c_str());
+        ::close(fd);
+    }
+    ::closedir(d);
+}
+
+} // namespace
+
+DiskReserve::DiskReserve(const std::string& db_path)
+{
+    remove_abandoned_reserves(db_path);
+    std::string name = db_path + "-reserve-XXXXXX";
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0) return;
+    path_ = name;
     // Best effort: without the space the run goes on, as it would have without it.
-    held_ = ::posix_fallocate(fd, 0, 256 * 1024) == 0;
-    ::close(fd);
-    if (!held_) ::unlink(path_.c_str());
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 || ::posix_fallocate(fd_, 0, bytes) != 0) release();
 }
 
 void DiskReserve::release()
 {
-    if (held_) ::unlink(path_.c_str());
-    held_ = false;
+    if (fd_ < 0) return;
+    if (still_named(fd_, path_)) ::unlink(path_.c_str());
+    ::close(fd_);
+    fd_ = -1;
 }
 
 std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id)
@@ -240,6 +286,27 @@ void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept
     } catch (...) {
     }
 }
+
+namespace {
+
+// What changed a file: input since its hash was recorded when the run started; "" when it is
+// the same file (or the run reads no file). Its tests may have read the changed data.
+std::string changed_input(const RunRecord& run, const Configuration& config)
+{
+    if (config.generator.kind != GeneratorKind::file || run.input_sha256.empty()) return "";
+    const std::string& path = config.generator.path;
+    std::string now;
+    try {
+        now = sha256_of_file(path);
+    } catch (const InputError& e) {
+        return "'" + path + "' cannot be hashed again at the end of the run (" + e.what() + ")";
+    }
+    if (now == run.input_sha256) return "";
+    return "'" + path + "' changed during the run (SHA-256 " + run.input_sha256
+        + " when it started, " + now + " at the end)";
+}
+
+} // namespace
 
 StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
@@ -268,6 +335,8 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     result.unfinished = ran.failed;
     result.interrupted = ran.interrupted;
     result.status = ran.interrupted ? "interrupted" : ran.failed.empty() ? "complete" : "failed";
+    result.input_changed = changed_input(run, config);
+    if (!result.input_changed.empty()) result.status = "failed";
     store.finish_run(run_id, result.status, utc_now());
     return result;
 }

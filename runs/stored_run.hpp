@@ -15,6 +15,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace rngvet {
@@ -88,8 +89,13 @@ private:
 
 // Disk space held beside the store while a run writes to it: when the disk fills up, the run
 // gives the space back and so can still record that it failed, instead of staying 'running'.
+// The file is the run's own: created under a fresh name (STORE-reserve-XXXXXX, exclusively, so
+// no file or link already there is opened), locked while the run holds it, and removed only
+// while that name is still the same file. A reserve that a run killed with kill -9 left behind
+// is no longer locked; the next run on the store removes it.
 class DiskReserve {
 public:
+    static constexpr off_t bytes = 256 * 1024;
     explicit DiskReserve(const std::string& db_path);
     ~DiskReserve() { release(); }
     DiskReserve(const DiskReserve&) = delete;
@@ -98,7 +104,7 @@ public:
 
 private:
     std::string path_;
-    bool held_ = false;
+    int fd_ = -1;
 };
 
 struct StoredRunResult {
@@ -107,6 +113,8 @@ struct StoredRunResult {
     int suspect = 0, failed = 0; // statistics by verdict
     std::vector<int> unfinished; // tests whose worker died or failed
     bool interrupted = false;
+    // A file: input that is not the file hashed when the run started (the run is failed): why.
+    std::string input_changed;
 };
 
 // Stores a new run (run_id 0; returns its id) or marks stored run run_id running again.
@@ -118,7 +126,9 @@ void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept;
 
 // Runs `to_run` of stored run `run_id` (its record `run`, its configuration `config`) and stores
 // each test as it finishes (Store::insert_test), the progress line on `progress`; marks the
-// run complete, interrupted or failed. runner's on_stop and on_failure are set here.
+// run complete, interrupted or failed. A file: input is hashed again at the end: when it is
+// not the file the run recorded, the run is failed (StoredRunResult::input_changed). runner's
+// on_stop and on_failure are set here.
 StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress);
