@@ -862,15 +862,21 @@ CampaignMerge Store::merge_campaign_task(
         } else {
             // The folded run takes its description from the first task run; the sums and the
             // status are recomputed below from what it holds.
-            Statement add(db_,
-                "INSERT INTO runs (generator, config, seed, backend, battery, mode, "
-                "status, resolution_bits, params_sha256, testu01_version, "
-                "rngvet_version, host, command_line, started_at, finished_at, jobs, "
-                "cpu_model, gpu_model, options, tests_selected) "
-                "SELECT generator, config, seed, backend, battery, mode, 'running', "
-                "resolution_bits, params_sha256, testu01_version, rngvet_version, "
-                "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
-                "options, ?2 FROM task.runs WHERE run_id = ?1");
+            // Schema 4 added the input's hash and the parameter check (empty before).
+            const bool checked = version >= 4;
+            const std::string insert
+                = std::string("INSERT INTO runs (generator, config, seed, backend, battery, mode, "
+                              "status, resolution_bits, params_sha256, testu01_version, "
+                              "rngvet_version, host, command_line, started_at, finished_at, jobs, "
+                              "cpu_model, gpu_model, options, tests_selected, input_sha256, "
+                              "params_check) "
+                              "SELECT generator, config, seed, backend, battery, mode, 'running', "
+                              "resolution_bits, params_sha256, testu01_version, rngvet_version, "
+                              "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
+                              "options, ?2, ")
+                + (checked ? "input_sha256, params_check" : "'', ''")
+                + " FROM task.runs WHERE run_id = ?1";
+            Statement add(db_, insert.c_str());
             add.bind(1, task_runs.front().id).bind(2, spec.tests_selected);
             add.step();
             result.run_id = sqlite3_last_insert_rowid(db_);

@@ -388,3 +388,23 @@ TEST(RobustnessResults, ACampaignFolderIsNeverWrittenThroughAPlantedLink)
 }
 
 } // namespace
+
+namespace {
+
+// A campaign's merged run keeps the provenance its task runs recorded: how the parameter sets
+// were checked (the column that schema 4 added was once left out of the merge and came back '').
+TEST(RobustnessResults, AMergedRunKeepsItsParameterCheck)
+{
+    const std::string file = write_file("provenance.ini",
+        "[campaign]\nname = provenance\nbattery = smallcrush\ntests = 1,3\nshards = 2\n"
+        "[configuration book]\ngenerator = mtdc\nparams = fixstars-mt521\ninstances = 2\n"
+        "seeds = 7\n");
+    const std::string dir = fresh_dir("provenance_dir");
+    const CliResult r = run_rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string task = sql(dir + "/tasks/task-0.sqlite", "SELECT params_check FROM runs");
+    EXPECT_EQ(task.rfind("verified", 0), 0u) << task;
+    EXPECT_EQ(sql(dir + "/campaign.sqlite", "SELECT params_check FROM runs"), task);
+}
+
+} // namespace
