@@ -2,6 +2,7 @@
 
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
+#include "generators/input_file.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -152,10 +153,7 @@ std::optional<std::string> find_in_path(const std::string& name)
 
 std::string read_text(const std::string& path)
 {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return read_input_file(path, "campaign file");
 }
 
 std::string table_path(const std::string& dir)
