@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits.h>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -254,6 +255,25 @@ const char* name(State s)
     return "";
 }
 
+namespace {
+
+// A task database opened to be looked at: read-only, so that a read-only copy of a campaign
+// reads. One of an older schema needs the upgrade that opening for writing makes, as before.
+std::unique_ptr<Store> open_task_db(const std::string& db)
+{
+    try {
+        return std::make_unique<Store>(db, Store::Access::read_only);
+    } catch (const InputError& read_only) {
+        try {
+            return std::make_unique<Store>(db);
+        } catch (const InputError&) {
+            throw read_only;
+        }
+    }
+}
+
+} // namespace
+
 TaskState inspect(const std::string& dir, const TaskTable& table, const CampaignTask& task,
     const QueueState& queue)
 {
@@ -272,7 +292,8 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     std::size_t done = 0;
     std::string status;
     try {
-        Store store(db);
+        const std::unique_ptr<Store> opened = open_task_db(db);
+        Store& store = *opened;
         const auto stamp = store.campaign_stamp();
         const CampaignStamp expected = stamp_of(table, task);
         if (stamp

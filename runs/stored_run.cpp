@@ -245,8 +245,22 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress)
 {
-    runner.on_stop = [&] { store.finish_run(run_id, "interrupted", utc_now()); };
-    runner.on_failure = [&] { store.finish_run(run_id, "failed", utc_now()); };
+    DiskReserve reserve(store.path());
+    // A serial run that is stopped, or whose stream fails, ends inside TestU01 with _Exit, which
+    // runs no destructor: the reserve is given back, the run marked and the store closed here,
+    // so the store is one whole file, as on every other exit.
+    const auto end_with = [&](const char* status) {
+        return [&store, &reserve, run_id, status] {
+            reserve.release();
+            try {
+                store.finish_run(run_id, status, utc_now());
+            } catch (...) { // nothing may cross TestU01; the run stays as it was stored
+            }
+            store.close();
+        };
+    };
+    runner.on_stop = end_with("interrupted");
+    runner.on_failure = end_with("failed");
     StoredRunResult result;
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;
