@@ -1,6 +1,7 @@
 #include "campaign.hpp"
 
 #include "generators/error.hpp"
+#include "generators/input_file.hpp"
 #include "generators/sha256.hpp"
 #include "kernels/backend.hpp"
 
@@ -14,6 +15,8 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace rngvet::campaigns {
 namespace {
@@ -207,10 +210,12 @@ bool slurm_time(const std::string& t)
     return fields >= 1 && fields <= 3 && rest.back() != ':';
 }
 
+// Whether something is at `path`; not opened, since opening a pipe blocks (what it is, the
+// parameter-set reader checks).
 bool is_file(const std::string& path)
 {
-    std::ifstream f(path);
-    return f.good();
+    struct stat st { };
+    return ::stat(path.c_str(), &st) == 0;
 }
 
 } // namespace
@@ -410,13 +415,9 @@ Campaign parse_campaign(
 
 Campaign parse_campaign_file(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in) throw InputError("cannot read campaign file '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_input_file(path, "campaign file");
     const auto slash = path.rfind('/');
-    return parse_campaign(
-        text.str(), path, slash == std::string::npos ? "." : path.substr(0, slash));
+    return parse_campaign(text, path, slash == std::string::npos ? "." : path.substr(0, slash));
 }
 
 std::vector<std::vector<int>> pack_shards(
@@ -593,13 +594,10 @@ std::string write_task_table(const TaskTable& table)
 
 TaskTable read_task_table(const std::string& path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
+    if (::access(path.c_str(), F_OK) != 0)
         throw InputError(
             "no campaign task table at '" + path + "' (written by rngvet campaign submit or run)");
-    std::ostringstream whole;
-    whole << file.rdbuf();
-    const std::string text = whole.str();
+    const std::string text = read_input_file(path, "campaign task table");
     // The end line must close the table and match what precedes it.
     const auto end_at = text.rfind("end\t");
     if (end_at == std::string::npos || (end_at > 0 && text[end_at - 1] != '\n')

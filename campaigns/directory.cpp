@@ -3,6 +3,7 @@
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
 #include "process/files.hpp"
+#include "generators/input_file.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <limits.h>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -166,10 +168,7 @@ std::optional<std::string> find_in_path(const std::string& name)
 
 std::string read_text(const std::string& path)
 {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return read_input_file(path, "campaign file");
 }
 
 std::string table_path(const std::string& dir)
@@ -271,6 +270,25 @@ const char* name(State s)
     return "";
 }
 
+namespace {
+
+// A task database opened to be looked at: read-only, so that a read-only copy of a campaign
+// reads. One of an older schema needs the upgrade that opening for writing makes, as before.
+std::unique_ptr<Store> open_task_db(const std::string& db)
+{
+    try {
+        return std::make_unique<Store>(db, Store::Access::read_only);
+    } catch (const InputError& read_only) {
+        try {
+            return std::make_unique<Store>(db);
+        } catch (const InputError&) {
+            throw read_only;
+        }
+    }
+}
+
+} // namespace
+
 TaskState inspect(const std::string& dir, const TaskTable& table, const CampaignTask& task,
     const QueueState& queue)
 {
@@ -290,7 +308,8 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     std::string status;
     try {
         check_own_file(db);
-        Store store(db);
+        const std::unique_ptr<Store> opened = open_task_db(db);
+        Store& store = *opened;
         const auto stamp = store.campaign_stamp();
         const CampaignStamp expected = stamp_of(table, task);
         if (stamp

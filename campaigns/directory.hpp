@@ -25,7 +25,7 @@ std::string self_exe();
 std::string absolute(const std::string& path);
 // Written to a temporary name and renamed, so a reader never sees half a file.
 void write_file(const std::string& path, const std::string& text, mode_t mode = 0644);
-// The whole text of a file ("" when it cannot be read).
+// The whole text of a campaign file (read_input_file: a regular file of at most 64 MiB).
 std::string read_text(const std::string& path);
 // Creates DIR, DIR/tasks and DIR/logs, proves DIR/tasks is writable; returns DIR, absolute.
 std::string prepare_directory(const std::string& dir);

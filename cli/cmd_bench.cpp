@@ -20,6 +20,9 @@
 namespace rngvet::cli {
 namespace {
 
+// The longest a measurement may be asked to take: an hour.
+constexpr double max_bench_seconds = 3600;
+
 // OpenMP launches: at most 2^20 numbers (8 MiB), which stay in the host's caches.
 std::size_t openmp_launch(std::size_t launch)
 {
@@ -195,9 +198,9 @@ int cmd_bench(int argc, char** argv)
     std::string library;
     Unsigned<std::uint64_t> library_count{ 100000000 };
     po::options_description options("rngvet bench options");
-    options.add_options()(
-        "backend", po::value(&backends_text), "comma-separated backends (default: all available)")(
-        "seconds", po::value(&seconds)->default_value(0.5), "minimum time per measurement")(
+    options.add_options()("backend", po::value(&backends_text),
+        "comma-separated backends (default: all available)")("seconds",
+        po::value(&seconds)->default_value(0.5), "minimum time per measurement, at most 3600")(
         "launch", po::value(&launch)->default_value(launch), "numbers per launch")("sdk-params",
         po::value(&sdk_path),
         "the NVIDIA SDK's MersenneTwister.dat, to bench its 4096-twister set-up")("only",
@@ -226,8 +229,15 @@ int cmd_bench(int argc, char** argv)
     if (!parse(argc, argv, options,
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
         return 0;
-    if (seconds <= 0) throw InputError("--seconds must be positive");
+    // Infinite, NaN and huge values would measure for ever.
+    if (!(seconds > 0 && seconds <= max_bench_seconds)) {
+        std::ostringstream given;
+        given << seconds;
+        throw InputError("--seconds must be a number of seconds above 0 and at most "
+            + std::to_string(static_cast<int>(max_bench_seconds)) + ", got " + given.str());
+    }
     if (launch.value < 1024) throw InputError("--launch must be at least 1024");
+    if (!db_path.empty()) check_store_path(db_path);
     check_fits_in_memory(
         launch.value * sizeof(std::uint64_t) * 2, "--launch " + std::to_string(launch.value));
     refuse_overwriting_input(csv_path, "--csv", { db_path });

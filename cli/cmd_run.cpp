@@ -203,12 +203,11 @@ int cmd_run(int argc, char** argv)
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
     run_id = open_run(*store, run, run_id);
-    DiskReserve reserve(db_path);
     try {
         return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
             serial_start, log_path, db_path, fail_on);
     } catch (...) {
-        reserve.release();
+        // run_stored_tests gave its disk reserve back as the exception left it.
         mark_failed_if_running(*store, run_id);
         throw;
     }

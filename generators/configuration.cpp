@@ -533,6 +533,11 @@ void validate(const Configuration& c)
         if (!c.seed.empty()) throw InputError(name + " reads its numbers and takes no --seed");
         if (c.generator.kind == GeneratorKind::file && c.generator.path.empty())
             throw InputError("--generator file:PATH needs a path after 'file:'");
+        // split_canonical_name takes the last ";view=" of a file: name as its view.
+        if (c.generator.path.find(";view=") != std::string::npos)
+            throw InputError("the path '" + c.generator.path
+                + "' holds ';view=', which its canonical name cannot hold; rename the file or "
+                  "link it under another name");
         return;
     }
     if (g.family != GeneratorFamily::ranmar && c.zero != ZeroPolicy::keep)
@@ -549,6 +554,12 @@ void validate(const Configuration& c)
             return;
         }
         if (c.seed.size() != 1) throw InputError(name + " takes one seed --seed S");
+        // The canonical name keeps the file's name, and ';' separates its options.
+        if (c.params.rfind("p=", 0) != 0
+            && c.params.substr(c.params.find_last_of('/') + 1).find(';') != std::string::npos)
+            throw InputError("the parameter file '" + c.params
+                + "' has ';' in its name, which its canonical name cannot hold; rename the file "
+                  "or link it under another name");
         if (c.param_id < 0) throw InputError("--param-id must be at least 0");
         const std::shared_ptr<const MtParamSet> set = mtdc_param_set(c);
         // split:S runs one parameter set in every instance.

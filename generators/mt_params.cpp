@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "gf2poly.hpp"
+#include "input_file.hpp"
 #include "sha256.hpp"
 
 #include <cctype>
@@ -173,16 +174,6 @@ std::string format_hex32(std::uint32_t v)
     return buf;
 }
 
-std::string read_file_bytes(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) throw InputError("cannot read " + path);
-    return bytes.str();
-}
-
 bool ends_with_dat(const std::string& path)
 {
     if (path.size() < 4) return false;
@@ -286,7 +277,7 @@ MtParamSet parse_param_text(const std::string& text, const std::string& source)
 
 MtParamSet load_param_file(const std::string& path)
 {
-    const std::string bytes = read_file_bytes(path);
+    const std::string bytes = read_input_file(path, "parameter file");
     const bool binary = ends_with_dat(path) || bytes.find('\0') != std::string::npos;
     return binary ? parse_sdk_dat(bytes, path) : parse_param_text(bytes, path);
 }

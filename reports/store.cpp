@@ -4,6 +4,7 @@
 #include "generators/error.hpp"
 #include "verdict.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <thread>
 
 namespace rngvet {
@@ -205,6 +207,25 @@ private:
     sqlite3_stmt* stmt_ = nullptr;
 };
 
+// The file: URI of a path, every byte but the unreserved ones and '/' percent-encoded, so that
+// no path reads as a URI's query or fragment; `read_only` adds mode=ro, which opens nothing
+// for writing (a task database on a read-only copy of a campaign).
+std::string sqlite_uri(const std::string& path, bool read_only)
+{
+    std::string uri = path.empty() || path[0] != '/' ? "file:" : "file://";
+    for (const char ch : path) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+            uri += ch;
+        } else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", c);
+            uri += hex;
+        }
+    }
+    return read_only ? uri + "?mode=ro" : uri;
+}
+
 // How long a connection waits for another one's lock before it gives up.
 constexpr int busy_timeout_ms = 30000;
 
@@ -308,16 +329,27 @@ const char* verdict(double p)
     return "pass";
 }
 
-Store::Store(const std::string& path, Access access)
-    : path_(path)
-    , access_(access)
+void check_store_path(const std::string& path)
 {
     // SQLite reads these names as databases that vanish when the process ends.
     if (path.empty() || path == ":memory:")
         throw InputError("--db must name a file ('" + path + "' would keep nothing)");
-    const int flags = access == Access::read_only ? SQLITE_OPEN_READONLY
-                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    struct stat st { };
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw InputError("'" + path + "' is not a regular file and cannot hold a store");
+}
+
+Store::Store(const std::string& path, Access access)
+    : path_(path)
+    , access_(access)
+{
+    check_store_path(path);
+    // Opened by URI, as every path is, so that ATTACH takes one too (merge_campaign_task).
+    const int flags = SQLITE_OPEN_URI
+        | (access == Access::read_only ? SQLITE_OPEN_READONLY
+                                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int rc = sqlite3_open_v2(
+        sqlite_uri(path, access == Access::read_only).c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -344,6 +376,12 @@ Store::Store(const std::string& path, Access access)
 
 Store::~Store()
 {
+    close();
+}
+
+void Store::close()
+{
+    if (!db_) return;
     // A WAL file can only be read by a process that may write its -shm file beside it. The
     // last writer to close therefore switches back to a rollback journal, so a finished store
     // reads on a read-only copy or file system. While another connection is open the switch
@@ -353,6 +391,7 @@ Store::~Store()
         sqlite3_exec(db_, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr);
     }
     sqlite3_close(db_);
+    db_ = nullptr;
 }
 
 void Store::check_readable_schema()
@@ -664,7 +703,7 @@ public:
         : db_(db)
     {
         Statement q(db, "ATTACH DATABASE ?1 AS task");
-        q.bind(1, path);
+        q.bind(1, sqlite_uri(path, true));
         q.step();
     }
     ~Attached() { sqlite3_exec(db_, "DETACH DATABASE task", nullptr, nullptr, nullptr); }

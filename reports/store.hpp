@@ -93,15 +93,25 @@ struct CampaignMerge {
     std::size_t task_tests = 0; // tests the task database holds
 };
 
+// Refuses, with a one-line InputError, a store path that would keep nothing or cannot hold a
+// store: "" and ":memory:" (SQLite's names for stores that vanish), and a path that exists and
+// is not a regular file (opening a pipe blocks; a device or a folder cannot hold a store).
+void check_store_path(const std::string& path);
+
 class Store {
 public:
     enum class Access { read_write, read_only };
     // Opens (creating if needed) and migrates the database. Throws InputError with a one-line
-    // message if the file cannot be opened or written, or is not an rngvet store, and for ""
-    // and ":memory:" (SQLite's names for stores that keep nothing). Read-only opens an
+    // message if the file cannot be opened or written, or is not an rngvet store, and for the
+    // paths check_store_path refuses. Read-only opens an
     // existing store of the current schema without writing anything (rngvet report, status).
     explicit Store(const std::string& path, Access access = Access::read_write);
     ~Store();
+    // Ends the connection as the destructor does: the write-ahead log folded into the file and
+    // the file back to a rollback journal. For exits that run no destructor (a serial run that
+    // ends from inside TestU01); nothing may use the store afterwards.
+    void close();
+    const std::string& path() const { return path_; }
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
 

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <map>
+#include <set>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -60,6 +61,59 @@ std::string duration(double seconds)
     throw InputError("run " + std::to_string(run.run_id) + " was started on " + what
         + " of SHA-256 " + stored + "; it now has SHA-256 " + now
         + "; resuming would mix two streams in one run");
+}
+
+// A stored field that --resume cannot trust: refused before anything is written.
+[[noreturn]] void refuse_damaged(const RunRecord& run, const std::string& field,
+    const std::string& value, const std::string& why)
+{
+    throw InputError("run " + std::to_string(run.run_id) + " cannot be resumed: its stored " + field
+        + " '" + value + "' is damaged (" + why + ")");
+}
+
+// The run's fields that its plan is read from, each checked.
+const BatteryCatalogue& stored_battery(const RunRecord& run)
+{
+    static const std::set<std::string> statuses{ "running", "complete", "interrupted", "failed" };
+    if (!statuses.count(run.status))
+        refuse_damaged(run, "status", run.status, "running, complete, interrupted or failed");
+    if (run.mode != "serial" && run.mode != "sharded")
+        refuse_damaged(run, "mode", run.mode, "serial or sharded");
+    if (run.jobs < 1) refuse_damaged(run, "jobs", std::to_string(run.jobs), "at least 1");
+    const BatteryCatalogue* battery = nullptr;
+    try {
+        battery = &catalogue_for(run.battery);
+    } catch (const InputError& e) {
+        refuse_damaged(run, "battery", run.battery, e.what());
+    }
+    if (battery->name != run.battery)
+        refuse_damaged(run, "battery", run.battery, "its name is " + battery->name);
+    return *battery;
+}
+
+// The tests a run has finished, checked against its plan: each a test of the run, each where
+// its mode puts it in the stream (serial: one after another from offset 0; sharded: test k at
+// (k - 1) x 2^40), each having read numbers.
+void check_finished_tests(const RunRecord& run, const std::vector<int>& selected,
+    const std::map<int, TestRecord>& finished)
+{
+    std::uint64_t serial_offset = 0;
+    for (const auto& [n, t] : finished) {
+        if (std::find(selected.begin(), selected.end(), n) == selected.end())
+            refuse_damaged(run, "test_number", std::to_string(n), "not a test of the run");
+        const std::uint64_t expected = run.mode == "serial"
+            ? serial_offset
+            : static_cast<std::uint64_t>(n - 1) * shard_stride;
+        if (t.start_offset != expected)
+            refuse_damaged(run, "start_offset of test " + std::to_string(n),
+                std::to_string(t.start_offset),
+                run.mode + " puts it at " + std::to_string(expected));
+        const std::uint64_t most = run.mode == "serial" ? ~expected : shard_stride;
+        if (t.numbers_used == 0 || t.numbers_used > most)
+            refuse_damaged(run, "numbers_used of test " + std::to_string(n),
+                std::to_string(t.numbers_used), "1 to " + std::to_string(most));
+        serial_offset = expected + t.numbers_used;
+    }
 }
 
 } // namespace
@@ -125,6 +179,14 @@ Configuration stored_configuration(
     // The canonical name keeps only the file name of mtdc's parameter sets; the options keep
     // where they were.
     const std::string params = stored_option(run.options, "--params");
+    Backend backend = Backend::automatic;
+    try {
+        backend = parse_backend(run.backend);
+    } catch (const InputError& e) {
+        refuse_damaged(run, "backend", run.backend, e.what());
+    }
+    if (backend == Backend::automatic)
+        refuse_damaged(run, "backend", run.backend, "a run records the backend it chose");
     if (run.generator == "mtdc") {
         Configuration sets;
         sets.generator = run.generator;
@@ -133,8 +195,18 @@ Configuration stored_configuration(
         if (now != run.params_sha256)
             refuse_other_stream(run, "parameter sets '" + params + "'", run.params_sha256, now);
     }
-    Configuration config = parse_canonical_name(run.config, params);
-    config.backend = parse_backend(run.backend);
+    Configuration config;
+    try {
+        config = parse_canonical_name(run.config, params);
+    } catch (const InputError& e) {
+        refuse_damaged(run, "config", run.config, e.what());
+    }
+    if (run.generator != to_string(config.generator))
+        refuse_damaged(
+            run, "generator", run.generator, "its config names " + to_string(config.generator));
+    if (run.seed != seed_string(config.seed))
+        refuse_damaged(run, "seed", run.seed, "its config has seed " + seed_string(config.seed));
+    config.backend = backend;
     if (config.generator.kind == GeneratorKind::file) {
         const std::string now = input_sha256(config);
         if (!run.input_sha256.empty() && now != run.input_sha256)
@@ -146,15 +218,20 @@ Configuration stored_configuration(
 ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode)
 {
     ResumePlan plan;
-    plan.battery = &catalogue_for(run.battery);
-    plan.tests = run.tests_selected.empty() ? std::vector<int>{}
-                                            : parse_tests(run.tests_selected, *plan.battery);
+    plan.battery = &stored_battery(run);
+    try {
+        if (!run.tests_selected.empty())
+            plan.tests = parse_tests(run.tests_selected, *plan.battery);
+    } catch (const InputError& e) {
+        refuse_damaged(run, "tests_selected", run.tests_selected, e.what());
+    }
     if (plan.tests.empty())
         for (const auto& t : plan.battery->tests)
             plan.tests.push_back(t.number);
     std::map<int, TestRecord> finished;
     for (const TestRecord& t : store.tests(run.run_id))
         finished[t.test_number] = t;
+    check_finished_tests(run, plan.tests, finished);
     for (int t : plan.tests)
         if (!finished.count(t)) plan.to_run.push_back(t);
     plan.mode = mode.empty() ? run.mode : mode;
@@ -312,8 +389,22 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress)
 {
-    runner.on_stop = [&] { store.finish_run(run_id, "interrupted", utc_now()); };
-    runner.on_failure = [&] { store.finish_run(run_id, "failed", utc_now()); };
+    DiskReserve reserve(store.path());
+    // A serial run that is stopped, or whose stream fails, ends inside TestU01 with _Exit, which
+    // runs no destructor: the reserve is given back, the run marked and the store closed here,
+    // so the store is one whole file, as on every other exit.
+    const auto end_with = [&](const char* status) {
+        return [&store, &reserve, run_id, status] {
+            reserve.release();
+            try {
+                store.finish_run(run_id, status, utc_now());
+            } catch (...) { // nothing may cross TestU01; the run stays as it was stored
+            }
+            store.close();
+        };
+    };
+    runner.on_stop = end_with("interrupted");
+    runner.on_failure = end_with("failed");
     StoredRunResult result;
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;

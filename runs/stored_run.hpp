@@ -127,8 +127,9 @@ void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept;
 // Runs `to_run` of stored run `run_id` (its record `run`, its configuration `config`) and stores
 // each test as it finishes (Store::insert_test), the progress line on `progress`; marks the
 // run complete, interrupted or failed. A file: input is hashed again at the end: when it is
-// not the file the run recorded, the run is failed (StoredRunResult::input_changed). runner's
-// on_stop and on_failure are set here.
+// not the file the run recorded, the run is failed (StoredRunResult::input_changed). Holds a
+// DiskReserve beside the store while the tests run. runner's on_stop and on_failure are set
+// here: each marks the run and closes the store.
 StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
     RunnerOptions runner, Progress& progress);
