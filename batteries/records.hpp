@@ -27,6 +27,7 @@ struct TestRecord {
     std::uint64_t refill_waits = 0;
     std::string started_at;
     std::string finished_at;
+    std::string engine = "testu01"; // what computed its statistics: testu01 or native
 };
 
 } // namespace rngvet

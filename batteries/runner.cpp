@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "native/native.hpp"
 #include "process/child_pool.hpp"
 #include "testu01_gen.hpp"
 
@@ -24,10 +25,36 @@ FeedOptions feed_options(const RunnerOptions& options)
     return feed;
 }
 
+// The native form of a test, as a battery's statistics: their positions in the whole battery
+// as the catalogue places them, the names and p-values as the native test returns them.
+std::vector<Statistic> run_native(
+    TestU01Generator& gen, const BatteryCatalogue& battery, const native::NativeTest& test)
+{
+    std::vector<native::NativeStatistic> values;
+    {
+        native::Numbers in(gen);
+        values = test.run(in);
+    }
+    int index = 0;
+    for (const TestEntry& t : battery.tests) {
+        if (t.number == test.number) break;
+        index += t.statistics;
+    }
+    const int expected = battery.test(test.number).statistics;
+    if (static_cast<int>(values.size()) != expected)
+        throw std::logic_error("native test " + std::to_string(test.number) + " of "
+            + battery.name + " gave " + std::to_string(values.size())
+            + " statistics where the catalogue has " + std::to_string(expected));
+    std::vector<Statistic> out;
+    for (const native::NativeStatistic& v : values)
+        out.push_back({ ++index, test.number, v.name, v.pvalue });
+    return out;
+}
+
 // Runs one test on `gen`, which may have served earlier tests (serial mode): the outcome
 // counts only this test's numbers and refills.
 TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int test,
-    std::uint64_t start, const std::string& log_path)
+    std::uint64_t start, const std::string& log_path, Engine engine)
 {
     TestOutcome out;
     out.test_number = test;
@@ -36,7 +63,14 @@ TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int 
     out.started_at = utc_now();
     const std::uint64_t used = gen.consumed(), refills = gen.refills(), waits = gen.refill_waits();
     const double cpu = process_cpu_seconds();
-    BatteryResult r = run_battery(gen.get(), battery, { test }, log_path);
+    const native::NativeTest* native_form = native_test(engine, battery, test);
+    BatteryResult r;
+    if (native_form) {
+        r.statistics = run_native(gen, battery, *native_form);
+        out.engine = "native";
+    } else {
+        r = run_battery(gen.get(), battery, { test }, log_path);
+    }
     out.cpu_seconds = process_cpu_seconds() - cpu;
     out.finished_at = utc_now();
     out.numbers_used = gen.consumed() - used;
@@ -59,7 +93,7 @@ std::string encode(const TestOutcome& t)
           << "\n";
     }
     std::snprintf(buf, sizeof buf, "%a", t.cpu_seconds);
-    o << "done\t" << t.numbers_used << "\t" << buf << "\t" << t.refills << "\t" << t.refill_waits
+    o << "done\t" << t.engine << "\t" << t.numbers_used << "\t" << buf << "\t" << t.refills << "\t" << t.refill_waits
       << "\t" << t.started_at << "\t" << t.finished_at << "\t" << t.worker << "\t"
       << t.testu01_version << "\n";
     return o.str();
@@ -88,15 +122,16 @@ bool decode(const std::string& text, TestOutcome& t)
         if (f[0] == "stat" && f.size() == 5) {
             t.statistics.push_back(
                 { std::stoi(f[1]), std::stoi(f[2]), f[4], std::strtod(f[3].c_str(), nullptr) });
-        } else if (f[0] == "done" && f.size() == 9) {
-            t.numbers_used = std::stoull(f[1]);
-            t.cpu_seconds = std::strtod(f[2].c_str(), nullptr);
-            t.refills = std::stoull(f[3]);
-            t.refill_waits = std::stoull(f[4]);
-            t.started_at = f[5];
-            t.finished_at = f[6];
-            t.worker = f[7];
-            t.testu01_version = f[8];
+        } else if (f[0] == "done" && f.size() == 10) {
+            t.engine = f[1];
+            t.numbers_used = std::stoull(f[2]);
+            t.cpu_seconds = std::strtod(f[3].c_str(), nullptr);
+            t.refills = std::stoull(f[4]);
+            t.refill_waits = std::stoull(f[5]);
+            t.started_at = f[6];
+            t.finished_at = f[7];
+            t.worker = f[8];
+            t.testu01_version = f[9];
             done = true;
         }
     }
@@ -131,8 +166,8 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
                     worker.stop_flag = nullptr;
                     worker.on_failure = nullptr;
                     TestU01Generator gen(*stream, name, feed_options(worker));
-                    TestOutcome t
-                        = run_one(gen, battery, test, start, shard_log(options.log_path, test));
+                    TestOutcome t = run_one(gen, battery, test, start,
+                        shard_log(options.log_path, test), options.engine);
                     if (t.numbers_used > shard_stride)
                         throw std::runtime_error("test read past its segment");
                     return encode(t);
@@ -201,7 +236,8 @@ RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
             result.interrupted = true;
             break;
         }
-        TestOutcome t = run_one(gen, battery, test, offset, shard_log(options.log_path, test));
+        TestOutcome t = run_one(
+            gen, battery, test, offset, shard_log(options.log_path, test), options.engine);
         offset += t.numbers_used;
         done(t);
     }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "battery.hpp"
+#include "engine.hpp"
 #include "generators/stream.hpp"
 #include "records.hpp"
 
@@ -34,6 +35,7 @@ struct TestOutcome : TestRecord {
 
 struct RunnerOptions {
     std::string mode = "serial"; // serial | sharded
+    Engine engine = Engine::testu01; // native and auto: the native form where a test has one
     int jobs = 1;
     bool prefetch = false;
     std::uint64_t serial_start = 0; // serial: stream offset of the first test to run

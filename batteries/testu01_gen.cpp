@@ -134,6 +134,19 @@ void TestU01Generator::take_block()
     limit_ = v.size;
 }
 
+Stream::View TestU01Generator::peek(std::size_t n)
+{
+    if (position_ == limit_) refill();
+    const std::size_t left = limit_ - position_;
+    return { data_ + position_, n < left ? n : left };
+}
+
+void TestU01Generator::advance(std::size_t k)
+{
+    position_ += k;
+    delivered_ += k;
+}
+
 std::uint64_t TestU01Generator::refills() const
 {
     return device_fed_ ? stream_.read_ahead().takes : refills_;

@@ -28,6 +28,7 @@ extern "C" {
 }
 
 #include "generators/stream.hpp"
+#include "batteries/native/source.hpp"
 
 namespace rngvet {
 
@@ -43,10 +44,12 @@ struct FeedOptions {
     std::function<void()> on_failure;
 };
 
-class TestU01Generator {
+// It is also the native tests' word source (native/source.hpp): a native test and a TestU01 test
+// read the same blocks and are counted alike.
+class TestU01Generator : public native::WordSource {
 public:
     TestU01Generator(Stream& stream, const std::string& name, FeedOptions options = {});
-    ~TestU01Generator();
+    ~TestU01Generator() override;
     TestU01Generator(const TestU01Generator&) = delete;
     TestU01Generator& operator=(const TestU01Generator&) = delete;
 
@@ -58,6 +61,11 @@ public:
     std::uint64_t refills() const;
     std::uint64_t refill_waits() const;
     bool device_fed() const { return device_fed_; }
+
+    // native::WordSource: the rest of the current block (a new one when it is used up).
+    int bits() const override { return bits_; }
+    Stream::View peek(std::size_t n) override;
+    void advance(std::size_t k) override;
 
 private:
     static double get_u01(void* param, void* state);

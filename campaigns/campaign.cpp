@@ -1,5 +1,6 @@
 #include "campaign.hpp"
 
+#include "batteries/engine.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
 #include "generators/sha256.hpp"
@@ -281,10 +282,11 @@ Campaign parse_campaign(
     if (!campaign) throw InputError(file_name + ": the [campaign] section is missing");
     if (configurations.empty()) throw InputError(file_name + ": no [configuration NAME] section");
 
-    p.known_keys(*campaign, { "name", "battery", "seeds", "shards", "tests" });
+    p.known_keys(*campaign, { "name", "battery", "seeds", "shards", "tests", "engine" });
     std::vector<std::string> campaign_seeds;
     const IniEntry* shards = nullptr;
     const IniEntry* tests = nullptr;
+    const IniEntry* engine = nullptr;
     c.battery.clear();
     for (const IniEntry& e : campaign->entries) {
         if (e.key == "name") {
@@ -305,6 +307,8 @@ Campaign parse_campaign(
             shards = &e;
         } else if (e.key == "tests") {
             tests = &e;
+        } else if (e.key == "engine") {
+            engine = &e;
         }
     }
     if (c.name.empty()) p.fail(campaign->line, "[campaign] needs 'name'");
@@ -313,6 +317,15 @@ Campaign parse_campaign(
             "[campaign] needs 'battery' (smallcrush, crush, bigcrush, rabbit, alphabit, mcpi)");
     const BatteryCatalogue& battery = catalogue_for(c.battery);
     if (tests) c.tests = p.tests(*tests, battery);
+    if (engine) {
+        try {
+            const Engine parsed = parse_engine(engine->value);
+            check_engine(parsed, battery, c.tests);
+            c.engine = to_string(parsed);
+        } catch (const InputError& error) {
+            p.fail(engine->line, error.what());
+        }
+    }
     const std::size_t test_count = c.tests.empty() ? battery.tests.size() : c.tests.size();
     if (shards)
         c.shards = static_cast<int>(p.integer(*shards, 1, static_cast<std::int64_t>(test_count)));
@@ -478,6 +491,8 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 t.run_arguments = run_options(conf.keys, seed);
                 t.run_arguments.insert(t.run_arguments.end(),
                     { "--battery", campaign.battery, "--tests", join_ints(shard) });
+                if (campaign.engine != "testu01")
+                    t.run_arguments.insert(t.run_arguments.end(), { "--engine", campaign.engine });
                 tasks.push_back(t);
             }
         }

@@ -44,6 +44,7 @@ struct Campaign {
     std::string battery; // catalogue name
     std::vector<int> tests; // the battery's tests to run; all of them when empty
     int shards = 1; // per (configuration, seed)
+    std::string engine = "testu01"; // rngvet run --engine: testu01, native or auto
     std::vector<CampaignConfiguration> configurations;
     SlurmResources slurm;
 };

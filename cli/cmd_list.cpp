@@ -1,4 +1,5 @@
 #include "batteries/catalogue.hpp"
+#include "batteries/engine.hpp"
 #include "commands.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
@@ -26,8 +27,10 @@ int cmd_list(int argc, char** argv)
     std::cout << "batteries:\n";
     for (const char* b : { "smallcrush", "crush", "bigcrush" }) {
         const BatteryCatalogue& c = catalogue_for(b);
+        const std::string native = native_tests_text(c);
         std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
-                  << " statistics)\n";
+                  << " statistics" << (native.empty() ? "" : "; --engine native: tests " + native)
+                  << ")\n";
     }
     // Rabbit and Alphabit leave out tests whose sample would be too small: counts at the default.
     for (const char* b : { "rabbit", "alphabit" }) {

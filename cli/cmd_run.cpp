@@ -70,6 +70,7 @@ int cmd_run(int argc, char** argv)
     int alphabit_r = alphabit_default_r, alphabit_s = alphabit_default_s;
     std::int64_t resume = 0;
     std::string prefetch = "auto";
+    std::string engine_text = "testu01";
     std::string fail_on_text = "never";
     bool allow_unverified = false;
     po::options_description options("rngvet run options");
@@ -85,7 +86,11 @@ int cmd_run(int argc, char** argv)
         "mcpi-points", po::value(&mcpi_points),
         "mcpi: points per replication, digits, 2^K or 10^K, at least 100 (default 4000000)")(
         "mcpi-reps", po::value(&mcpi_reps), "mcpi: replications per test, 1 to 100 (default 10)")(
-        "tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")("mode",
+        "tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")(
+        "engine", po::value(&engine_text)->default_value("testu01"),
+        "what computes the statistics: testu01 (TestU01's functions), native (rngvet's own, "
+        "equal p-values bit for bit; every test must have one) or auto (native where a test has "
+        "it); see rngvet list")("mode",
         po::value(&mode),
         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
         "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
@@ -113,6 +118,7 @@ int cmd_run(int argc, char** argv)
     check_log_path(log_path);
     if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
         throw InputError("--prefetch must be on, off or auto");
+    Engine engine = parse_engine(engine_text);
     RunRecord run;
     std::vector<int> tests;
     std::vector<int> to_run;
@@ -129,10 +135,10 @@ int cmd_run(int argc, char** argv)
                 "--resume takes the configuration from the stored run; give no --generator");
         if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s") || vm.count("tests")
             || vm.count("mcpi-points") || vm.count("mcpi-reps") || !vm["battery"].defaulted()
-            || allow_unverified)
-            throw InputError("--resume takes the battery, its tests and the parameter check "
-                             "from the stored run; give no --battery, --tests, --nb, "
-                             "--alphabit-r, --alphabit-s, --mcpi-points, --mcpi-reps or "
+            || allow_unverified || !vm["engine"].defaulted())
+            throw InputError("--resume takes the battery, its tests, the engine and the parameter "
+                             "check from the stored run; give no --battery, --tests, --engine, "
+                             "--nb, --alphabit-r, --alphabit-s, --mcpi-points, --mcpi-reps or "
                              "--allow-unverified-params");
         store = std::make_unique<Store>(db_path);
         auto stored = store->run(resume);
@@ -145,6 +151,7 @@ int cmd_run(int argc, char** argv)
         battery = plan.battery;
         to_run = plan.to_run;
         mode = plan.mode;
+        engine = plan.engine;
         serial_start = plan.serial_start;
         if (to_run.empty()) {
             std::cout << "run " << run_id << " has every test already\n";
@@ -173,6 +180,7 @@ int cmd_run(int argc, char** argv)
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
         tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
+        check_engine(engine, *battery, tests);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         if (mode != "serial" && mode != "sharded")
             throw InputError("--mode must be serial or sharded, got '" + mode + "'");
@@ -192,6 +200,7 @@ int cmd_run(int argc, char** argv)
         start.tests = tests;
         start.mode = mode;
         start.jobs = jobs;
+        start.engine = engine;
         start.devices = devices;
         start.options = config_options.arguments();
         start.command_line = recorded_command_line();
@@ -225,6 +234,7 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     std::signal(SIGTERM, on_signal);
     RunnerOptions ro;
     ro.mode = mode;
+    ro.engine = parse_engine(run.engine); // checked when the run was started or resumed
     ro.jobs = jobs;
     ro.prefetch = prefetch == "on" || (prefetch == "auto" && config.backend != Backend::cpu);
     ro.serial_start = serial_start;

@@ -21,7 +21,7 @@ int cmd_status(int argc, char** argv)
     if (stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
 
     Store store(db_path, Store::Access::read_only);
-    std::cout << "run  status       tests     battery     mode     config\n";
+    std::cout << "run  status       tests     battery     mode     engine   config\n";
     for (const RunRecord& r : store.runs()) {
         const BatteryCatalogue& battery = catalogue_for(r.battery);
         std::size_t total = battery.tests.size();
@@ -29,9 +29,9 @@ int cmd_status(int argc, char** argv)
         std::size_t done = store.tests(r.run_id).size();
         if (done == 0 && r.status == "complete") done = total; // stored in one transaction
         char line[128];
-        std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4zu %-11s %-8s ",
+        std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4zu %-11s %-8s %-8s ",
             static_cast<long long>(r.run_id), r.status.c_str(), done, total, r.battery.c_str(),
-            r.mode.c_str());
+            r.mode.c_str(), r.engine.c_str());
         std::cout << line << r.config << "\n";
     }
     return 0;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace rngvet {
@@ -15,6 +16,26 @@ namespace {
 using markdown::cell;
 using markdown::code;
 using markdown::printf_string;
+
+// The engine asked for and, where the tests were computed by more than one, which by which:
+// "auto: native (tests 1-10), testu01 (tests 11, 12)".
+std::string engines_text(const RunRecord& r, const std::vector<TestRecord>& tests)
+{
+    std::map<std::string, std::vector<int>> by_engine;
+    for (const TestRecord& t : tests)
+        by_engine[t.engine].push_back(t.test_number);
+    if (by_engine.size() == 1 && by_engine.begin()->first == r.engine) return r.engine;
+    std::string out = r.engine + ":";
+    const char* separator = " ";
+    for (const auto& [engine, numbers] : by_engine) {
+        out += separator + engine + " (test" + (numbers.size() > 1 ? "s " : " ");
+        for (std::size_t i = 0; i < numbers.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(numbers[i]);
+        out += ")";
+        separator = ", ";
+    }
+    return out;
+}
 
 void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats,
     const std::vector<TestRecord>& tests)
@@ -29,6 +50,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, " << stats.size()
         << " statistics |\n";
     out << "| Status | " << r.status << " |\n";
+    out << "| Engine | " << engines_text(r, tests) << " |\n";
     // mcpi is rngvet's own battery: its version names its statistics' definition.
     out << "| " << (battery_family(r.battery) == "mcpi" ? "Battery code" : "TestU01") << " | "
         << cell(r.testu01_version) << " |\n";

@@ -135,6 +135,13 @@ CREATE TABLE campaign_tasks (
 ALTER TABLE runs ADD COLUMN input_sha256 TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN params_check TEXT NOT NULL DEFAULT '';
 )sql",
+    // 5: the engine that computed each test's statistics (TestU01's function or rngvet's
+    // native form of it), and the engine a run asked for (testu01, native or auto; resume keeps
+    // it). Runs stored before were TestU01's.
+    R"sql(
+ALTER TABLE runs ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
+ALTER TABLE tests ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
+)sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
 static_assert(migration_count == store_schema_version, "one migration per schema version");
@@ -311,6 +318,7 @@ RunRecord read_run(Statement& q)
     r.tests_selected = q.text(22);
     r.input_sha256 = q.text(23);
     r.params_check = q.text(24);
+    r.engine = q.text(25);
     return r;
 }
 
@@ -318,7 +326,7 @@ const char* const run_columns
     = "run_id, generator, config, seed, backend, battery, mode, status, resolution_bits, "
       "params_sha256, testu01_version, rngvet_version, host, command_line, started_at, "
       "finished_at, numbers_used, cpu_seconds, jobs, cpu_model, gpu_model, options, "
-      "tests_selected, input_sha256, params_check";
+      "tests_selected, input_sha256, params_check, engine";
 
 } // namespace
 
@@ -451,9 +459,9 @@ std::int64_t insert_run_row(sqlite3* db, const RunRecord& r)
         "INSERT INTO runs (generator, config, seed, backend, battery, mode, status, "
         "resolution_bits, params_sha256, testu01_version, rngvet_version, host, "
         "command_line, started_at, finished_at, numbers_used, cpu_seconds, jobs, "
-        "cpu_model, gpu_model, options, tests_selected, input_sha256, params_check) VALUES (?1, "
-        "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-        "?21, ?22, ?23, ?24)");
+        "cpu_model, gpu_model, options, tests_selected, input_sha256, params_check, engine) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+        "?19, ?20, ?21, ?22, ?23, ?24, ?25)");
     q.bind(1, r.generator).bind(2, r.config).bind(3, r.seed).bind(4, r.backend).bind(5, r.battery);
     q.bind(6, r.mode).bind(7, r.status).bind(8, std::int64_t{ r.resolution_bits });
     q.bind(9, r.params_sha256).bind(10, r.testu01_version).bind(11, r.rngvet_version);
@@ -465,7 +473,7 @@ std::int64_t insert_run_row(sqlite3* db, const RunRecord& r)
     q.bind(16, static_cast<std::int64_t>(r.numbers_used)).bind(17, r.cpu_seconds);
     q.bind(18, std::int64_t{ r.jobs }).bind(19, r.cpu_model).bind(20, r.gpu_model);
     q.bind(21, r.options).bind(22, r.tests_selected).bind(23, r.input_sha256);
-    q.bind(24, r.params_check);
+    q.bind(24, r.params_check).bind(25, r.engine);
     q.step();
     return sqlite3_last_insert_rowid(db);
 }
@@ -510,14 +518,14 @@ void Store::insert_test(
     Transaction t(db_);
     Statement q(db_,
         "INSERT INTO tests (run_id, test_number, start_offset, numbers_used, "
-        "cpu_seconds, worker, refills, refill_waits, started_at, finished_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+        "cpu_seconds, worker, refills, refill_waits, started_at, finished_at, engine) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
     q.bind(1, run_id).bind(2, std::int64_t{ test.test_number });
     q.bind(3, static_cast<std::int64_t>(test.start_offset));
     q.bind(4, static_cast<std::int64_t>(test.numbers_used)).bind(5, test.cpu_seconds);
     q.bind(6, test.worker).bind(7, static_cast<std::int64_t>(test.refills));
     q.bind(8, static_cast<std::int64_t>(test.refill_waits)).bind(9, test.started_at);
-    q.bind(10, test.finished_at);
+    q.bind(10, test.finished_at).bind(11, test.engine);
     q.step();
     insert_statistics(db_, run_id, stats);
     Statement u(db_,
@@ -552,7 +560,7 @@ std::vector<TestRecord> Store::tests(std::int64_t run_id)
 {
     Statement q(db_,
         "SELECT test_number, start_offset, numbers_used, cpu_seconds, worker, refills, "
-        "refill_waits, started_at, finished_at FROM tests WHERE run_id = ?1 "
+        "refill_waits, started_at, finished_at, engine FROM tests WHERE run_id = ?1 "
         "ORDER BY test_number");
     q.bind(1, run_id);
     std::vector<TestRecord> out;
@@ -567,6 +575,7 @@ std::vector<TestRecord> Store::tests(std::int64_t run_id)
         t.refill_waits = static_cast<std::uint64_t>(q.integer(6));
         t.started_at = q.text(7);
         t.finished_at = q.text(8);
+        t.engine = q.text(9);
         out.push_back(t);
     }
     return out;
@@ -903,17 +912,19 @@ CampaignMerge Store::merge_campaign_task(
             // status are recomputed below from what it holds.
             // Schema 4 added the input's hash and the parameter check (empty before).
             const bool checked = version >= 4;
+            const bool engines = version >= 5; // schema 5 added the engines
             const std::string insert
                 = std::string("INSERT INTO runs (generator, config, seed, backend, battery, mode, "
                               "status, resolution_bits, params_sha256, testu01_version, "
                               "rngvet_version, host, command_line, started_at, finished_at, jobs, "
                               "cpu_model, gpu_model, options, tests_selected, input_sha256, "
-                              "params_check) "
+                              "params_check, engine) "
                               "SELECT generator, config, seed, backend, battery, mode, 'running', "
                               "resolution_bits, params_sha256, testu01_version, rngvet_version, "
                               "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
                               "options, ?2, ")
-                + (checked ? "input_sha256, params_check" : "'', ''")
+                + (checked ? "input_sha256, params_check, " : "'', '', ")
+                + (engines ? "engine" : "'testu01'")
                 + " FROM task.runs WHERE run_id = ?1";
             Statement add(db_, insert.c_str());
             add.bind(1, task_runs.front().id).bind(2, spec.tests_selected);
@@ -928,12 +939,15 @@ CampaignMerge Store::merge_campaign_task(
         }
 
         for (const TaskRun& run : task_runs) {
-            Statement tests(db_,
-                "INSERT OR IGNORE INTO tests (run_id, test_number, start_offset, "
-                "numbers_used, cpu_seconds, worker, refills, refill_waits, "
-                "started_at, finished_at) SELECT ?1, test_number, start_offset, "
-                "numbers_used, cpu_seconds, worker, refills, refill_waits, "
-                "started_at, finished_at FROM task.tests WHERE run_id = ?2");
+            // Schema 5 added each test's engine (TestU01's before).
+            const std::string copy_tests
+                = std::string("INSERT OR IGNORE INTO tests (run_id, test_number, start_offset, "
+                              "numbers_used, cpu_seconds, worker, refills, refill_waits, "
+                              "started_at, finished_at, engine) SELECT ?1, test_number, "
+                              "start_offset, numbers_used, cpu_seconds, worker, refills, "
+                              "refill_waits, started_at, finished_at, ")
+                + (version >= 5 ? "engine" : "'testu01'") + " FROM task.tests WHERE run_id = ?2";
+            Statement tests(db_, copy_tests.c_str());
             tests.bind(1, result.run_id).bind(2, run.id);
             tests.step();
             result.tests_added += sqlite3_changes(db_);

@@ -14,7 +14,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 4;
+inline constexpr int store_schema_version = 5;
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -42,6 +42,7 @@ struct RunRecord {
     std::string tests_selected; // "" for the whole battery, else e.g. "1,5,10"
     std::string input_sha256; // file: generators: SHA-256 of the input file at the start
     std::string params_check; // mtdc: "verified", "verified (cached)" or "unverified (allowed)"
+    std::string engine = "testu01"; // asked for: testu01, native or auto (each test's: tests.engine)
 };
 
 // TestRecord (one test's provenance) and the statistics are the runner's own structs.

@@ -161,6 +161,7 @@ RunRecord new_run_record(const NewRun& n)
     }
     run.options = n.options;
     run.tests_selected = join(n.tests);
+    run.engine = to_string(n.engine);
     return run;
 }
 
@@ -234,6 +235,12 @@ ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mo
     check_finished_tests(run, plan.tests, finished);
     for (int t : plan.tests)
         if (!finished.count(t)) plan.to_run.push_back(t);
+    try {
+        plan.engine = parse_engine(run.engine);
+    } catch (const InputError&) {
+        refuse_damaged(run, "engine", run.engine, "testu01, native or auto");
+    }
+    check_engine(plan.engine, *plan.battery, plan.to_run);
     plan.mode = mode.empty() ? run.mode : mode;
     if (plan.mode == "serial" && run.mode == "serial") {
         // Continue the one stream where the last finished test ended; serial tests run in

@@ -36,6 +36,7 @@ struct NewRun {
     std::string command_line; // as given, for provenance
     std::string input_sha256; // file: generators
     std::string params_check; // mtdc: what the parameter-set check found
+    Engine engine = Engine::testu01; // as asked for (checked against the battery's tests)
 };
 
 // The run's record, status running, started now on this host with this build.
@@ -59,10 +60,12 @@ struct ResumePlan {
     std::vector<int> to_run; // those the store has not
     std::string mode; // the run's
     std::uint64_t serial_start = 0; // serial: where the last finished test ended
+    Engine engine = Engine::testu01; // the run's
 };
 
 // What is left of stored run `run` (mode: as requested, "" for the run's own); refuses
-// (InputError) another mode and a serial run missing a test before one it has.
+// (InputError) another mode, a serial run missing a test before one it has, and an engine that
+// no longer has a native form of a missing test.
 ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode);
 
 // ---- running and storing ------------------------------------------------------------------

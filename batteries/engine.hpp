@@ -1,0 +1,33 @@
+// Which engine computes a test's statistics: TestU01's own function (the reference), rngvet's
+// native form of it (batteries/native/native.hpp), or the native form where the test has one.
+#pragma once
+
+#include "catalogue.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rngvet {
+
+namespace native {
+struct NativeTest;
+}
+
+enum class Engine { testu01, native, automatic };
+
+// "testu01", "native", "auto"; throws InputError naming the three.
+Engine parse_engine(const std::string& text);
+std::string to_string(Engine engine);
+
+// The native form that `engine` runs for test `test` of `battery`, or nullptr where TestU01's
+// function runs it (engine testu01, or auto and the test has no native form).
+const native::NativeTest* native_test(Engine engine, const BatteryCatalogue& battery, int test);
+
+// Refuses (InputError, one line) engine native for a selection with a test that has no native
+// form, naming the first such test and the way out.
+void check_engine(Engine engine, const BatteryCatalogue& battery, const std::vector<int>& tests);
+
+// Tests of the battery that have a native form ("" for none, else e.g. "1-10" or "1,4,7").
+std::string native_tests_text(const BatteryCatalogue& battery);
+
+} // namespace rngvet

@@ -1,0 +1,19 @@
+// The battery rows of each test family with a native form (one file per family). Internal to
+// batteries/native; registry.cpp gathers them.
+#pragma once
+
+#include "native.hpp"
+
+#include <vector>
+
+namespace rngvet::native {
+
+std::vector<NativeTest> birthday_spacings_tests(); // smarsa_BirthdaySpacings
+std::vector<NativeTest> collision_tests(); // sknuth_Collision, smarsa_CollisionOver
+std::vector<NativeTest> gap_tests(); // sknuth_Gap, sknuth_SimpPoker, sknuth_CouponCollector
+std::vector<NativeTest> max_oft_tests(); // sknuth_MaxOft, svaria_WeightDistrib
+std::vector<NativeTest> matrix_rank_tests(); // smarsa_MatrixRank
+std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
+std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
+
+} // namespace rngvet::native

@@ -1,0 +1,46 @@
+#include "families.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace rngvet::native {
+
+namespace {
+int thread_count = 0; // 0: the machine's cores
+} // namespace
+
+const std::vector<NativeTest>& all_tests()
+{
+    static const std::vector<NativeTest> tests = [] {
+        std::vector<NativeTest> all;
+        for (auto family : { birthday_spacings_tests, collision_tests, gap_tests, max_oft_tests,
+                 matrix_rank_tests, hamming_indep_tests, random_walk_tests }) {
+            const std::vector<NativeTest> rows = family();
+            all.insert(all.end(), rows.begin(), rows.end());
+        }
+        std::stable_sort(all.begin(), all.end(), [](const NativeTest& a, const NativeTest& b) {
+            const std::string x = a.battery, y = b.battery;
+            return x != y ? x < y : a.number < b.number;
+        });
+        return all;
+    }();
+    return tests;
+}
+
+const NativeTest* find_test(const std::string& battery, int number)
+{
+    for (const NativeTest& t : all_tests())
+        if (battery == t.battery && number == t.number) return &t;
+    return nullptr;
+}
+
+void set_threads(int threads) { thread_count = std::max(0, threads); }
+
+int threads()
+{
+    if (thread_count > 0) return thread_count;
+    const unsigned n = std::thread::hardware_concurrency();
+    return n > 0 ? static_cast<int>(n) : 1;
+}
+
+} // namespace rngvet::native

@@ -1,0 +1,51 @@
+#include "source.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace rngvet::native {
+
+namespace {
+// Words asked of the source at a time: a feed block.
+constexpr std::size_t peek_size = std::size_t(1) << 16;
+} // namespace
+
+Numbers::Numbers(WordSource& source)
+    : source_(source)
+    , bits_(source.bits())
+    , scale_(1.0 / static_cast<double>(1ull << source.bits()))
+{
+}
+
+void Numbers::sync()
+{
+    if (used_ > 0) source_.advance(used_);
+    data_ = nullptr;
+    size_ = used_ = 0;
+}
+
+void Numbers::refill()
+{
+    sync();
+    const Stream::View v = source_.peek(peek_size);
+    data_ = v.data;
+    size_ = v.size;
+}
+
+void Numbers::read(std::uint64_t* out, std::size_t n)
+{
+    while (n > 0) {
+        if (used_ == size_) refill();
+        const std::size_t k = std::min(n, size_ - used_);
+        std::memcpy(out, data_ + used_, k * sizeof *out);
+        used_ += k;
+        consumed_ += k;
+        out += k;
+        n -= k;
+    }
+}
+
+double Numbers::two_exp(int r) { return std::ldexp(1.0, r); }
+
+} // namespace rngvet::native

@@ -1,0 +1,112 @@
+// What the native engine's exactness tests share (tests/test_native_*.cpp): the harness's five
+// generators, feeds that serve TestU01's function and the native one the same stream from its
+// start, and comparison of doubles as bits.
+//
+// The contract each test checks: on the same stream, TestU01's own function and the native one
+// give equal statistics and equal p-values (compared as bit patterns) and consume equally many
+// numbers.
+#pragma once
+
+#include "batteries/native/native.hpp"
+#include "batteries/native/source.hpp"
+#include "batteries/testu01_gen.hpp"
+#include "generators/configuration.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <testu01/swrite.h>
+#include <testu01/unif01.h>
+}
+
+namespace rngvet_test {
+
+// A linear congruential generator that fails: x -> 65539 x mod 2^32 from x = 1 (RANDU's
+// multiplier, here modulo 2^32), 32-bit words. A test-only stream: its p-values reach 0 and 1,
+// where the distribution functions take their extreme branches.
+class FailingLcg : public rngvet::Stream {
+public:
+    int bits() const override { return 32; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = 65539u * x_;
+            out[i] = x_;
+        }
+    }
+    std::string name() const override { return "lcg65539"; }
+
+private:
+    std::uint32_t x_ = 1;
+};
+
+// The harness's generators: one of each resolution and family, and the failing LCG.
+inline const std::vector<std::string>& harness_generators()
+{
+    static const std::vector<std::string> g = { "ranmar24", "ranmar48", "mt19937", "mtdc",
+        "lcg" };
+    return g;
+}
+
+// A fresh stream of a harness generator, at its start.
+inline std::unique_ptr<rngvet::Stream> harness_stream(const std::string& generator)
+{
+    if (generator == "lcg") return std::make_unique<FailingLcg>();
+    rngvet::ConfigurationText t;
+    t.generator = generator;
+    if (generator == "ranmar24" || generator == "ranmar48")
+        t.seed = "1802,9373";
+    else if (generator == "mt19937")
+        t.seed = "19650218";
+    else if (generator == "mtdc") {
+        t.params = "fixstars-mt521";
+        t.param_id = 3;
+        t.seed = "4357";
+    }
+    return rngvet::make_stream(rngvet::resolve_configuration(t));
+}
+
+// One generator's stream with a feed on it: TestU01's functions read it through gen(), native
+// tests through numbers(); consumed() counts both.
+class HarnessFeed {
+public:
+    explicit HarnessFeed(const std::string& generator)
+        : stream_(harness_stream(generator))
+        , feed_(std::make_unique<rngvet::TestU01Generator>(*stream_, generator))
+    {
+        swrite_Basic = FALSE; // TestU01's report is not needed
+    }
+    unif01_Gen* gen() { return feed_->get(); }
+    rngvet::TestU01Generator& feed() { return *feed_; }
+    std::uint64_t consumed() const { return feed_->consumed(); }
+
+private:
+    std::unique_ptr<rngvet::Stream> stream_;
+    std::unique_ptr<rngvet::TestU01Generator> feed_;
+};
+
+inline std::uint64_t bits_of(double x)
+{
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+// Equal as bit patterns (so 0.0 and -0.0 differ, and two NaNs of one pattern are equal).
+inline testing::AssertionResult same_bits(double testu01, double native)
+{
+    if (bits_of(testu01) == bits_of(native)) return testing::AssertionSuccess();
+    std::ostringstream o;
+    o.precision(17);
+    o << "TestU01 " << testu01 << " (" << std::hexfloat << testu01 << ") != native "
+      << std::defaultfloat << native << " (" << std::hexfloat << native << ")";
+    return testing::AssertionFailure() << o.str();
+}
+
+} // namespace rngvet_test
