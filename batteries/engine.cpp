@@ -1,7 +1,14 @@
 #include "engine.hpp"
 
+#include "battery.hpp"
 #include "generators/error.hpp"
 #include "native/native.hpp"
+#include "testu01_gen.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 
 namespace rngvet {
 
@@ -42,8 +49,8 @@ void check_engine(Engine engine, const BatteryCatalogue& battery, const std::vec
     for (int n : all) {
         if (native::find_test(battery.family(), n)) continue;
         const std::string have = native_tests_text(battery);
-        throw InputError("--engine native: test " + std::to_string(n) + " ("
-            + battery.test(n).name + ") of " + battery.name + " has no native form ("
+        throw InputError("--engine native: test " + std::to_string(n) + " (" + battery.test(n).name
+            + ") of " + battery.name + " has no native form ("
             + (have.empty() ? "none of its tests has" : "native: " + have)
             + "); use --engine auto or testu01");
     }
@@ -69,6 +76,92 @@ std::string native_tests_text(const BatteryCatalogue& battery)
         first = last = t.number;
     }
     flush();
+    return out;
+}
+
+namespace {
+
+double clock_seconds(clockid_t clock)
+{
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+double cpu_now()
+{
+    return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+}
+double wall_now()
+{
+    return clock_seconds(CLOCK_MONOTONIC);
+}
+
+std::string hex(double x)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", x);
+    return buf;
+}
+
+} // namespace
+
+std::vector<EngineCheck> check_native_engine(const std::function<std::unique_ptr<Stream>()>& make,
+    const BatteryCatalogue& battery, const std::vector<int>& tests)
+{
+    std::vector<int> selected = tests;
+    if (selected.empty())
+        for (const TestEntry& t : battery.tests)
+            selected.push_back(t.number);
+    std::vector<EngineCheck> out;
+    for (int n : selected) {
+        const native::NativeTest* form = native::find_test(battery.family(), n);
+        if (!form) continue;
+        EngineCheck check;
+        check.test = n;
+        check.name = battery.test(n).name;
+
+        const auto reference_stream = make();
+        TestU01Generator reference_feed(*reference_stream, reference_stream->name());
+        double start = cpu_now(), wall = wall_now();
+        const BatteryResult reference = run_battery(reference_feed.get(), battery, { n }, "");
+        check.testu01_seconds = cpu_now() - start;
+        check.testu01_wall = wall_now() - wall;
+
+        const auto native_stream = make();
+        TestU01Generator native_feed(*native_stream, native_stream->name());
+        std::vector<native::NativeStatistic> values;
+        start = cpu_now();
+        wall = wall_now();
+        {
+            native::Numbers in(native_feed);
+            values = form->run(in);
+        }
+        check.native_seconds = cpu_now() - start;
+        check.native_wall = wall_now() - wall;
+
+        std::string differs;
+        if (values.size() != reference.statistics.size())
+            differs = std::to_string(values.size()) + " p-values where TestU01 gives "
+                + std::to_string(reference.statistics.size());
+        for (std::size_t i = 0; differs.empty() && i < values.size(); ++i) {
+            const Statistic& r = reference.statistics[i];
+            if (values[i].name != r.test_name)
+                differs = "statistic " + std::to_string(i + 1) + " is named '" + values[i].name
+                    + "' where TestU01 names it '" + r.test_name + "'";
+            else if (std::memcmp(&values[i].pvalue, &r.pvalue, sizeof r.pvalue) != 0)
+                differs = r.test_name + ": native p = " + hex(values[i].pvalue)
+                    + ", TestU01 p = " + hex(r.pvalue);
+        }
+        if (differs.empty() && native_feed.consumed() != reference_feed.consumed())
+            differs = "native read " + std::to_string(native_feed.consumed()) + " numbers, TestU01 "
+                + std::to_string(reference_feed.consumed());
+        check.equal = differs.empty();
+        check.detail = check.equal ? std::to_string(values.size()) + " p-value"
+                + (values.size() == 1 ? "" : "s") + " equal as bits, "
+                + std::to_string(native_feed.consumed()) + " numbers read by each"
+                                   : differs;
+        out.push_back(check);
+    }
     return out;
 }
 

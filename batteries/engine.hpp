@@ -3,7 +3,10 @@
 #pragma once
 
 #include "catalogue.hpp"
+#include "generators/stream.hpp"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,5 +32,21 @@ void check_engine(Engine engine, const BatteryCatalogue& battery, const std::vec
 
 // Tests of the battery that have a native form ("" for none, else e.g. "1-10" or "1,4,7").
 std::string native_tests_text(const BatteryCatalogue& battery);
+
+// The exactness contract checked on this machine (rngvet validate --engine native): a test run
+// by TestU01's function and by its native form, each on a fresh stream from `make`.
+struct EngineCheck {
+    int test = 0;
+    std::string name; // the catalogue's
+    bool equal = false; // every p-value equal as bits, the same names, the same count of numbers
+    std::string detail; // what differs, or what was compared
+    double testu01_seconds = 0; // CPU seconds of each engine on this test
+    double native_seconds = 0;
+    double testu01_wall = 0; // wall seconds (the native engine runs on native::threads())
+    double native_wall = 0;
+};
+// Every test of `tests` (all of the battery when empty) that has a native form.
+std::vector<EngineCheck> check_native_engine(const std::function<std::unique_ptr<Stream>()>& make,
+    const BatteryCatalogue& battery, const std::vector<int>& tests);
 
 } // namespace rngvet

@@ -42,9 +42,9 @@ std::vector<Statistic> run_native(
     }
     const int expected = battery.test(test.number).statistics;
     if (static_cast<int>(values.size()) != expected)
-        throw std::logic_error("native test " + std::to_string(test.number) + " of "
-            + battery.name + " gave " + std::to_string(values.size())
-            + " statistics where the catalogue has " + std::to_string(expected));
+        throw std::logic_error("native test " + std::to_string(test.number) + " of " + battery.name
+            + " gave " + std::to_string(values.size()) + " statistics where the catalogue has "
+            + std::to_string(expected));
     std::vector<Statistic> out;
     for (const native::NativeStatistic& v : values)
         out.push_back({ ++index, test.number, v.name, v.pvalue });
@@ -93,8 +93,8 @@ std::string encode(const TestOutcome& t)
           << "\n";
     }
     std::snprintf(buf, sizeof buf, "%a", t.cpu_seconds);
-    o << "done\t" << t.engine << "\t" << t.numbers_used << "\t" << buf << "\t" << t.refills << "\t" << t.refill_waits
-      << "\t" << t.started_at << "\t" << t.finished_at << "\t" << t.worker << "\t"
+    o << "done\t" << t.engine << "\t" << t.numbers_used << "\t" << buf << "\t" << t.refills << "\t"
+      << t.refill_waits << "\t" << t.started_at << "\t" << t.finished_at << "\t" << t.worker << "\t"
       << t.testu01_version << "\n";
     return o.str();
 }

@@ -27,8 +27,8 @@ extern "C" {
 #include <testu01/unif01.h>
 }
 
-#include "generators/stream.hpp"
 #include "batteries/native/source.hpp"
+#include "generators/stream.hpp"
 
 namespace rngvet {
 

@@ -1,4 +1,6 @@
+#include "batteries/engine.hpp"
 #include "batteries/feed_bench.hpp"
+#include "batteries/native/native.hpp"
 #include "batteries/runner.hpp"
 #include "bench_library.hpp"
 #include "commands.hpp"
@@ -9,6 +11,7 @@
 #include "kernels/references.hpp"
 #include "options.hpp"
 #include "reports/store.hpp"
+#include "runs/stored_run.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -182,13 +185,58 @@ int bench_feed(const std::string& battery_name, const std::string& backend, int 
     return 0;
 }
 
+// rngvet bench --native BATTERY: each native test beside TestU01's function on the same stream
+// (ranmar48 (1802,9373) on `backend`), both timed, their p-values compared as bits first.
+int bench_native(const std::string& battery_name, const std::string& tests_text,
+    const std::string& backend, int threads, const std::string& csv_path)
+{
+    const BatteryCatalogue& battery = catalogue_for(battery_name);
+    const std::vector<int> tests
+        = tests_text.empty() ? std::vector<int>{} : parse_tests(tests_text, battery);
+    if (threads > 0) native::set_threads(threads);
+    const Configuration c = config_of("ranmar48", 1, "single", backend, "1802,9373");
+    const auto make = [&c] { return make_backend_stream(c); };
+    const std::vector<EngineCheck> checks = check_native_engine(make, battery, tests);
+    if (checks.empty())
+        throw InputError("no test of " + battery.name + " selected has a native form");
+    std::ofstream csv;
+    if (!csv_path.empty()) {
+        csv.open(csv_path);
+        csv << "battery,test,name,equal,testu01_cpu_s,testu01_wall_s,native_cpu_s,native_wall_"
+               "s,threads\n";
+    }
+    std::printf("native engine beside TestU01 on %s, %d threads (CPU and wall seconds)\n",
+        canonical_name(c).c_str(), native::threads());
+    std::printf("%5s  %-18s %6s %10s %10s %10s %10s %9s\n", "test", "name", "equal", "TestU01",
+        "wall", "native", "wall", "speed-up");
+    double total_testu01 = 0, total_wall = 0;
+    int differing = 0;
+    for (const EngineCheck& r : checks) {
+        differing += !r.equal;
+        total_testu01 += r.testu01_seconds;
+        total_wall += r.native_wall;
+        std::printf("%5d  %-18s %6s %10.3f %10.3f %10.3f %10.3f %8.1fx\n", r.test, r.name.c_str(),
+            r.equal ? "yes" : "NO", r.testu01_seconds, r.testu01_wall, r.native_seconds,
+            r.native_wall, r.testu01_seconds / r.native_wall);
+        if (csv.is_open())
+            csv << battery.name << "," << r.test << "," << r.name << "," << (r.equal ? 1 : 0) << ","
+                << r.testu01_seconds << "," << r.testu01_wall << "," << r.native_seconds << ","
+                << r.native_wall << "," << native::threads() << "\n";
+    }
+    std::printf("all %zu: TestU01 %.3f CPU s, native %.3f wall s, %.1fx%s\n", checks.size(),
+        total_testu01, total_wall, total_testu01 / total_wall,
+        differing ? "; SOME P-VALUES DIFFER (rngvet validate --engine native)" : "");
+    if (csv.is_open() && !csv.flush()) throw std::runtime_error("cannot write '" + csv_path + "'");
+    return differing ? 1 : 0;
+}
+
 } // namespace
 
 int cmd_bench(int argc, char** argv)
 {
     std::string backends_text, csv_path, sweep_prefix, db_path, sdk_path, feed_battery, only;
-    std::string prefetch = "on";
-    int jobs = 1, feed_instances = 1;
+    std::string prefetch = "on", native_battery, native_tests;
+    int jobs = 1, feed_instances = 1, native_threads = 0;
     Unsigned<std::uint64_t> segments{ 0 }, segment_length{ 0 };
     double seconds = 0.5;
     // 2^26: with 16384 instances, 4096 numbers per instance and launch, so that loading and
@@ -212,7 +260,13 @@ int cmd_bench(int argc, char** argv)
         "and PREFIX.svg")("db", po::value(&db_path), "store the measurements in this result store")(
         "feed", po::value(&feed_battery),
         "instead: the feeding overhead of a battery (smallcrush, crush, bigcrush), each test on "
-        "TestU01's RANMAR and on ranmar24 through the feed of --backend")(
+        "TestU01's RANMAR and on ranmar24 through the feed of --backend")("native",
+        po::value(&native_battery),
+        "instead: each test of this battery (smallcrush, crush, bigcrush) that has a native form, "
+        "beside TestU01's function on the same stream, p-values compared as bits")(
+        "tests", po::value(&native_tests), "--native: only these tests, e.g. 1,2")("threads",
+        po::value(&native_threads)->default_value(0),
+        "--native: threads of the native engine (0: every core)")(
         "jobs", po::value(&jobs)->default_value(1), "--feed: worker processes")("instances",
         po::value(&feed_instances)->default_value(1),
         "--feed: RANMAR instances of the fed stream (1: TestU01's stream, p-values compared; more: "
@@ -253,6 +307,16 @@ int cmd_bench(int argc, char** argv)
         return bench_library(library, library_backends, library_count.value);
     }
     if (!vm["count"].defaulted()) throw InputError("--count goes with --library");
+    if (vm.count("native")) {
+        if (native_threads < 0 || native_threads > 4096)
+            throw InputError("--threads must be 0 (every core) to 4096");
+        if (backends_text.find(',') != std::string::npos)
+            throw InputError("--native takes one --backend");
+        return bench_native(native_battery, native_tests,
+            backends_text.empty() ? "cpu" : backends_text, native_threads, csv_path);
+    }
+    if (vm.count("tests") || !vm["threads"].defaulted())
+        throw InputError("--tests and --threads go with --native");
     if (vm.count("feed")) {
         if (jobs < 1) throw InputError("--jobs must be at least 1");
         if (prefetch != "on" && prefetch != "off") throw InputError("--prefetch must be on or off");

@@ -90,8 +90,7 @@ int cmd_run(int argc, char** argv)
         "engine", po::value(&engine_text)->default_value("testu01"),
         "what computes the statistics: testu01 (TestU01's functions), native (rngvet's own, "
         "equal p-values bit for bit; every test must have one) or auto (native where a test has "
-        "it); see rngvet list")("mode",
-        po::value(&mode),
+        "it); see rngvet list")("mode", po::value(&mode),
         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
         "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",

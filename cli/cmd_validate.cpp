@@ -1,8 +1,12 @@
+#include "batteries/engine.hpp"
 #include "commands.hpp"
+#include "generators/error.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
+#include "runs/stored_run.hpp"
 #include "validators/checks.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 namespace rngvet::cli {
@@ -28,6 +32,34 @@ std::vector<Configuration> default_configurations(const std::string& backend)
     };
 }
 
+// rngvet validate --engine native: every native test of the battery against TestU01's own
+// function on the same stream; the exit status 1 when one differs.
+int validate_native_engine(const std::vector<Configuration>& configs,
+    const BatteryCatalogue& battery, const std::vector<int>& tests, bool quiet)
+{
+    int checks = 0, failed = 0;
+    double testu01_seconds = 0, native_seconds = 0;
+    for (const Configuration& c : configs) {
+        const auto make = [&c] { return make_backend_stream(c); };
+        for (const EngineCheck& r : check_native_engine(make, battery, tests)) {
+            ++checks;
+            failed += !r.equal;
+            testu01_seconds += r.testu01_seconds;
+            native_seconds += r.native_seconds;
+            if (r.equal && quiet) continue;
+            std::printf("%s native %s test %d (%s) on %s: %s (CPU s: TestU01 %.3f, native %.3f)\n",
+                r.equal ? "PASS" : "FAIL", battery.name.c_str(), r.test, r.name.c_str(),
+                canonical_name(c).c_str(), r.detail.c_str(), r.testu01_seconds, r.native_seconds);
+        }
+    }
+    if (checks == 0)
+        throw InputError("no test of " + battery.name + " selected has a native form (native: "
+            + (native_tests_text(battery).empty() ? "none" : native_tests_text(battery)) + ")");
+    std::printf("%d checks: %d passed, %d failed (CPU s: TestU01 %.3f, native %.3f)\n", checks,
+        checks - failed, failed, testu01_seconds, native_seconds);
+    return failed ? 1 : 0;
+}
+
 } // namespace
 
 int cmd_validate(int argc, char** argv)
@@ -36,11 +68,39 @@ int cmd_validate(int argc, char** argv)
     po::options_description options("rngvet validate options");
     // Without --generator a built-in set of configurations is checked.
     config_options.add_to(options, false);
-    options.add_options()("quiet,q", "print failed checks and the summary only");
+    std::string engine_text, battery_name = "smallcrush", tests_text;
+    options.add_options()("quiet,q", "print failed checks and the summary only")("engine",
+        po::value(&engine_text),
+        "native: check rngvet's native engine against TestU01's own functions instead (every "
+        "native test of --battery, equal p-values as bits and equal numbers read)")("battery",
+        po::value(&battery_name)->default_value("smallcrush"),
+        "with --engine native: smallcrush, crush or bigcrush")(
+        "tests", po::value(&tests_text), "with --engine native: only these tests, e.g. 1,5,10");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet validate [--backend B] [--generator G ... configuration options]", vm))
         return 0;
+
+    if (!vm.count("engine") && (!vm["battery"].defaulted() || vm.count("tests")))
+        throw InputError("--battery and --tests go with --engine native");
+    if (vm.count("engine")) {
+        if (parse_engine(engine_text) != Engine::native)
+            throw InputError("rngvet validate checks --engine native, got '" + engine_text + "'");
+        const BatteryCatalogue& battery = catalogue_for(battery_name);
+        const std::vector<int> tests
+            = vm.count("tests") ? parse_tests(tests_text, battery) : std::vector<int>{};
+        std::vector<Configuration> configs;
+        if (config_options.generator.empty()) {
+            // One generator of each resolution the feed converts.
+            (void)parse_backend_here(config_options.backend);
+            configs = { config_of("ranmar24", 1, "single", config_options.backend, "1802,9373"),
+                config_of("ranmar48", 1, "single", config_options.backend, "1802,9373"),
+                config_of("mt19937", 1, "single", config_options.backend, "5489") };
+        } else {
+            configs.push_back(config_options.configuration());
+        }
+        return validate_native_engine(configs, battery, tests, vm.count("quiet") > 0);
+    }
 
     std::vector<Configuration> configs;
     if (config_options.generator.empty()) {

@@ -924,8 +924,7 @@ CampaignMerge Store::merge_campaign_task(
                               "host, command_line, started_at, NULL, jobs, cpu_model, gpu_model, "
                               "options, ?2, ")
                 + (checked ? "input_sha256, params_check, " : "'', '', ")
-                + (engines ? "engine" : "'testu01'")
-                + " FROM task.runs WHERE run_id = ?1";
+                + (engines ? "engine" : "'testu01'") + " FROM task.runs WHERE run_id = ?1";
             Statement add(db_, insert.c_str());
             add.bind(1, task_runs.front().id).bind(2, spec.tests_selected);
             add.step();

@@ -49,8 +49,7 @@ private:
 // The harness's generators: one of each resolution and family, and the failing LCG.
 inline const std::vector<std::string>& harness_generators()
 {
-    static const std::vector<std::string> g = { "ranmar24", "ranmar48", "mt19937", "mtdc",
-        "lcg" };
+    static const std::vector<std::string> g = { "ranmar24", "ranmar48", "mt19937", "mtdc", "lcg" };
     return g;
 }
 

@@ -34,7 +34,10 @@ const NativeTest* find_test(const std::string& battery, int number)
     return nullptr;
 }
 
-void set_threads(int threads) { thread_count = std::max(0, threads); }
+void set_threads(int threads)
+{
+    thread_count = std::max(0, threads);
+}
 
 int threads()
 {

@@ -46,6 +46,9 @@ void Numbers::read(std::uint64_t* out, std::size_t n)
     }
 }
 
-double Numbers::two_exp(int r) { return std::ldexp(1.0, r); }
+double Numbers::two_exp(int r)
+{
+    return std::ldexp(1.0, r);
+}
 
 } // namespace rngvet::native
