@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <stdexcept>
 
@@ -115,6 +116,12 @@ struct Case {
     RandomWalkParams p;
     long full_n; // the battery's n (run when RNGVET_NATIVE_FULL=1), or 0
 };
+
+void PrintTo(const Case& c, std::ostream* os)
+{
+    *os << c.name << " (N = " << c.p.N << ", n = " << c.p.n << ", r = " << c.p.r
+        << ", s = " << c.p.s << ", L0 = " << c.p.L0 << ", L1 = " << c.p.L1 << ")";
+}
 
 std::vector<Case> cases()
 {
@@ -355,20 +362,41 @@ TEST(RandomWalkTiming, SmallCrush)
     if (v == nullptr || std::string(v) != "1") GTEST_SKIP() << "RNGVET_NATIVE_TIMING=1 runs it";
     const RandomWalkParams p{ 1, 1000000, 0, 30, 150, 150 };
     using clock = std::chrono::steady_clock;
-    auto seconds = [](clock::time_point a) {
-        return std::chrono::duration<double>(clock::now() - a).count();
+    // Wall seconds, and the process's CPU seconds (all threads) since c0.
+    std::clock_t c0 = 0;
+    auto seconds = [&c0](clock::time_point a) {
+        const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+        const double wall = std::chrono::duration<double>(clock::now() - a).count();
+        std::printf("[cpu %.3f s] ", cpu);
+        return wall;
     };
     for (const std::string generator : { "mt19937", "ranmar24" }) {
         {
             HarnessFeed f(generator);
             SwalkRes res;
+            c0 = std::clock();
             const auto t0 = clock::now();
             swalk_RandomWalk1(f.gen(), res.res, p.N, p.n, p.r, p.s, p.L0, p.L1);
             std::printf("%s TestU01: %.3f s\n", generator.c_str(), seconds(t0));
         }
+        {
+            // The words alone: what reading costs without counting the walks.
+            HarnessFeed f(generator);
+            Numbers in(f.feed());
+            std::vector<std::uint64_t> words(1u << 20);
+            c0 = std::clock();
+            const auto t0 = clock::now();
+            for (long left = p.n * 5; left > 0;) {
+                const long k = std::min<long>(left, static_cast<long>(words.size()));
+                in.read(words.data(), static_cast<std::size_t>(k));
+                left -= k;
+            }
+            std::printf("%s reading the words alone: %.3f s\n", generator.c_str(), seconds(t0));
+        }
         for (int threads : { 1, 2 }) {
             HarnessFeed f(generator);
             Numbers in(f.feed());
+            c0 = std::clock();
             const auto t0 = clock::now();
             rngvet::native::random_walk1(in, p, threads);
             std::printf(

@@ -123,36 +123,41 @@ inline long* stat_hist(long* h, long L, int m)
 }
 
 // Counts one walk of length sh.L (= L0 = L1) from its words w into h (stat_hist layout).
-void count_walk(
-    const Numbers& in, const Shape& sh, const ChunkTables& t, const std::uint64_t* w, long* h)
+void count_walk(const Numbers& in, const Shape& sh, const ChunkTables& t, const std::uint64_t* w,
+    long* h, std::uint8_t* bytes)
 {
-    long S = 0, M = 0, R = 0, J = 0, C = 0;
-    unsigned prev;
-    {
-        const int s0 = sh.lds > 0 ? sh.s : sh.lms;
-        prev = static_cast<unsigned>((in.strip_b(w[0], sh.r, s0) >> (s0 - 1)) & 1u) ^ 1u;
-    }
-    std::uint64_t acc = 0; // bits not yet counted: the low `pending` ones
+    // The walk's steps as bytes (8 steps each, the first step in the most significant bit),
+    // then the remaining steps in the low bits of acc.
+    std::uint64_t acc = 0;
     int pending = 0;
-    auto chunks = [&](unsigned long z, int bits) {
+    std::size_t nbytes = 0;
+    auto append = [&](unsigned long z, int bits) {
         acc = (acc << bits) | z;
         pending += bits;
         while (pending >= 8) {
             pending -= 8;
-            const unsigned c = static_cast<unsigned>(acc >> pending) & 0xFFu;
-            const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
-            const unsigned e = t.counts[prev][c][half + far];
-            M = std::max(M, S + t.max_prefix[c]);
-            S += t.sum[c];
-            R += e & 15u;
-            J += (e >> 4) & 15u;
-            C += e >> 8;
-            prev = c & 1u;
+            bytes[nbytes++] = static_cast<std::uint8_t>(acc >> pending);
         }
     };
     for (long j = 0; j < sh.lds; ++j)
-        chunks(in.strip_b(w[j], sh.r, sh.s), sh.s);
-    if (sh.lms > 0) chunks(in.strip_b(w[sh.lds], sh.r, sh.lms), sh.lms);
+        append(in.strip_b(w[j], sh.r, sh.s), sh.s);
+    if (sh.lms > 0) append(in.strip_b(w[sh.lds], sh.r, sh.lms), sh.lms);
+
+    long S = 0, M = 0, R = 0, J = 0, C = 0;
+    // The first step's complement, so that no zero crossing is counted at time 0.
+    unsigned prev = nbytes > 0 ? (bytes[0] >> 7) ^ 1u
+                               : static_cast<unsigned>((acc >> (pending - 1)) & 1u) ^ 1u;
+    for (std::size_t i = 0; i < nbytes; ++i) {
+        const unsigned c = bytes[i];
+        const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
+        const unsigned e = t.counts[prev][c][half + far];
+        M = std::max(M, S + t.max_prefix[c]);
+        S += t.sum[c];
+        R += e & 15u;
+        J += (e >> 4) & 15u;
+        C += e >> 8;
+        prev = c & 1u;
+    }
     // The last steps (fewer than 8, an even number: they start at an even time).
     Walker v;
     v.S = S;
@@ -386,9 +391,10 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
                 {
                     long* h = per_thread.data()
                         + stride * static_cast<std::size_t>(omp_get_thread_num());
+                    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(p.L1 / 8 + 1));
 #pragma omp for schedule(static)
                     for (long i = 0; i < b; ++i)
-                        count_walk(in, shape, tables, w + i * words, h);
+                        count_walk(in, shape, tables, w + i * words, h, bytes.data());
                 }
             } else {
                 for (long i = 0; i < b; ++i)
