@@ -1,7 +1,305 @@
+// smarsa_MatrixRank, natively (matrix_rank.hpp).
+//
+// Facts taken from TestU01 1.2.3 (smarsa.c, smarsa_MatrixRank; vectorsF2.c,
+// GaussianElimination and BVRShiftSelf; gofs.c; bbattery.c):
+// - Row i of a matrix takes c = k / s GetBits words, s bits of each after its r most significant
+//   (smask & (GetBits << r)), then, when b = k % s > 0, b such bits of one more word. The rows
+//   of a matrix are built in order, the matrices of a replication in order, the replications in
+//   order: N n L (c + (b > 0)) numbers in all.
+// - TestU01's rows are vectors of 32-bit columns held in 64-bit unsigned longs, shifted right
+//   by s before each new chunk; its elimination is a forward Gaussian elimination over the k
+//   columns. Each 64-bit word of a row holds, above its own 32 bits, a copy of the preceding
+//   32 bits of the row (the bits BVRShiftSelf carries into the upper half); since the rows at
+//   and below the current rank are zero in every column before the current one, its pivot test
+//   (word < MMC[column]) reduces to the column's bit, and the rank it returns is the GF(2) rank
+//   of the L x k matrix of the new bits. A rank does not depend on the order of rows or of
+//   columns, so rows are packed here in whatever order is fastest.
+// - Expected numbers: 2^(log2 n - L k), then for j = 1..min(L, k) the exponent grows by
+//   L + k - 2j + 1 + log2(1 - 2^-(L-j+1)) + log2(1 - 2^-(k-j+1)) - log2(1 - 2^-j), with
+//   log2 x computed as num_1Ln2 * log(x) (num.h). Then gofs_MergeClasses, one gofs_Chi2 per
+//   replication, gofw_ActiveTests2 with wdist_ChiSquare and sres_GetChi2SumStat.
+#include "matrix_rank.hpp"
+
 #include "families.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <omp.h>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+extern "C" {
+#include <testu01/gofs.h>
+#include <testu01/gofw.h>
+#include <testu01/num.h>
+#include <testu01/statcoll.h>
+#include <testu01/wdist.h>
+}
 
 namespace rngvet::native {
 
-std::vector<NativeTest> matrix_rank_tests() { return {}; }
+namespace {
+
+// A double the optimiser may not fuse with the next operation (no contraction into an FMA):
+// TestU01 rounds each product and sum on its own.
+double rounded(double x)
+{
+    volatile double v = x;
+    return v;
+}
+
+// TestU01's log2 (num.h's num_Log2): num_1Ln2 * log(x), one rounded product.
+double log2_tu(double x)
+{
+    return rounded(num_1Ln2 * std::log(x));
+}
+
+// Raw words of one batch of matrices: at most this many words (256 MiB), at least one matrix.
+constexpr std::size_t batch_words = std::size_t(1) << 25;
+
+int rank_one_word(std::uint64_t* a, int l, int k)
+{
+    int rank = 0;
+    for (int col = 0; col < k; ++col) {
+        const std::uint64_t m = std::uint64_t(1) << col;
+        int p = rank;
+        while (p < l && !(a[p] & m))
+            ++p;
+        if (p == l) continue;
+        std::swap(a[p], a[rank]);
+        const std::uint64_t piv = a[rank];
+        for (int i = rank + 1; i < l; ++i)
+            a[i] ^= piv & (std::uint64_t(0) - ((a[i] >> col) & 1));
+        if (++rank == l) break;
+    }
+    return rank;
+}
+
+int rank_words(std::uint64_t* a, int l, int k, int words)
+{
+    int rank = 0;
+    for (int col = 0; col < k; ++col) {
+        const int wc = col >> 6;
+        const std::uint64_t m = std::uint64_t(1) << (col & 63);
+        int p = rank;
+        while (p < l && !(a[std::size_t(p) * words + wc] & m))
+            ++p;
+        if (p == l) continue;
+        std::uint64_t* piv = a + std::size_t(rank) * words;
+        // Rows from `rank` on are zero in the words before wc.
+        if (p != rank) std::swap_ranges(piv + wc, piv + words, a + std::size_t(p) * words + wc);
+        for (int i = rank + 1; i < l; ++i) {
+            std::uint64_t* row = a + std::size_t(i) * words;
+            if (row[wc] & m)
+                for (int w = wc; w < words; ++w)
+                    row[w] ^= piv[w];
+        }
+        if (++rank == l) break;
+    }
+    return rank;
+}
+
+struct Shape {
+    int r, s, l, k;
+    int c; // whole chunks of s bits per row
+    int b; // bits of the last chunk (0: none)
+    long per_row; // numbers per row
+    long per_matrix; // numbers per matrix
+    int words; // 64-bit words per packed row
+};
+
+// Packs the matrix whose numbers start at `raw` into `a` (l rows of shape.words words).
+void pack(const Numbers& in, const Shape& sh, const std::uint64_t* raw, std::uint64_t* a)
+{
+    if (sh.words == 1) {
+        for (int i = 0; i < sh.l; ++i) {
+            std::uint64_t row = 0;
+            for (int j = 0; j < sh.c; ++j)
+                row = (row << sh.s) | in.strip_b(*raw++, sh.r, sh.s);
+            if (sh.b > 0) row = (row << sh.b) | in.strip_b(*raw++, sh.r, sh.b);
+            a[i] = row;
+        }
+        return;
+    }
+    std::fill(a, a + std::size_t(sh.l) * sh.words, std::uint64_t(0));
+    for (int i = 0; i < sh.l; ++i) {
+        std::uint64_t* row = a + std::size_t(i) * sh.words;
+        int pos = 0;
+        auto put = [&](std::uint64_t v, int nb) {
+            const int w = pos >> 6, off = pos & 63;
+            row[w] |= v << off;
+            if (off + nb > 64) row[w + 1] |= v >> (64 - off);
+            pos += nb;
+        };
+        for (int j = 0; j < sh.c; ++j)
+            put(in.strip_b(*raw++, sh.r, sh.s), sh.s);
+        if (sh.b > 0) put(in.strip_b(*raw++, sh.r, sh.b), sh.b);
+    }
+}
+
+// Adds the ranks of the next `n` matrices of `in` to hist (indexed by rank).
+void count_ranks(Numbers& in, const Shape& sh, long n, int threads, std::vector<long>& hist)
+{
+    const std::size_t per = static_cast<std::size_t>(sh.per_matrix);
+    std::size_t batch = std::max<std::size_t>(1, batch_words / per);
+    // Small batches for large matrices keep every thread busy within the memory bound.
+    batch = std::min<std::size_t>(batch, static_cast<std::size_t>(n));
+    std::vector<std::uint64_t> raw(batch * per);
+    std::vector<int> ranks(batch);
+    const std::size_t cells = std::size_t(sh.l) * sh.words;
+    long left = n;
+    while (left > 0) {
+        const std::size_t m = std::min<std::size_t>(batch, static_cast<std::size_t>(left));
+        in.read(raw.data(), m * per);
+        const int team = static_cast<int>(std::min<std::size_t>(m, threads));
+#pragma omp parallel num_threads(team)
+        {
+            std::vector<std::uint64_t> a(cells);
+#pragma omp for schedule(dynamic, 16)
+            for (long i = 0; i < static_cast<long>(m); ++i) {
+                pack(in, sh, raw.data() + std::size_t(i) * per, a.data());
+                ranks[i] = sh.words == 1 ? rank_one_word(a.data(), sh.l, sh.k)
+                                         : rank_words(a.data(), sh.l, sh.k, sh.words);
+            }
+        }
+        for (std::size_t i = 0; i < m; ++i)
+            ++hist[ranks[i]];
+        left -= static_cast<long>(m);
+    }
+}
+
+struct Chi2Deleter {
+    void operator()(sres_Chi2* p) const { sres_DeleteChi2(p); }
+};
+
+} // namespace
+
+int gf2_rank(std::uint64_t* rows, int l, int k)
+{
+    const int words = (k + 63) / 64;
+    return words == 1 ? rank_one_word(rows, l, k) : rank_words(rows, l, k, words);
+}
+
+void matrix_rank(
+    Numbers& in, sres_Chi2* res, long N, long n, int r, int s, int l, int k, int threads)
+{
+    if (threads <= 0) threads = native::threads();
+    if (s < 1 || s > 32 || r < 0 || r > 31 || l < 1 || k < 1 || N < 1 || n < 1)
+        throw std::invalid_argument("smarsa_MatrixRank: parameters out of range");
+    Shape sh;
+    sh.r = r;
+    sh.s = s;
+    sh.l = l;
+    sh.k = k;
+    sh.c = k / s;
+    sh.b = k % s;
+    sh.per_row = sh.c + (sh.b > 0 ? 1 : 0);
+    sh.per_matrix = sh.per_row * l;
+    sh.words = (k + 63) / 64;
+
+    const int minkl = std::min(k, l);
+    static char name[] = "smarsa_MatrixRank";
+    sres_InitChi2(res, N, minkl, name);
+    double* nbexp = res->NbExp;
+    long* count = res->Count;
+    long* loc = res->Loc;
+
+    // Expected numbers, in smarsa_MatrixRank's order of operations.
+    double temp = log2_tu(static_cast<double>(n)) - l * k;
+    nbexp[0] = std::pow(2.0, temp);
+    for (int j = 1; j <= minkl; ++j) {
+        double e
+            = l + k - 2 * j + 1 + log2_tu(1.0 - std::pow(2.0, -static_cast<double>(l - j + 1)));
+        e = e + log2_tu(1.0 - std::pow(2.0, -static_cast<double>(k - j + 1)));
+        e = e - log2_tu(1.0 - std::pow(2.0, -static_cast<double>(j)));
+        temp += e;
+        nbexp[j] = std::pow(2.0, temp);
+    }
+
+    long jlow = 0, jhigh = minkl, groups = 0;
+    gofs_MergeClasses(nbexp, loc, &jlow, &jhigh, &groups);
+    res->jmin = jlow;
+    res->jmax = jhigh;
+    res->degFree = groups - 1;
+    if (res->degFree < 1) return; // TestU01 warns and returns without reading a number
+    if (!(static_cast<double>(n) >= 2.0 * gofs_MinExpected))
+        throw std::invalid_argument("smarsa_MatrixRank: n <= 2*gofs_MinExpected");
+
+    const std::string desc = "The N statistic values (a ChiSquare with "
+        + std::to_string(groups - 1) + " degrees of freedom):";
+    statcoll_SetDesc(res->sVal1, desc.c_str());
+
+    std::vector<long> hist(static_cast<std::size_t>(minkl) + 1);
+    for (long seq = 0; seq < N; ++seq) {
+        std::fill(hist.begin(), hist.end(), 0L);
+        count_ranks(in, sh, n, threads, hist);
+        for (long i = jlow; i <= jhigh; ++i)
+            count[i] = 0;
+        for (int rk = 0; rk <= minkl; ++rk)
+            count[loc[rk]] += hist[rk];
+        const double x2 = gofs_Chi2(nbexp, count, jlow, jhigh);
+        statcoll_AddObs(res->sVal1, x2);
+    }
+
+    double par[1] = { static_cast<double>(groups - 1) };
+    gofw_ActiveTests2(
+        res->sVal1->V, res->pVal1->V, N, wdist_ChiSquare, par, res->sVal2, res->pVal2);
+    res->pVal1->NObs = N;
+    sres_GetChi2SumStat(res);
+}
+
+std::vector<NativeStatistic> run_matrix_rank_row(
+    const MatrixRankRow& row, Numbers& in, long N, long n, int threads)
+{
+    std::unique_ptr<sres_Chi2, Chi2Deleter> res(sres_CreateChi2());
+    matrix_rank(in, res.get(), N, n, row.r, row.s, row.l, row.k, threads);
+    return { { row.name, res->pVal2[row.sum ? gofw_Sum : gofw_Mean] } };
+}
+
+namespace {
+
+// bbattery.c's calls (SmallCrush, Crush and BigCrush with their s = 30, r = 0).
+const MatrixRankRow rows[] = {
+    { "smallcrush", 8, "MatrixRank", 1, 20000, 20, 10, 60, 60, false },
+    { "crush", 56, "MatrixRank, 60 x 60", 1, 1000000, 0, 30, 60, 60, false },
+    { "crush", 57, "MatrixRank, 60 x 60", 1, 1000000, 20, 10, 60, 60, false },
+    { "crush", 58, "MatrixRank, 300 x 300", 1, 50000, 0, 30, 300, 300, false },
+    { "crush", 59, "MatrixRank, 300 x 300", 1, 50000, 20, 10, 300, 300, false },
+    { "crush", 60, "MatrixRank, 1200 x 1200", 1, 2000, 0, 30, 1200, 1200, false },
+    { "crush", 61, "MatrixRank, 1200 x 1200", 1, 2000, 20, 10, 1200, 1200, false },
+    { "bigcrush", 66, "MatrixRank, L=30, r=0", 10, 1000000, 0, 5, 30, 30, true },
+    { "bigcrush", 67, "MatrixRank, L=30, r=26", 10, 1000000, 25, 5, 30, 30, true },
+    { "bigcrush", 68, "MatrixRank, L=1000, r=0", 1, 5000, 0, 4, 1000, 1000, false },
+    { "bigcrush", 69, "MatrixRank, L=1000, r=26", 1, 5000, 26, 4, 1000, 1000, false },
+    { "bigcrush", 70, "MatrixRank, L=5000", 1, 80, 15, 15, 5000, 5000, false },
+    { "bigcrush", 71, "MatrixRank, L=5000", 1, 80, 0, 30, 5000, 5000, false },
+};
+constexpr int row_count = sizeof rows / sizeof rows[0];
+
+template <int I> std::vector<NativeStatistic> run_row(Numbers& in)
+{
+    return run_matrix_rank_row(rows[I], in, rows[I].N, rows[I].n);
+}
+
+template <int... I> std::vector<NativeTest> make_tests(std::integer_sequence<int, I...>)
+{
+    return { NativeTest{ rows[I].battery, rows[I].number, &run_row<I> }... };
+}
+
+} // namespace
+
+const std::vector<MatrixRankRow>& matrix_rank_rows()
+{
+    static const std::vector<MatrixRankRow> all(rows, rows + row_count);
+    return all;
+}
+
+std::vector<NativeTest> matrix_rank_tests()
+{
+    return make_tests(std::make_integer_sequence<int, row_count>());
+}
 
 } // namespace rngvet::native
