@@ -359,4 +359,19 @@ TEST(BirthdaySpacingsSpeed, DISABLED_SmallCrushParameters)
     }
 }
 
+// The native function alone on SmallCrush's parameters, for profiling (prints only).
+TEST(BirthdaySpacingsSpeed, DISABLED_NativeOnly)
+{
+    const BirthdaySpacingsParams p = battery_sets()[0].p;
+    const char* env = std::getenv("RNGVET_NATIVE_THREADS");
+    const int threads = env != nullptr ? std::atoi(env) : 1;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const NativeRun n = run_native("mt19937", p, threads);
+        std::printf("native %d thread(s): %.3f s, p = %.6g\n", threads,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            n.res.p_value);
+    }
+}
+
 } // namespace
