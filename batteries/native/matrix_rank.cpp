@@ -134,13 +134,14 @@ int rank_blocks(std::uint64_t* a, int l, int k, int words, std::uint64_t* table)
             for (int w = 0; w < span; ++w)
                 to[w] = from[w] ^ p[w];
         }
+        // select[v]: the pivots whose columns are set in block value v.
+        unsigned bit[8] = {};
+        for (int j = 0; j < found; ++j)
+            bit[pcol[j]] = 1u << j;
         unsigned select[256];
-        for (unsigned v = 0; v < 256; ++v) {
-            unsigned m = 0;
-            for (int j = 0; j < found; ++j)
-                m |= ((v >> pcol[j]) & 1u) << j;
-            select[v] = m;
-        }
+        select[0] = 0;
+        for (unsigned v = 1; v < 256; ++v)
+            select[v] = select[v & (v - 1)] | bit[__builtin_ctz(v)];
         for (int i = rank + found; i < l; ++i) {
             std::uint64_t* x = row(i);
             const unsigned m = select[block(x)];
