@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <omp.h>
 #include <stdexcept>
@@ -110,8 +111,8 @@ private:
 };
 
 // Fills cells[0, count) with the next count cells of the stream and returns their bitwise OR.
-// The words are read in stream order, a chunk at a time, by one thread while the others convert
-// the previous chunk.
+// The words are read in stream order, a chunk at a time, by the calling thread while the others
+// convert the previous chunk.
 Cell generate_cells(
     Numbers& in, const CellBuilder& build, Cell* cells, std::size_t count, int threads)
 {
@@ -138,12 +139,21 @@ Cell generate_cells(
     std::vector<std::uint64_t> buffer[2]
         = { std::vector<std::uint64_t>(chunk * t), std::vector<std::uint64_t>(chunk * t) };
     in.read(buffer[0].data(), cells_in(0) * t);
+    // The calling thread (the team's master) reads, so that a source sees one thread; what it
+    // throws is thrown again after the parallel region.
+    std::exception_ptr error;
 #pragma omp parallel num_threads(threads) reduction(| : all)
     {
         for (std::size_t k = 0; k < chunks; ++k) {
-#pragma omp single nowait
+#pragma omp master
             {
-                if (k + 1 < chunks) in.read(buffer[(k + 1) & 1].data(), cells_in(k + 1) * t);
+                if (k + 1 < chunks && !error) {
+                    try {
+                        in.read(buffer[(k + 1) & 1].data(), cells_in(k + 1) * t);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                }
             }
             const std::uint64_t* words = buffer[k & 1].data();
             Cell* out = cells + k * chunk;
@@ -157,6 +167,7 @@ Cell generate_cells(
 #pragma omp barrier
         }
     }
+    if (error) std::rethrow_exception(error);
     return all;
 }
 
