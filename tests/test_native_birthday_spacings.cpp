@@ -359,4 +359,24 @@ TEST(BirthdaySpacingsSpeed, DISABLED_SmallCrushParameters)
     }
 }
 
+// The native function alone on a battery set's parameters, for profiling (prints only):
+// RNGVET_NATIVE_SET (index in battery_sets(), default 0: SmallCrush's), RNGVET_NATIVE_THREADS
+// (default 1), RNGVET_NATIVE_REPEAT (default 3).
+TEST(BirthdaySpacingsSpeed, DISABLED_NativeOnly)
+{
+    auto env = [](const char* name, int fallback) {
+        const char* v = std::getenv(name);
+        return v != nullptr ? std::atoi(v) : fallback;
+    };
+    const BatterySet& s = battery_sets()[static_cast<std::size_t>(env("RNGVET_NATIVE_SET", 0))];
+    const int threads = env("RNGVET_NATIVE_THREADS", 1);
+    for (int i = 0; i < env("RNGVET_NATIVE_REPEAT", 3); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const NativeRun n = run_native("mt19937", s.p, threads);
+        std::printf("%s %d: native %d thread(s): %.3f s, p = %.6g\n", s.battery, s.number, threads,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            n.res.p_value);
+    }
+}
+
 } // namespace

@@ -240,9 +240,10 @@ std::vector<PokerCase> poker_cases()
         { "bigcrush27_r27_d8", 1, 400000000, 100000, 27, 8, 8 },
         { "bigcrush28_r0_d32", 1, 100000000, 30000, 0, 32, 32 },
         { "bigcrush29_r25_d32", 1, 100000000, 30000, 25, 32, 32 },
-        // Replications read in one block, a replication in several blocks, d = k = 127,
+        // Replications read in one block or in many, a replication in several blocks, d = k = 127,
         // and too few hands for two classes.
         { "N7_n1000_r5_d10_k5", 7, 1000, 1000, 5, 10, 5 },
+        { "N5000_n200_r12_d3_k5", 5000, 200, 200, 12, 3, 5 },
         { "N2_n40000_r1_d4_k30", 2, 40000, 40000, 1, 4, 30 },
         { "d127_k127", 1, 4000, 4000, 3, 127, 127 },
         { "one_class", 1, 10, 10, 0, 2, 2 },
@@ -509,49 +510,52 @@ INSTANTIATE_TEST_SUITE_P(Rows, BatteryRowExact,
     row_name);
 
 // Timing of the SmallCrush forms (run with --gtest_also_run_disabled_tests): TestU01's function,
-// reading the numbers alone, and the native test with 1 and 2 threads.
+// reading the numbers alone, and the native test with 1 and 2 threads, on mt19937 and on the LCG
+// (numbers almost free: the tests' own work).
 TEST(GapFamilyTiming, DISABLED_SmallCrushForms)
 {
     using clock = std::chrono::steady_clock;
-    for (std::size_t i = 0; i < 3; ++i) {
-        const BatteryCall call = battery_calls()[i];
-        const GapRow* row = find_row(call.battery, call.number);
-        ASSERT_NE(row, nullptr);
-        HarnessFeed a("mt19937");
-        Chi2Record record;
-        auto t0 = clock::now();
-        call.call(a.gen(), record.res, call.n);
-        const double testu01 = std::chrono::duration<double>(clock::now() - t0).count();
-        double read_only = 0;
-        {
-            HarnessFeed b("mt19937");
-            Numbers in(b.feed());
-            std::vector<std::uint64_t> buf(1 << 16);
-            t0 = clock::now();
-            for (std::uint64_t left = a.consumed(); left > 0;) {
-                const std::size_t k
-                    = static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size()));
-                in.read(buf.data(), k);
-                left -= k;
+    for (const std::string generator : { "mt19937", "lcg" })
+        for (std::size_t i = 0; i < 3; ++i) {
+            const BatteryCall call = battery_calls()[i];
+            const GapRow* row = find_row(call.battery, call.number);
+            ASSERT_NE(row, nullptr);
+            HarnessFeed a(generator);
+            Chi2Record record;
+            auto t0 = clock::now();
+            call.call(a.gen(), record.res, call.n);
+            const double testu01 = std::chrono::duration<double>(clock::now() - t0).count();
+            double read_only = 0;
+            {
+                HarnessFeed b(generator);
+                Numbers in(b.feed());
+                std::vector<std::uint64_t> buf(1 << 16);
+                t0 = clock::now();
+                for (std::uint64_t left = a.consumed(); left > 0;) {
+                    const std::size_t k
+                        = static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size()));
+                    in.read(buf.data(), k);
+                    left -= k;
+                }
+                read_only = std::chrono::duration<double>(clock::now() - t0).count();
             }
-            read_only = std::chrono::duration<double>(clock::now() - t0).count();
+            double native[2] = {};
+            for (int t : { 1, 2 }) {
+                rngvet::native::set_threads(t);
+                HarnessFeed b(generator);
+                Numbers in(b.feed());
+                t0 = clock::now();
+                const auto stats = rngvet::native::run_row(*row, in, call.n);
+                native[t - 1] = std::chrono::duration<double>(clock::now() - t0).count();
+                EXPECT_TRUE(same_bits(record.res->pVal2[gofw_Mean], stats[0].pvalue));
+            }
+            rngvet::native::set_threads(2);
+            std::printf(
+                "%-8s %-16s numbers %10llu  TestU01 %.3f s  reading alone %.3f s  native 1 thread "
+                "%.3f s  2 threads %.3f s\n",
+                generator.c_str(), call.name, static_cast<unsigned long long>(a.consumed()),
+                testu01, read_only, native[0], native[1]);
         }
-        double native[2] = {};
-        for (int t : { 1, 2 }) {
-            rngvet::native::set_threads(t);
-            HarnessFeed b("mt19937");
-            Numbers in(b.feed());
-            t0 = clock::now();
-            const auto stats = rngvet::native::run_row(*row, in, call.n);
-            native[t - 1] = std::chrono::duration<double>(clock::now() - t0).count();
-            EXPECT_TRUE(same_bits(record.res->pVal2[gofw_Mean], stats[0].pvalue));
-        }
-        rngvet::native::set_threads(2);
-        std::printf("%-16s numbers %10llu  TestU01 %.3f s  reading alone %.3f s  native 1 thread "
-                    "%.3f s  2 threads %.3f s\n",
-            call.name, static_cast<unsigned long long>(a.consumed()), testu01, read_only, native[0],
-            native[1]);
-    }
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "native_support.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -144,8 +145,8 @@ std::vector<Form> forms()
         { "bigcrush96", P(10, 30000, 27, 3, 30), 30000000 },
         { "bigcrush97", P(1, 20000, 0, 4, 300), 30000000 },
         { "bigcrush98", P(1, 20000, 26, 4, 300), 30000000 },
-        { "bigcrush99", P(1, 10000, 0, 5, 1200), 10000000 },
-        { "bigcrush100", P(1, 10000, 25, 5, 1200), 10000000 },
+        { "bigcrush99", P(1, 30000, 0, 5, 1200), 10000000 },
+        { "bigcrush100", P(1, 30000, 25, 5, 1200), 10000000 },
         // Rabbit's and Alphabit's forms (L <= s: numbers cut into blocks).
         { "rabbit_L16", P(1, 200000, 0, 32, 16), 0 },
         { "rabbit_L32", P(1, 200000, 0, 32, 32), 0 },
@@ -237,6 +238,33 @@ TEST(HammingIndepThreads, SameForAnyCount)
             expect_exact("mt19937", p, threads);
         }
     }
+}
+
+// The forms above reach both ways sstring_HammingIndep builds its classes: cells of expected
+// count >= 10 with the rest merged, and (every cell below 10) two classes split at L / 2.
+TEST(HammingIndepForms, ReachBothClassings)
+{
+    int two = 0, many = 0;
+    for (const Form& f : forms()) {
+        HarnessFeed feed("mt19937");
+        native::Numbers in(feed.feed());
+        const native::HammingIndepResult r = native::hamming_indep(in, f.p, 1);
+        if (!r.ran) continue;
+        // The largest expected count: n Prob[L / 2]^2, Prob[L / 2] = C(L, L / 2) 2^-L.
+        const int L = f.p.L;
+        const double top = std::exp(std::lgamma(L + 1.0) - std::lgamma(L / 2 + 1.0)
+            - std::lgamma(L - L / 2 + 1.0) - L * std::log(2.0));
+        const double most = static_cast<double>(f.p.n) * top * top;
+        if (most < gofs_MinExpected) {
+            EXPECT_EQ(r.liber, 1) << f.name;
+            ++two;
+        } else if (most > 2 * gofs_MinExpected) {
+            EXPECT_GT(r.liber, 1) << f.name;
+            ++many;
+        }
+    }
+    EXPECT_GE(two, 2);
+    EXPECT_GE(many, 10);
 }
 
 TEST(HammingIndepParams, RefusesInvalidParameters)

@@ -15,8 +15,10 @@
 //   pRight = fbar_Poisson2 (Mass, Sum), pVal2 = gofw_pDisc (pLeft, pRight).
 //
 // Here the cells are built from words read in blocks (converted in parallel, operation for
-// operation as StripL), sorted with a parallel radix sort (one most-significant-digit scatter,
-// then a least-significant-digit radix sort of each bucket in cache), and the spacings likewise.
+// operation as StripL) and sorted with a parallel radix sort (one most-significant-digit scatter
+// over all threads, then each bucket sorted by least-significant-digit passes while it is in
+// cache). Spacings of few varying bits are counted in a table of the values seen; wider ones are
+// sorted likewise.
 // Y is an integer count, so any exact sort gives TestU01's Y. The floating-point stages are
 // TestU01's own functions, called with the same arguments in the same order.
 //
@@ -31,6 +33,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <omp.h>
 #include <stdexcept>
 #include <utility>
@@ -107,8 +111,8 @@ private:
 };
 
 // Fills cells[0, count) with the next count cells of the stream and returns their bitwise OR.
-// The words are read in stream order, a chunk at a time, by one thread while the others convert
-// the previous chunk.
+// The words are read in stream order, a chunk at a time, by the calling thread while the others
+// convert the previous chunk.
 Cell generate_cells(
     Numbers& in, const CellBuilder& build, Cell* cells, std::size_t count, int threads)
 {
@@ -135,12 +139,21 @@ Cell generate_cells(
     std::vector<std::uint64_t> buffer[2]
         = { std::vector<std::uint64_t>(chunk * t), std::vector<std::uint64_t>(chunk * t) };
     in.read(buffer[0].data(), cells_in(0) * t);
+    // The calling thread (the team's master) reads, so that a source sees one thread; what it
+    // throws is thrown again after the parallel region.
+    std::exception_ptr error;
 #pragma omp parallel num_threads(threads) reduction(| : all)
     {
         for (std::size_t k = 0; k < chunks; ++k) {
-#pragma omp single nowait
+#pragma omp master
             {
-                if (k + 1 < chunks) in.read(buffer[(k + 1) & 1].data(), cells_in(k + 1) * t);
+                if (k + 1 < chunks && !error) {
+                    try {
+                        in.read(buffer[(k + 1) & 1].data(), cells_in(k + 1) * t);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                }
             }
             const std::uint64_t* words = buffer[k & 1].data();
             Cell* out = cells + k * chunk;
@@ -154,14 +167,15 @@ Cell generate_cells(
 #pragma omp barrier
         }
     }
+    if (error) std::rethrow_exception(error);
     return all;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sorting: 64-bit keys whose bits outside [lo, hi) are zero in every key.
 
-constexpr int digit_bits = 11;
-constexpr std::size_t small_sort = 384; // buckets sorted by comparison below this size
+constexpr int digit_bits = 11; // widest digit: 2048 buckets
+constexpr std::size_t small_sort = 64; // ranges sorted by insertion at most this long
 
 void bit_range(Cell all, int& lo, int& hi)
 {
@@ -173,18 +187,31 @@ void bit_range(Cell all, int& lo, int& hi)
     hi = 64 - __builtin_clzll(all);
 }
 
-// Sorts src[0, len), whose keys agree outside bits [lo, hi), leaving the result in dst; src is
-// used as scratch. count has room for 2^digit_bits counters.
-void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi, std::size_t* count)
+void insertion_sort(Cell* a, std::size_t len)
 {
-    if (len < small_sort || hi <= lo) {
-        if (hi > lo) std::sort(src, src + len);
+    for (std::size_t i = 1; i < len; ++i) {
+        const Cell x = a[i];
+        std::size_t j = i;
+        for (; j > 0 && a[j - 1] > x; --j)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+// Sorts src[0, len), whose keys agree outside bits [lo, hi), into dst[0, len); src is scratch.
+// Least significant digit first, in as few passes of at most digit_bits bits as the width
+// allows; a pass whose digit is the same in every key is skipped.
+void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
+{
+    if (len <= small_sort || hi <= lo) {
         std::memcpy(dst, src, len * sizeof *src);
+        if (hi > lo) insertion_sort(dst, len);
         return;
     }
     const int bits = hi - lo;
     const int passes = (bits + digit_bits - 1) / digit_bits;
     const int width = (bits + passes - 1) / passes;
+    std::size_t count[std::size_t(1) << digit_bits];
     Cell* a = src;
     Cell* b = dst;
     for (int pass = 0; pass < passes; ++pass) {
@@ -211,11 +238,13 @@ void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi, std::size_t
 
 // Sorts a[0, n), whose keys are zero outside bits [lo, hi), with tmp[0, n) as scratch; the
 // result is in a. One scatter by the top digit into tmp (per-thread histograms, stable), then
-// each bucket is sorted by the remaining bits back into a.
+// each bucket is sorted by the bits below back into a, the buckets shared among the threads.
 void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
 {
     if (n < 2 || hi <= lo) return;
-    const int w = std::min(digit_bits, hi - lo);
+    // The top digit: 256 buckets for keys of up to 32 bits (buckets that stay in cache for the
+    // rest), 1024 for wider ones (fewer passes on each bucket).
+    const int w = std::min(hi - lo, hi - lo <= 32 ? 8 : 10);
     const int shift = hi - w;
     const std::size_t buckets = std::size_t(1) << w;
     const Cell mask = buckets - 1;
@@ -250,18 +279,17 @@ void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
         for (std::size_t j = from; j < to; ++j)
             tmp[h[(a[j] >> shift) & mask]++] = a[j];
     };
-    auto bucket = [&](std::size_t v, std::size_t* count) {
+    auto bucket = [&](std::size_t v) {
         const std::size_t b = begin[v], len = begin[v + 1] - begin[v];
-        lsd_sort(tmp + b, a + b, len, lo, shift, count);
+        lsd_sort(tmp + b, a + b, len, lo, shift);
     };
 
     if (threads <= 1) {
-        std::vector<std::size_t> count(std::size_t(1) << digit_bits);
         histogram(0, 1);
         offsets(1);
         scatter(0, 1);
         for (std::size_t v = 0; v < buckets; ++v)
-            bucket(v, count.data());
+            bucket(v);
         return;
     }
 #pragma omp parallel num_threads(threads)
@@ -274,17 +302,57 @@ void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
         offsets(nt);
         scatter(i, nt);
 #pragma omp barrier
-        std::vector<std::size_t> count(std::size_t(1) << digit_bits);
         const long nb = static_cast<long>(buckets);
 #pragma omp for schedule(dynamic, 1)
         for (long v = 0; v < nb; ++v)
-            bucket(static_cast<std::size_t>(v), count.data());
+            bucket(static_cast<std::size_t>(v));
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// One replication: the dates in a[0, n) (their OR is `all`), tmp[0, n) as scratch. Returns Y.
+// One replication.
 
+// Keys of at most this many varying bits are counted in a table instead of sorted.
+constexpr int count_bits = 20;
+
+// Adjacent equal keys of s[0, n) once sorted, that is n minus the distinct keys, for keys zero
+// outside bits [lo, hi) with hi - lo <= count_bits: a table of the keys seen, one per thread.
+long duplicates_by_table(const Cell* s, std::size_t n, int lo, int hi, int threads)
+{
+    const std::size_t size = std::size_t(1) << (hi - lo);
+    if (threads <= 1) {
+        std::vector<unsigned char> seen(size);
+        long y = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            unsigned char& f = seen[s[j] >> lo];
+            y += f;
+            f = 1;
+        }
+        return y;
+    }
+    std::vector<unsigned char> seen(static_cast<std::size_t>(threads) * size);
+    long distinct = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : distinct)
+    {
+        const std::size_t i = static_cast<std::size_t>(omp_get_thread_num());
+        const std::size_t nt = static_cast<std::size_t>(omp_get_num_threads());
+        unsigned char* mine = seen.data() + i * size;
+        for (std::size_t j = n * i / nt; j < n * (i + 1) / nt; ++j)
+            mine[s[j] >> lo] = 1;
+#pragma omp barrier
+        const long entries = static_cast<long>(size);
+#pragma omp for schedule(static)
+        for (long v = 0; v < entries; ++v) {
+            unsigned char any = 0;
+            for (std::size_t k = 0; k < nt; ++k)
+                any |= seen[k * size + static_cast<std::size_t>(v)];
+            distinct += any;
+        }
+    }
+    return static_cast<long>(n) - distinct;
+}
+
+// Y of one replication: the dates in a[0, n) (their OR is `all`), tmp[0, n) as scratch.
 long collisions(Cell* a, Cell* tmp, std::size_t n, Cell kc, Cell all, int threads)
 {
     if (n < (std::size_t(1) << 16)) threads = 1;
@@ -304,9 +372,11 @@ long collisions(Cell* a, Cell* tmp, std::size_t n, Cell kc, Cell all, int thread
     tmp[last] = kc - a[last] + a[0];
     spacings_all |= tmp[last];
 
+    // Y: the adjacent equal spacings once sorted.
     bit_range(spacings_all, lo, hi);
+    if (hi - lo <= count_bits && (std::size_t(1) << (hi - lo)) <= 8 * n)
+        return duplicates_by_table(tmp, n, lo, hi, threads);
     sort_cells(tmp, a, n, lo, hi, threads);
-
     long y = 0;
     const long size = static_cast<long>(n);
 #pragma omp parallel for num_threads(threads) reduction(+ : y) if (threads > 1)
@@ -361,25 +431,25 @@ BirthdaySpacingsResult birthday_spacings(Numbers& in, const BirthdaySpacingsPara
     const long batch = replication_batch(p.N, n, threads);
 
     if (batch == 0) {
-        std::vector<Cell> a(n), tmp(n);
+        const std::unique_ptr<Cell[]> a(new Cell[n]), tmp(new Cell[n]);
         for (long rep = 0; rep < p.N; ++rep) {
-            const Cell all = generate_cells(in, build, a.data(), n, threads);
+            const Cell all = generate_cells(in, build, a.get(), n, threads);
             res.collisions[static_cast<std::size_t>(rep)]
-                = static_cast<double>(collisions(a.data(), tmp.data(), n, kc, all, threads));
+                = static_cast<double>(collisions(a.get(), tmp.get(), n, kc, all, threads));
         }
     } else {
         // A batch's cells are read in stream order, then each replication is sorted by one
         // thread with its own scratch.
-        std::vector<Cell> cells(static_cast<std::size_t>(batch) * n);
-        std::vector<Cell> scratch(static_cast<std::size_t>(threads) * n);
+        const std::unique_ptr<Cell[]> cells(new Cell[static_cast<std::size_t>(batch) * n]);
+        const std::unique_ptr<Cell[]> scratch(new Cell[static_cast<std::size_t>(threads) * n]);
         for (long first = 0; first < p.N; first += batch) {
             const long reps = std::min(batch, p.N - first);
             const Cell all = generate_cells(
-                in, build, cells.data(), static_cast<std::size_t>(reps) * n, threads);
+                in, build, cells.get(), static_cast<std::size_t>(reps) * n, threads);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
             for (long rep = 0; rep < reps; ++rep) {
-                Cell* tmp = scratch.data() + static_cast<std::size_t>(omp_get_thread_num()) * n;
-                Cell* a = cells.data() + static_cast<std::size_t>(rep) * n;
+                Cell* tmp = scratch.get() + static_cast<std::size_t>(omp_get_thread_num()) * n;
+                Cell* a = cells.get() + static_cast<std::size_t>(rep) * n;
                 res.collisions[static_cast<std::size_t>(first + rep)]
                     = static_cast<double>(collisions(a, tmp, n, kc, all, 1));
             }

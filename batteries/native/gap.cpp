@@ -38,9 +38,16 @@ namespace rngvet::native {
 
 namespace {
 
-// Words read at a time (8 MiB), and the smallest block worth more than one thread.
-constexpr std::size_t block_words = std::size_t(1) << 20;
+// Words read at a time: 512 KiB, within a core's cache, for work on one thread; 8 MiB, split
+// between the threads, otherwise. The smallest block worth more than one thread.
+constexpr std::size_t serial_block = std::size_t(1) << 16;
+constexpr std::size_t parallel_block = std::size_t(1) << 20;
 constexpr std::size_t parallel_min = std::size_t(1) << 18;
+
+std::size_t block_words(bool parallel)
+{
+    return parallel && threads() > 1 ? parallel_block : serial_block;
+}
 
 int threads_for(std::size_t work)
 {
@@ -391,7 +398,7 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
 
     const GapInterval interval(in, r, alpha, beta);
     std::vector<std::uint64_t> words(
-        static_cast<std::size_t>(std::min<long>(n + 1, static_cast<long>(block_words))));
+        static_cast<std::size_t>(std::min<long>(n + 1, static_cast<long>(block_words(true)))));
     std::vector<long> counts(static_cast<std::size_t>(t) + 1);
     std::vector<GapPart> parts(static_cast<std::size_t>(std::max(1, threads())));
     for (GapPart& part : parts)
@@ -483,9 +490,11 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
     const std::size_t width = loc.size();
     const std::size_t hand = static_cast<std::size_t>(k);
     // A block: whole replications when n hands fit in one, else part of one.
-    const std::size_t block_hands = std::max<std::size_t>(1, block_words / hand);
+    const std::size_t block_hands = std::max<std::size_t>(1, block_words(true) / hand);
     const std::size_t un = static_cast<std::size_t>(n);
-    const std::size_t reps_per_block = un >= block_hands ? 1 : block_hands / un;
+    // At most 4096 replications a block: their counts take at most 4 MiB.
+    const std::size_t reps_per_block
+        = un >= block_hands ? 1 : std::min<std::size_t>(block_hands / un, 4096);
     std::vector<std::uint64_t> words;
     std::vector<long> counts; // reps_per_block rows of width
     const int nthreads = std::max(1, threads());
@@ -587,8 +596,9 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
     const std::vector<long> loc(res->Loc, res->Loc + t + 1);
     const StripCells cells(in, r, d);
     const long dl = d;
-    std::vector<std::uint64_t> words(static_cast<std::size_t>(std::min<long>(
-        std::min<long>(n, static_cast<long>(block_words)) * dl, static_cast<long>(block_words))));
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(
+        std::min<long>(std::min<long>(n, static_cast<long>(block_words(!cells.exact()))) * dl,
+            static_cast<long>(block_words(!cells.exact())))));
     std::vector<unsigned char> values(words.size());
     std::vector<long> counts(static_cast<std::size_t>(t) + 1);
 

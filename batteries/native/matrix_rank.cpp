@@ -57,9 +57,12 @@ double log2_tu(double x)
     return rounded(num_1Ln2 * std::log(x));
 }
 
-// Raw words of one batch of matrices: at most this many words (256 MiB), at least one matrix.
-constexpr std::size_t batch_words = std::size_t(1) << 25;
+// Raw words of one batch of matrices: about this many (32 MiB), at least one matrix per
+// thread, at most max_batch_words (256 MiB) unless one matrix needs more.
+constexpr std::size_t batch_words = std::size_t(1) << 22;
+constexpr std::size_t max_batch_words = std::size_t(1) << 25;
 
+// Rank of l rows of one word each (k <= 64 columns): forward elimination, column by column.
 int rank_one_word(std::uint64_t* a, int l, int k)
 {
     int rank = 0;
@@ -78,28 +81,78 @@ int rank_one_word(std::uint64_t* a, int l, int k)
     return rank;
 }
 
-int rank_words(std::uint64_t* a, int l, int k, int words)
+// Words of the table rank_blocks needs.
+std::size_t table_words(int words)
 {
+    return std::size_t(256) * static_cast<std::size_t>(words);
+}
+
+// Rank of l rows of `words` words (k columns), eight columns at a time (the method of the four
+// Russians): the up to eight pivots of a block of columns are found among the next rows and
+// reduced among themselves on the block, then every row below takes the XOR of the pivots its
+// block bits select from a table of all 2^pivots combinations. Rows at and below the rank are
+// zero in every column already processed, so only the words from the block's on are touched.
+int rank_blocks(std::uint64_t* a, int l, int k, int words, std::uint64_t* table)
+{
+    auto row = [&](int i) { return a + std::size_t(i) * static_cast<std::size_t>(words); };
     int rank = 0;
-    for (int col = 0; col < k; ++col) {
-        const int wc = col >> 6;
-        const std::uint64_t m = std::uint64_t(1) << (col & 63);
-        int p = rank;
-        while (p < l && !(a[std::size_t(p) * words + wc] & m))
-            ++p;
-        if (p == l) continue;
-        std::uint64_t* piv = a + std::size_t(rank) * words;
-        // Rows from `rank` on are zero in the words before wc.
-        if (p != rank) std::swap_ranges(piv + wc, piv + words, a + std::size_t(p) * words + wc);
-        for (int i = rank + 1; i < l; ++i) {
-            std::uint64_t* row = a + std::size_t(i) * words;
-            if (row[wc] & m)
+    for (int c0 = 0; c0 < k && rank < l; c0 += 8) {
+        const int wc = c0 >> 6, sh = c0 & 63, span = words - wc;
+        auto block = [&](const std::uint64_t* x) { return unsigned(x[wc] >> sh) & 0xFFu; };
+        int found = 0;
+        int pcol[8];
+        for (int i = rank; i < l && found < 8; ++i) {
+            std::uint64_t* x = row(i);
+            // Reduce the row by the pivots found so far (each has a 1 in its pivot column and
+            // 0 in the others').
+            for (int j = 0; j < found; ++j) {
+                if (!((block(x) >> pcol[j]) & 1u)) continue;
+                const std::uint64_t* p = row(rank + j);
                 for (int w = wc; w < words; ++w)
-                    row[w] ^= piv[w];
+                    x[w] ^= p[w];
+            }
+            const unsigned v = block(x);
+            if (v == 0) continue;
+            const int pc = __builtin_ctz(v);
+            std::uint64_t* dest = row(rank + found);
+            if (dest != x) std::swap_ranges(x + wc, x + words, dest + wc);
+            for (int j = 0; j < found; ++j) {
+                std::uint64_t* p = row(rank + j);
+                if (!((block(p) >> pc) & 1u)) continue;
+                for (int w = wc; w < words; ++w)
+                    p[w] ^= dest[w];
+            }
+            pcol[found++] = pc;
         }
-        if (++rank == l) break;
+        if (found == 0) continue;
+        // table[m]: the XOR of the pivots in m, words wc.. of each.
+        std::fill(table, table + span, std::uint64_t(0));
+        for (unsigned m = 1; m < (1u << found); ++m) {
+            const std::uint64_t* from = table + std::size_t(m & (m - 1)) * span;
+            const std::uint64_t* p = row(rank + __builtin_ctz(m)) + wc;
+            std::uint64_t* to = table + std::size_t(m) * span;
+            for (int w = 0; w < span; ++w)
+                to[w] = from[w] ^ p[w];
+        }
+        // select[v]: the pivots whose columns are set in block value v.
+        unsigned bit[8] = {};
+        for (int j = 0; j < found; ++j)
+            bit[pcol[j]] = 1u << j;
+        unsigned select[256];
+        select[0] = 0;
+        for (unsigned v = 1; v < 256; ++v)
+            select[v] = select[v & (v - 1)] | bit[__builtin_ctz(v)];
+        for (int i = rank + found; i < l; ++i) {
+            std::uint64_t* x = row(i);
+            const unsigned m = select[block(x)];
+            if (m == 0) continue;
+            const std::uint64_t* t = table + std::size_t(m) * span;
+            for (int w = 0; w < span; ++w)
+                x[wc + w] ^= t[w];
+        }
+        rank += found;
     }
-    return rank;
+    return std::min(rank, l);
 }
 
 struct Shape {
@@ -140,35 +193,87 @@ void pack(const Numbers& in, const Shape& sh, const std::uint64_t* raw, std::uin
     }
 }
 
+// The numbers of a batch of matrices and their ranks.
+struct Batch {
+    Batch(const Shape& sh, long n, int threads)
+    {
+        per = static_cast<std::size_t>(sh.per_matrix);
+        std::size_t m = std::max<std::size_t>(batch_words / per, static_cast<std::size_t>(threads));
+        m = std::min(m, std::max<std::size_t>(1, max_batch_words / per));
+        size = std::min(m, static_cast<std::size_t>(n));
+        raw.resize(size * per);
+        ranks.resize(size);
+    }
+    std::size_t per; // numbers per matrix
+    std::size_t size; // matrices per batch
+    std::vector<std::uint64_t> raw;
+    std::vector<int> ranks;
+};
+
 // Adds the ranks of the next `n` matrices of `in` to hist (indexed by rank).
-void count_ranks(Numbers& in, const Shape& sh, long n, int threads, std::vector<long>& hist)
+void count_ranks(
+    Numbers& in, const Shape& sh, long n, int threads, Batch& batch, std::vector<long>& hist)
 {
-    const std::size_t per = static_cast<std::size_t>(sh.per_matrix);
-    std::size_t batch = std::max<std::size_t>(1, batch_words / per);
-    // Small batches for large matrices keep every thread busy within the memory bound.
-    batch = std::min<std::size_t>(batch, static_cast<std::size_t>(n));
-    std::vector<std::uint64_t> raw(batch * per);
-    std::vector<int> ranks(batch);
     const std::size_t cells = std::size_t(sh.l) * sh.words;
     long left = n;
     while (left > 0) {
-        const std::size_t m = std::min<std::size_t>(batch, static_cast<std::size_t>(left));
-        in.read(raw.data(), m * per);
+        const std::size_t m = std::min<std::size_t>(batch.size, static_cast<std::size_t>(left));
+        in.read(batch.raw.data(), m * batch.per);
         const int team = static_cast<int>(std::min<std::size_t>(m, threads));
 #pragma omp parallel num_threads(team)
         {
             std::vector<std::uint64_t> a(cells);
+            std::vector<std::uint64_t> table(sh.words > 1 ? table_words(sh.words) : 0);
 #pragma omp for schedule(dynamic, 16)
             for (long i = 0; i < static_cast<long>(m); ++i) {
-                pack(in, sh, raw.data() + std::size_t(i) * per, a.data());
-                ranks[i] = sh.words == 1 ? rank_one_word(a.data(), sh.l, sh.k)
-                                         : rank_words(a.data(), sh.l, sh.k, sh.words);
+                pack(in, sh, batch.raw.data() + std::size_t(i) * batch.per, a.data());
+                batch.ranks[i] = sh.words == 1
+                    ? rank_one_word(a.data(), sh.l, sh.k)
+                    : rank_blocks(a.data(), sh.l, sh.k, sh.words, table.data());
             }
         }
         for (std::size_t i = 0; i < m; ++i)
-            ++hist[ranks[i]];
+            ++hist[batch.ranks[i]];
         left -= static_cast<long>(m);
     }
+}
+
+// gofs_MergeClasses's merging (gofs.c), for the case where it leaves fewer than two classes
+// and would print a warning: going up from smin, a class whose expected number is below
+// gofs_MinExpected absorbs the next ones until their sum reaches it (the sum kept in the last,
+// the others set to 0, Loc of each pointing to the last); then, if the class at smax is still
+// below gofs_MinExpected, it is folded into the start of the last merged run (or the class
+// before it), which becomes smax. Returns the number of classes.
+long merge_quietly(double* e, long* loc, long& smin, long& smax)
+{
+    long classes = 0;
+    long run_start = smin; // start of the last merged run
+    for (long s = smin; s <= smax; ++s, ++classes) {
+        if (!(e[s] < gofs_MinExpected)) {
+            loc[s] = s;
+            continue;
+        }
+        run_start = s;
+        double sum = e[s];
+        while (sum < gofs_MinExpected && s < smax) {
+            e[s] = 0.0;
+            sum += e[++s];
+        }
+        e[s] = sum;
+        for (long j = run_start; j <= s; ++j)
+            loc[j] = s;
+    }
+    smin = loc[smin];
+    if (e[smax] < gofs_MinExpected) {
+        if (run_start > smin) --run_start;
+        e[run_start] += e[smax];
+        e[smax] = 0.0;
+        --classes;
+        for (long j = run_start + 1; j <= smax; ++j)
+            loc[j] = run_start;
+        smax = run_start;
+    }
+    return classes;
 }
 
 struct Chi2Deleter {
@@ -180,7 +285,9 @@ struct Chi2Deleter {
 int gf2_rank(std::uint64_t* rows, int l, int k)
 {
     const int words = (k + 63) / 64;
-    return words == 1 ? rank_one_word(rows, l, k) : rank_words(rows, l, k, words);
+    if (words == 1) return rank_one_word(rows, l, k);
+    std::vector<std::uint64_t> table(table_words(words));
+    return rank_blocks(rows, l, k, words, table.data());
 }
 
 void matrix_rank(
@@ -220,7 +327,16 @@ void matrix_rank(
     }
 
     long jlow = 0, jhigh = minkl, groups = 0;
-    gofs_MergeClasses(nbexp, loc, &jlow, &jhigh, &groups);
+    {
+        // gofs_MergeClasses itself where it does not print (two classes or more).
+        std::vector<double> e(nbexp, nbexp + minkl + 1);
+        std::vector<long> lo(loc, loc + minkl + 1);
+        long a = jlow, z = jhigh;
+        if (merge_quietly(e.data(), lo.data(), a, z) >= 2)
+            gofs_MergeClasses(nbexp, loc, &jlow, &jhigh, &groups);
+        else
+            groups = merge_quietly(nbexp, loc, jlow, jhigh);
+    }
     res->jmin = jlow;
     res->jmax = jhigh;
     res->degFree = groups - 1;
@@ -233,9 +349,10 @@ void matrix_rank(
     statcoll_SetDesc(res->sVal1, desc.c_str());
 
     std::vector<long> hist(static_cast<std::size_t>(minkl) + 1);
+    Batch batch(sh, n, threads);
     for (long seq = 0; seq < N; ++seq) {
         std::fill(hist.begin(), hist.end(), 0L);
-        count_ranks(in, sh, n, threads, hist);
+        count_ranks(in, sh, n, threads, batch, hist);
         for (long i = jlow; i <= jhigh; ++i)
             count[i] = 0;
         for (int rk = 0; rk <= minkl; ++rk)

@@ -1,7 +1,361 @@
+// Native sknuth_MaxOft and svaria_WeightDistrib (max_oft.hpp).
+//
+// What TestU01 does is read from its source (TestU01 1.2.3): sknuth.c (sknuth_MaxOft, InitRes1,
+// FDistMax), svaria.c (svaria_WeightDistrib), unif01.c (unif01_StripD), probdist/gofw.c
+// (gofw_ActiveTests1/2, gofw_Tests0), probdist/gofs.c and testu01/sres.c; the battery rows from
+// bbattery.c (SmallCrush tests 6 and 7, Crush 41-44 and 51-54, BigCrush 46-49 and 59-64).
+//
+// The integer work is done here: the words are read in blocks, the maximum of each group of t
+// (MaxOft) and the count of each group of k that fall in [alpha, beta) (WeightDistrib) are
+// computed in parallel, and the n maxima's distribution values are sorted with a radix sort on
+// their bit patterns (non-negative doubles order as their patterns, and a sorted sequence of
+// values does not depend on the algorithm). Every floating-point value is TestU01's: each word
+// is converted as unif01_StripD converts it, pow is applied as sknuth_MaxOft applies it, and
+// the statistics and p-values come from TestU01's own functions, called with the same
+// arguments in the same order.
+#include "max_oft.hpp"
+
 #include "families.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+extern "C" {
+#include <testu01/bitset.h>
+#include <testu01/fmass.h>
+#include <testu01/gofs.h>
+#include <testu01/gofw.h>
+#include <testu01/statcoll.h>
+#include <testu01/svaria.h>
+#include <testu01/wdist.h>
+}
 
 namespace rngvet::native {
 
-std::vector<NativeTest> max_oft_tests() { return {}; }
+namespace {
+
+// Words read from the stream at a time (32 MiB), whole groups.
+constexpr std::size_t chunk_words = std::size_t(1) << 22;
+
+// Groups of `group` words per chunk.
+std::size_t chunk_groups(long group)
+{
+    return std::max<std::size_t>(1, chunk_words / static_cast<std::size_t>(group));
+}
+
+// Sorts x[0..n) of non-negative doubles (no NaN) ascending: an LSD radix sort of their bit
+// patterns, 16 bits a pass, a pass skipped where every value has the same digit.
+void sort_nonnegative(double* x, std::size_t n)
+{
+    if (n < 2) return;
+    std::vector<std::uint64_t> a(n), b(n);
+    std::memcpy(a.data(), x, n * sizeof *x);
+    std::vector<std::size_t> count(std::size_t(1) << 16);
+    for (int shift = 0; shift < 64; shift += 16) {
+        std::fill(count.begin(), count.end(), 0);
+        for (std::size_t i = 0; i < n; ++i)
+            ++count[(a[i] >> shift) & 0xFFFF];
+        if (count[(a[0] >> shift) & 0xFFFF] == n) continue;
+        std::size_t sum = 0;
+        for (std::size_t& c : count) {
+            const std::size_t k = c;
+            c = sum;
+            sum += k;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            b[count[(a[i] >> shift) & 0xFFFF]++] = a[i];
+        a.swap(b);
+    }
+    std::memcpy(x, a.data(), n * sizeof *x);
+}
+
+// TestU01's FDistMax (sknuth.c): x^t, 0 below 0 and 1 above 1.
+double fdist_max(double x, double t)
+{
+    if (x >= 1.0) return 1.0;
+    if (x <= 0.0) return 0.0;
+    return std::pow(x, t);
+}
+
+} // namespace
+
+void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t, int threads)
+{
+    if (N < 1 || n < 1 || r < 0 || d < 1 || t < 1)
+        throw std::invalid_argument("max_oft: N, n, d and t must be positive, r non-negative");
+    const double tReal = t;
+    const double dReal = d;
+    const double NbExp = static_cast<double>(n) / dReal;
+    if (!(NbExp >= gofs_MinExpected))
+        throw std::invalid_argument("max_oft: NbExp < gofs_MinExpected");
+
+    // sknuth.c's InitRes1.
+    char bas_name[] = "sknuth_MaxOft:   Anderson-Darling";
+    char chi_name[] = "sknuth_MaxOft:   Chi2";
+    sres_InitBasic(res->Bas, N, bas_name);
+    sres_InitChi2(res->Chi, N, d, chi_name);
+    sres_Basic* Bas = res->Bas;
+    sres_Chi2* Chi = res->Chi;
+    Chi->jmin = 0;
+    Chi->jmax = d - 1;
+    for (int j = 0; j < d; ++j) {
+        Chi->Loc[j] = j;
+        Chi->NbExp[j] = NbExp;
+    }
+    char desc[120];
+    std::snprintf(desc, sizeof desc,
+        "The N statistic values (a ChiSquare with %1d degrees of freedom):", d - 1);
+    statcoll_SetDesc(Chi->sVal1, desc);
+    Chi->degFree = d - 1;
+    statcoll_SetDesc(Bas->sVal1, "The N statistic values (the Anderson-Darling p-values):");
+
+    const std::size_t groups = std::min<std::size_t>(chunk_groups(t), static_cast<std::size_t>(n));
+    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(t));
+    std::vector<int> index(groups);
+    std::vector<long> count(static_cast<std::size_t>(d));
+    // U[1..n]: FDistMax of the maxima (gofw_ActiveTests1's U, 1-based as in TestU01).
+    std::vector<double> U(static_cast<std::size_t>(n) + 1);
+    double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
+    bool out_of_range = false;
+
+    for (long Seq = 1; Seq <= N; ++Seq) {
+        std::fill(count.begin(), count.end(), 0);
+        for (long done = 0; done < n;) {
+            const long m = std::min<long>(n - done, static_cast<long>(groups));
+            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(t));
+            double* u = U.data() + 1 + done;
+            int* idx = index.data();
+            const std::uint64_t* w = words.data();
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : out_of_range)
+            for (long g = 0; g < m; ++g) {
+                const std::uint64_t* v = w + static_cast<std::size_t>(g) * t;
+                double MaxU = in.strip_d(v[0], r);
+                for (int j = 1; j < t; ++j) {
+                    const double x = in.strip_d(v[j], r);
+                    if (x > MaxU) MaxU = x;
+                }
+                // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
+                const int i = static_cast<int>(std::pow(MaxU, tReal) * dReal);
+                if (i < 0 || i >= d) out_of_range = true;
+                idx[g] = i;
+                u[g] = fdist_max(MaxU, tReal);
+            }
+            if (done == 0) first_max = in.strip_d(words[0], r);
+            if (out_of_range) throw std::runtime_error("max_oft: class index out of range");
+            for (long g = 0; g < m; ++g)
+                ++count[static_cast<std::size_t>(index[g])];
+            done += m;
+        }
+        for (int j = 0; j < d; ++j)
+            Chi->Count[j] = count[static_cast<std::size_t>(j)];
+
+        const double X2 = gofs_Chi2Equal(NbExp, Chi->Count, 0, d - 1);
+        statcoll_AddObs(Chi->sVal1, X2);
+
+        // gofw_ActiveTests1 (P, n, FDistMax, Par, ...): transform, sort, ActiveTests0.
+        sort_nonnegative(U.data() + 1, static_cast<std::size_t>(n));
+        gofw_ActiveTests0(U.data(), n, Bas->sVal2, Bas->pVal2);
+        if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
+        statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
+    }
+
+    double V[1] = { static_cast<double>(d - 1) };
+    gofw_ActiveTests2(Chi->sVal1->V, Chi->pVal1->V, N, wdist_ChiSquare, V, Chi->sVal2, Chi->pVal2);
+    Chi->pVal1->NObs = N;
+    sres_GetChi2SumStat(Chi);
+
+    gofw_ActiveTests2(Bas->sVal1->V, Bas->pVal1->V, N, wdist_Unif, nullptr, Bas->sVal2, Bas->pVal2);
+    Bas->pVal1->NObs = N;
+}
+
+void weight_distrib(Numbers& in, sres_Chi2* res, long N, long n, int r, long k, double alpha,
+    double beta, int threads)
+{
+    if (N < 1 || n < 1 || r < 0 || k < 1)
+        throw std::invalid_argument("weight_distrib: N, n and k must be positive, r non-negative");
+    if (!(alpha <= 1.0 && alpha >= 0.0) || !(beta <= 1.0 && beta >= 0.0))
+        throw std::invalid_argument("weight_distrib: alpha and beta must be in [0, 1]");
+    const double p = beta - alpha;
+    const double nLR = static_cast<double>(n);
+
+    char name[] = "svaria_WeightDistrib";
+    sres_InitChi2(res, N, k, name);
+    long* Loc = res->Loc;
+
+    // The binomial probabilities times n.
+    fmass_INFO Q = fmass_CreateBinomial(k, p, 1.0 - p);
+    for (long i = 0; i <= k; ++i)
+        res->NbExp[i] = nLR * fmass_BinomialTerm2(Q, i);
+    fmass_DeleteBinomial(Q);
+    res->jmin = 0;
+    res->jmax = k;
+    long NbClasses = 0;
+    gofs_MergeClasses(res->NbExp, Loc, &res->jmin, &res->jmax, &NbClasses);
+
+    const std::string desc = "WeightDistrib sVal1:   chi2 with " + std::to_string(NbClasses - 1)
+        + " degrees of freedom";
+    statcoll_SetDesc(res->sVal1, desc.c_str());
+    res->degFree = NbClasses - 1;
+    if (res->degFree < 1) return;
+
+    const std::size_t groups = std::min<std::size_t>(chunk_groups(k), static_cast<std::size_t>(n));
+    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(k));
+    std::vector<long> weight(groups);
+    std::vector<long> hist(static_cast<std::size_t>(k) + 1);
+
+    for (long Seq = 1; Seq <= N; ++Seq) {
+        std::fill(hist.begin(), hist.end(), 0);
+        for (long done = 0; done < n;) {
+            const long m = std::min<long>(n - done, static_cast<long>(groups));
+            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(k));
+            long* wt = weight.data();
+            const std::uint64_t* w = words.data();
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (long g = 0; g < m; ++g) {
+                const std::uint64_t* v = w + static_cast<std::size_t>(g) * k;
+                long W = 0;
+                for (long j = 0; j < k; ++j) {
+                    const double U = in.strip_d(v[j], r);
+                    W += (U >= alpha && U < beta);
+                }
+                wt[g] = W;
+            }
+            for (long g = 0; g < m; ++g)
+                ++hist[static_cast<std::size_t>(weight[g])];
+            done += m;
+        }
+        for (long i = 0; i <= k; ++i)
+            res->Count[i] = 0;
+        for (long W = 0; W <= k; ++W) {
+            if (W > res->jmax)
+                res->Count[res->jmax] += hist[static_cast<std::size_t>(W)];
+            else
+                res->Count[Loc[W]] += hist[static_cast<std::size_t>(W)];
+        }
+        const double X = gofs_Chi2(res->NbExp, res->Count, res->jmin, res->jmax);
+        statcoll_AddObs(res->sVal1, X);
+    }
+
+    double V[1] = { static_cast<double>(NbClasses - 1) };
+    gofw_ActiveTests2(res->sVal1->V, res->pVal1->V, N, wdist_ChiSquare, V, res->sVal2, res->pVal2);
+    res->pVal1->NObs = N;
+    sres_GetChi2SumStat(res);
+}
+
+namespace {
+
+const MaxOftRow max_oft_table[] = {
+    // SmallCrush 6: sknuth_MaxOft (gen, res5, 1, 2 * MILLION, 0, MILLION / 10, 6), the Mean
+    // p-values of Chi and Bas.
+    { "smallcrush", 6, 1, 2000000, 0, 100000, 6, gofw_Mean, gofw_Mean, "" },
+    // Crush 41-44: sknuth_MaxOft (gen, res, N, 10 * MILLION, 0, MILLION / 10, t); Sum and AD
+    // where N > 1, Mean and Mean where N = 1.
+    { "crush", 41, 10, 10000000, 0, 100000, 5, gofw_Sum, gofw_AD, ", t = 5" },
+    { "crush", 42, 5, 10000000, 0, 100000, 10, gofw_Sum, gofw_AD, ", t = 10" },
+    { "crush", 43, 1, 10000000, 0, 100000, 20, gofw_Mean, gofw_Mean, ", t = 20" },
+    { "crush", 44, 1, 10000000, 0, 100000, 30, gofw_Mean, gofw_Mean, ", t = 30" },
+    // BigCrush 46-49: the same with other N and t, Sum and AD.
+    { "bigcrush", 46, 40, 10000000, 0, 100000, 8, gofw_Sum, gofw_AD, ", t = 8" },
+    { "bigcrush", 47, 30, 10000000, 0, 100000, 16, gofw_Sum, gofw_AD, ", t = 16" },
+    { "bigcrush", 48, 20, 10000000, 0, 100000, 24, gofw_Sum, gofw_AD, ", t = 24" },
+    { "bigcrush", 49, 20, 10000000, 0, 100000, 32, gofw_Sum, gofw_AD, ", t = 32" },
+};
+
+const WeightDistribRow weight_distrib_table[] = {
+    // SmallCrush 7: svaria_WeightDistrib (gen, res2, 1, MILLION / 5, 27, 256, 0.0, 0.125).
+    { "smallcrush", 7, 1, 200000, 27, 256, 0.0, 0.125, "WeightDistrib" },
+    // Crush 51-54: svaria_WeightDistrib (gen, res, 1, 2 * MILLION, r, 256, 0.0, 0.125).
+    { "crush", 51, 1, 2000000, 0, 256, 0.0, 0.125, "WeightDistrib, r = 0" },
+    { "crush", 52, 1, 2000000, 8, 256, 0.0, 0.125, "WeightDistrib, r = 8" },
+    { "crush", 53, 1, 2000000, 16, 256, 0.0, 0.125, "WeightDistrib, r = 16" },
+    { "crush", 54, 1, 2000000, 24, 256, 0.0, 0.125, "WeightDistrib, r = 24" },
+    // BigCrush 59-64: svaria_WeightDistrib (gen, res, 1, 20 * MILLION, r, 256, 0.0, beta).
+    { "bigcrush", 59, 1, 20000000, 0, 256, 0.0, 0.25, "WeightDistrib, r = 0" },
+    { "bigcrush", 60, 1, 20000000, 20, 256, 0.0, 0.25, "WeightDistrib, r = 20" },
+    { "bigcrush", 61, 1, 20000000, 28, 256, 0.0, 0.25, "WeightDistrib, r = 28" },
+    { "bigcrush", 62, 1, 20000000, 0, 256, 0.0, 0.0625, "WeightDistrib, r = 0" },
+    { "bigcrush", 63, 1, 20000000, 10, 256, 0.0, 0.0625, "WeightDistrib, r = 10" },
+    { "bigcrush", 64, 1, 20000000, 26, 256, 0.0, 0.0625, "WeightDistrib, r = 26" },
+};
+
+template <std::size_t I> std::vector<NativeStatistic> run_max_oft(Numbers& in)
+{
+    return max_oft_statistics(in, max_oft_table[I], max_oft_table[I].n, threads());
+}
+
+template <std::size_t I> std::vector<NativeStatistic> run_weight_distrib(Numbers& in)
+{
+    return weight_distrib_statistics(
+        in, weight_distrib_table[I], weight_distrib_table[I].n, threads());
+}
+
+template <std::size_t... I, std::size_t... J>
+std::vector<NativeTest> rows(std::index_sequence<I...>, std::index_sequence<J...>)
+{
+    return { NativeTest{ max_oft_table[I].battery, max_oft_table[I].number, &run_max_oft<I> }...,
+        NativeTest{ weight_distrib_table[J].battery, weight_distrib_table[J].number,
+            &run_weight_distrib<J> }... };
+}
+
+} // namespace
+
+std::vector<MaxOftRow> max_oft_rows()
+{
+    return { std::begin(max_oft_table), std::end(max_oft_table) };
+}
+
+std::vector<WeightDistribRow> weight_distrib_rows()
+{
+    return { std::begin(weight_distrib_table), std::end(weight_distrib_table) };
+}
+
+std::vector<NativeStatistic> max_oft_statistics(
+    Numbers& in, const MaxOftRow& row, long n, int threads)
+{
+    sknuth_Res1* res = sknuth_CreateRes1();
+    try {
+        max_oft(in, res, row.N, n, row.r, row.d, row.t, threads);
+    } catch (...) {
+        sknuth_DeleteRes1(res);
+        throw;
+    }
+    std::vector<NativeStatistic> out{
+        { std::string("MaxOft") + row.suffix, res->Chi->pVal2[row.chi_pick] },
+        { std::string("MaxOft AD") + row.suffix, res->Bas->pVal2[row.ad_pick] },
+    };
+    sknuth_DeleteRes1(res);
+    return out;
+}
+
+std::vector<NativeStatistic> weight_distrib_statistics(
+    Numbers& in, const WeightDistribRow& row, long n, int threads)
+{
+    sres_Chi2* res = sres_CreateChi2();
+    try {
+        weight_distrib(in, res, row.N, n, row.r, row.k, row.alpha, row.beta, threads);
+    } catch (...) {
+        sres_DeleteChi2(res);
+        throw;
+    }
+    std::vector<NativeStatistic> out{ { row.name, res->pVal2[gofw_Mean] } };
+    sres_DeleteChi2(res);
+    return out;
+}
+
+// Rows of the MaxOft table first, then WeightDistrib's; registry.cpp orders them by battery and
+// number.
+std::vector<NativeTest> max_oft_tests()
+{
+    return rows(std::make_index_sequence<std::size(max_oft_table)>(),
+        std::make_index_sequence<std::size(weight_distrib_table)>());
+}
 
 } // namespace rngvet::native
