@@ -69,6 +69,11 @@ StoredRun smallcrush(const std::string& engine, const std::string& mode_args)
 
 class NativeBattery : public testing::TestWithParam<std::string> { };
 
+std::string mode_name(const testing::TestParamInfo<std::string>& mode)
+{
+    return mode.param.find("serial") != std::string::npos ? "serial" : "sharded";
+}
+
 } // namespace
 
 TEST_P(NativeBattery, SmallCrushAutoStoresTestU01sPValuesAndCounts)
@@ -103,10 +108,7 @@ TEST_P(NativeBattery, SmallCrushAutoStoresTestU01sPValuesAndCounts)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, NativeBattery,
-    testing::Values("--mode serial", "--mode sharded --jobs 2"),
-    [](const testing::TestParamInfo<std::string>& info) {
-        return info.param.find("serial") != std::string::npos ? "serial" : "sharded";
-    });
+    testing::Values("--mode serial", "--mode sharded --jobs 2"), mode_name);
 
 TEST(NativeEngine, ATestWithoutNativeFormIsRefusedBeforeAnythingIsStored)
 {
@@ -117,7 +119,7 @@ TEST(NativeEngine, ATestWithoutNativeFormIsRefusedBeforeAnythingIsStored)
         + db);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("test 1 (SerialOver) of crush has no native form"), std::string::npos)
+    EXPECT_NE(r.err.find("test 1 (SerialOver, t = 2) of crush has no native form"), std::string::npos)
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(db));
     // Batteries with no native test at all, and an engine that is none.
