@@ -147,6 +147,15 @@ void TestU01Generator::advance(std::size_t k)
     delivered_ += k;
 }
 
+bool TestU01Generator::fill_device(void* out, std::size_t n)
+{
+    // Only while no word is held in a host block (the stream then says whether it can).
+    if (position_ != limit_ || producer_.joinable()) return false;
+    if (!stream_.fill_device(out, n, DeviceFormat::u64)) return false;
+    delivered_ += n;
+    return true;
+}
+
 std::uint64_t TestU01Generator::refills() const
 {
     return device_fed_ ? stream_.read_ahead().takes : refills_;

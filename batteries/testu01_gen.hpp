@@ -66,6 +66,7 @@ public:
     int bits() const override { return bits_; }
     Stream::View peek(std::size_t n) override;
     void advance(std::size_t k) override;
+    bool fill_device(void* out, std::size_t n) override;
 
 private:
     static double get_u01(void* param, void* state);

@@ -25,6 +25,15 @@ void Numbers::sync()
     size_ = used_ = 0;
 }
 
+bool Numbers::fill_device(void* out, std::size_t n)
+{
+    if (used_ != size_) return false; // words of the current block are still to be read
+    sync();
+    if (!source_.fill_device(out, n)) return false;
+    consumed_ += n;
+    return true;
+}
+
 void Numbers::refill()
 {
     sync();

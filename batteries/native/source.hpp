@@ -23,6 +23,15 @@ public:
     virtual Stream::View peek(std::size_t n) = 0;
     // Consumes the first k words of the last peek (k <= its size).
     virtual void advance(std::size_t k) = 0;
+    // Writes the next n words into `out`, memory of the device (CUDA) the stream is generated
+    // on, without a copy to the host, and consumes them. False, with nothing consumed, where the
+    // stream runs on no such device or words are already held in host memory.
+    virtual bool fill_device(void* out, std::size_t n)
+    {
+        (void)out;
+        (void)n;
+        return false;
+    }
 };
 
 // A native test's reader. Words are consumed exactly as they are read (next(), read()), so a
@@ -50,6 +59,9 @@ public:
     void read(std::uint64_t* out, std::size_t n);
     // Consumes what was read from the current block (every read is already counted).
     void sync();
+    // The next n words into device memory (WordSource::fill_device); false, with nothing
+    // consumed, where the source cannot: the test then reads them on the host.
+    bool fill_device(void* out, std::size_t n);
 
     // TestU01's conversions of one word (unif01.c), operation for operation.
     // GetU01: word * 2^-bits.
