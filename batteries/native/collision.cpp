@@ -54,8 +54,8 @@ constexpr double empty_limit = 200000000000000.0;
 constexpr int max_dim = 64;
 // Numbers read at a time.
 constexpr std::size_t read_block = std::size_t(1) << 20;
-// Below this many cells a replication runs on one thread.
-constexpr std::size_t parallel_min = std::size_t(1) << 16;
+// Below this many cells (or numbers in a block) a replication runs on one thread.
+constexpr std::size_t parallel_min = std::size_t(1) << 18;
 
 int bit_length(std::uint64_t x)
 {
