@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <omp.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,14 +43,8 @@ namespace rngvet::native {
 
 namespace {
 
-// Words read from the stream at a time (32 MiB), whole groups.
-constexpr std::size_t chunk_words = std::size_t(1) << 22;
-
-// Groups of `group` words per chunk.
-std::size_t chunk_groups(long group)
-{
-    return std::max<std::size_t>(1, chunk_words / static_cast<std::size_t>(group));
-}
+// Words read from the stream at a time (16 MiB, two buffers), whole groups.
+constexpr std::size_t chunk_words = std::size_t(1) << 21;
 
 // Sorts x[0..n) of non-negative doubles (no NaN) ascending: an LSD radix sort of their bit
 // patterns, 16 bits a pass, a pass skipped where every value has the same digit.
@@ -77,12 +72,71 @@ void sort_nonnegative(double* x, std::size_t n)
     std::memcpy(x, a.data(), n * sizeof *x);
 }
 
-// TestU01's FDistMax (sknuth.c): x^t, 0 below 0 and 1 above 1.
-double fdist_max(double x, double t)
+// unif01_StripD(gen, r) as an integer. For words of at most 53 bits every step of StripD is
+// exact: U = w 2^-bits, 2^r U, its integer part and the difference are all representable, so
+// StripD(w, r) = key(w) 2^-bits with key(w) = (w << r) mod 2^bits (0 where r >= bits). Keys
+// order as the values do. A word of more than `bits` bits (outside a stream's contract) or a
+// wider resolution takes StripD's own operations (Numbers::strip_d).
+struct StripKey {
+    StripKey(const Numbers& in, int r)
+        : exact(in.bits() <= 53 && r < 64)
+        , shift(exact ? r : 0)
+        , bits(in.bits())
+        , mask(exact ? (std::uint64_t(1) << in.bits()) - 1 : 0)
+    {
+    }
+    std::uint64_t operator()(std::uint64_t w) const { return (w << shift) & mask; }
+    // Whether the keys of words whose bits OR to `any` are StripD's.
+    bool holds(std::uint64_t any) const { return exact && (any >> bits) == 0; }
+
+    bool exact;
+    int shift;
+    int bits;
+    std::uint64_t mask;
+};
+
+// Reads `total` groups of `group` words in stream order, a chunk at a time, and calls
+// work(words of the group, group number, thread) for every group, on `threads` threads: while
+// they work through one chunk, the calling thread first reads the next one (the stream's own
+// thread, as a device stream may need), then joins them.
+template <class Work>
+void for_groups(Numbers& in, long total, long group, int threads, const Work& work)
 {
-    if (x >= 1.0) return 1.0;
-    if (x <= 0.0) return 0.0;
-    return std::pow(x, t);
+    const std::size_t size = static_cast<std::size_t>(group);
+    const long chunk = static_cast<long>(std::min<std::size_t>(
+        std::max<std::size_t>(1, chunk_words / size), static_cast<std::size_t>(total)));
+    const long block = static_cast<long>(std::max<std::size_t>(1, (std::size_t(1) << 15) / size));
+    std::vector<std::uint64_t> buffer[2];
+    buffer[0].resize(static_cast<std::size_t>(chunk) * size);
+    if (threads > 1 && total > chunk) buffer[1].resize(buffer[0].size());
+    long first = 0;
+    long m = std::min(chunk, total);
+    in.read(buffer[0].data(), static_cast<std::size_t>(m) * size);
+    int current = 0;
+    while (m > 0) {
+        const long next_first = first + m;
+        const long next_m = std::min(chunk, total - next_first);
+        const std::uint64_t* w = buffer[current].data();
+        if (threads <= 1) {
+            for (long g = 0; g < m; ++g)
+                work(w + static_cast<std::size_t>(g) * size, first + g, 0);
+            if (next_m > 0) in.read(buffer[0].data(), static_cast<std::size_t>(next_m) * size);
+        } else {
+            std::uint64_t* next = buffer[1 - current].data();
+#pragma omp parallel num_threads(threads)
+            {
+#pragma omp master
+                if (next_m > 0) in.read(next, static_cast<std::size_t>(next_m) * size);
+                const int thread = omp_get_thread_num();
+#pragma omp for schedule(dynamic, block) nowait
+                for (long g = 0; g < m; ++g)
+                    work(w + static_cast<std::size_t>(g) * size, first + g, thread);
+            }
+            current = 1 - current;
+        }
+        first = next_first;
+        m = next_m;
+    }
 }
 
 } // namespace
@@ -117,42 +171,43 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     Chi->degFree = d - 1;
     statcoll_SetDesc(Bas->sVal1, "The N statistic values (the Anderson-Darling p-values):");
 
-    const std::size_t groups = std::min<std::size_t>(chunk_groups(t), static_cast<std::size_t>(n));
-    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(t));
-    std::vector<int> index(groups);
+    threads = std::max(1, threads);
     std::vector<long> count(static_cast<std::size_t>(d));
-    // U[1..n]: FDistMax of the maxima (gofw_ActiveTests1's U, 1-based as in TestU01).
+    // U[1..n]: FDistMax of the maxima (gofw_ActiveTests1's U, 1-based as in TestU01), which is
+    // pow (MaxU, t) itself: FDistMax's 1 above 1 and 0 below 0 are pow's values there, maxima of
+    // StripD lie in [0, 1), and sknuth_MaxOft's class is that same pow times d.
     std::vector<double> U(static_cast<std::size_t>(n) + 1);
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
-    bool out_of_range = false;
+    const StripKey key(in, r);
 
     for (long Seq = 1; Seq <= N; ++Seq) {
-        std::fill(count.begin(), count.end(), 0);
-        for (long done = 0; done < n;) {
-            const long m = std::min<long>(n - done, static_cast<long>(groups));
-            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(t));
-            double* u = U.data() + 1 + done;
-            int* idx = index.data();
-            const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : out_of_range)
-            for (long g = 0; g < m; ++g) {
-                const std::uint64_t* v = w + static_cast<std::size_t>(g) * t;
-                double MaxU = in.strip_d(v[0], r);
+        double* u = U.data() + 1;
+        for_groups(in, n, t, threads, [&](const std::uint64_t* v, long g, int) {
+            std::uint64_t any = 0, max_key = 0;
+            for (int j = 0; j < t; ++j) {
+                any |= v[j];
+                max_key = std::max(max_key, key(v[j]));
+            }
+            double MaxU;
+            if (key.holds(any)) {
+                MaxU = in.u01(max_key);
+            } else {
+                // sknuth_MaxOft's loop: the first value, replaced by any greater one.
+                MaxU = in.strip_d(v[0], r);
                 for (int j = 1; j < t; ++j) {
                     const double x = in.strip_d(v[j], r);
                     if (x > MaxU) MaxU = x;
                 }
-                // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
-                const int i = static_cast<int>(std::pow(MaxU, tReal) * dReal);
-                if (i < 0 || i >= d) out_of_range = true;
-                idx[g] = i;
-                u[g] = fdist_max(MaxU, tReal);
             }
-            if (done == 0) first_max = in.strip_d(words[0], r);
-            if (out_of_range) throw std::runtime_error("max_oft: class index out of range");
-            for (long g = 0; g < m; ++g)
-                ++count[static_cast<std::size_t>(index[g])];
-            done += m;
+            if (g == 0) first_max = MaxU;
+            u[g] = std::pow(MaxU, tReal);
+        });
+        // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
+        std::fill(count.begin(), count.end(), 0);
+        for (long g = 0; g < n; ++g) {
+            const int i = static_cast<int>(u[g] * dReal);
+            if (i < 0 || i >= d) throw std::runtime_error("max_oft: class index out of range");
+            ++count[static_cast<std::size_t>(i)];
         }
         for (int j = 0; j < d; ++j)
             Chi->Count[j] = count[static_cast<std::size_t>(j)];
@@ -206,40 +261,49 @@ void weight_distrib(Numbers& in, sres_Chi2* res, long N, long n, int r, long k, 
     res->degFree = NbClasses - 1;
     if (res->degFree < 1) return;
 
-    const std::size_t groups = std::min<std::size_t>(chunk_groups(k), static_cast<std::size_t>(n));
-    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(k));
-    std::vector<long> weight(groups);
-    std::vector<long> hist(static_cast<std::size_t>(k) + 1);
+    threads = std::max(1, threads);
+    // A histogram of the weights per thread.
+    std::vector<std::vector<long>> hist(
+        static_cast<std::size_t>(threads), std::vector<long>(static_cast<std::size_t>(k) + 1));
+    // alpha <= U < beta for U = key 2^-bits: ceil(alpha 2^bits) <= key < ceil(beta 2^bits), the
+    // products exact (a power of 2) and at most 2^53 where the keys hold.
+    const StripKey key(in, r);
+    const double two_bits = Numbers::two_exp(in.bits());
+    const std::uint64_t low
+        = key.exact ? static_cast<std::uint64_t>(std::ceil(alpha * two_bits)) : 0;
+    const std::uint64_t high
+        = key.exact ? static_cast<std::uint64_t>(std::ceil(beta * two_bits)) : 0;
+    const std::uint64_t width = high > low ? high - low : 0;
 
     for (long Seq = 1; Seq <= N; ++Seq) {
-        std::fill(hist.begin(), hist.end(), 0);
-        for (long done = 0; done < n;) {
-            const long m = std::min<long>(n - done, static_cast<long>(groups));
-            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(k));
-            long* wt = weight.data();
-            const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (long g = 0; g < m; ++g) {
-                const std::uint64_t* v = w + static_cast<std::size_t>(g) * k;
-                long W = 0;
+        for (std::vector<long>& h : hist)
+            std::fill(h.begin(), h.end(), 0);
+        for_groups(in, n, k, threads, [&](const std::uint64_t* v, long, int thread) {
+            std::uint64_t any = 0;
+            long W = 0;
+            for (long j = 0; j < k; ++j) {
+                any |= v[j];
+                W += key(v[j]) - low < width;
+            }
+            if (!key.holds(any)) {
+                // svaria_WeightDistrib's loop on StripD's values.
+                W = 0;
                 for (long j = 0; j < k; ++j) {
                     const double U = in.strip_d(v[j], r);
-                    W += (U >= alpha && U < beta);
+                    if (U >= alpha && U < beta) ++W;
                 }
-                wt[g] = W;
             }
-            for (long g = 0; g < m; ++g)
-                ++hist[static_cast<std::size_t>(weight[g])];
-            done += m;
-        }
+            ++hist[static_cast<std::size_t>(thread)][static_cast<std::size_t>(W)];
+        });
         for (long i = 0; i <= k; ++i)
             res->Count[i] = 0;
-        for (long W = 0; W <= k; ++W) {
-            if (W > res->jmax)
-                res->Count[res->jmax] += hist[static_cast<std::size_t>(W)];
-            else
-                res->Count[Loc[W]] += hist[static_cast<std::size_t>(W)];
-        }
+        for (const std::vector<long>& h : hist)
+            for (long W = 0; W <= k; ++W) {
+                if (W > res->jmax)
+                    res->Count[res->jmax] += h[static_cast<std::size_t>(W)];
+                else
+                    res->Count[Loc[W]] += h[static_cast<std::size_t>(W)];
+            }
         const double X = gofs_Chi2(res->NbExp, res->Count, res->jmin, res->jmax);
         statcoll_AddObs(res->sVal1, X);
     }
