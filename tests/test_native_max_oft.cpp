@@ -41,8 +41,61 @@ int threads()
 namespace {
 
 using rngvet_test::harness_generators;
-using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
+
+// Words on a grid: the top 6 bits of a 64-bit LCG, the rest zero, so that StripD's values hit
+// multiples of 1/64 exactly (the intervals' ends 1/16, 1/8 and 1/4, equal maxima).
+class GridStream : public rngvet::Stream {
+public:
+    explicit GridStream(int bits)
+        : bits_(bits)
+    {
+    }
+    int bits() const override { return bits_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = (x_ >> 58) << (bits_ - 6);
+        }
+    }
+    std::string name() const override { return "grid" + std::to_string(bits_); }
+
+private:
+    int bits_;
+    std::uint64_t x_ = 12345;
+};
+
+// A harness generator's stream (native_support.hpp) or a grid ("grid32", "grid48") with a
+// feed on it.
+class Feed {
+public:
+    explicit Feed(const std::string& generator)
+        : stream_(generator.rfind("grid", 0) == 0
+                ? std::make_unique<GridStream>(std::stoi(generator.substr(4)))
+                : rngvet_test::harness_stream(generator))
+        , feed_(std::make_unique<rngvet::TestU01Generator>(*stream_, generator))
+    {
+        swrite_Basic = FALSE;
+    }
+    unif01_Gen* gen() { return feed_->get(); }
+    rngvet::TestU01Generator& feed() { return *feed_; }
+    std::uint64_t consumed() const { return feed_->consumed(); }
+
+private:
+    std::unique_ptr<rngvet::Stream> stream_;
+    std::unique_ptr<rngvet::TestU01Generator> feed_;
+};
+using HarnessFeed = Feed;
+
+// The harness's generators and the grids.
+std::vector<std::string> form_generators()
+{
+    std::vector<std::string> g = harness_generators();
+    g.push_back("grid32");
+    g.push_back("grid48");
+    return g;
+}
 
 bool full_size()
 {
@@ -136,7 +189,7 @@ TEST_P(MaxOftExact, SameRecordsAndCount)
 std::vector<MaxOftCase> max_oft_cases()
 {
     std::vector<MaxOftCase> cases;
-    for (const std::string& g : harness_generators()) {
+    for (const std::string& g : form_generators()) {
         // SmallCrush's form (N = 1, t = 6) with n and d smaller by 20 (its full size runs
         // in the battery rows below), several r.
         for (int r : { 0, 5, 17 })
@@ -216,7 +269,7 @@ TEST_P(WeightDistribExact, SameRecordAndCount)
 std::vector<WeightCase> weight_cases()
 {
     std::vector<WeightCase> cases;
-    for (const std::string& g : harness_generators()) {
+    for (const std::string& g : form_generators()) {
         // SmallCrush's, Crush's and BigCrush's forms (k = 256, [0, beta)), n = 20000.
         cases.push_back({ "smallcrush_r27", g, 1, 20000, 27, 256, 0.0, 0.125 });
         for (int r : { 0, 8, 16, 24 })
