@@ -313,18 +313,20 @@ void scan_gap_part(const std::uint64_t* w, std::size_t size, long t, GapPart& pa
     part.trailing = static_cast<long>(size) - 1 - last;
 }
 
-// The number of distinct values among one hand's k numbers (values below 128).
-template <class Cell> int distinct_values(const std::uint64_t* w, std::size_t k, Cell cell)
+// The number of distinct values among one hand's k numbers (values below 128; below 64 unless
+// Wide).
+template <bool Wide, class Cell>
+int distinct_values(const std::uint64_t* w, std::size_t k, const Cell& cell)
 {
     std::uint64_t low = 0, high = 0;
     for (std::size_t j = 0; j < k; ++j) {
         const long v = cell(w[j]);
-        if (v < 64)
+        if (!Wide || v < 64)
             low |= std::uint64_t(1) << v;
         else
             high |= std::uint64_t(1) << (v - 64);
     }
-    return __builtin_popcountll(low) + __builtin_popcountll(high);
+    return __builtin_popcountll(low) + (Wide ? __builtin_popcountll(high) : 0);
 }
 
 // NRepet (sknuth.c) over a stream of cells: a segment ends when its d-th distinct value comes, or
@@ -517,10 +519,21 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
     std::vector<std::vector<long>> local(
         static_cast<std::size_t>(nthreads), std::vector<long>(width));
 
+    // Cells are below d (or equal to d where U rounds to 1, from words of more than 53 bits):
+    // for d < 64 they fit one mask.
+    const bool wide = d >= 64;
+    const long dd = d;
+    const Fraction f(in, r);
     auto distinct = [&](const std::uint64_t* w) {
-        if (cells.exact())
-            return distinct_values(w, hand, [&](std::uint64_t x) { return cells.cell_exact(x); });
-        return distinct_values(w, hand, [&](std::uint64_t x) { return cells.cell(x); });
+        if (cells.exact()) {
+            const auto cell = [&f, dd](std::uint64_t x) {
+                return static_cast<long>((static_cast<std::uint64_t>(dd) * f.m(x)) >> f.q);
+            };
+            return wide ? distinct_values<true>(w, hand, cell)
+                        : distinct_values<false>(w, hand, cell);
+        }
+        const auto cell = [&](std::uint64_t x) { return cells.cell(x); };
+        return wide ? distinct_values<true>(w, hand, cell) : distinct_values<false>(w, hand, cell);
     };
 
     for (long rep = 0; rep < N;) {
