@@ -348,20 +348,29 @@ struct CouponState {
     template <class Word, class Cell>
     void scan(const Word* w, std::size_t size, std::vector<long>& counts, Cell cell)
     {
+        // Locals, so that the counts (longs) cannot alias them.
+        long r = reads, segments = done;
+        std::uint64_t s = seen;
+        int k = distinct;
+        long* c = counts.data();
+        const long* l = loc.data();
         for (std::size_t i = 0; i < size; ++i) {
-            ++reads;
+            ++r;
             const std::uint64_t bit = std::uint64_t(1) << cell(w[i]);
-            distinct += (seen & bit) == 0;
-            seen |= bit;
-            if (distinct == d || reads == 61) {
-                const long length = distinct == d ? reads : 62;
-                ++counts[static_cast<std::size_t>(loc[static_cast<std::size_t>(length)])];
-                ++done;
-                reads = 0;
-                seen = 0;
-                distinct = 0;
+            k += (s & bit) == 0;
+            s |= bit;
+            if (k == d || r == 61) {
+                ++c[l[k == d ? r : 62]];
+                ++segments;
+                r = 0;
+                s = 0;
+                k = 0;
             }
         }
+        reads = r;
+        done = segments;
+        seen = s;
+        distinct = k;
     }
 };
 
