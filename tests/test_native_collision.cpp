@@ -206,6 +206,13 @@ std::vector<Form> forms()
         f.r = static_cast<int>(uniform(0, 32 - static_cast<long>(std::ceil(std::log2(f.d)))));
         v.push_back(f);
     }
+    // Cells of more than 47 bits (64-bit low parts), d = 2^32, and a bucket too large for the
+    // table (ranmar24 gives 0 for every cell with r = 28).
+    v.push_back({ "wide", false, 1, 200000, 0, 1L << 20, 3 });
+    v.push_back({ "wide", true, 2, 100000, 3, 1L << 20, 3 });
+    v.push_back({ "wide", true, 1, 50000, 0, 1000003, 3 });
+    v.push_back({ "", false, 1, 100000, 0, 1L << 32, 1 });
+    v.push_back({ "degenerate", true, 1, 300000, 28, 4, 20 });
     // The OQSO and DNA forms (Marsaglia's variances in InitCollOver).
     v.push_back({ "oqso", true, 1, 2097152, 3, 32, 4 });
     v.push_back({ "dna", true, 1, 2097152, 5, 4, 10 });
@@ -385,13 +392,29 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// With native_only, TestU01's function is not timed (for profiling the native one).
+std::vector<int> timing_threads()
+{
+    std::vector<int> v;
+    const char* e = std::getenv("RNGVET_NATIVE_TIMING_THREADS");
+    std::string list = e != nullptr ? e : "1,2";
+    for (std::size_t pos = 0; pos < list.size();) {
+        const std::size_t comma = std::min(list.find(',', pos), list.size());
+        v.push_back(std::atoi(list.substr(pos, comma - pos).c_str()));
+        pos = comma + 1;
+    }
+    return v;
+}
+
+// TestU01's function (unless native_only), the native one with each thread count of
+// RNGVET_NATIVE_TIMING_THREADS (default 1,2), and reading the numbers alone; best of two.
 void time_form(const Form& f, bool native_only)
 {
-    double tu = 0, t1 = 1e300, t2 = 1e300;
+    const std::vector<int> threads = timing_threads();
+    std::vector<double> tn(threads.size(), 1e300);
+    double tu = native_only ? 0 : 1e300, tr = 1e300;
+    const std::size_t count = static_cast<std::size_t>(f.N * f.n * (f.over ? 1 : f.t));
     for (int rep = 0; rep < 2; ++rep) {
         if (!native_only) {
-            tu = rep == 0 ? 1e300 : tu;
             HarnessFeed feed("mt19937");
             const auto t0 = std::chrono::steady_clock::now();
             if (f.over) {
@@ -405,20 +428,31 @@ void time_form(const Form& f, bool native_only)
             }
             tu = std::min(tu, seconds_since(t0));
         }
-        for (int threads : { 1, 2 }) {
+        {
+            HarnessFeed feed("mt19937");
+            native::Numbers in(feed.feed());
+            std::vector<std::uint64_t> buf(1 << 16);
+            const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t done = 0; done < count; done += buf.size())
+                in.read(buf.data(), std::min(buf.size(), count - done));
+            tr = std::min(tr, seconds_since(t0));
+        }
+        for (std::size_t i = 0; i < threads.size(); ++i) {
             HarnessFeed feed("mt19937");
             native::Numbers in(feed.feed());
             const auto t0 = std::chrono::steady_clock::now();
             if (f.over)
-                native::collision_over(in, f.N, f.n, f.r, f.d, f.t, threads);
+                native::collision_over(in, f.N, f.n, f.r, f.d, f.t, threads[i]);
             else
-                native::collision(in, f.N, f.n, f.r, f.d, f.t, threads);
-            double& t = threads == 1 ? t1 : t2;
-            t = std::min(t, seconds_since(t0));
+                native::collision(in, f.N, f.n, f.r, f.d, f.t, threads[i]);
+            tn[i] = std::min(tn[i], seconds_since(t0));
         }
     }
-    std::printf("%-40s TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s\n",
-        form_name(f.name, f).c_str(), tu, t1, t2);
+    std::printf("%-38s TestU01 %.3f s, reading alone %.3f s, native:", form_name(f.name, f).c_str(),
+        tu, tr);
+    for (std::size_t i = 0; i < threads.size(); ++i)
+        std::printf(" %d thread(s) %.3f s", threads[i], tn[i]);
+    std::printf("\n");
 }
 
 TEST(CollisionTiming, SmallCrushAndCrushForms)
@@ -430,6 +464,7 @@ TEST(CollisionTiming, SmallCrushAndCrushForms)
     time_form({ "smallcrush2", false, 1, 5000000, 0, 65536, 2 }, native_only);
     time_form({ "crush3", true, 1, 10000000, 0, 1048576, 2 }, native_only);
     time_form({ "crush9", true, 1, 10000000, 0, 4, 20 }, native_only);
+    time_form({ "bigcrush3", true, 1, 20000000, 0, 2097152, 2 }, native_only);
 }
 
 } // namespace

@@ -121,6 +121,7 @@ void read_cells(Numbers& in, std::size_t count, int r, long d, std::uint32_t* ou
 // Distinct values among the m values of one bucket, each below 2^R.
 template <class Rem> struct BucketScratch {
     std::vector<Rem> table;
+    std::vector<std::uint32_t> filled;
     std::vector<std::uint64_t> bitmap;
 };
 
@@ -144,10 +145,13 @@ std::uint64_t distinct_in_bucket(Rem* v, std::size_t m, int R, BucketScratch<Rem
     }
     if (m <= (std::size_t(1) << 16)) {
         // Open addressing, linear probing, load at most 1/2; slots hold value + 1 (0: empty).
+        // The table stays zero between buckets: the slots filled are cleared afterwards.
         const int log_cap = std::max(4, bit_length(static_cast<std::uint64_t>(m) - 1) + 1);
         const std::size_t mask = (std::size_t(1) << log_cap) - 1;
-        s.table.assign(mask + 1, 0);
+        if (s.table.size() < mask + 1) s.table.resize(mask + 1, 0);
+        s.filled.resize(m);
         Rem* t = s.table.data();
+        std::uint32_t* filled = s.filled.data();
         for (std::size_t i = 0; i < m; ++i) {
             const Rem key = static_cast<Rem>(v[i] + 1);
             std::size_t h = static_cast<std::size_t>(
@@ -156,9 +160,11 @@ std::uint64_t distinct_in_bucket(Rem* v, std::size_t m, int R, BucketScratch<Rem
                 h = (h + 1) & mask;
             if (t[h] == 0) {
                 t[h] = key;
-                ++count;
+                filled[count++] = static_cast<std::uint32_t>(h);
             }
         }
+        for (std::size_t i = 0; i < count; ++i)
+            t[filled[i]] = 0;
         return count;
     }
     std::sort(v, v + m);
@@ -223,7 +229,7 @@ std::uint64_t count_distinct(
     return distinct;
 }
 
-// Partition bits for n cells below 2^kbits: about 4096 cells a bucket, low parts of at most 31
+// Partition bits for n cells below 2^kbits: 8192 to 16384 cells a bucket, low parts of at most 31
 // bits where that takes at most 2^16 buckets (else 64-bit low parts).
 struct Partition {
     int kbits;
@@ -235,7 +241,7 @@ Partition partition_for(std::size_t n, std::uint64_t k)
 {
     Partition q;
     q.kbits = std::max(1, bit_length(k - 1));
-    q.p = std::min(q.kbits, std::min(16, bit_length(n >> 12)));
+    q.p = std::min(q.kbits, std::min(16, bit_length(n >> 14)));
     if (q.kbits - q.p > 31 && q.kbits - 31 <= 16) q.p = q.kbits - 31;
     q.wide = q.kbits - q.p > 31;
     return q;
