@@ -5,32 +5,36 @@
 // (gofw_ActiveTests1/2, gofw_Tests0), probdist/gofs.c and testu01/sres.c; the battery rows from
 // bbattery.c (SmallCrush tests 6 and 7, Crush 41-44 and 51-54, BigCrush 46-49 and 59-64).
 //
-// The integer work is done here: the words are read in blocks, the maximum of each group of t
-// (MaxOft) and the count of each group of k that fall in [alpha, beta) (WeightDistrib) are
-// computed in parallel, and the n maxima's distribution values are sorted with a radix sort on
-// their bit patterns (non-negative doubles order as their patterns, and a sorted sequence of
-// values does not depend on the algorithm). Every floating-point value is TestU01's: each word
-// is converted as unif01_StripD converts it, pow is applied as sknuth_MaxOft applies it, and
-// the statistics and p-values come from TestU01's own functions, called with the same
-// arguments in the same order.
+// The integer work is done here: the words are read in chunks (the next chunk read while other
+// threads work through the current one), StripD's values are compared as exact integer keys,
+// the maximum of each group of t (MaxOft) and the count of each group of k in [alpha, beta)
+// (WeightDistrib) are computed on several threads, and the n maxima's distribution values are
+// sorted by their chi-square classes, then within each class (a sorted sequence of values does
+// not depend on the algorithm). Every floating-point value is TestU01's: each key stands for
+// exactly the value unif01_StripD gives, pow is applied as sknuth_MaxOft applies it, gofw_Tests0's
+// sums run in its order over terms computed with its operations, and the rest comes from
+// TestU01's own functions (fmass, gofs, gofw, fbar, sres), called with the same arguments in the
+// same order.
 #include "max_oft.hpp"
 
 #include "families.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
-#include <omp.h>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 extern "C" {
 #include <testu01/bitset.h>
+#include <testu01/fbar.h>
 #include <testu01/fmass.h>
 #include <testu01/gofs.h>
 #include <testu01/gofw.h>
@@ -46,30 +50,65 @@ namespace {
 // Words read from the stream at a time (16 MiB, two buffers), whole groups.
 constexpr std::size_t chunk_words = std::size_t(1) << 21;
 
-// Sorts x[0..n) of non-negative doubles (no NaN) ascending: an LSD radix sort of their bit
-// patterns, 16 bits a pass, a pass skipped where every value has the same digit.
-void sort_nonnegative(double* x, std::size_t n)
+// gofw_ActiveTests0 (U, N, sVal, pVal) for sorted U[1..N] (gofw.c), on `threads` threads:
+// gofw_Tests0's statistics, each term computed as Tests0 computes it (its logarithms in parallel)
+// and summed in Tests0's order, then the p-values of the active tests from TestU01's fbar.
+void active_tests0(const double* U, long N, double* sVal, double* pVal, int threads)
 {
-    if (n < 2) return;
-    std::vector<std::uint64_t> a(n), b(n);
-    std::memcpy(a.data(), x, n * sizeof *x);
-    std::vector<std::size_t> count(std::size_t(1) << 16);
-    for (int shift = 0; shift < 64; shift += 16) {
-        std::fill(count.begin(), count.end(), 0);
-        for (std::size_t i = 0; i < n; ++i)
-            ++count[(a[i] >> shift) & 0xFFFF];
-        if (count[(a[0] >> shift) & 0xFFFF] == n) continue;
-        std::size_t sum = 0;
-        for (std::size_t& c : count) {
-            const std::size_t k = c;
-            c = sum;
-            sum += k;
-        }
-        for (std::size_t i = 0; i < n; ++i)
-            b[count[(a[i] >> shift) & 0xFFFF]++] = a[i];
-        a.swap(b);
+    if (N == 1) {
+        gofw_ActiveTests0(const_cast<double*>(U), N, sVal, pVal);
+        return;
     }
-    std::memcpy(x, a.data(), n * sizeof *x);
+    const double UnSurN = 1.0 / static_cast<double>(N);
+    double A2 = 0.0, W2 = UnSurN / 12.0, DM = 0.0, DP = 0.0, SumZ = 0.0;
+    constexpr long block = 1 << 20;
+    std::vector<double> ad(static_cast<std::size_t>(std::min(N, block)));
+    for (long first = 1; first <= N; first += block) {
+        const long last = std::min(N, first + block - 1);
+        double* term = ad.data() - first;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (long i = first; i <= last; ++i) {
+            // Anderson-Darling's term.
+            double Ui = U[i];
+            double U1 = 1.0 - Ui;
+            if (Ui < gofs_EpsilonAD)
+                Ui = gofs_EpsilonAD;
+            else if (U1 < gofs_EpsilonAD)
+                U1 = gofs_EpsilonAD;
+            term[i] = static_cast<double>(2 * i - 1) * std::log(Ui)
+                + static_cast<double>(1 + 2 * (N - i)) * std::log(U1);
+        }
+        for (long i = first; i <= last; ++i) {
+            // Kolmogorov-Smirnov.
+            const double D1 = U[i] - static_cast<double>(i - 1) * UnSurN;
+            const double D2 = static_cast<double>(i) * UnSurN - U[i];
+            if (D1 > DM) DM = D1;
+            if (D2 > DP) DP = D2;
+            // Watson U and G.
+            SumZ += U[i];
+            const double W = U[i] - (static_cast<double>(i) - 0.5) * UnSurN;
+            W2 += W * W;
+            A2 += term[i];
+        }
+    }
+    sVal[gofw_KS] = DM > DP ? DM : DP;
+    sVal[gofw_KSM] = DM;
+    sVal[gofw_KSP] = DP;
+    SumZ = SumZ * UnSurN - 0.5;
+    sVal[gofw_CM] = W2;
+    sVal[gofw_WG] = std::sqrt(static_cast<double>(N)) * (DP + SumZ);
+    sVal[gofw_WU] = W2 - SumZ * SumZ * static_cast<double>(N);
+    sVal[gofw_AD] = static_cast<double>(-N) - A2 * UnSurN;
+
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KSP)) pVal[gofw_KSP] = fbar_KSPlus(N, sVal[gofw_KSP]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KSM)) pVal[gofw_KSM] = fbar_KSPlus(N, sVal[gofw_KSM]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KS)) pVal[gofw_KS] = fbar_KS1(N, sVal[gofw_KS]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_AD))
+        pVal[gofw_AD] = fbar_AndersonDarling(N, sVal[gofw_AD]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_CM))
+        pVal[gofw_CM] = fbar_CramerMises(N, sVal[gofw_CM]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_WG)) pVal[gofw_WG] = fbar_WatsonG(N, sVal[gofw_WG]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_WU)) pVal[gofw_WU] = fbar_WatsonU(N, sVal[gofw_WU]);
 }
 
 // unif01_StripD(gen, r) as an integer. For words of at most 53 bits every step of StripD is
@@ -122,16 +161,23 @@ void for_groups(Numbers& in, long total, long group, int threads, const Work& wo
                 work(w + static_cast<std::size_t>(g) * size, first + g, 0);
             if (next_m > 0) in.read(buffer[0].data(), static_cast<std::size_t>(next_m) * size);
         } else {
-            std::uint64_t* next = buffer[1 - current].data();
-#pragma omp parallel num_threads(threads)
-            {
-#pragma omp master
-                if (next_m > 0) in.read(next, static_cast<std::size_t>(next_m) * size);
-                const int thread = omp_get_thread_num();
-#pragma omp for schedule(dynamic, block) nowait
-                for (long g = 0; g < m; ++g)
-                    work(w + static_cast<std::size_t>(g) * size, first + g, thread);
-            }
+            // Blocks of groups taken in turn by the helper threads, and by this one once it
+            // has read the next chunk. The helpers are joined (they block, not spin: on a
+            // machine with more threads than cores a spinning helper takes the reader's core).
+            std::atomic<long> taken{ 0 };
+            const auto run = [&, first, m, w](int thread) {
+                for (long b = taken.fetch_add(block); b < m; b = taken.fetch_add(block))
+                    for (long g = b, end = std::min(m, b + block); g < end; ++g)
+                        work(w + static_cast<std::size_t>(g) * size, first + g, thread);
+            };
+            std::vector<std::thread> helpers;
+            for (int i = 1; i < threads; ++i)
+                helpers.emplace_back(run, i);
+            if (next_m > 0)
+                in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+            run(0);
+            for (std::thread& h : helpers)
+                h.join();
             current = 1 - current;
         }
         first = next_first;
@@ -177,6 +223,10 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     // pow (MaxU, t) itself: FDistMax's 1 above 1 and 0 below 0 are pow's values there, maxima of
     // StripD lie in [0, 1), and sknuth_MaxOft's class is that same pow times d.
     std::vector<double> U(static_cast<std::size_t>(n) + 1);
+    // U sorted, 1-based, by classes: class j's values at [start[j], start[j + 1]).
+    std::vector<double> sorted(static_cast<std::size_t>(n) + 1);
+    std::vector<std::size_t> start(static_cast<std::size_t>(d) + 1),
+        next(static_cast<std::size_t>(d));
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
     const StripKey key(in, r);
 
@@ -216,8 +266,25 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
         statcoll_AddObs(Chi->sVal1, X2);
 
         // gofw_ActiveTests1 (P, n, FDistMax, Par, ...): transform, sort, ActiveTests0.
-        sort_nonnegative(U.data() + 1, static_cast<std::size_t>(n));
-        gofw_ActiveTests0(U.data(), n, Bas->sVal2, Bas->pVal2);
+        // The classes are a non-decreasing function of the values (a product by d rounded,
+        // then truncated): the values sorted are the classes' values in class order, each
+        // class sorted.
+        std::size_t offset = 1;
+        for (int j = 0; j < d; ++j) {
+            start[static_cast<std::size_t>(j)] = offset;
+            offset += static_cast<std::size_t>(count[static_cast<std::size_t>(j)]);
+        }
+        start[static_cast<std::size_t>(d)] = offset;
+        std::copy(start.begin(), start.end() - 1, next.begin());
+        for (long g = 0; g < n; ++g) {
+            const std::size_t i = static_cast<std::size_t>(u[g] * dReal);
+            sorted[next[i]++] = u[g];
+        }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) if (threads > 1)
+        for (int j = 0; j < d; ++j)
+            std::sort(sorted.data() + start[static_cast<std::size_t>(j)],
+                sorted.data() + start[static_cast<std::size_t>(j) + 1]);
+        active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
         if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
         statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
     }
