@@ -272,6 +272,7 @@ std::vector<double> test_array()
 
 CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int threads)
 {
+    threads = std::max(1, threads);
     require(N >= 1, "Collision: N < 1");
     require(n > 4, "Collision: n <= 4");
     require(t >= 1, "Collision: t < 1");
@@ -359,6 +360,7 @@ CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int
 
 CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t, int threads)
 {
+    threads = std::max(1, threads);
     require(N >= 1, "CollisionOver: N < 1");
     require(n > 4, "CollisionOver: n <= 4");
     require(t >= 2 && t < max_dim, "CollisionOver: t out of [2, 63]");
