@@ -19,6 +19,7 @@
 #include <vector>
 
 extern "C" {
+#include <testu01/bitset.h>
 #include <testu01/gofw.h>
 #include <testu01/sknuth.h>
 #include <testu01/sres.h>
@@ -66,14 +67,38 @@ private:
     std::uint64_t x_ = 12345;
 };
 
-// A harness generator's stream (native_support.hpp) or a grid ("grid32", "grid48") with a
-// feed on it.
+// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripD's steps
+// round and the native tests take StripD's own operations.
+class WideStream : public rngvet::Stream {
+public:
+    int bits() const override { return 60; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = x_ >> 4;
+        }
+    }
+    std::string name() const override { return "wide60"; }
+
+private:
+    std::uint64_t x_ = 987654321;
+};
+
+std::unique_ptr<rngvet::Stream> make_stream(const std::string& generator)
+{
+    if (generator == "wide60") return std::make_unique<WideStream>();
+    if (generator.rfind("grid", 0) == 0)
+        return std::make_unique<GridStream>(std::stoi(generator.substr(4)));
+    return rngvet_test::harness_stream(generator);
+}
+
+// A harness generator's stream (native_support.hpp), a grid ("grid32", "grid48") or "wide60"
+// with a feed on it.
 class Feed {
 public:
     explicit Feed(const std::string& generator)
-        : stream_(generator.rfind("grid", 0) == 0
-                ? std::make_unique<GridStream>(std::stoi(generator.substr(4)))
-                : rngvet_test::harness_stream(generator))
+        : stream_(make_stream(generator))
         , feed_(std::make_unique<rngvet::TestU01Generator>(*stream_, generator))
     {
         swrite_Basic = FALSE;
@@ -88,13 +113,20 @@ private:
 };
 using HarnessFeed = Feed;
 
-// The harness's generators and the grids.
+// The harness's generators, the grids and the wide words.
 std::vector<std::string> form_generators()
 {
     std::vector<std::string> g = harness_generators();
     g.push_back("grid32");
     g.push_back("grid48");
+    g.push_back("wide60");
     return g;
+}
+
+// 1, 2 or 3 threads for the native side, fixed per case.
+int case_threads(const std::string& label, const std::string& generator)
+{
+    return 1 + static_cast<int>(std::hash<std::string>()(label + "/" + generator) % 3);
 }
 
 bool full_size()
@@ -173,7 +205,9 @@ TEST_P(MaxOftExact, SameRecordsAndCount)
     sknuth_MaxOft(feed1.gen(), tu, c.N, c.n, c.r, c.d, c.t);
     {
         rngvet::native::Numbers in(feed2.feed());
-        rngvet::native::max_oft(in, nat, c.N, c.n, c.r, c.d, c.t, 2);
+        const int threads = case_threads(c.label, c.generator);
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        rngvet::native::max_oft(in, nat, c.N, c.n, c.r, c.d, c.t, threads);
     }
     EXPECT_EQ(feed1.consumed(), feed2.consumed());
     EXPECT_EQ(feed1.consumed(), static_cast<std::uint64_t>(c.N * c.n * c.t));
@@ -230,6 +264,35 @@ INSTANTIATE_TEST_SUITE_P(Forms, MaxOftExact, testing::ValuesIn(max_oft_cases()),
         return clean(i.param.label + "_" + i.param.generator);
     });
 
+// Every goodness-of-fit test of gofw active (KS, Cramer-von Mises, Watson G and U too), as a
+// program may set gofw_ActiveTests.
+TEST(MaxOftAllActiveTests, SameRecords)
+{
+    const bitset_BitSet saved = gofw_ActiveTests;
+    gofw_ActiveTests = 0;
+    for (int i : { gofw_KSP, gofw_KSM, gofw_KS, gofw_AD, gofw_CM, gofw_WG, gofw_WU })
+        gofw_ActiveTests |= bitset_maskUL[i];
+    for (const std::string g : { "mt19937", "lcg" }) {
+        SCOPED_TRACE(g);
+        HarnessFeed feed1(g), feed2(g);
+        sknuth_Res1* tu = sknuth_CreateRes1();
+        sknuth_Res1* nat = sknuth_CreateRes1();
+        sknuth_MaxOft(feed1.gen(), tu, 3, 20000, 0, 1000, 8);
+        {
+            rngvet::native::Numbers in(feed2.feed());
+            rngvet::native::max_oft(in, nat, 3, 20000, 0, 1000, 8, 2);
+        }
+        EXPECT_EQ(feed1.consumed(), feed2.consumed());
+        expect_same_chi2(tu->Chi, nat->Chi, "Chi");
+        expect_same_collector(tu->Bas->sVal1, nat->Bas->sVal1, "Bas sVal1");
+        expect_same_arrays(tu->Bas->sVal2, nat->Bas->sVal2, "Bas sVal2");
+        expect_same_arrays(tu->Bas->pVal2, nat->Bas->pVal2, "Bas pVal2");
+        sknuth_DeleteRes1(tu);
+        sknuth_DeleteRes1(nat);
+    }
+    gofw_ActiveTests = saved;
+}
+
 // ---------------------------------------------------------------------------------------------
 // svaria_WeightDistrib
 
@@ -258,7 +321,9 @@ TEST_P(WeightDistribExact, SameRecordAndCount)
     svaria_WeightDistrib(feed1.gen(), tu, c.N, c.n, c.r, c.k, c.alpha, c.beta);
     {
         rngvet::native::Numbers in(feed2.feed());
-        rngvet::native::weight_distrib(in, nat, c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
+        const int threads = case_threads(c.label, c.generator);
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        rngvet::native::weight_distrib(in, nat, c.N, c.n, c.r, c.k, c.alpha, c.beta, threads);
     }
     EXPECT_EQ(feed1.consumed(), feed2.consumed());
     expect_same_chi2(tu, nat, "WeightDistrib");

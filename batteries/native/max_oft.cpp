@@ -173,8 +173,14 @@ void for_groups(Numbers& in, long total, long group, int threads, const Work& wo
             std::vector<std::thread> helpers;
             for (int i = 1; i < threads; ++i)
                 helpers.emplace_back(run, i);
-            if (next_m > 0)
-                in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+            try {
+                if (next_m > 0)
+                    in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+            } catch (...) {
+                for (std::thread& h : helpers)
+                    h.join();
+                throw;
+            }
             run(0);
             for (std::thread& h : helpers)
                 h.join();
