@@ -12,6 +12,7 @@
 #include "batteries/native/families.hpp"
 #include "native_support.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -246,6 +247,47 @@ TEST(CollisionThreads, SameForAnyThreadCount)
             SCOPED_TRACE(form_name(f.name, f) + " threads=" + std::to_string(threads));
             expect_exact("mt19937", f, threads);
         }
+}
+
+// The distinct count on keys no generator of the harness gives: everything in one bucket (all
+// equal, few values, more distinct values than the bucket tables take), and random keys.
+TEST(CollisionDistinct, SameAsSortAndUnique)
+{
+    auto reference = [](std::vector<std::uint64_t> v) {
+        std::sort(v.begin(), v.end());
+        return static_cast<std::uint64_t>(std::unique(v.begin(), v.end()) - v.begin());
+    };
+    std::mt19937_64 rng(7);
+    std::vector<std::vector<std::uint64_t>> sets;
+    sets.push_back(std::vector<std::uint64_t>(400000, 12345)); // all equal
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t i = 0; i < 2200000; ++i)
+        v.push_back(i * 7 + (rng() % 4 == 0 ? 0 : 1)); // one bucket, over 2^21 distinct
+    for (std::uint64_t i = 0; i < 100000; ++i)
+        v.push_back(i * 7 + 1); // and repeats
+    sets.push_back(v);
+    v.clear();
+    for (int i = 0; i < 500000; ++i)
+        v.push_back(rng() % 1000); // few values in one bucket
+    sets.push_back(v);
+    v.clear();
+    for (int i = 0; i < 500000; ++i)
+        v.push_back(rng() >> 30); // 34-bit random keys
+    for (int i = 0; i < 1000; ++i)
+        v.push_back(v[static_cast<std::size_t>(i) * 13]);
+    sets.push_back(v);
+    const std::uint64_t ks[]
+        = { std::uint64_t(1) << 63, std::uint64_t(1) << 40, std::uint64_t(1) << 34 };
+    for (const std::vector<std::uint64_t>& keys : sets) {
+        const std::uint64_t expected = reference(keys);
+        const std::uint64_t top = *std::max_element(keys.begin(), keys.end());
+        for (std::uint64_t k : ks) {
+            if (top >= k) continue;
+            for (int threads : { 1, 2 })
+                EXPECT_EQ(native::distinct_count(keys, k, threads), expected)
+                    << keys.size() << " keys below " << k << ", " << threads << " threads";
+        }
+    }
 }
 
 // Parameters TestU01 has no test for are refused before anything is read.
