@@ -22,10 +22,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -134,10 +137,94 @@ struct StripKey {
     std::uint64_t mask;
 };
 
+// Helper threads that work through one chunk of groups at a time with the calling thread,
+// taking blocks of groups in turn. They wait on a condition variable between chunks rather than
+// spin (on a machine with more threads than cores a spinning helper takes the reader's core),
+// and are started once per pass over the stream.
+class Crew {
+public:
+    // body(first group, end group, thread) works through groups [first, end) of the chunk.
+    using Body = std::function<void(long, long, int)>;
+
+    Crew(int helpers, long block, Body body)
+        : block_(block)
+        , body_(std::move(body))
+    {
+        for (int i = 1; i <= helpers; ++i)
+            threads_.emplace_back([this, i] { serve(i); });
+    }
+    ~Crew()
+    {
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            done_.wait(lock, [this] { return pending_ == 0; });
+            quit_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : threads_)
+            t.join();
+    }
+    Crew(const Crew&) = delete;
+    Crew& operator=(const Crew&) = delete;
+
+    // Hands the helpers a chunk of m groups.
+    void start(long m)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            m_ = m;
+            taken_.store(0);
+            pending_ = static_cast<int>(threads_.size());
+            ++round_;
+        }
+        work_.notify_all();
+    }
+    // Joins the work on the chunk, then waits for the helpers to finish it.
+    void finish()
+    {
+        take(0);
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [this] { return pending_ == 0; });
+    }
+
+private:
+    void take(int thread)
+    {
+        for (long b = taken_.fetch_add(block_); b < m_; b = taken_.fetch_add(block_))
+            body_(b, std::min(m_, b + block_), thread);
+    }
+    void serve(int thread)
+    {
+        long seen = 0;
+        while (true) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_.wait(lock, [&] { return quit_ || round_ != seen; });
+                if (quit_) return;
+                seen = round_;
+            }
+            take(thread);
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (--pending_ == 0) done_.notify_all();
+        }
+    }
+
+    const long block_;
+    const Body body_;
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable work_, done_;
+    long round_ = 0;
+    long m_ = 0;
+    int pending_ = 0;
+    bool quit_ = false;
+    std::atomic<long> taken_{ 0 };
+};
+
 // Reads `total` groups of `group` words in stream order, a chunk at a time, and calls
 // work(words of the group, group number, thread) for every group, on `threads` threads: while
-// they work through one chunk, the calling thread first reads the next one (the stream's own
-// thread, as a device stream may need), then joins them.
+// the helpers work through one chunk, the calling thread first reads the next one (the stream's
+// own thread, as a device stream may need), then joins them.
 template <class Work>
 void for_groups(Numbers& in, long total, long group, int threads, const Work& work)
 {
@@ -147,46 +234,35 @@ void for_groups(Numbers& in, long total, long group, int threads, const Work& wo
     const long block = static_cast<long>(std::max<std::size_t>(1, (std::size_t(1) << 15) / size));
     std::vector<std::uint64_t> buffer[2];
     buffer[0].resize(static_cast<std::size_t>(chunk) * size);
-    if (threads > 1 && total > chunk) buffer[1].resize(buffer[0].size());
-    long first = 0;
     long m = std::min(chunk, total);
     in.read(buffer[0].data(), static_cast<std::size_t>(m) * size);
-    int current = 0;
-    while (m > 0) {
-        const long next_first = first + m;
-        const long next_m = std::min(chunk, total - next_first);
-        const std::uint64_t* w = buffer[current].data();
-        if (threads <= 1) {
+    if (threads <= 1 || total <= block) {
+        for (long first = 0; m > 0;) {
+            const std::uint64_t* w = buffer[0].data();
             for (long g = 0; g < m; ++g)
                 work(w + static_cast<std::size_t>(g) * size, first + g, 0);
-            if (next_m > 0) in.read(buffer[0].data(), static_cast<std::size_t>(next_m) * size);
-        } else {
-            // Blocks of groups taken in turn by the helper threads, and by this one once it
-            // has read the next chunk. The helpers are joined (they block, not spin: on a
-            // machine with more threads than cores a spinning helper takes the reader's core).
-            std::atomic<long> taken{ 0 };
-            const auto run = [&, first, m, w](int thread) {
-                for (long b = taken.fetch_add(block); b < m; b = taken.fetch_add(block))
-                    for (long g = b, end = std::min(m, b + block); g < end; ++g)
-                        work(w + static_cast<std::size_t>(g) * size, first + g, thread);
-            };
-            std::vector<std::thread> helpers;
-            for (int i = 1; i < threads; ++i)
-                helpers.emplace_back(run, i);
-            try {
-                if (next_m > 0)
-                    in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
-            } catch (...) {
-                for (std::thread& h : helpers)
-                    h.join();
-                throw;
-            }
-            run(0);
-            for (std::thread& h : helpers)
-                h.join();
-            current = 1 - current;
+            first += m;
+            m = std::min(chunk, total - first);
+            if (m > 0) in.read(buffer[0].data(), static_cast<std::size_t>(m) * size);
         }
-        first = next_first;
+        return;
+    }
+    if (total > chunk) buffer[1].resize(buffer[0].size());
+    const std::uint64_t* w = nullptr;
+    long first = 0;
+    const long helpers = std::min<long>(threads - 1, (chunk + block - 1) / block);
+    Crew crew(static_cast<int>(helpers), block, [&](long b, long end, int thread) {
+        for (long g = b; g < end; ++g)
+            work(w + static_cast<std::size_t>(g) * size, first + g, thread);
+    });
+    for (int current = 0; m > 0; current = 1 - current) {
+        w = buffer[current].data();
+        crew.start(m);
+        const long next_m = std::min(chunk, total - first - m);
+        if (next_m > 0)
+            in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+        crew.finish();
+        first += m;
         m = next_m;
     }
 }
