@@ -2,8 +2,13 @@
 // sknuth_MaxOft and svaria_WeightDistrib, every field of their result records, and the battery
 // rows of SmallCrush, Crush and BigCrush that use them.
 //
-// RNGVET_NATIVE_FULL=1 runs every battery row at its full size (BigCrush's take many minutes);
-// otherwise Crush's and BigCrush's rows run with a smaller n (and their N replications).
+// SmallCrush's rows run at full size. RNGVET_NATIVE_FULL=1 runs every Crush and BigCrush row at
+// its full size too (BigCrush's take many minutes each); otherwise their table entries run with
+// n = 20000 (MaxOft: d = 1000 and at most 3 replications) and their parameters are compared
+// with bbattery.c's.
+//
+// The timing of the SmallCrush rows (TestU01, native on 1 and 2 threads, reading alone):
+//   ./tests/test_native_max_oft --gtest_filter='DISABLED_Timing*' --gtest_also_run_disabled_tests
 #include "batteries/native/families.hpp"
 #include "batteries/native/max_oft.hpp"
 #include "native_support.hpp"
