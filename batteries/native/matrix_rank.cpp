@@ -24,10 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <memory>
-#include <omp.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -58,10 +56,11 @@ double log2_tu(double x)
     return rounded(num_1Ln2 * std::log(x));
 }
 
-// Raw words of one batch of matrices: about this many (32 MiB), at least one matrix per
-// thread, at most max_batch_words (128 MiB) unless one matrix needs more. Two batches are held
-// at a time (one ranked, the next read).
-constexpr std::size_t batch_words = std::size_t(1) << 22;
+// Raw words of one batch of matrices: about this many (8 MiB: a batch is still in the caches
+// when it is ranked, and few enough batches that the team seldom waits at their ends), at least
+// one matrix per thread, at most max_batch_words (128 MiB) unless one matrix needs more. Two
+// batches are held at a time (one ranked, the next read).
+constexpr std::size_t batch_words = std::size_t(1) << 20;
 constexpr std::size_t max_batch_words = std::size_t(1) << 24;
 
 // Rank of l rows of one word each (k <= 64 columns): forward elimination, column by column.
@@ -207,22 +206,23 @@ std::vector<long> count_ranks(Numbers& in, const Shape& sh, long N, long n, int 
     std::size_t size = std::max<std::size_t>(batch_words / per, static_cast<std::size_t>(threads));
     size = std::min(size, std::max<std::size_t>(1, max_batch_words / per));
     size = static_cast<std::size_t>(std::min<std::uint64_t>(size, total));
-    std::vector<std::uint64_t> raw[2];
-    raw[0].resize(size * per);
-    if (total > size) raw[1].resize(size * per);
+    // Left uninitialised: every word is read before it is used.
+    std::unique_ptr<std::uint64_t[]> raw[2];
+    raw[0].reset(new std::uint64_t[size * per]);
+    if (total > size) raw[1].reset(new std::uint64_t[size * per]);
     std::vector<int> ranks(size);
     const std::size_t cells = std::size_t(sh.l) * sh.words;
 
     std::uint64_t done = 0; // matrices ranked
     std::size_t m = size; // matrices in the current batch
-    in.read(raw[0].data(), m * per);
+    in.read(raw[0].get(), m * per);
     int cur = 0;
     while (m > 0) {
         const std::size_t next
             = static_cast<std::size_t>(std::min<std::uint64_t>(size, total - done - m));
         const long chunk = std::max(1L, static_cast<long>(m) / (8L * threads));
-        const std::uint64_t* batch = raw[cur].data();
-        std::uint64_t* ahead = raw[1 - cur].data();
+        const std::uint64_t* batch = raw[cur].get();
+        std::uint64_t* ahead = raw[1 - cur].get();
         std::exception_ptr failed;
 #pragma omp parallel num_threads(threads)
         {
