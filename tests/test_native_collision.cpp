@@ -12,6 +12,7 @@
 #include "batteries/native/families.hpp"
 #include "native_support.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -146,9 +147,9 @@ std::uint64_t power(long d, int t)
 std::vector<Form> forms()
 {
     std::vector<Form> v;
-    const long small_over = full_size() ? 0 : 100000; // 0: the battery's n
-    // SmallCrush test 2 at full size, and smaller.
-    v.push_back({ "smallcrush2", false, 1, 5000000, 0, 65536, 2 });
+    const long small_over = full_size() ? 0 : 50000; // 0: the battery's n
+    // SmallCrush test 2 (at full size in the row test below), and smaller.
+    v.push_back({ "smallcrush2", false, 1, full_size() ? 5000000 : 1000000, 0, 65536, 2 });
     v.push_back({ "", false, 1, 200000, 0, 65536, 2 });
     v.push_back({ "", false, 3, 100000, 0, 65536, 2 });
     // Crush tests 3-10 and BigCrush tests 3-12: their parameters (N and n smaller by default).
@@ -206,6 +207,13 @@ std::vector<Form> forms()
         f.r = static_cast<int>(uniform(0, 32 - static_cast<long>(std::ceil(std::log2(f.d)))));
         v.push_back(f);
     }
+    // Cells of more than 47 bits (64-bit low parts), d = 2^32, and a bucket too large for the
+    // table (ranmar24 gives 0 for every cell with r = 28).
+    v.push_back({ "wide", false, 1, 200000, 0, 1L << 20, 3 });
+    v.push_back({ "wide", true, 2, 100000, 3, 1L << 20, 3 });
+    v.push_back({ "wide", true, 1, 50000, 0, 1000003, 3 });
+    v.push_back({ "", false, 1, 100000, 0, 1L << 32, 1 });
+    v.push_back({ "degenerate", true, 1, 300000, 28, 4, 20 });
     // The OQSO and DNA forms (Marsaglia's variances in InitCollOver).
     v.push_back({ "oqso", true, 1, 2097152, 3, 32, 4 });
     v.push_back({ "dna", true, 1, 2097152, 5, 4, 10 });
@@ -239,6 +247,47 @@ TEST(CollisionThreads, SameForAnyThreadCount)
             SCOPED_TRACE(form_name(f.name, f) + " threads=" + std::to_string(threads));
             expect_exact("mt19937", f, threads);
         }
+}
+
+// The distinct count on keys no generator of the harness gives: everything in one bucket (all
+// equal, few values, more distinct values than the bucket tables take), and random keys.
+TEST(CollisionDistinct, SameAsSortAndUnique)
+{
+    auto reference = [](std::vector<std::uint64_t> v) {
+        std::sort(v.begin(), v.end());
+        return static_cast<std::uint64_t>(std::unique(v.begin(), v.end()) - v.begin());
+    };
+    std::mt19937_64 rng(7);
+    std::vector<std::vector<std::uint64_t>> sets;
+    sets.push_back(std::vector<std::uint64_t>(400000, 12345)); // all equal
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t i = 0; i < 2200000; ++i)
+        v.push_back(i * 7 + (rng() % 4 == 0 ? 0 : 1)); // one bucket, over 2^21 distinct
+    for (std::uint64_t i = 0; i < 100000; ++i)
+        v.push_back(i * 7 + 1); // and repeats
+    sets.push_back(v);
+    v.clear();
+    for (int i = 0; i < 500000; ++i)
+        v.push_back(rng() % 1000); // few values in one bucket
+    sets.push_back(v);
+    v.clear();
+    for (int i = 0; i < 500000; ++i)
+        v.push_back(rng() >> 30); // 34-bit random keys
+    for (int i = 0; i < 1000; ++i)
+        v.push_back(v[static_cast<std::size_t>(i) * 13]);
+    sets.push_back(v);
+    const std::uint64_t ks[]
+        = { std::uint64_t(1) << 63, std::uint64_t(1) << 40, std::uint64_t(1) << 34 };
+    for (const std::vector<std::uint64_t>& keys : sets) {
+        const std::uint64_t expected = reference(keys);
+        const std::uint64_t top = *std::max_element(keys.begin(), keys.end());
+        for (std::uint64_t k : ks) {
+            if (top >= k) continue;
+            for (int threads : { 1, 2 })
+                EXPECT_EQ(native::distinct_count(keys, k, threads), expected)
+                    << keys.size() << " keys below " << k << ", " << threads << " threads";
+        }
+    }
 }
 
 // Parameters TestU01 has no test for are refused before anything is read.
@@ -329,7 +378,7 @@ TEST_P(CollisionRowExact, SameAsTestU01)
     const ExpectedRow& e = expected_rows[i];
     const bool whole = full_size() || std::string(e.battery) == "smallcrush";
     const long N = whole ? e.N : 2;
-    const long n = whole ? e.n : 60000;
+    const long n = whole ? e.n : 30000;
 
     HarnessFeed feed1(generator);
     HarnessFeed feed2(generator);
@@ -385,11 +434,29 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void time_form(const Form& f)
+std::vector<int> timing_threads()
 {
-    double tu = 1e300, t1 = 1e300, t2 = 1e300;
+    std::vector<int> v;
+    const char* e = std::getenv("RNGVET_NATIVE_TIMING_THREADS");
+    std::string list = e != nullptr ? e : "1,2";
+    for (std::size_t pos = 0; pos < list.size();) {
+        const std::size_t comma = std::min(list.find(',', pos), list.size());
+        v.push_back(std::atoi(list.substr(pos, comma - pos).c_str()));
+        pos = comma + 1;
+    }
+    return v;
+}
+
+// TestU01's function (unless native_only), the native one with each thread count of
+// RNGVET_NATIVE_TIMING_THREADS (default 1,2), and reading the numbers alone; best of two.
+void time_form(const Form& f, bool native_only)
+{
+    const std::vector<int> threads = timing_threads();
+    std::vector<double> tn(threads.size(), 1e300);
+    double tu = native_only ? 0 : 1e300, tr = 1e300;
+    const std::size_t count = static_cast<std::size_t>(f.N * f.n * (f.over ? 1 : f.t));
     for (int rep = 0; rep < 2; ++rep) {
-        {
+        if (!native_only) {
             HarnessFeed feed("mt19937");
             const auto t0 = std::chrono::steady_clock::now();
             if (f.over) {
@@ -403,29 +470,43 @@ void time_form(const Form& f)
             }
             tu = std::min(tu, seconds_since(t0));
         }
-        for (int threads : { 1, 2 }) {
+        {
+            HarnessFeed feed("mt19937");
+            native::Numbers in(feed.feed());
+            std::vector<std::uint64_t> buf(1 << 16);
+            const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t done = 0; done < count; done += buf.size())
+                in.read(buf.data(), std::min(buf.size(), count - done));
+            tr = std::min(tr, seconds_since(t0));
+        }
+        for (std::size_t i = 0; i < threads.size(); ++i) {
             HarnessFeed feed("mt19937");
             native::Numbers in(feed.feed());
             const auto t0 = std::chrono::steady_clock::now();
             if (f.over)
-                native::collision_over(in, f.N, f.n, f.r, f.d, f.t, threads);
+                native::collision_over(in, f.N, f.n, f.r, f.d, f.t, threads[i]);
             else
-                native::collision(in, f.N, f.n, f.r, f.d, f.t, threads);
-            double& t = threads == 1 ? t1 : t2;
-            t = std::min(t, seconds_since(t0));
+                native::collision(in, f.N, f.n, f.r, f.d, f.t, threads[i]);
+            tn[i] = std::min(tn[i], seconds_since(t0));
         }
     }
-    std::printf("%-40s TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s\n",
-        form_name(f.name, f).c_str(), tu, t1, t2);
+    std::printf("%-38s TestU01 %.3f s, reading alone %.3f s, native:", form_name(f.name, f).c_str(),
+        tu, tr);
+    for (std::size_t i = 0; i < threads.size(); ++i)
+        std::printf(" %d thread(s) %.3f s", threads[i], tn[i]);
+    std::printf("\n");
 }
 
 TEST(CollisionTiming, SmallCrushAndCrushForms)
 {
     const char* v = std::getenv("RNGVET_NATIVE_TIMING");
-    if (v == nullptr || std::string(v) != "1") GTEST_SKIP() << "RNGVET_NATIVE_TIMING=1 times them";
-    time_form({ "smallcrush2", false, 1, 5000000, 0, 65536, 2 });
-    time_form({ "crush3_N1", true, 1, 10000000, 0, 1048576, 2 });
-    time_form({ "crush9_N1", true, 1, 10000000, 0, 4, 20 });
+    if (v == nullptr || (std::string(v) != "1" && std::string(v) != "native"))
+        GTEST_SKIP() << "RNGVET_NATIVE_TIMING=1 times them (=native: the native functions only)";
+    const bool native_only = std::string(v) == "native";
+    time_form({ "smallcrush2", false, 1, 5000000, 0, 65536, 2 }, native_only);
+    time_form({ "crush3", true, 1, 10000000, 0, 1048576, 2 }, native_only);
+    time_form({ "crush9", true, 1, 10000000, 0, 4, 20 }, native_only);
+    time_form({ "bigcrush3", true, 1, 20000000, 0, 2097152, 2 }, native_only);
 }
 
 } // namespace

@@ -82,23 +82,32 @@ void expect_same(const sres_Chi2* res, const Chi2Outcome& o)
         EXPECT_EQ(res->Count[j], o.counts[static_cast<std::size_t>(j)]) << "Count[" << j << "]";
 }
 
-// TestU01's function and the native one on two feeds of one generator, compared.
+// TestU01's function and the native one on two feeds of one generator, compared; the native
+// one twice, with its integer conversions of the numbers and with TestU01's floating-point ones.
 Chi2Outcome compare(const std::string& generator,
     const std::function<void(unif01_Gen*, sres_Chi2*)>& testu01,
     const std::function<Chi2Outcome(Numbers&)>& native)
 {
-    HarnessFeed a(generator), b(generator);
+    HarnessFeed a(generator);
     Chi2Record record;
     testu01(a.gen(), record.res);
-    Chi2Outcome o;
-    {
-        Numbers in(b.feed());
-        o = native(in);
-        EXPECT_EQ(in.consumed(), a.consumed());
+    Chi2Outcome first;
+    for (bool integer : { true, false }) {
+        SCOPED_TRACE(integer ? "integer conversions" : "floating-point conversions");
+        rngvet::native::set_integer_forms(integer);
+        HarnessFeed b(generator);
+        Chi2Outcome o;
+        {
+            Numbers in(b.feed());
+            o = native(in);
+            EXPECT_EQ(in.consumed(), a.consumed());
+        }
+        expect_same(record.res, o);
+        EXPECT_EQ(a.consumed(), b.consumed());
+        if (integer) first = o;
     }
-    expect_same(record.res, o);
-    EXPECT_EQ(a.consumed(), b.consumed());
-    return o;
+    rngvet::native::set_integer_forms(true);
+    return first;
 }
 
 // Deterministic parameter draws (splitmix64).
@@ -344,16 +353,17 @@ INSTANTIATE_TEST_SUITE_P(Cases, CouponCollectorExact,
         testing::ValuesIn(coupon_cases()), testing::ValuesIn(rngvet_test::harness_generators())),
     case_name<CouponCase>);
 
-// The parallel parts: the same results with 1, 3 and 8 threads as TestU01's.
+// The parallel parts (blocks of 2^18 numbers or more): the same results with 1, 2, 3 and 8 threads
+// as TestU01's.
 TEST(GapFamilyThreads, AnyThreadCount)
 {
-    for (int t : { 1, 3, 8 }) {
+    for (int t : { 1, 2, 3, 8 }) {
         SCOPED_TRACE("threads " + std::to_string(t));
         rngvet::native::set_threads(t);
         compare(
             "mt19937",
-            [](unif01_Gen* gen, sres_Chi2* res) { sknuth_Gap(gen, res, 2, 60000, 4, 0.1, 0.3); },
-            [](Numbers& in) { return rngvet::native::gap_test(in, 2, 60000, 4, 0.1, 0.3); });
+            [](unif01_Gen* gen, sres_Chi2* res) { sknuth_Gap(gen, res, 2, 400000, 4, 0.1, 0.6); },
+            [](Numbers& in) { return rngvet::native::gap_test(in, 2, 400000, 4, 0.1, 0.6); });
         compare(
             "ranmar48",
             [](unif01_Gen* gen, sres_Chi2* res) { sknuth_SimpPoker(gen, res, 3, 30000, 2, 9, 9); },
@@ -366,8 +376,10 @@ TEST(GapFamilyThreads, AnyThreadCount)
             [](Numbers& in) { return rngvet::native::coupon_collector_test(in, 1, 60000, 5, 6); });
         compare(
             "lcg",
-            [](unif01_Gen* gen, sres_Chi2* res) { sknuth_Gap(gen, res, 1, 70000, 29, 0.0, 0.125); },
-            [](Numbers& in) { return rngvet::native::gap_test(in, 1, 70000, 29, 0.0, 0.125); });
+            [](unif01_Gen* gen, sres_Chi2* res) {
+                sknuth_Gap(gen, res, 1, 300000, 29, 0.0, 0.125);
+            },
+            [](Numbers& in) { return rngvet::native::gap_test(in, 1, 300000, 29, 0.0, 0.125); });
     }
     rngvet::native::set_threads(2);
 }

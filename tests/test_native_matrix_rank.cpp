@@ -156,8 +156,9 @@ std::vector<Case> fixed_cases()
         // SmallCrush's and Crush's 60 x 60 forms, smaller n.
         { "sc60_r20_s10", { 1, 3000, 20, 10, 60, 60 }, 10 },
         { "cr60_r0_s30", { 1, 3000, 0, 30, 60, 60 }, 10 },
-        // BigCrush's 30 x 30 forms: several replications.
-        { "bc30_r0_s5", { 3, 2000, 0, 5, 30, 30 }, 10 },
+        // BigCrush's 30 x 30 forms: several replications (the first over more than one batch
+        // of numbers, a replication across two batches).
+        { "bc30_r0_s5", { 3, 9000, 0, 5, 30, 30 }, 10 },
         { "bc30_r25_s5", { 3, 2000, 25, 5, 30, 30 }, 10 },
         // k < s: one short chunk per row.
         { "k5_s10", { 2, 500, 3, 10, 5, 5 }, 10 },

@@ -2,8 +2,13 @@
 // sknuth_MaxOft and svaria_WeightDistrib, every field of their result records, and the battery
 // rows of SmallCrush, Crush and BigCrush that use them.
 //
-// RNGVET_NATIVE_FULL=1 runs every battery row at its full size (BigCrush's take many minutes);
-// otherwise Crush's and BigCrush's rows run with a smaller n (and their N replications).
+// SmallCrush's rows run at full size. RNGVET_NATIVE_FULL=1 runs every Crush and BigCrush row at
+// its full size too (BigCrush's take many minutes each); otherwise their table entries run with
+// n = 20000 (MaxOft: d = 1000 and at most 3 replications) and their parameters are compared
+// with bbattery.c's.
+//
+// The timing of the SmallCrush rows (TestU01, native on 1 and 2 threads, reading alone):
+//   ./tests/test_native_max_oft --gtest_filter='DISABLED_Timing*' --gtest_also_run_disabled_tests
 #include "batteries/native/families.hpp"
 #include "batteries/native/max_oft.hpp"
 #include "native_support.hpp"
@@ -19,6 +24,7 @@
 #include <vector>
 
 extern "C" {
+#include <testu01/bitset.h>
 #include <testu01/gofw.h>
 #include <testu01/sknuth.h>
 #include <testu01/sres.h>
@@ -41,8 +47,92 @@ int threads()
 namespace {
 
 using rngvet_test::harness_generators;
-using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
+
+// Words on a grid: the top 6 bits of a 64-bit LCG, the rest zero, so that StripD's values hit
+// multiples of 1/64 exactly (the intervals' ends 1/16, 1/8 and 1/4, equal maxima).
+class GridStream : public rngvet::Stream {
+public:
+    explicit GridStream(int bits)
+        : bits_(bits)
+    {
+    }
+    int bits() const override { return bits_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = (x_ >> 58) << (bits_ - 6);
+        }
+    }
+    std::string name() const override { return "grid" + std::to_string(bits_); }
+
+private:
+    int bits_;
+    std::uint64_t x_ = 12345;
+};
+
+// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripD's steps
+// round and the native tests take StripD's own operations.
+class WideStream : public rngvet::Stream {
+public:
+    int bits() const override { return 60; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = x_ >> 4;
+        }
+    }
+    std::string name() const override { return "wide60"; }
+
+private:
+    std::uint64_t x_ = 987654321;
+};
+
+std::unique_ptr<rngvet::Stream> make_stream(const std::string& generator)
+{
+    if (generator == "wide60") return std::make_unique<WideStream>();
+    if (generator.rfind("grid", 0) == 0)
+        return std::make_unique<GridStream>(std::stoi(generator.substr(4)));
+    return rngvet_test::harness_stream(generator);
+}
+
+// A harness generator's stream (native_support.hpp), a grid ("grid32", "grid48") or "wide60"
+// with a feed on it.
+class Feed {
+public:
+    explicit Feed(const std::string& generator)
+        : stream_(make_stream(generator))
+        , feed_(std::make_unique<rngvet::TestU01Generator>(*stream_, generator))
+    {
+        swrite_Basic = FALSE;
+    }
+    unif01_Gen* gen() { return feed_->get(); }
+    rngvet::TestU01Generator& feed() { return *feed_; }
+    std::uint64_t consumed() const { return feed_->consumed(); }
+
+private:
+    std::unique_ptr<rngvet::Stream> stream_;
+    std::unique_ptr<rngvet::TestU01Generator> feed_;
+};
+using HarnessFeed = Feed;
+
+// The harness's generators, the grids and the wide words.
+std::vector<std::string> form_generators()
+{
+    std::vector<std::string> g = harness_generators();
+    g.push_back("grid32");
+    g.push_back("grid48");
+    g.push_back("wide60");
+    return g;
+}
+
+// 1, 2 or 3 threads for the native side, fixed per case.
+int case_threads(const std::string& label, const std::string& generator)
+{
+    return 1 + static_cast<int>(std::hash<std::string>()(label + "/" + generator) % 3);
+}
 
 bool full_size()
 {
@@ -120,7 +210,9 @@ TEST_P(MaxOftExact, SameRecordsAndCount)
     sknuth_MaxOft(feed1.gen(), tu, c.N, c.n, c.r, c.d, c.t);
     {
         rngvet::native::Numbers in(feed2.feed());
-        rngvet::native::max_oft(in, nat, c.N, c.n, c.r, c.d, c.t, 2);
+        const int threads = case_threads(c.label, c.generator);
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        rngvet::native::max_oft(in, nat, c.N, c.n, c.r, c.d, c.t, threads);
     }
     EXPECT_EQ(feed1.consumed(), feed2.consumed());
     EXPECT_EQ(feed1.consumed(), static_cast<std::uint64_t>(c.N * c.n * c.t));
@@ -136,7 +228,7 @@ TEST_P(MaxOftExact, SameRecordsAndCount)
 std::vector<MaxOftCase> max_oft_cases()
 {
     std::vector<MaxOftCase> cases;
-    for (const std::string& g : harness_generators()) {
+    for (const std::string& g : form_generators()) {
         // SmallCrush's form (N = 1, t = 6) with n and d smaller by 20 (its full size runs
         // in the battery rows below), several r.
         for (int r : { 0, 5, 17 })
@@ -177,6 +269,35 @@ INSTANTIATE_TEST_SUITE_P(Forms, MaxOftExact, testing::ValuesIn(max_oft_cases()),
         return clean(i.param.label + "_" + i.param.generator);
     });
 
+// Every goodness-of-fit test of gofw active (KS, Cramer-von Mises, Watson G and U too), as a
+// program may set gofw_ActiveTests.
+TEST(MaxOftAllActiveTests, SameRecords)
+{
+    const bitset_BitSet saved = gofw_ActiveTests;
+    gofw_ActiveTests = 0;
+    for (int i : { gofw_KSP, gofw_KSM, gofw_KS, gofw_AD, gofw_CM, gofw_WG, gofw_WU })
+        gofw_ActiveTests |= bitset_maskUL[i];
+    for (const std::string g : { "mt19937", "lcg" }) {
+        SCOPED_TRACE(g);
+        HarnessFeed feed1(g), feed2(g);
+        sknuth_Res1* tu = sknuth_CreateRes1();
+        sknuth_Res1* nat = sknuth_CreateRes1();
+        sknuth_MaxOft(feed1.gen(), tu, 3, 20000, 0, 1000, 8);
+        {
+            rngvet::native::Numbers in(feed2.feed());
+            rngvet::native::max_oft(in, nat, 3, 20000, 0, 1000, 8, 2);
+        }
+        EXPECT_EQ(feed1.consumed(), feed2.consumed());
+        expect_same_chi2(tu->Chi, nat->Chi, "Chi");
+        expect_same_collector(tu->Bas->sVal1, nat->Bas->sVal1, "Bas sVal1");
+        expect_same_arrays(tu->Bas->sVal2, nat->Bas->sVal2, "Bas sVal2");
+        expect_same_arrays(tu->Bas->pVal2, nat->Bas->pVal2, "Bas pVal2");
+        sknuth_DeleteRes1(tu);
+        sknuth_DeleteRes1(nat);
+    }
+    gofw_ActiveTests = saved;
+}
+
 // ---------------------------------------------------------------------------------------------
 // svaria_WeightDistrib
 
@@ -205,7 +326,9 @@ TEST_P(WeightDistribExact, SameRecordAndCount)
     svaria_WeightDistrib(feed1.gen(), tu, c.N, c.n, c.r, c.k, c.alpha, c.beta);
     {
         rngvet::native::Numbers in(feed2.feed());
-        rngvet::native::weight_distrib(in, nat, c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
+        const int threads = case_threads(c.label, c.generator);
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        rngvet::native::weight_distrib(in, nat, c.N, c.n, c.r, c.k, c.alpha, c.beta, threads);
     }
     EXPECT_EQ(feed1.consumed(), feed2.consumed());
     expect_same_chi2(tu, nat, "WeightDistrib");
@@ -216,7 +339,7 @@ TEST_P(WeightDistribExact, SameRecordAndCount)
 std::vector<WeightCase> weight_cases()
 {
     std::vector<WeightCase> cases;
-    for (const std::string& g : harness_generators()) {
+    for (const std::string& g : form_generators()) {
         // SmallCrush's, Crush's and BigCrush's forms (k = 256, [0, beta)), n = 20000.
         cases.push_back({ "smallcrush_r27", g, 1, 20000, 27, 256, 0.0, 0.125 });
         for (int r : { 0, 8, 16, 24 })
@@ -509,8 +632,28 @@ TEST(DISABLED_Timing, SmallCrushParameters)
                 t_nat[threads - 1] = seconds_since(t0);
                 expect_same_statistics(tu, nat);
             }
-            std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s\n",
-                g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1]);
+            // The floor: reading as many words from a fresh stream, nothing computed.
+            double t_read;
+            {
+                HarnessFeed f(g);
+                rngvet::native::Numbers in(f.feed());
+                std::vector<std::uint64_t> buffer(std::size_t(1) << 21);
+                std::uint64_t left = feed.consumed(), sum = 0;
+                t0 = std::chrono::steady_clock::now();
+                while (left > 0) {
+                    const std::size_t k
+                        = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
+                    in.read(buffer.data(), k);
+                    sum += buffer[k - 1];
+                    left -= k;
+                }
+                t_read = seconds_since(t0);
+                EXPECT_NE(sum, 1u); // keeps the reads
+            }
+            std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s "
+                        "(reading its %llu words alone %.3f s)\n",
+                g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1],
+                static_cast<unsigned long long>(feed.consumed()), t_read);
         }
     }
     test_threads = 2;

@@ -199,8 +199,10 @@ void insertion_sort(Cell* a, std::size_t len)
 }
 
 // Sorts src[0, len), whose keys agree outside bits [lo, hi), into dst[0, len); src is scratch.
-// Least significant digit first, in as few passes of at most digit_bits bits as the width
-// allows; a pass whose digit is the same in every key is skipped.
+// Least significant digit first, in passes of at most digit_bits bits (a pass whose digit is the
+// same in every key is skipped). Where the keys are wide, only their top bits, about 6 more than
+// log2(len), are sorted by digits; keys that agree there (few, unless the keys are far from
+// uniform) are then sorted by comparison within their run.
 void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
 {
     if (len <= small_sort || hi <= lo) {
@@ -208,14 +210,18 @@ void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
         if (hi > lo) insertion_sort(dst, len);
         return;
     }
-    const int bits = hi - lo;
+    const int log2_len = 64 - __builtin_clzll(len);
+    int cut = std::max(lo, hi - (log2_len + 6));
+    if ((hi - cut + digit_bits - 1) / digit_bits == (hi - lo + digit_bits - 1) / digit_bits)
+        cut = lo; // as many passes for the whole key
+    const int bits = hi - cut;
     const int passes = (bits + digit_bits - 1) / digit_bits;
     const int width = (bits + passes - 1) / passes;
     std::size_t count[std::size_t(1) << digit_bits];
     Cell* a = src;
     Cell* b = dst;
     for (int pass = 0; pass < passes; ++pass) {
-        const int shift = lo + pass * width;
+        const int shift = cut + pass * width;
         const int w = std::min(width, hi - shift);
         const std::size_t buckets = std::size_t(1) << w;
         const Cell mask = buckets - 1;
@@ -234,6 +240,18 @@ void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
         std::swap(a, b);
     }
     if (a != dst) std::memcpy(dst, a, len * sizeof *a);
+    if (cut == lo) return;
+    // Runs of keys equal in bits [cut, hi): ordered by their low bits.
+    std::size_t begin = 0;
+    for (std::size_t i = 1; i <= len; ++i) {
+        if (i < len && (dst[i] >> cut) == (dst[begin] >> cut)) continue;
+        const std::size_t run = i - begin;
+        if (run > 16)
+            std::sort(dst + begin, dst + i);
+        else if (run > 1)
+            insertion_sort(dst + begin, run);
+        begin = i;
+    }
 }
 
 // Sorts a[0, n), whose keys are zero outside bits [lo, hi), with tmp[0, n) as scratch; the
@@ -242,9 +260,10 @@ void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
 void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
 {
     if (n < 2 || hi <= lo) return;
-    // The top digit: 256 buckets for keys of up to 32 bits (buckets that stay in cache for the
-    // rest), 1024 for wider ones (fewer passes on each bucket).
-    const int w = std::min(hi - lo, hi - lo <= 32 ? 8 : 10);
+    // The top digit: buckets of about 8192 keys where the keys are uniform (they stay in cache
+    // for the rest), from 256 to 2048 buckets.
+    const int log2_n = 63 - __builtin_clzll(n);
+    const int w = std::min(hi - lo, std::clamp(log2_n - 13, 8, digit_bits));
     const int shift = hi - w;
     const std::size_t buckets = std::size_t(1) << w;
     const Cell mask = buckets - 1;

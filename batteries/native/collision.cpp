@@ -54,8 +54,8 @@ constexpr double empty_limit = 200000000000000.0;
 constexpr int max_dim = 64;
 // Numbers read at a time.
 constexpr std::size_t read_block = std::size_t(1) << 20;
-// Below this many cells a replication runs on one thread.
-constexpr std::size_t parallel_min = std::size_t(1) << 16;
+// Below this many cells (or numbers in a block) a replication runs on one thread.
+constexpr std::size_t parallel_min = std::size_t(1) << 18;
 
 int bit_length(std::uint64_t x)
 {
@@ -121,18 +121,56 @@ void read_cells(Numbers& in, std::size_t count, int r, long d, std::uint32_t* ou
 // Distinct values among the m values of one bucket, each below 2^R.
 template <class Rem> struct BucketScratch {
     std::vector<Rem> table;
+    std::vector<std::uint32_t> filled;
     std::vector<std::uint64_t> bitmap;
 };
+
+constexpr std::size_t too_many = ~std::size_t(0);
+
+// Distinct values by open addressing (linear probing) in 2^log_cap slots holding value + 1
+// (0: empty), or too_many when they are more than half the slots. The table stays zero between
+// calls: the slots filled are cleared afterwards.
+template <class Rem>
+std::size_t hash_count(const Rem* v, std::size_t m, int log_cap, BucketScratch<Rem>& s)
+{
+    const std::size_t cap = std::size_t(1) << log_cap;
+    const std::size_t mask = cap - 1;
+    const std::size_t limit = std::min(m, cap / 2);
+    if (s.table.size() < cap) s.table.resize(cap, 0);
+    if (s.filled.size() < limit) s.filled.resize(limit);
+    Rem* t = s.table.data();
+    std::uint32_t* filled = s.filled.data();
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        const Rem key = static_cast<Rem>(v[i] + 1);
+        std::size_t h = static_cast<std::size_t>(
+            (static_cast<std::uint64_t>(key) * 0x9E3779B97F4A7C15ull) >> (64 - log_cap));
+        while (t[h] != 0 && t[h] != key)
+            h = (h + 1) & mask;
+        if (t[h] == 0) {
+            if (count == limit) {
+                count = too_many;
+                break;
+            }
+            t[h] = key;
+            filled[count++] = static_cast<std::uint32_t>(h);
+        }
+    }
+    const std::size_t used = count == too_many ? limit : count;
+    for (std::size_t i = 0; i < used; ++i)
+        t[filled[i]] = 0;
+    return count;
+}
 
 template <class Rem>
 std::uint64_t distinct_in_bucket(Rem* v, std::size_t m, int R, BucketScratch<Rem>& s)
 {
     if (m <= 1) return m;
-    std::uint64_t count = 0;
     const std::uint64_t range = std::uint64_t(1) << R;
     if (R <= 15 || range <= 8 * static_cast<std::uint64_t>(m)) {
         s.bitmap.assign(static_cast<std::size_t>((range + 63) / 64), 0);
         std::uint64_t* b = s.bitmap.data();
+        std::uint64_t count = 0;
         for (std::size_t i = 0; i < m; ++i) {
             const std::uint64_t x = v[i];
             const std::uint64_t bit = std::uint64_t(1) << (x & 63);
@@ -142,27 +180,16 @@ std::uint64_t distinct_in_bucket(Rem* v, std::size_t m, int R, BucketScratch<Rem
         }
         return count;
     }
-    if (m <= (std::size_t(1) << 16)) {
-        // Open addressing, linear probing, load at most 1/2; slots hold value + 1 (0: empty).
-        const int log_cap = std::max(4, bit_length(static_cast<std::uint64_t>(m) - 1) + 1);
-        const std::size_t mask = (std::size_t(1) << log_cap) - 1;
-        s.table.assign(mask + 1, 0);
-        Rem* t = s.table.data();
-        for (std::size_t i = 0; i < m; ++i) {
-            const Rem key = static_cast<Rem>(v[i] + 1);
-            std::size_t h = static_cast<std::size_t>(
-                (static_cast<std::uint64_t>(key) * 0x9E3779B97F4A7C15ull) >> (64 - log_cap));
-            while (t[h] != 0 && t[h] != key)
-                h = (h + 1) & mask;
-            if (t[h] == 0) {
-                t[h] = key;
-                ++count;
-            }
-        }
-        return count;
+    // A table of 2 to 4 slots a value; for a larger bucket (a generator whose cells pile up),
+    // tables of 2^17 to 2^22 slots while the distinct values fit, else a sort.
+    if (m <= (std::size_t(1) << 16))
+        return hash_count(v, m, std::max(4, bit_length(static_cast<std::uint64_t>(m) - 1) + 1), s);
+    for (int log_cap = 17; log_cap <= 22; ++log_cap) {
+        const std::size_t count = hash_count(v, m, log_cap, s);
+        if (count != too_many) return count;
     }
     std::sort(v, v + m);
-    count = 1;
+    std::uint64_t count = 1;
     for (std::size_t i = 1; i < m; ++i)
         count += v[i] != v[i - 1];
     return count;
@@ -223,7 +250,7 @@ std::uint64_t count_distinct(
     return distinct;
 }
 
-// Partition bits for n cells below 2^kbits: about 4096 cells a bucket, low parts of at most 31
+// Partition bits for n cells below 2^kbits: 8192 to 16384 cells a bucket, low parts of at most 31
 // bits where that takes at most 2^16 buckets (else 64-bit low parts).
 struct Partition {
     int kbits;
@@ -235,7 +262,7 @@ Partition partition_for(std::size_t n, std::uint64_t k)
 {
     Partition q;
     q.kbits = std::max(1, bit_length(k - 1));
-    q.p = std::min(q.kbits, std::min(16, bit_length(n >> 12)));
+    q.p = std::min(q.kbits, std::min(16, bit_length(n >> 14)));
     if (q.kbits - q.p > 31 && q.kbits - 31 <= 16) q.p = q.kbits - 31;
     q.wide = q.kbits - q.p > 31;
     return q;
@@ -264,8 +291,21 @@ std::vector<double> test_array()
 
 } // namespace
 
+std::uint64_t distinct_count(const std::vector<std::uint64_t>& keys, std::uint64_t k, int threads)
+{
+    require(k >= 1 && k <= (std::uint64_t(1) << 63), "distinct_count: k out of [1, 2^63]");
+    const std::uint64_t* v = keys.data();
+    auto each = [v](std::size_t lo, std::size_t hi, auto&& f) {
+        for (std::size_t i = lo; i < hi; ++i)
+            f(v[i]);
+    };
+    Workspace ws;
+    return distinct_cells(each, keys.size(), k, std::max(1, threads), ws);
+}
+
 CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int threads)
 {
+    threads = std::max(1, threads);
     require(N >= 1, "Collision: N < 1");
     require(n > 4, "Collision: n <= 4");
     require(t >= 1, "Collision: t < 1");
@@ -353,6 +393,7 @@ CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int
 
 CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t, int threads)
 {
+    threads = std::max(1, threads);
     require(N >= 1, "CollisionOver: N < 1");
     require(n > 4, "CollisionOver: n <= 4");
     require(t >= 2 && t < max_dim, "CollisionOver: t out of [2, 63]");

@@ -44,6 +44,10 @@ CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int
 // (SeuilCOverNorSup, SeuilCOverDense)); throws std::invalid_argument otherwise.
 CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t, int threads);
 
+// The number of distinct values among keys, each below k <= 2^63: the count both tests are made
+// of (the same partition and bucket counts), for testing it on chosen keys.
+std::uint64_t distinct_count(const std::vector<std::uint64_t>& keys, std::uint64_t k, int threads);
+
 // The battery rows of this family: bbattery.c's parameters and names.
 struct CollisionRow {
     const char* battery;

@@ -18,6 +18,7 @@
 #include "families.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <omp.h>
@@ -43,6 +44,8 @@ namespace {
 constexpr std::size_t serial_block = std::size_t(1) << 16;
 constexpr std::size_t parallel_block = std::size_t(1) << 20;
 constexpr std::size_t parallel_min = std::size_t(1) << 18;
+
+std::atomic<bool> integer_forms{ true };
 
 std::size_t block_words(bool parallel)
 {
@@ -98,7 +101,7 @@ struct Fraction {
     std::uint64_t mask = 0;
 
     Fraction(const Numbers& in, int r)
-        : exact(in.bits() <= 53)
+        : exact(in.bits() <= 53 && integer_forms.load())
         , q(std::max(in.bits() - r, 0))
         , mask(q == 0 ? 0 : (std::uint64_t(1) << q) - 1)
     {
@@ -310,18 +313,20 @@ void scan_gap_part(const std::uint64_t* w, std::size_t size, long t, GapPart& pa
     part.trailing = static_cast<long>(size) - 1 - last;
 }
 
-// The number of distinct values among one hand's k numbers (values below 128).
-template <class Cell> int distinct_values(const std::uint64_t* w, std::size_t k, Cell cell)
+// The number of distinct values among one hand's k numbers (values below 128; below 64 unless
+// Wide).
+template <bool Wide, class Cell>
+int distinct_values(const std::uint64_t* w, std::size_t k, const Cell& cell)
 {
     std::uint64_t low = 0, high = 0;
     for (std::size_t j = 0; j < k; ++j) {
         const long v = cell(w[j]);
-        if (v < 64)
+        if (!Wide || v < 64)
             low |= std::uint64_t(1) << v;
         else
             high |= std::uint64_t(1) << (v - 64);
     }
-    return __builtin_popcountll(low) + __builtin_popcountll(high);
+    return __builtin_popcountll(low) + (Wide ? __builtin_popcountll(high) : 0);
 }
 
 // NRepet (sknuth.c) over a stream of cells: a segment ends when its d-th distinct value comes, or
@@ -343,24 +348,38 @@ struct CouponState {
     template <class Word, class Cell>
     void scan(const Word* w, std::size_t size, std::vector<long>& counts, Cell cell)
     {
+        // Locals, so that the counts (longs) cannot alias them.
+        long r = reads, segments = done;
+        std::uint64_t s = seen;
+        int k = distinct;
+        long* c = counts.data();
+        const long* l = loc.data();
         for (std::size_t i = 0; i < size; ++i) {
-            ++reads;
+            ++r;
             const std::uint64_t bit = std::uint64_t(1) << cell(w[i]);
-            distinct += (seen & bit) == 0;
-            seen |= bit;
-            if (distinct == d || reads == 61) {
-                const long length = distinct == d ? reads : 62;
-                ++counts[static_cast<std::size_t>(loc[static_cast<std::size_t>(length)])];
-                ++done;
-                reads = 0;
-                seen = 0;
-                distinct = 0;
+            k += (s & bit) == 0;
+            s |= bit;
+            if (k == d || r == 61) {
+                ++c[l[k == d ? r : 62]];
+                ++segments;
+                r = 0;
+                s = 0;
+                k = 0;
             }
         }
+        reads = r;
+        done = segments;
+        seen = s;
+        distinct = k;
     }
 };
 
 } // namespace
+
+void set_integer_forms(bool on)
+{
+    integer_forms.store(on);
+}
 
 Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double beta)
 {
@@ -397,8 +416,11 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
     res->Loc[t] = t;
 
     const GapInterval interval(in, r, alpha, beta);
+    // The integer test costs less than reading the number: one thread. TestU01's floating-point
+    // one is split between the threads.
+    const bool split = !interval.exact();
     std::vector<std::uint64_t> words(
-        static_cast<std::size_t>(std::min<long>(n + 1, static_cast<long>(block_words(true)))));
+        static_cast<std::size_t>(std::min<long>(n + 1, static_cast<long>(block_words(split)))));
     std::vector<long> counts(static_cast<std::size_t>(t) + 1);
     std::vector<GapPart> parts(static_cast<std::size_t>(std::max(1, threads())));
     for (GapPart& part : parts)
@@ -415,9 +437,9 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
             const std::size_t size
                 = static_cast<std::size_t>(std::min<long>(bound, static_cast<long>(words.size())));
             in.read(words.data(), size);
-            const int nparts = threads_for(size);
+            const int nparts = split ? threads_for(size) : 1;
             const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(nparts) schedule(static, 1)
+#pragma omp parallel for num_threads(nparts) schedule(static, 1) if (nparts > 1)
             for (int k = 0; k < nparts; ++k) {
                 GapPart& part = parts[static_cast<std::size_t>(k)];
                 const std::size_t begin = part_begin(size, k, nparts);
@@ -489,36 +511,50 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
     const std::vector<long> loc(res->Loc, res->Loc + minkd + 1);
     const std::size_t width = loc.size();
     const std::size_t hand = static_cast<std::size_t>(k);
-    // A block: whole replications when n hands fit in one, else part of one.
-    const std::size_t block_hands = std::max<std::size_t>(1, block_words(true) / hand);
     const std::size_t un = static_cast<std::size_t>(n);
-    // At most 4096 replications a block: their counts take at most 4 MiB.
-    const std::size_t reps_per_block
-        = un >= block_hands ? 1 : std::min<std::size_t>(block_hands / un, 4096);
+    const StripCells cells(in, r, d);
+    // One replication is read in pieces, classed on one thread with the integer cells (cheaper
+    // than reading the numbers), split between the threads with TestU01's floating-point ones.
+    // Several replications, when they fit in a block, are read at once and classed in parallel,
+    // at most 4096 at a time (their counts take at most 4 MiB).
+    const bool split = !cells.exact();
+    const std::size_t piece_hands = std::max<std::size_t>(1, block_words(split) / hand);
+    const std::size_t batch_hands = std::max<std::size_t>(1, block_words(true) / hand);
+    const std::size_t reps_per_batch
+        = N > 1 && un < batch_hands ? std::min<std::size_t>(batch_hands / un, 4096) : 1;
     std::vector<std::uint64_t> words;
-    std::vector<long> counts; // reps_per_block rows of width
+    std::vector<long> counts; // reps_per_batch rows of width
     const int nthreads = std::max(1, threads());
     std::vector<std::vector<long>> local(
         static_cast<std::size_t>(nthreads), std::vector<long>(width));
 
-    const StripCells cells(in, r, d);
+    // Cells are below d (or equal to d where U rounds to 1, from words of more than 53 bits):
+    // for d < 64 they fit one mask.
+    const bool wide = d >= 64;
+    const long dd = d;
+    const Fraction f(in, r);
     auto distinct = [&](const std::uint64_t* w) {
-        if (cells.exact())
-            return distinct_values(w, hand, [&](std::uint64_t x) { return cells.cell_exact(x); });
-        return distinct_values(w, hand, [&](std::uint64_t x) { return cells.cell(x); });
+        if (cells.exact()) {
+            const auto cell = [&f, dd](std::uint64_t x) {
+                return static_cast<long>((static_cast<std::uint64_t>(dd) * f.m(x)) >> f.q);
+            };
+            return wide ? distinct_values<true>(w, hand, cell)
+                        : distinct_values<false>(w, hand, cell);
+        }
+        const auto cell = [&](std::uint64_t x) { return cells.cell(x); };
+        return wide ? distinct_values<true>(w, hand, cell) : distinct_values<false>(w, hand, cell);
     };
 
     for (long rep = 0; rep < N;) {
-        if (reps_per_block == 1) {
-            // One replication, in blocks of hands counted in parallel.
+        if (reps_per_batch == 1) {
             std::vector<long> row(width, 0);
             for (std::size_t done = 0; done < un;) {
-                const std::size_t hands = std::min(block_hands, un - done);
+                const std::size_t hands = std::min(piece_hands, un - done);
                 words.resize(hands * hand);
                 in.read(words.data(), words.size());
-                const int nparts = threads_for(words.size());
+                const int nparts = split ? threads_for(words.size()) : 1;
                 const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(nparts) schedule(static, 1)
+#pragma omp parallel for num_threads(nparts) schedule(static, 1) if (nparts > 1)
                 for (int part = 0; part < nparts; ++part) {
                     std::vector<long>& c = local[static_cast<std::size_t>(part)];
                     std::fill(c.begin(), c.end(), 0);
@@ -535,15 +571,14 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
             add_replication(res.get(), row, jlow, jhigh);
             ++rep;
         } else {
-            // Whole replications, read in stream order and counted in parallel.
-            const std::size_t reps = std::min(reps_per_block, static_cast<std::size_t>(N - rep));
+            const std::size_t reps = std::min(reps_per_batch, static_cast<std::size_t>(N - rep));
             words.resize(reps * un * hand);
             in.read(words.data(), words.size());
             counts.assign(reps * width, 0);
             const std::uint64_t* w = words.data();
-            const int nparts = threads_for(words.size());
             const long nreps = static_cast<long>(reps);
-#pragma omp parallel for num_threads(nparts) schedule(static)
+            const int nparts = static_cast<int>(std::min<long>(threads_for(words.size()), nreps));
+#pragma omp parallel for num_threads(nparts) schedule(static) if (nparts > 1)
             for (long i = 0; i < nreps; ++i) {
                 long* row = counts.data() + static_cast<std::size_t>(i) * width;
                 const std::uint64_t* base = w + static_cast<std::size_t>(i) * un * hand;
@@ -623,7 +658,8 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
                 // TestU01's floating-point conversions, in parallel, then the scan.
                 unsigned char* v = values.data();
                 const long ssize = static_cast<long>(size);
-#pragma omp parallel for num_threads(threads_for(size)) schedule(static)
+                const int nparts = threads_for(size);
+#pragma omp parallel for num_threads(nparts) schedule(static) if (nparts > 1)
                 for (long i = 0; i < ssize; ++i)
                     v[i] = static_cast<unsigned char>(cells.cell(w[i]));
                 state.scan(v, size, counts, [](unsigned char x) { return static_cast<long>(x); });

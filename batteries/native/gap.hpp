@@ -44,6 +44,11 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k);
 // unif01_StripL(gen, r, d), each as long as it takes to see all d values (at most 61 numbers).
 Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d);
 
+// How the tests convert a number: true (the default) with integer forms of unif01_StripD and
+// unif01_StripL wherever they give the same values exactly (words of at most 53 bits), false
+// with TestU01's floating-point operations throughout (for the exactness tests of both).
+void set_integer_forms(bool on);
+
 // A battery row of this family (bbattery.c): which test, with which parameters (N = 1), and the
 // name the battery gives its p-value, pVal2[gofw_Mean].
 struct GapRow {

@@ -22,8 +22,9 @@ struct HammingIndepParams {
     int d = 0; // diagonal blocks tested (0 to sstring_MAXD, at most (L + 1) / 2)
 };
 
-// What TestU01 leaves in an sres_Basic: the observations (sVal1, sorted when N > 0 as gofw
-// leaves them) and the gofw arrays sVal2/pVal2, indexed as gofw_TestType (gofw_Mean, gofw_Sum...).
+// What TestU01 leaves in an sres_Basic: the observations (sVal1, in increasing order once
+// gofw_ActiveTests2 has sorted them) and the gofw arrays sVal2/pVal2, indexed as gofw_TestType
+// (gofw_Mean, gofw_Sum...).
 struct HammingIndepBasic {
     std::vector<double> observations;
     std::vector<double> sval2;

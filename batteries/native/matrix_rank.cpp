@@ -24,9 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <exception>
 #include <memory>
-#include <omp.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -57,10 +56,12 @@ double log2_tu(double x)
     return rounded(num_1Ln2 * std::log(x));
 }
 
-// Raw words of one batch of matrices: about this many (32 MiB), at least one matrix per
-// thread, at most max_batch_words (256 MiB) unless one matrix needs more.
-constexpr std::size_t batch_words = std::size_t(1) << 22;
-constexpr std::size_t max_batch_words = std::size_t(1) << 25;
+// Raw words of one batch of matrices: about this many (8 MiB: a batch is still in the caches
+// when it is ranked, and few enough batches that the team seldom waits at their ends), at least
+// one matrix per thread, at most max_batch_words (128 MiB) unless one matrix needs more. Two
+// batches are held at a time (one ranked, the next read).
+constexpr std::size_t batch_words = std::size_t(1) << 20;
+constexpr std::size_t max_batch_words = std::size_t(1) << 24;
 
 // Rank of l rows of one word each (k <= 64 columns): forward elimination, column by column.
 int rank_one_word(std::uint64_t* a, int l, int k)
@@ -193,49 +194,66 @@ void pack(const Numbers& in, const Shape& sh, const std::uint64_t* raw, std::uin
     }
 }
 
-// The numbers of a batch of matrices and their ranks.
-struct Batch {
-    Batch(const Shape& sh, long n, int threads)
-    {
-        per = static_cast<std::size_t>(sh.per_matrix);
-        std::size_t m = std::max<std::size_t>(batch_words / per, static_cast<std::size_t>(threads));
-        m = std::min(m, std::max<std::size_t>(1, max_batch_words / per));
-        size = std::min(m, static_cast<std::size_t>(n));
-        raw.resize(size * per);
-        ranks.resize(size);
-    }
-    std::size_t per; // numbers per matrix
-    std::size_t size; // matrices per batch
-    std::vector<std::uint64_t> raw;
-    std::vector<int> ranks;
-};
-
-// Adds the ranks of the next `n` matrices of `in` to hist (indexed by rank).
-void count_ranks(
-    Numbers& in, const Shape& sh, long n, int threads, Batch& batch, std::vector<long>& hist)
+// The ranks of the N n matrices of the test, counted per replication:
+// hist[seq * (min(L, k) + 1) + rank]. The numbers are read in batches, in stream order; while
+// the team ranks one batch, one of its threads reads the next.
+std::vector<long> count_ranks(Numbers& in, const Shape& sh, long N, long n, int threads)
 {
+    const std::size_t classes = static_cast<std::size_t>(std::min(sh.l, sh.k)) + 1;
+    std::vector<long> hist(static_cast<std::size_t>(N) * classes, 0L);
+    const std::size_t per = static_cast<std::size_t>(sh.per_matrix);
+    const std::uint64_t total = std::uint64_t(N) * std::uint64_t(n);
+    std::size_t size = std::max<std::size_t>(batch_words / per, static_cast<std::size_t>(threads));
+    size = std::min(size, std::max<std::size_t>(1, max_batch_words / per));
+    size = static_cast<std::size_t>(std::min<std::uint64_t>(size, total));
+    // Left uninitialised: every word is read before it is used.
+    std::unique_ptr<std::uint64_t[]> raw[2];
+    raw[0].reset(new std::uint64_t[size * per]);
+    if (total > size) raw[1].reset(new std::uint64_t[size * per]);
+    std::vector<int> ranks(size);
     const std::size_t cells = std::size_t(sh.l) * sh.words;
-    long left = n;
-    while (left > 0) {
-        const std::size_t m = std::min<std::size_t>(batch.size, static_cast<std::size_t>(left));
-        in.read(batch.raw.data(), m * batch.per);
-        const int team = static_cast<int>(std::min<std::size_t>(m, threads));
-#pragma omp parallel num_threads(team)
+
+    std::uint64_t done = 0; // matrices ranked
+    std::size_t m = size; // matrices in the current batch
+    in.read(raw[0].get(), m * per);
+    int cur = 0;
+    while (m > 0) {
+        const std::size_t next
+            = static_cast<std::size_t>(std::min<std::uint64_t>(size, total - done - m));
+        const long chunk = std::max(1L, static_cast<long>(m) / (8L * threads));
+        const std::uint64_t* batch = raw[cur].get();
+        std::uint64_t* ahead = raw[1 - cur].get();
+        std::exception_ptr failed;
+#pragma omp parallel num_threads(threads)
         {
+#pragma omp single nowait
+            {
+                try {
+                    if (next > 0) in.read(ahead, next * per);
+                } catch (...) {
+                    failed = std::current_exception();
+                }
+            }
             std::vector<std::uint64_t> a(cells);
             std::vector<std::uint64_t> table(sh.words > 1 ? table_words(sh.words) : 0);
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, chunk) nowait
             for (long i = 0; i < static_cast<long>(m); ++i) {
-                pack(in, sh, batch.raw.data() + std::size_t(i) * batch.per, a.data());
-                batch.ranks[i] = sh.words == 1
+                pack(in, sh, batch + std::size_t(i) * per, a.data());
+                ranks[i] = sh.words == 1
                     ? rank_one_word(a.data(), sh.l, sh.k)
                     : rank_blocks(a.data(), sh.l, sh.k, sh.words, table.data());
             }
         }
-        for (std::size_t i = 0; i < m; ++i)
-            ++hist[batch.ranks[i]];
-        left -= static_cast<long>(m);
+        if (failed) std::rethrow_exception(failed);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint64_t seq = (done + i) / static_cast<std::uint64_t>(n);
+            ++hist[static_cast<std::size_t>(seq) * classes + static_cast<std::size_t>(ranks[i])];
+        }
+        done += m;
+        m = next;
+        cur = 1 - cur;
     }
+    return hist;
 }
 
 // gofs_MergeClasses's merging (gofs.c), for the case where it leaves fewer than two classes
@@ -348,15 +366,14 @@ void matrix_rank(
         + std::to_string(groups - 1) + " degrees of freedom):";
     statcoll_SetDesc(res->sVal1, desc.c_str());
 
-    std::vector<long> hist(static_cast<std::size_t>(minkl) + 1);
-    Batch batch(sh, n, threads);
+    // The ranks (all replications), then each replication's chi-square in turn.
+    const std::vector<long> hist = count_ranks(in, sh, N, n, threads);
     for (long seq = 0; seq < N; ++seq) {
-        std::fill(hist.begin(), hist.end(), 0L);
-        count_ranks(in, sh, n, threads, batch, hist);
+        const long* h = hist.data() + static_cast<std::size_t>(seq) * (std::size_t(minkl) + 1);
         for (long i = jlow; i <= jhigh; ++i)
             count[i] = 0;
         for (int rk = 0; rk <= minkl; ++rk)
-            count[loc[rk]] += hist[rk];
+            count[loc[rk]] += h[rk];
         const double x2 = gofs_Chi2(nbexp, count, jlow, jhigh);
         statcoll_AddObs(res->sVal1, x2);
     }

@@ -5,31 +5,39 @@
 // (gofw_ActiveTests1/2, gofw_Tests0), probdist/gofs.c and testu01/sres.c; the battery rows from
 // bbattery.c (SmallCrush tests 6 and 7, Crush 41-44 and 51-54, BigCrush 46-49 and 59-64).
 //
-// The integer work is done here: the words are read in blocks, the maximum of each group of t
-// (MaxOft) and the count of each group of k that fall in [alpha, beta) (WeightDistrib) are
-// computed in parallel, and the n maxima's distribution values are sorted with a radix sort on
-// their bit patterns (non-negative doubles order as their patterns, and a sorted sequence of
-// values does not depend on the algorithm). Every floating-point value is TestU01's: each word
-// is converted as unif01_StripD converts it, pow is applied as sknuth_MaxOft applies it, and
-// the statistics and p-values come from TestU01's own functions, called with the same
-// arguments in the same order.
+// The integer work is done here: the words are read in chunks (the next chunk read while other
+// threads work through the current one), StripD's values are compared as exact integer keys,
+// the maximum of each group of t (MaxOft) and the count of each group of k in [alpha, beta)
+// (WeightDistrib) are computed on several threads, and the n maxima's distribution values are
+// sorted by their chi-square classes, then within each class (a sorted sequence of values does
+// not depend on the algorithm). Every floating-point value is TestU01's: each key stands for
+// exactly the value unif01_StripD gives, pow is applied as sknuth_MaxOft applies it, gofw_Tests0's
+// sums run in its order over terms computed with its operations, and the rest comes from
+// TestU01's own functions (fmass, gofs, gofw, fbar, sres), called with the same arguments in the
+// same order.
 #include "max_oft.hpp"
 
 #include "families.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 extern "C" {
 #include <testu01/bitset.h>
+#include <testu01/fbar.h>
 #include <testu01/fmass.h>
 #include <testu01/gofs.h>
 #include <testu01/gofw.h>
@@ -42,47 +50,221 @@ namespace rngvet::native {
 
 namespace {
 
-// Words read from the stream at a time (32 MiB), whole groups.
-constexpr std::size_t chunk_words = std::size_t(1) << 22;
+// Words read from the stream at a time (16 MiB, two buffers), whole groups.
+constexpr std::size_t chunk_words = std::size_t(1) << 21;
 
-// Groups of `group` words per chunk.
-std::size_t chunk_groups(long group)
+// gofw_ActiveTests0 (U, N, sVal, pVal) for sorted U[1..N] (gofw.c), on `threads` threads:
+// gofw_Tests0's statistics, each term computed as Tests0 computes it (its logarithms in parallel)
+// and summed in Tests0's order, then the p-values of the active tests from TestU01's fbar.
+void active_tests0(const double* U, long N, double* sVal, double* pVal, int threads)
 {
-    return std::max<std::size_t>(1, chunk_words / static_cast<std::size_t>(group));
-}
-
-// Sorts x[0..n) of non-negative doubles (no NaN) ascending: an LSD radix sort of their bit
-// patterns, 16 bits a pass, a pass skipped where every value has the same digit.
-void sort_nonnegative(double* x, std::size_t n)
-{
-    if (n < 2) return;
-    std::vector<std::uint64_t> a(n), b(n);
-    std::memcpy(a.data(), x, n * sizeof *x);
-    std::vector<std::size_t> count(std::size_t(1) << 16);
-    for (int shift = 0; shift < 64; shift += 16) {
-        std::fill(count.begin(), count.end(), 0);
-        for (std::size_t i = 0; i < n; ++i)
-            ++count[(a[i] >> shift) & 0xFFFF];
-        if (count[(a[0] >> shift) & 0xFFFF] == n) continue;
-        std::size_t sum = 0;
-        for (std::size_t& c : count) {
-            const std::size_t k = c;
-            c = sum;
-            sum += k;
-        }
-        for (std::size_t i = 0; i < n; ++i)
-            b[count[(a[i] >> shift) & 0xFFFF]++] = a[i];
-        a.swap(b);
+    if (N == 1) {
+        gofw_ActiveTests0(const_cast<double*>(U), N, sVal, pVal);
+        return;
     }
-    std::memcpy(x, a.data(), n * sizeof *x);
+    const double UnSurN = 1.0 / static_cast<double>(N);
+    double A2 = 0.0, W2 = UnSurN / 12.0, DM = 0.0, DP = 0.0, SumZ = 0.0;
+    constexpr long block = 1 << 20;
+    std::vector<double> ad(static_cast<std::size_t>(std::min(N, block)));
+    for (long first = 1; first <= N; first += block) {
+        const long last = std::min(N, first + block - 1);
+        double* term = ad.data() - first;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (long i = first; i <= last; ++i) {
+            // Anderson-Darling's term.
+            double Ui = U[i];
+            double U1 = 1.0 - Ui;
+            if (Ui < gofs_EpsilonAD)
+                Ui = gofs_EpsilonAD;
+            else if (U1 < gofs_EpsilonAD)
+                U1 = gofs_EpsilonAD;
+            term[i] = static_cast<double>(2 * i - 1) * std::log(Ui)
+                + static_cast<double>(1 + 2 * (N - i)) * std::log(U1);
+        }
+        for (long i = first; i <= last; ++i) {
+            // Kolmogorov-Smirnov.
+            const double D1 = U[i] - static_cast<double>(i - 1) * UnSurN;
+            const double D2 = static_cast<double>(i) * UnSurN - U[i];
+            if (D1 > DM) DM = D1;
+            if (D2 > DP) DP = D2;
+            // Watson U and G.
+            SumZ += U[i];
+            const double W = U[i] - (static_cast<double>(i) - 0.5) * UnSurN;
+            W2 += W * W;
+            A2 += term[i];
+        }
+    }
+    sVal[gofw_KS] = DM > DP ? DM : DP;
+    sVal[gofw_KSM] = DM;
+    sVal[gofw_KSP] = DP;
+    SumZ = SumZ * UnSurN - 0.5;
+    sVal[gofw_CM] = W2;
+    sVal[gofw_WG] = std::sqrt(static_cast<double>(N)) * (DP + SumZ);
+    sVal[gofw_WU] = W2 - SumZ * SumZ * static_cast<double>(N);
+    sVal[gofw_AD] = static_cast<double>(-N) - A2 * UnSurN;
+
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KSP)) pVal[gofw_KSP] = fbar_KSPlus(N, sVal[gofw_KSP]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KSM)) pVal[gofw_KSM] = fbar_KSPlus(N, sVal[gofw_KSM]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_KS)) pVal[gofw_KS] = fbar_KS1(N, sVal[gofw_KS]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_AD))
+        pVal[gofw_AD] = fbar_AndersonDarling(N, sVal[gofw_AD]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_CM))
+        pVal[gofw_CM] = fbar_CramerMises(N, sVal[gofw_CM]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_WG)) pVal[gofw_WG] = fbar_WatsonG(N, sVal[gofw_WG]);
+    if (bitset_TestBit(gofw_ActiveTests, gofw_WU)) pVal[gofw_WU] = fbar_WatsonU(N, sVal[gofw_WU]);
 }
 
-// TestU01's FDistMax (sknuth.c): x^t, 0 below 0 and 1 above 1.
-double fdist_max(double x, double t)
+// unif01_StripD(gen, r) as an integer. For words of at most 53 bits every step of StripD is
+// exact: U = w 2^-bits, 2^r U, its integer part and the difference are all representable, so
+// StripD(w, r) = key(w) 2^-bits with key(w) = (w << r) mod 2^bits (0 where r >= bits). Keys
+// order as the values do. A word of more than `bits` bits (outside a stream's contract) or a
+// wider resolution takes StripD's own operations (Numbers::strip_d).
+struct StripKey {
+    StripKey(const Numbers& in, int r)
+        : exact(in.bits() <= 53 && r < 64)
+        , shift(exact ? r : 0)
+        , bits(in.bits())
+        , mask(exact ? (std::uint64_t(1) << in.bits()) - 1 : 0)
+    {
+    }
+    std::uint64_t operator()(std::uint64_t w) const { return (w << shift) & mask; }
+    // Whether the keys of words whose bits OR to `any` are StripD's.
+    bool holds(std::uint64_t any) const { return exact && (any >> bits) == 0; }
+
+    bool exact;
+    int shift;
+    int bits;
+    std::uint64_t mask;
+};
+
+// Helper threads that work through one chunk of groups at a time with the calling thread,
+// taking blocks of groups in turn. They wait on a condition variable between chunks rather than
+// spin (on a machine with more threads than cores a spinning helper takes the reader's core),
+// and are started once per pass over the stream.
+class Crew {
+public:
+    // body(first group, end group, thread) works through groups [first, end) of the chunk.
+    using Body = std::function<void(long, long, int)>;
+
+    Crew(int helpers, long block, Body body)
+        : block_(block)
+        , body_(std::move(body))
+    {
+        for (int i = 1; i <= helpers; ++i)
+            threads_.emplace_back([this, i] { serve(i); });
+    }
+    ~Crew()
+    {
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            done_.wait(lock, [this] { return pending_ == 0; });
+            quit_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : threads_)
+            t.join();
+    }
+    Crew(const Crew&) = delete;
+    Crew& operator=(const Crew&) = delete;
+
+    // Hands the helpers a chunk of m groups.
+    void start(long m)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            m_ = m;
+            taken_.store(0);
+            pending_ = static_cast<int>(threads_.size());
+            ++round_;
+        }
+        work_.notify_all();
+    }
+    // Joins the work on the chunk, then waits for the helpers to finish it.
+    void finish()
+    {
+        take(0);
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [this] { return pending_ == 0; });
+    }
+
+private:
+    void take(int thread)
+    {
+        for (long b = taken_.fetch_add(block_); b < m_; b = taken_.fetch_add(block_))
+            body_(b, std::min(m_, b + block_), thread);
+    }
+    void serve(int thread)
+    {
+        long seen = 0;
+        while (true) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_.wait(lock, [&] { return quit_ || round_ != seen; });
+                if (quit_) return;
+                seen = round_;
+            }
+            take(thread);
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (--pending_ == 0) done_.notify_all();
+        }
+    }
+
+    const long block_;
+    const Body body_;
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable work_, done_;
+    long round_ = 0;
+    long m_ = 0;
+    int pending_ = 0;
+    bool quit_ = false;
+    std::atomic<long> taken_{ 0 };
+};
+
+// Reads `total` groups of `group` words in stream order, a chunk at a time, and calls
+// work(words of the group, group number, thread) for every group, on `threads` threads: while
+// the helpers work through one chunk, the calling thread first reads the next one (the stream's
+// own thread, as a device stream may need), then joins them.
+template <class Work>
+void for_groups(Numbers& in, long total, long group, int threads, const Work& work)
 {
-    if (x >= 1.0) return 1.0;
-    if (x <= 0.0) return 0.0;
-    return std::pow(x, t);
+    const std::size_t size = static_cast<std::size_t>(group);
+    const long chunk = static_cast<long>(std::min<std::size_t>(
+        std::max<std::size_t>(1, chunk_words / size), static_cast<std::size_t>(total)));
+    const long block = static_cast<long>(std::max<std::size_t>(1, (std::size_t(1) << 15) / size));
+    std::vector<std::uint64_t> buffer[2];
+    buffer[0].resize(static_cast<std::size_t>(chunk) * size);
+    long m = std::min(chunk, total);
+    in.read(buffer[0].data(), static_cast<std::size_t>(m) * size);
+    if (threads <= 1 || total <= block) {
+        for (long first = 0; m > 0;) {
+            const std::uint64_t* w = buffer[0].data();
+            for (long g = 0; g < m; ++g)
+                work(w + static_cast<std::size_t>(g) * size, first + g, 0);
+            first += m;
+            m = std::min(chunk, total - first);
+            if (m > 0) in.read(buffer[0].data(), static_cast<std::size_t>(m) * size);
+        }
+        return;
+    }
+    if (total > chunk) buffer[1].resize(buffer[0].size());
+    const std::uint64_t* w = nullptr;
+    long first = 0;
+    const long helpers = std::min<long>(threads - 1, (chunk + block - 1) / block);
+    Crew crew(static_cast<int>(helpers), block, [&](long b, long end, int thread) {
+        for (long g = b; g < end; ++g)
+            work(w + static_cast<std::size_t>(g) * size, first + g, thread);
+    });
+    for (int current = 0; m > 0; current = 1 - current) {
+        w = buffer[current].data();
+        crew.start(m);
+        const long next_m = std::min(chunk, total - first - m);
+        if (next_m > 0)
+            in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+        crew.finish();
+        first += m;
+        m = next_m;
+    }
 }
 
 } // namespace
@@ -117,42 +299,47 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     Chi->degFree = d - 1;
     statcoll_SetDesc(Bas->sVal1, "The N statistic values (the Anderson-Darling p-values):");
 
-    const std::size_t groups = std::min<std::size_t>(chunk_groups(t), static_cast<std::size_t>(n));
-    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(t));
-    std::vector<int> index(groups);
+    threads = std::max(1, threads);
     std::vector<long> count(static_cast<std::size_t>(d));
-    // U[1..n]: FDistMax of the maxima (gofw_ActiveTests1's U, 1-based as in TestU01).
+    // U[1..n]: FDistMax of the maxima (gofw_ActiveTests1's U, 1-based as in TestU01), which is
+    // pow (MaxU, t) itself: FDistMax's 1 above 1 and 0 below 0 are pow's values there, maxima of
+    // StripD lie in [0, 1), and sknuth_MaxOft's class is that same pow times d.
     std::vector<double> U(static_cast<std::size_t>(n) + 1);
+    // U sorted, 1-based, by classes: class j's values at [start[j], start[j + 1]).
+    std::vector<double> sorted(static_cast<std::size_t>(n) + 1);
+    std::vector<std::size_t> start(static_cast<std::size_t>(d) + 1),
+        next(static_cast<std::size_t>(d));
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
-    bool out_of_range = false;
+    const StripKey key(in, r);
 
     for (long Seq = 1; Seq <= N; ++Seq) {
-        std::fill(count.begin(), count.end(), 0);
-        for (long done = 0; done < n;) {
-            const long m = std::min<long>(n - done, static_cast<long>(groups));
-            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(t));
-            double* u = U.data() + 1 + done;
-            int* idx = index.data();
-            const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : out_of_range)
-            for (long g = 0; g < m; ++g) {
-                const std::uint64_t* v = w + static_cast<std::size_t>(g) * t;
-                double MaxU = in.strip_d(v[0], r);
+        double* u = U.data() + 1;
+        for_groups(in, n, t, threads, [&](const std::uint64_t* v, long g, int) {
+            std::uint64_t any = 0, max_key = 0;
+            for (int j = 0; j < t; ++j) {
+                any |= v[j];
+                max_key = std::max(max_key, key(v[j]));
+            }
+            double MaxU;
+            if (key.holds(any)) {
+                MaxU = in.u01(max_key);
+            } else {
+                // sknuth_MaxOft's loop: the first value, replaced by any greater one.
+                MaxU = in.strip_d(v[0], r);
                 for (int j = 1; j < t; ++j) {
                     const double x = in.strip_d(v[j], r);
                     if (x > MaxU) MaxU = x;
                 }
-                // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
-                const int i = static_cast<int>(std::pow(MaxU, tReal) * dReal);
-                if (i < 0 || i >= d) out_of_range = true;
-                idx[g] = i;
-                u[g] = fdist_max(MaxU, tReal);
             }
-            if (done == 0) first_max = in.strip_d(words[0], r);
-            if (out_of_range) throw std::runtime_error("max_oft: class index out of range");
-            for (long g = 0; g < m; ++g)
-                ++count[static_cast<std::size_t>(index[g])];
-            done += m;
+            if (g == 0) first_max = MaxU;
+            u[g] = std::pow(MaxU, tReal);
+        });
+        // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
+        std::fill(count.begin(), count.end(), 0);
+        for (long g = 0; g < n; ++g) {
+            const int i = static_cast<int>(u[g] * dReal);
+            if (i < 0 || i >= d) throw std::runtime_error("max_oft: class index out of range");
+            ++count[static_cast<std::size_t>(i)];
         }
         for (int j = 0; j < d; ++j)
             Chi->Count[j] = count[static_cast<std::size_t>(j)];
@@ -161,8 +348,25 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
         statcoll_AddObs(Chi->sVal1, X2);
 
         // gofw_ActiveTests1 (P, n, FDistMax, Par, ...): transform, sort, ActiveTests0.
-        sort_nonnegative(U.data() + 1, static_cast<std::size_t>(n));
-        gofw_ActiveTests0(U.data(), n, Bas->sVal2, Bas->pVal2);
+        // The classes are a non-decreasing function of the values (a product by d rounded,
+        // then truncated): the values sorted are the classes' values in class order, each
+        // class sorted.
+        std::size_t offset = 1;
+        for (int j = 0; j < d; ++j) {
+            start[static_cast<std::size_t>(j)] = offset;
+            offset += static_cast<std::size_t>(count[static_cast<std::size_t>(j)]);
+        }
+        start[static_cast<std::size_t>(d)] = offset;
+        std::copy(start.begin(), start.end() - 1, next.begin());
+        for (long g = 0; g < n; ++g) {
+            const std::size_t i = static_cast<std::size_t>(u[g] * dReal);
+            sorted[next[i]++] = u[g];
+        }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) if (threads > 1)
+        for (int j = 0; j < d; ++j)
+            std::sort(sorted.data() + start[static_cast<std::size_t>(j)],
+                sorted.data() + start[static_cast<std::size_t>(j) + 1]);
+        active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
         if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
         statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
     }
@@ -206,40 +410,49 @@ void weight_distrib(Numbers& in, sres_Chi2* res, long N, long n, int r, long k, 
     res->degFree = NbClasses - 1;
     if (res->degFree < 1) return;
 
-    const std::size_t groups = std::min<std::size_t>(chunk_groups(k), static_cast<std::size_t>(n));
-    std::vector<std::uint64_t> words(groups * static_cast<std::size_t>(k));
-    std::vector<long> weight(groups);
-    std::vector<long> hist(static_cast<std::size_t>(k) + 1);
+    threads = std::max(1, threads);
+    // A histogram of the weights per thread.
+    std::vector<std::vector<long>> hist(
+        static_cast<std::size_t>(threads), std::vector<long>(static_cast<std::size_t>(k) + 1));
+    // alpha <= U < beta for U = key 2^-bits: ceil(alpha 2^bits) <= key < ceil(beta 2^bits), the
+    // products exact (a power of 2) and at most 2^53 where the keys hold.
+    const StripKey key(in, r);
+    const double two_bits = Numbers::two_exp(in.bits());
+    const std::uint64_t low
+        = key.exact ? static_cast<std::uint64_t>(std::ceil(alpha * two_bits)) : 0;
+    const std::uint64_t high
+        = key.exact ? static_cast<std::uint64_t>(std::ceil(beta * two_bits)) : 0;
+    const std::uint64_t width = high > low ? high - low : 0;
 
     for (long Seq = 1; Seq <= N; ++Seq) {
-        std::fill(hist.begin(), hist.end(), 0);
-        for (long done = 0; done < n;) {
-            const long m = std::min<long>(n - done, static_cast<long>(groups));
-            in.read(words.data(), static_cast<std::size_t>(m) * static_cast<std::size_t>(k));
-            long* wt = weight.data();
-            const std::uint64_t* w = words.data();
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (long g = 0; g < m; ++g) {
-                const std::uint64_t* v = w + static_cast<std::size_t>(g) * k;
-                long W = 0;
+        for (std::vector<long>& h : hist)
+            std::fill(h.begin(), h.end(), 0);
+        for_groups(in, n, k, threads, [&](const std::uint64_t* v, long, int thread) {
+            std::uint64_t any = 0;
+            long W = 0;
+            for (long j = 0; j < k; ++j) {
+                any |= v[j];
+                W += key(v[j]) - low < width;
+            }
+            if (!key.holds(any)) {
+                // svaria_WeightDistrib's loop on StripD's values.
+                W = 0;
                 for (long j = 0; j < k; ++j) {
                     const double U = in.strip_d(v[j], r);
-                    W += (U >= alpha && U < beta);
+                    if (U >= alpha && U < beta) ++W;
                 }
-                wt[g] = W;
             }
-            for (long g = 0; g < m; ++g)
-                ++hist[static_cast<std::size_t>(weight[g])];
-            done += m;
-        }
+            ++hist[static_cast<std::size_t>(thread)][static_cast<std::size_t>(W)];
+        });
         for (long i = 0; i <= k; ++i)
             res->Count[i] = 0;
-        for (long W = 0; W <= k; ++W) {
-            if (W > res->jmax)
-                res->Count[res->jmax] += hist[static_cast<std::size_t>(W)];
-            else
-                res->Count[Loc[W]] += hist[static_cast<std::size_t>(W)];
-        }
+        for (const std::vector<long>& h : hist)
+            for (long W = 0; W <= k; ++W) {
+                if (W > res->jmax)
+                    res->Count[res->jmax] += h[static_cast<std::size_t>(W)];
+                else
+                    res->Count[Loc[W]] += h[static_cast<std::size_t>(W)];
+            }
         const double X = gofs_Chi2(res->NbExp, res->Count, res->jmin, res->jmax);
         statcoll_AddObs(res->sVal1, X);
     }

@@ -24,7 +24,7 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
 // svaria_WeightDistrib(gen, res, N, n, r, k, alpha, beta) on the next N * n * k numbers of
 // `in`: the chi-square test of the counts of k uniforms in [alpha, beta) against the binomial
 // law. Like TestU01, it leaves res's degFree below 1 and reads nothing when the classes merge
-// into one.
+// into one (TestU01's gofs_MergeClasses then prints its warning, as it does for TestU01's test).
 void weight_distrib(Numbers& in, sres_Chi2* res, long N, long n, int r, long k, double alpha,
     double beta, int threads);
 
