@@ -5,6 +5,7 @@
 #include "testu01_gen.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -63,6 +64,7 @@ TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int 
     out.started_at = utc_now();
     const std::uint64_t used = gen.consumed(), refills = gen.refills(), waits = gen.refill_waits();
     const double cpu = process_cpu_seconds();
+    const auto wall = std::chrono::steady_clock::now();
     const native::NativeTest* native_form = native_test(engine, battery, test);
     BatteryResult r;
     if (native_form) {
@@ -72,6 +74,8 @@ TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int 
         r = run_battery(gen.get(), battery, { test }, log_path);
     }
     out.cpu_seconds = process_cpu_seconds() - cpu;
+    out.wall_seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
     out.finished_at = utc_now();
     out.numbers_used = gen.consumed() - used;
     out.refills = gen.refills() - refills;
@@ -92,7 +96,7 @@ std::string encode(const TestOutcome& t)
         o << "stat\t" << s.stat_index << "\t" << s.test_number << "\t" << buf << "\t" << s.test_name
           << "\n";
     }
-    std::snprintf(buf, sizeof buf, "%a", t.cpu_seconds);
+    std::snprintf(buf, sizeof buf, "%a\t%a", t.cpu_seconds, t.wall_seconds);
     o << "done\t" << t.engine << "\t" << t.numbers_used << "\t" << buf << "\t" << t.refills << "\t"
       << t.refill_waits << "\t" << t.started_at << "\t" << t.finished_at << "\t" << t.worker << "\t"
       << t.testu01_version << "\n";
@@ -122,16 +126,17 @@ bool decode(const std::string& text, TestOutcome& t)
         if (f[0] == "stat" && f.size() == 5) {
             t.statistics.push_back(
                 { std::stoi(f[1]), std::stoi(f[2]), f[4], std::strtod(f[3].c_str(), nullptr) });
-        } else if (f[0] == "done" && f.size() == 10) {
+        } else if (f[0] == "done" && f.size() == 11) {
             t.engine = f[1];
             t.numbers_used = std::stoull(f[2]);
             t.cpu_seconds = std::strtod(f[3].c_str(), nullptr);
-            t.refills = std::stoull(f[4]);
-            t.refill_waits = std::stoull(f[5]);
-            t.started_at = f[6];
-            t.finished_at = f[7];
-            t.worker = f[8];
-            t.testu01_version = f[9];
+            t.wall_seconds = std::strtod(f[4].c_str(), nullptr);
+            t.refills = std::stoull(f[5]);
+            t.refill_waits = std::stoull(f[6]);
+            t.started_at = f[7];
+            t.finished_at = f[8];
+            t.worker = f[9];
+            t.testu01_version = f[10];
             done = true;
         }
     }

@@ -137,10 +137,11 @@ ALTER TABLE runs ADD COLUMN params_check TEXT NOT NULL DEFAULT '';
 )sql",
     // 5: the engine that computed each test's statistics (TestU01's function or rngvet's
     // native form of it), and the engine a run asked for (testu01, native or auto; resume keeps
-    // it). Runs stored before were TestU01's.
+    // it). Runs stored before were TestU01's. Each test's wall time (0 before).
     R"sql(
 ALTER TABLE runs ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
 ALTER TABLE tests ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
+ALTER TABLE tests ADD COLUMN wall_seconds REAL NOT NULL DEFAULT 0;
 )sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
@@ -518,14 +519,14 @@ void Store::insert_test(
     Transaction t(db_);
     Statement q(db_,
         "INSERT INTO tests (run_id, test_number, start_offset, numbers_used, "
-        "cpu_seconds, worker, refills, refill_waits, started_at, finished_at, engine) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+        "cpu_seconds, worker, refills, refill_waits, started_at, finished_at, engine, "
+        "wall_seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
     q.bind(1, run_id).bind(2, std::int64_t{ test.test_number });
     q.bind(3, static_cast<std::int64_t>(test.start_offset));
     q.bind(4, static_cast<std::int64_t>(test.numbers_used)).bind(5, test.cpu_seconds);
     q.bind(6, test.worker).bind(7, static_cast<std::int64_t>(test.refills));
     q.bind(8, static_cast<std::int64_t>(test.refill_waits)).bind(9, test.started_at);
-    q.bind(10, test.finished_at).bind(11, test.engine);
+    q.bind(10, test.finished_at).bind(11, test.engine).bind(12, test.wall_seconds);
     q.step();
     insert_statistics(db_, run_id, stats);
     Statement u(db_,
@@ -560,7 +561,8 @@ std::vector<TestRecord> Store::tests(std::int64_t run_id)
 {
     Statement q(db_,
         "SELECT test_number, start_offset, numbers_used, cpu_seconds, worker, refills, "
-        "refill_waits, started_at, finished_at, engine FROM tests WHERE run_id = ?1 "
+        "refill_waits, started_at, finished_at, engine, wall_seconds FROM tests "
+        "WHERE run_id = ?1 "
         "ORDER BY test_number");
     q.bind(1, run_id);
     std::vector<TestRecord> out;
@@ -576,6 +578,7 @@ std::vector<TestRecord> Store::tests(std::int64_t run_id)
         t.started_at = q.text(7);
         t.finished_at = q.text(8);
         t.engine = q.text(9);
+        t.wall_seconds = q.real(10);
         out.push_back(t);
     }
     return out;
@@ -938,14 +941,15 @@ CampaignMerge Store::merge_campaign_task(
         }
 
         for (const TaskRun& run : task_runs) {
-            // Schema 5 added each test's engine (TestU01's before).
+            // Schema 5 added each test's engine (TestU01's before) and wall time (0 before).
             const std::string copy_tests
                 = std::string("INSERT OR IGNORE INTO tests (run_id, test_number, start_offset, "
                               "numbers_used, cpu_seconds, worker, refills, refill_waits, "
-                              "started_at, finished_at, engine) SELECT ?1, test_number, "
-                              "start_offset, numbers_used, cpu_seconds, worker, refills, "
-                              "refill_waits, started_at, finished_at, ")
-                + (version >= 5 ? "engine" : "'testu01'") + " FROM task.tests WHERE run_id = ?2";
+                              "started_at, finished_at, engine, wall_seconds) SELECT ?1, "
+                              "test_number, start_offset, numbers_used, cpu_seconds, worker, "
+                              "refills, refill_waits, started_at, finished_at, ")
+                + (version >= 5 ? "engine, wall_seconds" : "'testu01', 0")
+                + " FROM task.tests WHERE run_id = ?2";
             Statement tests(db_, copy_tests.c_str());
             tests.bind(1, result.run_id).bind(2, run.id);
             tests.step();

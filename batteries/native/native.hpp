@@ -35,8 +35,4 @@ const NativeTest* find_test(const std::string& battery, int number);
 // Every native test, battery by battery in test-number order.
 const std::vector<NativeTest>& all_tests();
 
-// Threads a native test may use for its replications (default: the machine's cores).
-void set_threads(int threads);
-int threads();
-
 } // namespace rngvet::native

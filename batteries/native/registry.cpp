@@ -1,13 +1,8 @@
 #include "families.hpp"
 
 #include <algorithm>
-#include <thread>
 
 namespace rngvet::native {
-
-namespace {
-int thread_count = 0; // 0: the machine's cores
-} // namespace
 
 const std::vector<NativeTest>& all_tests()
 {
@@ -32,18 +27,6 @@ const NativeTest* find_test(const std::string& battery, int number)
     for (const NativeTest& t : all_tests())
         if (battery == t.battery && number == t.number) return &t;
     return nullptr;
-}
-
-void set_threads(int threads)
-{
-    thread_count = std::max(0, threads);
-}
-
-int threads()
-{
-    if (thread_count > 0) return thread_count;
-    const unsigned n = std::thread::hardware_concurrency();
-    return n > 0 ? static_cast<int>(n) : 1;
 }
 
 } // namespace rngvet::native

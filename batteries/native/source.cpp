@@ -3,13 +3,27 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 namespace rngvet::native {
 
 namespace {
 // Words asked of the source at a time: a feed block.
 constexpr std::size_t peek_size = std::size_t(1) << 16;
+int thread_count = 0; // 0: the machine's cores
 } // namespace
+
+void set_threads(int threads)
+{
+    thread_count = std::max(0, threads);
+}
+
+int threads()
+{
+    if (thread_count > 0) return thread_count;
+    const unsigned n = std::thread::hardware_concurrency();
+    return n > 0 ? static_cast<int>(n) : 1;
+}
 
 Numbers::Numbers(WordSource& source)
     : source_(source)

@@ -103,4 +103,8 @@ private:
     std::uint64_t consumed_ = 0;
 };
 
+// Threads a native test may use (default, and 0: the machine's cores).
+void set_threads(int threads);
+int threads();
+
 } // namespace rngvet::native
