@@ -60,7 +60,9 @@ StoredRun stored(const std::string& db, std::int64_t run_id)
 // Runs SmallCrush on ranmar48 with `engine` and `mode_args` into a fresh store; its run.
 StoredRun smallcrush(const std::string& engine, const std::string& mode_args)
 {
-    const std::string db = fresh("native_battery_" + engine + ".sqlite");
+    // Named after the running test: the serial and sharded cases run at once.
+    const std::string db = running_test_file("_" + engine + ".sqlite");
+    std::filesystem::remove(db);
     const CliResult r = run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery smallcrush "
         + mode_args + " --engine " + engine + " --db " + db);
     EXPECT_EQ(r.status, 0) << r.err;
