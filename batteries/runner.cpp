@@ -168,6 +168,8 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
                     const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
                     auto stream = make(start);
                     RunnerOptions worker = options;
+                    // The native engine's threads share the cores with the other workers.
+                    native::set_threads(std::max(1, native::threads() / options.jobs));
                     worker.stop_flag = nullptr;
                     worker.on_failure = nullptr;
                     TestU01Generator gen(*stream, name, feed_options(worker));
