@@ -117,7 +117,7 @@ Cell generate_cells(
     Numbers& in, const CellBuilder& build, Cell* cells, std::size_t count, int threads)
 {
     const std::size_t t = static_cast<std::size_t>(build.t());
-    const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 17) / t);
+    const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 20) / t);
     const std::size_t chunks = (count + chunk - 1) / chunk;
     auto cells_in = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
     Cell all = 0;
