@@ -148,7 +148,11 @@ public:
             const IniEntry low{ e.key, token.substr(0, dots), e.line };
             const IniEntry high{ e.key, token.substr(dots + 2), e.line };
             const std::int64_t a = integer(low, 0, std::int64_t{ 1 } << 62);
-            const std::int64_t b = integer(high, a, std::int64_t{ 1 } << 62);
+            const std::int64_t b = integer(high, 0, std::int64_t{ 1 } << 62);
+            if (b < a)
+                fail(e.line,
+                    "seed range " + token
+                        + " ends before it starts (write the smaller seed first)");
             if (b - a >= 100000)
                 fail(e.line, "seed range " + token + " has more than 100000 seeds");
             for (std::int64_t s = a; s <= b; ++s)

@@ -111,6 +111,14 @@ bool parse(int argc, char** argv, const po::options_description& options, const 
     } catch (const po::error& e) {
         throw InputError(std::string(e.what()) + " (see --help)");
     }
+    // A word option given as '' is refused, never taken as its default (--layout '', --mode
+    // ''); --db keeps its own message for the names that would keep nothing.
+    for (const auto& [name, value] : vm) {
+        if (value.defaulted() || name == "db") continue;
+        const std::string* text = boost::any_cast<std::string>(&value.value());
+        if (text && text->empty())
+            throw InputError("--" + name + " needs a value; '' is not one (see --help)");
+    }
     return true;
 }
 
