@@ -141,6 +141,8 @@ int cmd_generate(int argc, char** argv)
                 throw std::runtime_error(
                     "cannot write '" + out_path + "': " + std::strerror(errno));
             out = ::fdopen(fd, "wb");
+        } else if (::stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            out = ::fdopen(open_special_output(out_path), "wb");
         } else {
             out = std::fopen(out_path.c_str(), "wb");
         }

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <regex>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -36,18 +37,20 @@ struct Exit {
 };
 
 // Runs rngvet with exactly these arguments (no shell: a value may hold any byte but NUL),
-// standard input from `input`, for at most `seconds`.
+// standard input from `input`, for at most `seconds`, in folder `cwd` (or this process's);
+// with discard_out, its standard output goes to /dev/null.
 Exit run_args(const std::vector<std::string>& args, double seconds = 30,
-    const std::string& input = "/dev/null")
+    const std::string& input = "/dev/null", const std::string& cwd = "", bool discard_out = false)
 {
     const std::string out = running_test_file(".out"), err = running_test_file(".err");
     const pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
         const int in = ::open(input.c_str(), O_RDONLY);
-        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int o
+            = ::open(discard_out ? "/dev/null" : out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || o < 0 || e < 0) _exit(126);
+        if (in < 0 || o < 0 || e < 0 || (!cwd.empty() && ::chdir(cwd.c_str()) != 0)) _exit(126);
         ::dup2(in, 0);
         ::dup2(o, 1);
         ::dup2(e, 2);
@@ -509,5 +512,210 @@ TEST(Messages, ReportWritesFileNamesAsCodeNotMarkdown)
     }
     EXPECT_GT(seen, 0) << r.out;
 }
+
+// --- the generated table: every option of every subcommand, bad values -------------------------
+
+// The running test's name (for a parameterized one, with its parameter).
+std::string param_test_name()
+{
+    return testing::UnitTest::GetInstance()->current_test_info()->value_param()
+        ? testing::UnitTest::GetInstance()->current_test_info()->name()
+        : "plain";
+}
+
+// Where the table's commands run (their working directory: a value such as "0" given to --out
+// makes a folder there) and what they are given.
+struct Fixture {
+    std::string dir, db, ini, campaign, params, out;
+};
+
+// One per test process (ctest runs each command's case in a process of its own, in parallel).
+const Fixture& fixture()
+{
+    static const Fixture f = [] {
+        Fixture x;
+        x.dir = fresh("messages_table_" + test_name_part(param_test_name()));
+        fs::create_directories(x.dir + "/cwd");
+        fs::create_directories(x.dir + "/a-directory");
+        ::mkfifo((x.dir + "/a-fifo").c_str(), 0600);
+        ::symlink((x.dir + "/missing-target").c_str(), (x.dir + "/a-dangling-link").c_str());
+        x.db = x.dir + "/store.sqlite";
+        const Exit r
+            = run_args({ "run", "--generator", "ranmar48", "--seed", "1802,9373", "--battery",
+                           "alphabit", "--nb", "512", "--tests", "1", "--db", x.db },
+                60);
+        EXPECT_EQ(r.status, 0) << r.err;
+        x.ini = x.dir + "/c.ini";
+        std::ofstream(x.ini) << "[campaign]\nname = t\nbattery = smallcrush\ntests = 1\n"
+                                "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n";
+        x.campaign = x.dir + "/campaign";
+        EXPECT_EQ(
+            run_args({ "campaign", "submit", x.ini, "--slurm", "--dry-run", "--out", x.campaign })
+                .status,
+            0);
+        x.params = x.dir + "/sets.txt";
+        std::ofstream(x.params) << slurp(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt");
+        x.out = x.dir + "/out";
+        return x;
+    }();
+    return f;
+}
+
+// The bad values; {dir}, {fifo} and {link} name a folder, a FIFO with no writer and a symlink
+// to a missing file.
+const std::vector<std::string> bad_values = { "", "-1", "0", "4294967297", "1e308", "nan", "inf",
+    "-inf", "18446744073709551616", "99999999999999999999", "{dir}", "{fifo}", "{link}", "1\n2" };
+
+struct Command {
+    const char* name; // as a test name
+    std::vector<std::string> words; // the subcommand
+    // A valid, cheap command line: (option, value) pairs; an option under test replaces its
+    // pair. "" as the option: a positional word.
+    std::vector<std::pair<std::string, std::string>> base;
+    std::vector<std::string> options; // every option its --help lists (long names)
+};
+
+// {db}, {ini}, {campaign}, {params}, {out} are the fixture's.
+const std::vector<Command>& commands()
+{
+    static const std::vector<std::string> configuration
+        = { "--generator", "--seed", "--params", "--param-id", "--instances", "--layout",
+              "--seeding", "--zero", "--skip", "--backend", "--view" };
+    static const std::vector<Command> table = {
+        { "run", { "run" },
+            { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--battery", "alphabit" },
+                { "--nb", "512" }, { "--tests", "1" }, { "--db", "{db}" } },
+            cat(configuration,
+                { "--battery", "--nb", "--alphabit-r", "--alphabit-s", "--mcpi-points",
+                    "--mcpi-reps", "--tests", "--mode", "--jobs", "--prefetch", "--resume", "--db",
+                    "--log", "--fail-on", "--allow-unverified-params" }) },
+        { "status", { "status" }, { { "--db", "{db}" } }, { "--db" } },
+        { "report", { "report" }, { { "--db", "{db}" } },
+            { "--db", "--out", "--run", "--compare", "--fail-on" } },
+        { "generate", { "generate" },
+            // /dev/full: a huge or endless --count fails at its first write, not after filling
+            // the disk.
+            { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--count", "16" },
+                { "--out", "/dev/full" } },
+            cat(configuration, { "--count", "--format", "--out", "--allow-unverified-params" }) },
+        { "validate", { "validate" },
+            { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--backend", "cpu" },
+                { "--quiet", "" } },
+            cat(configuration, { "--quiet" }) },
+        { "bench", { "bench" },
+            { { "--backend", "cpu" }, { "--seconds", "0.01" }, { "--only", "nomatch" },
+                { "--db", "{db}" } },
+            { "--backend", "--seconds", "--launch", "--sdk-params", "--only", "--csv", "--sweep",
+                "--db", "--feed", "--jobs", "--instances", "--prefetch", "--library", "--count",
+                "--segments", "--segment-length" } },
+        { "dc_create", { "dc", "create" },
+            { { "--p", "521" }, { "--count", "1" }, { "--seed", "1" }, { "--out", "{out}" } },
+            { "--p", "--count", "--seed", "--start-id", "--compat", "--out", "--threads" } },
+        { "dc_verify", { "dc", "verify" }, { { "--params", "{params}" } },
+            { "--params", "--verbose", "--max-defect", "--threads" } },
+        { "campaign_plan", { "campaign", "plan" }, { { "--file", "{ini}" } },
+            { "--file", "--nodes", "--cpus-per-node", "--list" } },
+        { "campaign_submit", { "campaign", "submit" },
+            { { "--file", "{ini}" }, { "--slurm", "" }, { "--dry-run", "" }, { "--out", "{out}" } },
+            { "--file", "--slurm", "--dry-run", "--out" } },
+        { "campaign_status", { "campaign", "status" }, { { "--dir", "{campaign}" } },
+            { "--dir", "--all" } },
+        { "campaign_merge", { "campaign", "merge" },
+            { { "--dir", "{campaign}" }, { "--db", "{db}" } }, { "--dir", "--db", "--fail-on" } },
+        { "campaign_resubmit", { "campaign", "resubmit" }, { { "--dir", "{campaign}" } },
+            { "--dir" } },
+        { "campaign_run", { "campaign", "run" },
+            { { "--file", "{ini}" }, { "--out", "{out}" }, { "--db", "{db}" } },
+            { "--file", "--jobs", "--out", "--db" } },
+        { "campaign_prepare", { "campaign", "prepare" },
+            { { "--dir", "{campaign}" }, { "--task", "0" } }, { "--dir", "--task" } },
+    };
+    return table;
+}
+
+std::string fill(std::string s)
+{
+    const Fixture& f = fixture();
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+             { "{dir}", f.dir + "/a-directory" }, { "{fifo}", f.dir + "/a-fifo" },
+             { "{link}", f.dir + "/a-dangling-link" }, { "{db}", f.db }, { "{ini}", f.ini },
+             { "{campaign}", f.campaign }, { "{params}", f.params }, { "{out}", f.out } })
+        for (std::size_t at; (at = s.find(key)) != std::string::npos;)
+            s.replace(at, key.size(), value);
+    return s;
+}
+
+class BadValues : public testing::TestWithParam<Command> { };
+
+void PrintTo(const Command& c, std::ostream* out)
+{
+    *out << c.name;
+}
+
+// Every option its --help lists is in the table, so a new option is covered when it is added.
+TEST_P(BadValues, TheTableHasEveryOptionOfTheHelp)
+{
+    const Command& c = GetParam();
+    const Exit help = run_args(cat(c.words, { "--help" }));
+    ASSERT_EQ(help.status, 0);
+    std::istringstream lines(help.out);
+    int listed = 0;
+    for (std::string line; std::getline(lines, line);) {
+        static const std::regex option_line(R"(^  +(-[a-zA-Z] \[ )?--[a-z0-9-]+.*)");
+        if (!std::regex_match(line, option_line)) continue;
+        const auto at = line.find("--");
+        std::string name = line.substr(at);
+        name = name.substr(0, name.find_first_of(" ]="));
+        ++listed;
+        EXPECT_NE(std::find(c.options.begin(), c.options.end(), name), c.options.end())
+            << name << " of " << c.name << " is not in the table";
+    }
+    EXPECT_GT(listed, 0) << help.out;
+}
+
+TEST_P(BadValues, EndWithoutACrashInOneLineAndLeaveTheStore)
+{
+    const Command& c = GetParam();
+    const Fixture& f = fixture();
+    int cases = 0;
+    for (const std::string& option : c.options) {
+        for (const std::string& raw : bad_values) {
+            std::vector<std::string> args = c.words;
+            for (const auto& [o, v] : c.base) {
+                if (o == option) continue;
+                args.push_back(o);
+                if (!v.empty()) args.push_back(fill(v));
+            }
+            args.push_back(option);
+            args.push_back(fill(raw));
+            // A fresh output path for each: nothing left by the previous case is met.
+            std::error_code ignored;
+            fs::remove_all(f.out, ignored);
+            fs::remove_all(f.dir + "/cwd", ignored);
+            fs::create_directories(f.dir + "/cwd");
+            const std::string before = store_bytes(f.db);
+            SCOPED_TRACE(args_text(args));
+            const Exit r = run_args(args, 20, "/dev/null", f.dir + "/cwd", true);
+            ++cases;
+            EXPECT_FALSE(r.timed_out) << "still running after 20 s";
+            EXPECT_EQ(r.signal, 0) << "ended by signal " << r.signal << ": " << r.err;
+            EXPECT_TRUE(r.status == 0 || r.status == 1 || r.status == 2 || r.timed_out)
+                << r.status << ": " << r.err;
+            if (r.status != 0) {
+                // One line (a campaign's missing tasks are listed on standard output).
+                EXPECT_LE(count_lines(r.err), 1) << r.err;
+                if (!r.err.empty()) {
+                    EXPECT_EQ(r.err.rfind("rngvet: error: ", 0), 0u) << r.err;
+                }
+                EXPECT_TRUE(store_bytes(f.db) == before) << "a refusal changed the store";
+            }
+        }
+    }
+    RecordProperty("bad_inputs", cases);
+    std::cout << "[ table    ] " << c.name << ": " << cases << " bad inputs" << std::endl;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOption, BadValues, testing::ValuesIn(commands()),
+    [](const testing::TestParamInfo<Command>& p) { return std::string(p.param.name); });
 
 } // namespace
