@@ -601,7 +601,11 @@ TaskTable read_task_table(const std::string& path)
     if (::access(path.c_str(), F_OK) != 0)
         throw InputError(
             "no campaign task table at '" + path + "' (written by rngvet campaign submit or run)");
-    const std::string text = read_input_file(path, "campaign task table");
+    return parse_task_table(read_input_file(path, "campaign task table"), path);
+}
+
+TaskTable parse_task_table(const std::string& text, const std::string& path)
+{
     // The end line must close the table and match what precedes it.
     const auto end_at = text.rfind("end\t");
     if (end_at == std::string::npos || (end_at > 0 && text[end_at - 1] != '\n')

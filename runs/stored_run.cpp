@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <map>
+#include <pthread.h>
 #include <set>
 #include <sstream>
 #include <sys/file.h>
@@ -366,6 +367,18 @@ namespace {
 // Far beyond any store's data and SQLite's lock bytes (at 1 GiB), below the largest offset.
 constexpr off_t run_lock_base = off_t{ 1 } << 50;
 
+// The descriptor of this process's RunLock, closed in every child it forks (test workers,
+// probes): a child that outlived a killed parent would otherwise keep the run claimed. Closing
+// it in the child leaves the parent's lock (it is the open file description's, held while the
+// parent's descriptor is open) and drops no POSIX lock of the parent's.
+int held_run_lock = -1;
+
+void close_run_lock_in_child()
+{
+    if (held_run_lock >= 0) ::close(held_run_lock);
+    held_run_lock = -1;
+}
+
 struct flock run_lock_range(std::int64_t run_id)
 {
     struct flock range { };
@@ -395,10 +408,14 @@ RunLock::RunLock(const std::string& db_path, std::int64_t run_id)
         throw std::runtime_error("cannot claim run " + std::to_string(run_id) + " of '" + db_path
             + "': " + std::strerror(err));
     }
+    static const bool registered = ::pthread_atfork(nullptr, nullptr, close_run_lock_in_child) == 0;
+    (void)registered;
+    held_run_lock = fd_;
 }
 
 RunLock::~RunLock()
 {
+    if (held_run_lock == fd_) held_run_lock = -1;
     if (fd_ >= 0) ::close(fd_);
 }
 

@@ -718,4 +718,152 @@ TEST_P(BadValues, EndWithoutACrashInOneLineAndLeaveTheStore)
 INSTANTIATE_TEST_SUITE_P(EveryOption, BadValues, testing::ValuesIn(commands()),
     [](const testing::TestParamInfo<Command>& p) { return std::string(p.param.name); });
 
+// --- signals at every point of a short run, then --resume ---------------------------------------
+
+struct SignalCase {
+    const char* name;
+    int signal;
+    std::vector<std::string> mode;
+};
+
+const std::vector<SignalCase> signal_cases = {
+    { "SIGTERM_serial", SIGTERM, { "--mode", "serial" } },
+    { "SIGTERM_sharded", SIGTERM, { "--mode", "sharded", "--jobs", "2" } },
+    { "SIGINT_serial", SIGINT, { "--mode", "serial" } },
+    { "SIGINT_sharded", SIGINT, { "--mode", "sharded", "--jobs", "2" } },
+    { "SIGKILL_serial", SIGKILL, { "--mode", "serial" } },
+    { "SIGKILL_sharded", SIGKILL, { "--mode", "sharded", "--jobs", "2" } },
+};
+
+class SignalThenResume : public testing::TestWithParam<SignalCase> { };
+
+void PrintTo(const SignalCase& c, std::ostream* out)
+{
+    *out << c.name;
+}
+
+// Rabbit on 2^22 bits: 26 tests of about 50 ms each.
+const std::vector<std::string> rabbit = { "run", "--generator", "ranmar48", "--seed", "1802,9373",
+    "--battery", "rabbit", "--nb", "2^22" };
+constexpr int rabbit_tests = 26;
+
+// stat_index -> p-value of run 1, read exactly.
+std::map<int, double> stored_pvalues(const std::string& db)
+{
+    std::map<int, double> out;
+    sqlite3* h = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(
+            h, "SELECT stat_index, pvalue FROM statistics WHERE run_id = 1", -1, &st, nullptr);
+        while (st && sqlite3_step(st) == SQLITE_ROW)
+            out[sqlite3_column_int(st, 0)] = sqlite3_column_double(st, 1);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
+// Starts `args`, waits until run 1 has `tests` tests stored, sends `signal` to the process
+// (SIGKILL: to its group, workers included, as the machine going down would); its exit.
+Exit signal_after(const std::vector<std::string>& args, const std::string& db, int tests, int sig)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        const int null = ::open("/dev/null", O_RDWR);
+        ::dup2(null, 0);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        std::vector<char*> argv{ const_cast<char*>(RNGVET_BINARY) };
+        for (const std::string& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(RNGVET_BINARY, argv.data());
+        _exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    int raw = 0;
+    bool ended = false;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(pid, &raw, WNOHANG) == pid) {
+            ended = true;
+            break;
+        }
+        const std::string n = sql_value(db, "SELECT count(*) FROM tests WHERE run_id = 1");
+        if (!n.empty() && std::stoi(n) >= tests) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (!ended) {
+        ::kill(sig == SIGKILL ? -pid : pid, sig);
+        ::waitpid(pid, &raw, 0);
+        // The whole group gone, workers included, as after the machine went down.
+        for (int k = 0; k < 5000 && ::kill(-pid, 0) == 0; ++k)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    Exit r;
+    if (WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
+    if (WIFSIGNALED(raw)) r.signal = WTERMSIG(raw);
+    return r;
+}
+
+bool reserve_left(const std::string& db)
+{
+    for (const auto& e : fs::directory_iterator(fs::path(db).parent_path()))
+        if (e.path().filename().string().rfind(fs::path(db).filename().string() + "-reserve", 0)
+            == 0)
+            return true;
+    return false;
+}
+
+// A signal after 1, 4, 8, 12, 16 or 20 tests, and one more to the --resume that follows after
+// a few more tests; each --resume then completes the run to the p-values of an uninterrupted
+// run in the same mode, every statistic once.
+TEST_P(SignalThenResume, ReachesTheUninterruptedPvalues)
+{
+    const SignalCase& c = GetParam();
+    const std::string reference = fresh("messages_signal_ref_" + std::string(c.name) + ".sqlite");
+    ASSERT_EQ(run_args(cat(cat(rabbit, c.mode), { "--db", reference }), 120).status, 0);
+    const std::map<int, double> whole = stored_pvalues(reference);
+    ASSERT_GT(whole.size(), static_cast<std::size_t>(rabbit_tests));
+    int faults = 0;
+    for (const int point : { 1, 4, 8, 12, 16, 20, -8 }) {
+        // -8: a signal after 8 tests, then one to the resume after 8 more.
+        const int first = point < 0 ? -point : point;
+        SCOPED_TRACE(std::string(c.name) + " after " + std::to_string(first) + " tests");
+        const std::string db = fresh("messages_signal_" + std::string(c.name) + ".sqlite");
+        const Exit killed
+            = signal_after(cat(cat(rabbit, c.mode), { "--db", db }), db, first, c.signal);
+        const std::string status = sql_value(db, "SELECT status FROM runs WHERE run_id = 1");
+        if (status == "complete") continue; // it ended before the signal: no fault
+        ++faults;
+        if (c.signal == SIGKILL) {
+            EXPECT_EQ(killed.signal, SIGKILL);
+            EXPECT_EQ(status, "running");
+        } else {
+            EXPECT_EQ(killed.status, 130);
+            EXPECT_EQ(status, "interrupted");
+        }
+        const std::vector<std::string> resume = { "run", "--resume", "1", "--db", db };
+        if (point < 0) {
+            const Exit again = signal_after(resume, db, first + 8, c.signal);
+            if (sql_value(db, "SELECT status FROM runs WHERE run_id = 1") != "complete") ++faults;
+            EXPECT_NE(again.status, 1) << "the resumed run failed";
+        }
+        const Exit resumed = run_args(resume, 120);
+        ASSERT_EQ(resumed.status, 0) << resumed.err;
+        EXPECT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "complete");
+        EXPECT_EQ(sql_value(db, "SELECT count(*) FROM tests WHERE run_id = 1"),
+            std::to_string(rabbit_tests));
+        EXPECT_EQ(stored_pvalues(db), whole);
+        EXPECT_FALSE(reserve_left(db)) << "a -reserve file was left beside the store";
+    }
+    EXPECT_GE(faults, 6) << "most signals came after the run had ended; make it longer";
+    RecordProperty("faults", faults);
+    std::cout << "[ faults   ] " << c.name << ": " << faults << std::endl;
+}
+
+INSTANTIATE_TEST_SUITE_P(ShortRun, SignalThenResume, testing::ValuesIn(signal_cases),
+    [](const testing::TestParamInfo<SignalCase>& p) { return std::string(p.param.name); });
+
 } // namespace
