@@ -14,9 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
     try {
-        // A base folder that does not exist: relative parameter files are not found.
+        // A base folder that does not exist: relative parameter files are not found there.
         const rngvet::campaigns::Campaign campaign
-            = rngvet::campaigns::parse_campaign(text, "fuzz.ini", "/nonexistent-rngvet-fuzz");
+            = rngvet::campaigns::parse_campaign(text, "fuzz.ini", "no-such-folder-of-rngvet-fuzz");
         const auto tasks = rngvet::campaigns::expand(campaign);
         for (const auto& task : tasks) {
             const rngvet::Configuration back = rngvet::parse_canonical_name(task.config);
