@@ -42,7 +42,7 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
     const Result rep = run_rngvet("report --db " + db + " --out " + md);
     ASSERT_EQ(rep.status, 0) << rep.err;
     const std::string text = slurp(md);
-    EXPECT_NE(text.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"),
+    EXPECT_NE(text.find("## Run 1: `ranmar48/1/single/increment/1802,9373`, SmallCrush"),
         std::string::npos);
     EXPECT_NE(text.find("| TestU01 | TestU01"), std::string::npos);
     EXPECT_NE(text.find("RandomWalk1 C"), std::string::npos);
