@@ -1,5 +1,7 @@
 #include "testu01_gen.hpp"
 
+#include "generators/error.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -13,8 +15,9 @@ namespace {
 {
     if (on_failure) on_failure();
     std::fflush(stdout);
-    std::fprintf(stderr, "rngvet: error: %s\n", message.c_str());
-    std::_Exit(2);
+    std::fprintf(stderr, "rngvet: error: %s\n", one_line(message).c_str());
+    // The run is stored (marked failed by on_failure): a failure, not a refused input.
+    std::_Exit(1);
 }
 
 } // namespace

@@ -149,7 +149,11 @@ public:
             const IniEntry low{ e.key, token.substr(0, dots), e.line };
             const IniEntry high{ e.key, token.substr(dots + 2), e.line };
             const std::int64_t a = integer(low, 0, std::int64_t{ 1 } << 62);
-            const std::int64_t b = integer(high, a, std::int64_t{ 1 } << 62);
+            const std::int64_t b = integer(high, 0, std::int64_t{ 1 } << 62);
+            if (b < a)
+                fail(e.line,
+                    "seed range " + token
+                        + " ends before it starts (write the smaller seed first)");
             if (b - a >= 100000)
                 fail(e.line, "seed range " + token + " has more than 100000 seeds");
             for (std::int64_t s = a; s <= b; ++s)
@@ -612,7 +616,11 @@ TaskTable read_task_table(const std::string& path)
     if (::access(path.c_str(), F_OK) != 0)
         throw InputError(
             "no campaign task table at '" + path + "' (written by rngvet campaign submit or run)");
-    const std::string text = read_input_file(path, "campaign task table");
+    return parse_task_table(read_input_file(path, "campaign task table"), path);
+}
+
+TaskTable parse_task_table(const std::string& text, const std::string& path)
+{
     // The end line must close the table and match what precedes it.
     const auto end_at = text.rfind("end\t");
     if (end_at == std::string::npos || (end_at > 0 && text[end_at - 1] != '\n')

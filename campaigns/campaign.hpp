@@ -103,6 +103,8 @@ struct TaskTable {
 };
 std::string write_task_table(const TaskTable& table);
 TaskTable read_task_table(const std::string& path); // throws InputError
+// The same on the table's text; `path` names it in messages.
+TaskTable parse_task_table(const std::string& text, const std::string& path);
 // True when two tables describe the same tasks (ids, configurations, seeds, tests).
 bool same_tasks(const std::vector<CampaignTask>& a, const std::vector<CampaignTask>& b);
 

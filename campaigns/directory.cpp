@@ -2,8 +2,8 @@
 
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
-#include "process/files.hpp"
 #include "generators/input_file.hpp"
+#include "process/files.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -401,12 +401,23 @@ void check_campaign_target(Store& store, const std::string& db_path, const std::
                 + "; merge into DIR/campaign.sqlite or a new file");
 }
 
+void check_campaign_target_file(const std::string& db_path, const std::string& campaign)
+{
+    if (!exists(db_path)) return;
+    const int version = store_file_schema_version(db_path);
+    Store store(db_path,
+        version > 0 && version < store_schema_version ? Store::Access::read_write
+                                                      : Store::Access::read_only);
+    check_campaign_target(store, db_path, campaign);
+}
+
 MergeResult merge_tasks(const std::string& dir, const TaskTable& table, const std::string& db_path)
 {
     const BatteryCatalogue& battery = catalogue_for(table.battery);
     const int battery_tests = table.tests_selected.empty()
         ? static_cast<int>(battery.tests.size())
         : static_cast<int>(parse_seed(table.tests_selected).size());
+    check_campaign_target_file(db_path, table.campaign_id);
     Store store(db_path);
     check_campaign_target(store, db_path, table.campaign_id);
     MergeResult result;

@@ -78,6 +78,9 @@ bool to_resubmit(const TaskState& state);
 // The target of a merge must be this campaign's database: not a task's, not another
 // campaign's. Refused with one line (InputError) before anything is written.
 void check_campaign_target(Store& store, const std::string& db_path, const std::string& campaign);
+// The same on the file at db_path, read without writing (an older schema is upgraded first, as
+// a merge would); nothing when no file is there.
+void check_campaign_target_file(const std::string& db_path, const std::string& campaign);
 
 struct MergeResult {
     int merged = 0; // task databases that added a run or tests

@@ -52,11 +52,8 @@ LocalResult run_here(const LocalRun& run)
                 + ", whose tasks differ from this file's; choose another --out");
         table.campaign_id = held.campaign_id;
     }
-    if (!db.empty() && exists(db)) {
-        // Refused before any task runs, not after.
-        Store target(db);
-        check_campaign_target(target, db, table.campaign_id);
-    }
+    // Refused before any task runs, not after, and before the file is opened for writing.
+    if (!db.empty()) check_campaign_target_file(db, table.campaign_id);
     dir = prepare_directory(dir);
     const int lock = open_own_file(dir + "/.campaign-run.lock", O_CREAT | O_RDWR);
     if (lock < 0)

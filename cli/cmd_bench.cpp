@@ -343,6 +343,15 @@ int cmd_bench(int argc, char** argv)
             backends.push_back(b);
         }
     }
+    // The fastest kind of device that is benched: cuda, else opencl, else openmp; refused
+    // before anything is measured or stored when there is none.
+    std::string device_backend;
+    for (const char* preferred : { "cuda", "opencl", "openmp" })
+        if (device_backend.empty()
+            && std::find(backends.begin(), backends.end(), preferred) != backends.end())
+            device_backend = preferred;
+    if (!sweep_prefix.empty() && device_backend.empty())
+        throw InputError("--sweep needs a device backend (cuda, opencl, openmp)");
 
     std::vector<Throughput> rows;
     const std::string james = "1802,9373";
@@ -457,14 +466,6 @@ int cmd_bench(int argc, char** argv)
     }
 
     if (!sweep_prefix.empty()) {
-        // The fastest kind of device that was benched: cuda, else opencl, else openmp.
-        std::string device_backend;
-        for (const char* preferred : { "cuda", "opencl", "openmp" })
-            if (device_backend.empty()
-                && std::find(backends.begin(), backends.end(), preferred) != backends.end())
-                device_backend = preferred;
-        if (device_backend.empty())
-            throw InputError("--sweep needs a device backend (cuda, opencl, openmp)");
         const std::vector<int> instances = device_backend == "openmp"
             ? std::vector<int>{ 16, 64, 256 }
             : std::vector<int>{ 1024, 4096, 16384, 65536 };

@@ -25,7 +25,7 @@ using namespace campaigns;
 int print_merge(const MergeResult& m, const TaskTable& table, const std::string& db_path)
 {
     for (const std::string& refused : m.refused)
-        std::cerr << "rngvet: error: " << refused << "\n";
+        std::cerr << "rngvet: error: " << one_line(refused) << "\n";
     std::cout << "merged " << m.merged << " task databases into " << db_path << ": " << m.statistics
               << " statistics and " << m.tests << " tests added\n";
     for (std::size_t i = 0; i < m.states.size(); ++i)
@@ -161,7 +161,8 @@ int resubmit(int argc, char** argv)
     for (std::size_t i = 0; i < states.size(); ++i) {
         if (!to_resubmit(states[i])) continue;
         if (states[i].unusable)
-            std::cerr << "rngvet: error: " << describe(table.tasks[i]) << ": " << states[i].detail
+            std::cerr << "rngvet: error: "
+                      << one_line(describe(table.tasks[i]) + ": " + states[i].detail)
                       << "; move the file away to run the task afresh\n";
         else
             ids.push_back(table.tasks[i].id);

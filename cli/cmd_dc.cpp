@@ -55,7 +55,7 @@ const char* const create_help
 
 int error_exit(const std::string& message)
 {
-    std::cerr << "rngvet: error: " << message << "\n";
+    std::cerr << "rngvet: error: " << one_line(message) << "\n";
     return 2;
 }
 

@@ -126,6 +126,10 @@ int cmd_generate(int argc, char** argv)
     std::string temp;
     struct stat st { };
     if (!out_path.empty()) {
+        if (::stat(out_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            throw InputError("--out '" + out_path + "' is a directory");
+        // A path that cannot be written is a failure of the machine (exit 1), as in report
+        // --out and dc create --out.
         const bool regular = count != std::numeric_limits<std::uint64_t>::max()
             && (::stat(out_path.c_str(), &st) != 0 || S_ISREG(st.st_mode));
         if (regular) {
@@ -134,12 +138,16 @@ int cmd_generate(int argc, char** argv)
                 + "/.rngvet-generate-XXXXXX";
             const int fd = ::mkstemp(temp.data());
             if (fd < 0)
-                throw InputError("cannot write '" + out_path + "': " + std::strerror(errno));
+                throw std::runtime_error(
+                    "cannot write '" + out_path + "': " + std::strerror(errno));
             out = ::fdopen(fd, "wb");
+        } else if (::stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            out = ::fdopen(open_special_output(out_path), "wb");
         } else {
             out = std::fopen(out_path.c_str(), "wb");
         }
-        if (!out) throw InputError("cannot write '" + out_path + "': " + std::strerror(errno));
+        if (!out)
+            throw std::runtime_error("cannot write '" + out_path + "': " + std::strerror(errno));
     }
     const auto write_failed = [&](int err) {
         if (!temp.empty()) ::unlink(temp.c_str());

@@ -36,6 +36,16 @@ int cmd_report(int argc, char** argv)
     struct stat st { };
     if (stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
     Store store(db_path, Store::Access::read_only);
+    std::vector<RunRecord> runs;
+    for (const RunRecord& r : store.runs())
+        if (run_ids.empty() || std::find(run_ids.begin(), run_ids.end(), r.run_id) != run_ids.end())
+            runs.push_back(r);
+    // A stored value that cannot be a p-value is damage, not a verdict: neither rendered nor
+    // gated on.
+    for (const RunRecord& r : runs)
+        if (const std::string bad = store.impossible_pvalue(r.run_id); !bad.empty())
+            throw InputError("run " + std::to_string(r.run_id) + " of " + db_path + " holds " + bad
+                + ", which is not a p-value in [0, 1]; the store is damaged");
     ReportOptions report_options;
     report_options.compare_only = compare;
     // Plots go beside the markdown file, named after it: report.md -> report-heatmap-*.svg.
@@ -63,10 +73,6 @@ int cmd_report(int argc, char** argv)
             std::cout << " with " << report.files.size() << " plots beside it";
         std::cout << "\n";
     }
-    std::vector<RunRecord> runs;
-    for (const RunRecord& r : store.runs())
-        if (run_ids.empty() || std::find(run_ids.begin(), run_ids.end(), r.run_id) != run_ids.end())
-            runs.push_back(r);
     const GateResult gate = check_fail_on(store, runs, fail_on);
     if (gate.reached) {
         std::cerr << "rngvet: --fail-on " << fail_on_text << ": " << gate.reason << "\n";

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rngvet::cli {
@@ -126,7 +127,15 @@ int cmd_run(int argc, char** argv)
     Configuration config;
     std::vector<std::string> devices; // of the backend, for the run record
     const BatteryCatalogue* battery = nullptr;
+    // The claim on the run outlives the store's connection (see RunLock).
+    std::unique_ptr<RunLock> claim;
     std::unique_ptr<Store> store;
+    // Checked before a store is opened for writing, in both branches.
+    const auto check_mode_and_jobs = [&](const std::string& m) {
+        if (m == "serial" && jobs > 1)
+            throw InputError("--jobs " + std::to_string(jobs)
+                + " runs tests in parallel, which only --mode sharded does");
+    };
 
     if (vm.count("resume")) {
         if (!config_options.generator.empty())
@@ -139,13 +148,35 @@ int cmd_run(int argc, char** argv)
                              "check from the stored run; give no --battery, --tests, --engine, "
                              "--nb, --alphabit-r, --alphabit-s, --mcpi-points, --mcpi-reps or "
                              "--allow-unverified-params");
-        store = std::make_unique<Store>(db_path);
-        auto stored = store->run(resume);
-        if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
-        run = *stored;
+        // Everything is checked on the store read as it is; it is opened for writing only when
+        // nothing is left to refuse. A store of an older schema is upgraded first (what
+        // resume has always done), one of another kind is refused unopened.
+        struct stat st { };
+        if (::stat(db_path.c_str(), &st) != 0) throw InputError("no database at '" + db_path + "'");
+        check_store_path(db_path);
+        {
+            const int version = store_file_schema_version(db_path);
+            Store reader(db_path,
+                version > 0 && version < store_schema_version ? Store::Access::read_write
+                                                              : Store::Access::read_only);
+            auto stored = reader.run(resume);
+            if (!stored) throw InputError("no run " + std::to_string(resume) + " in " + db_path);
+            run = *stored;
+            config = stored_configuration(run, check_external_input);
+            if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
+            const ResumePlan plan = plan_resume(reader, run, vm.count("mode") ? mode : "");
+            check_mode_and_jobs(plan.mode);
+            // The stored configuration must still build on its backend here.
+            (void)check_backend_stream(config);
+        }
         run_id = resume;
-        config = stored_configuration(run, check_external_input);
-        if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
+        // One process at a time runs a run: a second --resume, or --resume of a run that is
+        // still running, is refused here, before anything is written.
+        claim = std::make_unique<RunLock>(db_path, run_id);
+        store = std::make_unique<Store>(db_path);
+        // Read again now that the run is this process's: what another process finished while
+        // this one checked is not run twice.
+        if (auto now = store->run(resume)) run = *now;
         const ResumePlan plan = plan_resume(*store, run, vm.count("mode") ? mode : "");
         battery = plan.battery;
         to_run = plan.to_run;
@@ -158,8 +189,6 @@ int cmd_run(int argc, char** argv)
                 run_id, "complete", run.finished_at.empty() ? utc_now() : run.finished_at);
             return 0;
         }
-        // The stored configuration must still build on its backend here.
-        (void)check_backend_stream(config);
     } else {
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
@@ -186,6 +215,7 @@ int cmd_run(int argc, char** argv)
         if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
             throw InputError(
                 "sharded mode jumps in the stream; an external stream can only run serially");
+        check_mode_and_jobs(mode);
         NewRun start;
         start.input_sha256 = check_external_input(config);
         start.params_check = check_param_sets(config, allow_unverified);
@@ -205,12 +235,11 @@ int cmd_run(int argc, char** argv)
         start.command_line = recorded_command_line();
         run = new_run_record(start);
     }
-    if (mode == "serial" && jobs > 1)
-        throw InputError("--jobs " + std::to_string(jobs)
-            + " runs tests in parallel, which only --mode sharded does");
     if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
+    const bool new_run = run_id == 0;
     run_id = open_run(*store, run, run_id);
+    if (new_run) claim = std::make_unique<RunLock>(db_path, run_id);
     try {
         return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
             serial_start, log_path, db_path, fail_on);
@@ -255,7 +284,7 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     if (const auto stored = store.run(run_id); stored && result.status == "complete")
         std::cout << battery_summary(*stored, store.statistics(run_id));
     if (!result.input_changed.empty()) {
-        std::cerr << "rngvet: error: " << result.input_changed << "; run " << run_id
+        std::cerr << "rngvet: error: " << one_line(result.input_changed) << "; run " << run_id
                   << " is marked failed\n";
         return 1;
     }
@@ -264,8 +293,8 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
         std::cerr << "rngvet: error: tests ";
         for (std::size_t i = 0; i < result.unfinished.size(); ++i)
             std::cerr << (i ? "," : "") << result.unfinished[i];
-        std::cerr << " did not finish; rngvet run --resume " << run_id << " --db " << db_path
-                  << " runs them again\n";
+        std::cerr << " did not finish; rngvet run --resume " << run_id << " --db "
+                  << one_line(db_path) << " runs them again\n";
         return 1;
     }
     const GateResult gate = gate_run(store, run_id, run, fail_on);

@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "reports/store.hpp"
+#include "runs/stored_run.hpp"
 
 #include <iostream>
 #include <sys/stat.h>
@@ -23,16 +24,26 @@ int cmd_status(int argc, char** argv)
     Store store(db_path, Store::Access::read_only);
     std::cout << "run  status       tests     battery     mode     engine   config\n";
     for (const RunRecord& r : store.runs()) {
-        const BatteryCatalogue& battery = catalogue_for(r.battery);
-        std::size_t total = battery.tests.size();
-        if (!r.tests_selected.empty()) total = parse_seed(r.tests_selected).size();
+        // A run this rngvet cannot read (a battery it does not know, a damaged selection) is
+        // listed with what is known of it, never hiding the other runs.
+        std::string total = "?", problem;
+        try {
+            const BatteryCatalogue& battery = catalogue_for(r.battery);
+            total = std::to_string(r.tests_selected.empty()
+                    ? battery.tests.size()
+                    : parse_tests(r.tests_selected, battery).size());
+        } catch (const InputError& e) {
+            problem = e.what();
+        }
         std::size_t done = store.tests(r.run_id).size();
-        if (done == 0 && r.status == "complete") done = total; // stored in one transaction
-        char line[128];
-        std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4zu %-11s %-8s %-8s ",
-            static_cast<long long>(r.run_id), r.status.c_str(), done, total, r.battery.c_str(),
-            r.mode.c_str(), r.engine.c_str());
-        std::cout << line << r.config << "\n";
+        if (done == 0 && r.status == "complete" && total != "?")
+            done = std::stoul(total); // stored in one transaction
+        char line[192];
+        std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4s %-11s %-8s %-8s ",
+            static_cast<long long>(r.run_id), one_line(r.status).c_str(), done, total.c_str(),
+            one_line(r.battery).c_str(), one_line(r.mode).c_str(), one_line(r.engine).c_str());
+        std::cout << line << one_line(r.config)
+                  << (problem.empty() ? "" : "  (unreadable: " + one_line(problem) + ")") << "\n";
     }
     return 0;
 }

@@ -89,13 +89,27 @@ void refuse_overwriting_input(
     }
 }
 
+int open_special_output(const std::string& path)
+{
+    // O_NONBLOCK: opening a FIFO for writing fails at once (ENXIO) when nothing reads it.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO)
+            throw std::runtime_error(
+                "cannot write '" + path + "': it is a FIFO that no process reads");
+        write_failed(path, errno);
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
 void write_file_atomically(const std::string& path, const std::string& content)
 {
     struct stat st { };
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) throw InputError("'" + path + "' is a directory");
-        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
-        if (fd < 0) write_failed(path, errno);
+        const int fd = open_special_output(path);
         const int err = write_all(fd, content);
         if (::close(fd) != 0 && err == 0) write_failed(path, errno);
         if (err) write_failed(path, err);

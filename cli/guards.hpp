@@ -23,6 +23,11 @@ void refuse_overwriting_input(
 // std::runtime_error naming the file and the system's reason when a write fails.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// Opens `path`, which exists and is not a regular file (a device, a FIFO), for writing in
+// place. A FIFO that no process reads is a failure (std::runtime_error), not a wait without
+// end. Returns the descriptor, blocking as usual once open.
+int open_special_output(const std::string& path);
+
 // Refuses a --log FILE whose directory does not exist or cannot be written.
 void check_log_path(const std::string& path);
 

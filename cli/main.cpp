@@ -84,13 +84,14 @@ int main(int argc, char** argv)
         try {
             return checked_output(c.run(argc - 1, argv + 1));
         } catch (const rngvet::InputError& e) {
-            std::cerr << "rngvet: error: " << e.what() << "\n";
+            std::cerr << "rngvet: error: " << rngvet::one_line(e.what()) << "\n";
             return 2;
         } catch (const std::exception& e) {
-            std::cerr << "rngvet: error: " << e.what() << "\n";
+            std::cerr << "rngvet: error: " << rngvet::one_line(e.what()) << "\n";
             return 1;
         }
     }
-    std::cerr << "rngvet: error: unknown command '" << argv[1] << "' (see rngvet --help)\n";
+    std::cerr << "rngvet: error: unknown command '" << rngvet::one_line(argv[1])
+              << "' (see rngvet --help)\n";
     return 2;
 }

@@ -106,7 +106,23 @@ bool parse(int argc, char** argv, const po::options_description& options, const 
         // Without positional arguments of its own a command refuses stray words.
         const po::positional_options_description none;
         parser.positional(positional ? *positional : none);
-        po::store(parser.run(), vm);
+        const po::parsed_options parsed = parser.run();
+        // A named option given the value '' (--layout '', --mode=) is refused, never taken as
+        // its default; --db keeps its own message for the names that would keep nothing. An
+        // option given without a value (a switch, an implicit value) is not one of these.
+        for (const po::option& o : parsed.options) {
+            if (o.position_key != -1 || o.unregistered) continue;
+            const bool empty_word
+                = o.original_tokens.size() > 1 && o.original_tokens.back().empty();
+            const bool empty_assigned = o.original_tokens.size() == 1
+                && !o.original_tokens[0].empty() && o.original_tokens[0].back() == '=';
+            if (!empty_word && !empty_assigned) continue;
+            if (o.string_key == "db")
+                throw InputError(
+                    "--db must name a file ('' is no database and would keep nothing)");
+            throw InputError("--" + o.string_key + " needs a value; '' is not one (see --help)");
+        }
+        po::store(parsed, vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw InputError(std::string(e.what()) + " (see --help)");

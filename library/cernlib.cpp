@@ -85,9 +85,14 @@ int rngvet_cernlib_get(int iseq, int* ijkl, int* ntot, int* ntot2)
 int rngvet_cernlib_next(double* out, int n, int iseq)
 {
     if (!valid_sequence(iseq)) return RNGVET_ERROR_INPUT;
-    if (n < 0 || (n > 0 && !out)) {
+    if (n < 0) {
         rngvet::library::set_last_error(
             "RMMARD: LENV must be non-negative, got " + std::to_string(n));
+        return RNGVET_ERROR_INPUT;
+    }
+    if (n > 0 && !out) {
+        rngvet::library::set_last_error(
+            "RMMARD: the output array is NULL for LENV = " + std::to_string(n) + " numbers");
         return RNGVET_ERROR_INPUT;
     }
     std::lock_guard<std::mutex> lock(sequences_mutex);

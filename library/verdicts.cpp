@@ -3,6 +3,7 @@
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "internal.hpp"
+#include "reports/store.hpp" // store_schema_version
 #include "reports/verdict.hpp"
 #include "rngvet/rngvet.h"
 
@@ -60,6 +61,27 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
         return RNGVET_ERROR_STORE;
     }
     sqlite3_busy_timeout(db, 30000);
+    // The schema this build reads, as rngvet status reads it: an older store needs the upgrade
+    // a writing command makes, a newer one is not read by guesswork.
+    {
+        sqlite3_stmt* v = nullptr;
+        int version = -1;
+        if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &v, nullptr) == SQLITE_OK
+            && sqlite3_step(v) == SQLITE_ROW)
+            version = sqlite3_column_int(v, 0);
+        sqlite3_finalize(v);
+        if (version != rngvet::store_schema_version) {
+            const std::string why = "'" + std::string(database) + "' has schema version "
+                + std::to_string(version) + "; this rngvet reads version "
+                + std::to_string(rngvet::store_schema_version)
+                + (version > 0 && version < rngvet::store_schema_version
+                        ? " (open it once with a command that writes, e.g. rngvet run --resume)"
+                        : "");
+            sqlite3_close(db);
+            rngvet::library::set_last_error(why);
+            return RNGVET_ERROR_STORE;
+        }
+    }
     // Failures, then suspect values (failures included), by the thresholds of verdict.hpp.
     const std::string sql = "SELECT r.run_id, r.config, r.seed, r.battery,"
                             " (SELECT count(*) FROM statistics s WHERE s.run_id = r.run_id"

@@ -40,10 +40,11 @@ std::string engines_text(const RunRecord& r, const std::vector<TestRecord>& test
 void write_run(std::ostream& out, const RunRecord& r, const std::vector<StatisticRecord>& stats,
     const std::vector<TestRecord>& tests)
 {
-    out << "## Run " << r.run_id << ": " << cell(r.config) << ", " << battery_title(r.battery)
+    out << "## Run " << r.run_id << ": " << code(r.config) << ", " << battery_title(r.battery)
         << "\n\n";
     out << "| Provenance | |\n|---|---|\n";
-    out << "| Generator | " << r.generator << " (" << r.resolution_bits << "-bit resolution) |\n";
+    out << "| Generator | " << code(r.generator) << " (" << r.resolution_bits
+        << "-bit resolution) |\n";
     out << "| Configuration | " << code(r.config) << " |\n";
     out << "| Seeds | " << cell(r.seed) << " |\n";
     out << "| Backend | " << r.backend << " |\n";

@@ -348,6 +348,26 @@ void check_store_path(const std::string& path)
         throw InputError("'" + path + "' is not a regular file and cannot hold a store");
 }
 
+int store_file_schema_version(const std::string& path)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    sqlite3* db = nullptr;
+    int version = -1;
+    if (sqlite3_open_v2(
+            sqlite_uri(path, true).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+        == SQLITE_OK) {
+        sqlite3_busy_timeout(db, busy_timeout_ms);
+        sqlite3_stmt* q = nullptr;
+        if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, nullptr) == SQLITE_OK
+            && sqlite3_step(q) == SQLITE_ROW)
+            version = sqlite3_column_int(q, 0);
+        sqlite3_finalize(q);
+    }
+    sqlite3_close(db);
+    return version;
+}
+
 Store::Store(const std::string& path, Access access)
     : path_(path)
     , access_(access)
@@ -371,9 +391,11 @@ Store::Store(const std::string& path, Access access)
             check_readable_schema();
         } else {
             exec(db_, "PRAGMA foreign_keys = ON");
+            // Migrated in the file's own journal mode first: a migration that is refused
+            // rolls back and leaves the file as it was, byte for byte.
+            migrate();
             // The destructor returns the file to a rollback journal (see there).
             use_write_ahead_log(db_);
-            migrate();
         }
     } catch (const InputError& e) {
         sqlite3_close(db_);
@@ -446,7 +468,17 @@ void Store::migrate()
             throw InputError("database error: the file holds tables but is not an rngvet store");
     }
     for (int v = current; v < store_schema_version; ++v) {
-        exec(db_, migrations[v].c_str());
+        try {
+            exec(db_, migrations[v].c_str());
+        } catch (const InputError& e) {
+            // A file whose tables are not those its version number says (a version number
+            // set by hand, a store copied together from two): say that, not SQLite's words
+            // about the step that failed ("duplicate column name").
+            throw InputError("database error: the file says schema version "
+                + std::to_string(current) + ", but its tables are not those of version "
+                + std::to_string(current) + " (upgrading to version " + std::to_string(v + 1)
+                + " failed: " + std::string(e.what()).substr(16) + "); nothing was changed");
+        }
         exec(db_, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
     }
     t.commit();
@@ -641,6 +673,17 @@ std::vector<StatisticRecord> Store::statistics(std::int64_t run_id)
         out.push_back({ static_cast<int>(q.integer(0)), static_cast<int>(q.integer(1)), q.text(2),
             q.real(3) });
     return out;
+}
+
+std::string Store::impossible_pvalue(std::int64_t run_id)
+{
+    Statement q(db_,
+        "SELECT stat_index, quote(pvalue) FROM statistics WHERE run_id = ?1 AND "
+        "(typeof(pvalue) NOT IN ('real', 'integer') OR pvalue < 0 OR pvalue > 1) "
+        "ORDER BY stat_index LIMIT 1");
+    q.bind(1, run_id);
+    if (!q.step()) return "";
+    return "statistic " + std::to_string(q.integer(0)) + ": p-value " + q.text(1);
 }
 
 std::vector<std::string> Store::campaign_ids()

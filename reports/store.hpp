@@ -99,6 +99,10 @@ struct CampaignMerge {
 // is not a regular file (opening a pipe blocks; a device or a folder cannot hold a store).
 void check_store_path(const std::string& path);
 
+// The schema version (PRAGMA user_version) of the store file at `path`, read without writing
+// anything; -1 when it cannot be read (missing, not SQLite, not a regular file).
+int store_file_schema_version(const std::string& path);
+
 class Store {
 public:
     enum class Access { read_write, read_only };
@@ -136,6 +140,9 @@ public:
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
+    // The first stored p-value of the run that cannot be one (not a number, or outside
+    // [0, 1]) as "statistic I: p-value V"; "" when every one is a p-value.
+    std::string impossible_pvalue(std::int64_t run_id);
 
     // Campaigns. The stamp of a task database (nullopt when it has none); stamping again with
     // the same stamp is a no-op, with another one an InputError.

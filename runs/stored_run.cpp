@@ -7,10 +7,13 @@
 #include "rngvet/version.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <map>
+#include <pthread.h>
 #include <set>
 #include <sstream>
 #include <sys/file.h>
@@ -121,8 +124,19 @@ void check_finished_tests(const RunRecord& run, const std::vector<int>& selected
 std::vector<int> parse_tests(const std::string& text, const BatteryCatalogue& battery)
 {
     if (text.empty()) throw InputError("--tests needs test numbers, e.g. --tests 1,5,10");
+    std::vector<std::int64_t> numbers;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) {
+        if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != part.npos)
+            throw InputError("--tests must be test numbers separated by commas, e.g. 1,5,10; got '"
+                + text + "'");
+        numbers.push_back(std::stoll(part));
+    }
+    if (text.back() == ',')
+        throw InputError(
+            "--tests must be test numbers separated by commas, e.g. 1,5,10; got '" + text + "'");
     std::vector<int> tests;
-    for (std::int64_t n : parse_seed(text)) {
+    for (std::int64_t n : numbers) {
         if (n < 1 || n > static_cast<std::int64_t>(battery.tests.size()))
             throw InputError("--tests: " + std::string(battery.name) + " has tests 1.."
                 + std::to_string(battery.tests.size()) + ", got " + std::to_string(n));
@@ -353,6 +367,63 @@ void DiskReserve::release()
     if (still_named(fd_, path_)) ::unlink(path_.c_str());
     ::close(fd_);
     fd_ = -1;
+}
+
+namespace {
+
+// Far beyond any store's data and SQLite's lock bytes (at 1 GiB), below the largest offset.
+constexpr off_t run_lock_base = off_t{ 1 } << 50;
+
+// The descriptor of this process's RunLock, closed in every child it forks (test workers,
+// probes): a child that outlived a killed parent would otherwise keep the run claimed. Closing
+// it in the child leaves the parent's lock (it is the open file description's, held while the
+// parent's descriptor is open) and drops no POSIX lock of the parent's.
+int held_run_lock = -1;
+
+void close_run_lock_in_child()
+{
+    if (held_run_lock >= 0) ::close(held_run_lock);
+    held_run_lock = -1;
+}
+
+struct flock run_lock_range(std::int64_t run_id)
+{
+    struct flock range { };
+    range.l_type = F_WRLCK;
+    range.l_whence = SEEK_SET;
+    range.l_start = run_lock_base + static_cast<off_t>(run_id);
+    range.l_len = 1;
+    return range;
+}
+
+} // namespace
+
+RunLock::RunLock(const std::string& db_path, std::int64_t run_id)
+{
+    fd_ = ::open(db_path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd_ < 0)
+        throw std::runtime_error("cannot open '" + db_path + "' to claim run "
+            + std::to_string(run_id) + ": " + std::strerror(errno));
+    struct flock range = run_lock_range(run_id);
+    if (::fcntl(fd_, F_OFD_SETLK, &range) != 0) {
+        const int err = errno;
+        ::close(fd_);
+        fd_ = -1;
+        if (err == EAGAIN || err == EACCES)
+            throw InputError("run " + std::to_string(run_id) + " of " + db_path
+                + " is being run by another process; wait for it to end");
+        throw std::runtime_error("cannot claim run " + std::to_string(run_id) + " of '" + db_path
+            + "': " + std::strerror(err));
+    }
+    static const bool registered = ::pthread_atfork(nullptr, nullptr, close_run_lock_in_child) == 0;
+    (void)registered;
+    held_run_lock = fd_;
+}
+
+RunLock::~RunLock()
+{
+    if (held_run_lock == fd_) held_run_lock = -1;
+    if (fd_ >= 0) ::close(fd_);
 }
 
 std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id)

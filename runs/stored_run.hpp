@@ -120,6 +120,27 @@ struct StoredRunResult {
     std::string input_changed;
 };
 
+// The claim of one process on one stored run, for as long as it runs the run's tests: an
+// open-file-description lock (F_OFD_SETLK) on one byte of the store file far beyond its data
+// and beyond SQLite's own lock bytes, at an offset given by the run id. A second process that
+// would run the same run (two --resume at once, or --resume of a run still running) is refused
+// before it writes anything; the lock ends with the process, kill -9 included (the children
+// it forks close their copy at once, so none keeps it after a kill). The lock's descriptor must
+// outlive the process's SQLite connections to the store (closing a descriptor of a file drops
+// the process's POSIX locks on it, SQLite's among them): destroy it after the Store.
+class RunLock {
+public:
+    // Throws InputError when another process holds the run, std::runtime_error when the store
+    // cannot be opened for the lock.
+    RunLock(const std::string& db_path, std::int64_t run_id);
+    ~RunLock();
+    RunLock(const RunLock&) = delete;
+    RunLock& operator=(const RunLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 // Stores a new run (run_id 0; returns its id) or marks stored run run_id running again.
 std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id);
 

@@ -507,7 +507,7 @@ TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
     const std::string& md = r.markdown;
 
     EXPECT_TRUE(contains(md, "## Comparison across seeds"));
-    EXPECT_TRUE(contains(md, "## Run 1: ranmar24/1/single/increment/100,200, SmallCrush"))
+    EXPECT_TRUE(contains(md, "## Run 1: `ranmar24/1/single/increment/100,200`, SmallCrush"))
         << "the per-run sections stay";
     // Matrix cells: counts over seeds and the most extreme p-value.
     EXPECT_TRUE(contains(md, "**10/10 (1.0e-15)**")) << md;

@@ -179,8 +179,8 @@ TEST(Report, NamesEveryStatisticOutsideTheIntervalAndListsThemAll)
         { { 1, 1, "BirthdaySpacings", 0.5 }, { 2, 2, "Collision", 1e-12 },
             { 3, 6, "MaxOft AD", 0.9995 } });
     const std::string md = render_report(s, "x.sqlite", {});
-    EXPECT_NE(
-        md.find("## Run 1: ranmar48/1/single/increment/1802,9373, SmallCrush"), std::string::npos);
+    EXPECT_NE(md.find("## Run 1: `ranmar48/1/single/increment/1802,9373`, SmallCrush"),
+        std::string::npos);
     EXPECT_NE(md.find("| 2 | Collision | 1.0e-12 | fail |"), std::string::npos) << md;
     EXPECT_NE(md.find("| 6 | MaxOft AD | 0.9995 | suspect |"), std::string::npos) << md;
     EXPECT_NE(md.find("| 1 | 1 | BirthdaySpacings | 0.50 | pass |"), std::string::npos) << md;
