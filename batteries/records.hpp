@@ -22,13 +22,13 @@ struct TestRecord {
     std::uint64_t start_offset = 0;
     std::uint64_t numbers_used = 0;
     double cpu_seconds = 0;
-    double wall_seconds = 0; // from the test's start to its end, in the process that ran it
     std::string worker;
     std::uint64_t refills = 0;
     std::uint64_t refill_waits = 0;
     std::string started_at;
     std::string finished_at;
     std::string engine = "testu01"; // what computed its statistics: testu01 or native
+    double wall_seconds = 0; // from the test's start to its end, in the process that ran it
 };
 
 } // namespace rngvet

@@ -32,18 +32,6 @@ extern "C" {
 #include <testu01/svaria.h>
 }
 
-// This executable links the family alone, without registry.cpp: the engine's thread count is
-// defined here (the registered rows read it).
-namespace {
-int test_threads = 2;
-}
-namespace rngvet::native {
-int threads()
-{
-    return test_threads;
-}
-} // namespace rngvet::native
-
 namespace {
 
 using rngvet_test::harness_generators;
@@ -624,7 +612,7 @@ TEST(DISABLED_Timing, SmallCrushParameters)
             const double t_tu = seconds_since(t0);
             double t_nat[2];
             for (int threads : { 1, 2 }) {
-                test_threads = threads;
+                rngvet::native::set_threads(threads);
                 HarnessFeed f(g);
                 rngvet::native::Numbers in(f.feed());
                 t0 = std::chrono::steady_clock::now();
@@ -656,7 +644,7 @@ TEST(DISABLED_Timing, SmallCrushParameters)
                 static_cast<unsigned long long>(feed.consumed()), t_read);
         }
     }
-    test_threads = 2;
+    rngvet::native::set_threads(2);
 }
 
 } // namespace
