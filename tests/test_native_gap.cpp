@@ -24,22 +24,6 @@ extern "C" {
 #include <testu01/sres.h>
 }
 
-// This executable is built with the gap family alone, without registry.cpp and its thread
-// setting: these stand in for it (weak, so that registry.cpp's are taken where it is linked).
-namespace rngvet::native {
-namespace {
-int harness_threads = 2;
-}
-__attribute__((weak)) void set_threads(int threads)
-{
-    harness_threads = std::max(1, threads);
-}
-__attribute__((weak)) int threads()
-{
-    return harness_threads;
-}
-} // namespace rngvet::native
-
 namespace {
 
 using rngvet::native::Chi2Outcome;

@@ -23,16 +23,6 @@ extern "C" {
 #include <testu01/statcoll.h>
 }
 
-// native::threads() lives in registry.cpp (rngvet_native), which this executable does not link
-// (tests/CMakeLists.txt links the family alone). A weak stand-in, so that the executable links
-// either way: where the real one is linked it takes precedence.
-namespace rngvet::native {
-__attribute__((weak)) int threads()
-{
-    return 2;
-}
-} // namespace rngvet::native
-
 namespace native = rngvet::native;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;

@@ -23,15 +23,6 @@ extern "C" {
 #include <testu01/smarsa.h>
 }
 
-// The thread count of the native engine lives in its registry (registry.cpp), which this
-// executable does not link; a stand-in gives way to it wherever it is linked.
-namespace rngvet::native {
-__attribute__((weak)) int threads()
-{
-    return 2;
-}
-} // namespace rngvet::native
-
 namespace {
 
 using rngvet::native::MatrixRankRow;

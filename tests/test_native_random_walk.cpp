@@ -18,22 +18,6 @@ extern "C" {
 #include <testu01/swalk.h>
 }
 
-// native::threads() lives in registry.cpp (rngvet_native), which this executable does not link;
-// these stand in for it here and give way to it where it is linked.
-namespace rngvet::native {
-namespace {
-int test_threads = 2;
-}
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-} // namespace rngvet::native
-
 namespace {
 
 using rngvet::native::Numbers;
