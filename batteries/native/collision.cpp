@@ -25,6 +25,7 @@
 // the partitioned low bits (4 or 8 bytes a cell), about 160 MB for BigCrush's n = 2 * 10^7.
 #include "collision.hpp"
 
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -474,12 +475,20 @@ CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t
         }
     };
 
+    // The counts from the device the stream runs on (device.hpp) where its words can be had
+    // there; the rest is the same code for both paths.
+    const auto on_device = device_collision_over_distinct(in, N, n, r, d, t);
     double sum_x = 0.0, sum_x2 = 0.0, x0_pre = 0.0;
     for (long seq = 1; seq <= N; ++seq) {
-        read_cells(in, nn, r, d, ws.cells.data(), threads);
-        std::copy(ws.cells.begin(), ws.cells.begin() + static_cast<long>(tt - 1),
-            ws.cells.begin() + static_cast<long>(nn));
-        const std::uint64_t distinct = distinct_cells(keys, nn, k, threads, ws);
+        std::uint64_t distinct;
+        if (on_device) {
+            distinct = (*on_device)[static_cast<std::size_t>(seq - 1)];
+        } else {
+            read_cells(in, nn, r, d, ws.cells.data(), threads);
+            std::copy(ws.cells.begin(), ws.cells.begin() + static_cast<long>(tt - 1),
+                ws.cells.begin() + static_cast<long>(nn));
+            distinct = distinct_cells(keys, nn, k, threads, ws);
+        }
         // MultinomOver: X, X0 by the approximation, NbCollisions, Nb[0], the collector.
         const double x = static_cast<double>(nn - distinct);
         double x0 = x;
