@@ -130,7 +130,7 @@ native::CollisionResult expect_exact(const std::string& generator, const Form& f
 
 // ---- Forms: the batteries' own parameters, then deterministic draws -------------------------
 
-// The density (n - t + 1) / d^t of a CollisionOver draw, by approximation.
+// n for a CollisionOver draw of density (n - t + 1) / d^t about `density`.
 long over_n(double density, std::uint64_t k, int t)
 {
     return static_cast<long>(density * static_cast<double>(k)) + t - 1;

@@ -247,6 +247,14 @@ INSTANTIATE_TEST_SUITE_P(OneThread, MatrixRankExact,
         return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
     });
 
+// Five threads (more than the matrices of a batch in l700): the same.
+INSTANTIATE_TEST_SUITE_P(FiveThreads, MatrixRankExact,
+    testing::Combine(testing::Values(fixed_cases()[0], fixed_cases()[2], fixed_cases()[13]),
+        testing::Values(std::string("ranmar48")), testing::Values(5)),
+    [](const testing::TestParamInfo<MatrixRankExact::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
 // ---------------------------------------------------------------------------------------------
 // GF(2) ranks against a plain elimination on bit arrays.
 

@@ -18,7 +18,7 @@
 // operation as StripL) and sorted with a parallel radix sort (one most-significant-digit scatter
 // over all threads, then each bucket sorted by least-significant-digit passes while it is in
 // cache). Spacings of few varying bits are counted in a table of the values seen; wider ones are
-// sorted likewise.
+// scattered by a hash (equal spacings in one bucket, buckets of even size) and sorted there.
 // Y is an integer count, so any exact sort gives TestU01's Y. The floating-point stages are
 // TestU01's own functions, called with the same arguments in the same order.
 //
@@ -118,7 +118,7 @@ Cell generate_cells(
     Numbers& in, const CellBuilder& build, Cell* cells, std::size_t count, int threads)
 {
     const std::size_t t = static_cast<std::size_t>(build.t());
-    const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 17) / t);
+    const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 20) / t);
     const std::size_t chunks = (count + chunk - 1) / chunk;
     auto cells_in = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
     Cell all = 0;
@@ -256,28 +256,36 @@ void lsd_sort(Cell* src, Cell* dst, std::size_t len, int lo, int hi)
 }
 
 // Sorts a[0, n), whose keys are zero outside bits [lo, hi), with tmp[0, n) as scratch; the
-// result is in a. One scatter by the top digit into tmp (per-thread histograms, stable), then
-// each bucket is sorted by the bits below back into a, the buckets shared among the threads.
-void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
+// result is in a. One scatter by a top digit into tmp (per-thread histograms, stable), then each
+// bucket is sorted by the bits below back into a, the buckets shared among the threads. Buckets
+// hold about 8192 keys where the keys are uniform, so that each stays in cache, and there are at
+// most 1024 of them (scattering into more streams costs more than it saves).
+//
+// With `grouped`, the digit is a multiplicative hash of the key instead, and each bucket is
+// sorted on all bits: equal keys end up next to each other, in buckets of even size whatever
+// the distribution (the spacings are about exponential), but the buckets are not in order.
+void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, bool grouped, int threads)
 {
     if (n < 2 || hi <= lo) return;
-    // The top digit: buckets of about 8192 keys where the keys are uniform (they stay in cache
-    // for the rest), from 256 to 2048 buckets.
     const int log2_n = 63 - __builtin_clzll(n);
-    const int w = std::min(hi - lo, std::clamp(log2_n - 13, 8, digit_bits));
-    const int shift = hi - w;
+    const int w = std::min(hi - lo, std::clamp(log2_n - 13, 8, 10));
+    const int shift = grouped ? 64 - w : hi - w;
     const std::size_t buckets = std::size_t(1) << w;
     const Cell mask = buckets - 1;
     if (n < (std::size_t(1) << 16)) threads = 1;
     std::vector<std::size_t> hist(static_cast<std::size_t>(threads) * buckets);
     std::vector<std::size_t> begin(buckets + 1);
+    // Fibonacci hashing: the top w bits of key * 2^64 / phi.
+    auto digit = [grouped, shift, mask](Cell x) {
+        return ((grouped ? x * 0x9E3779B97F4A7C15ull : x) >> shift) & mask;
+    };
 
     auto histogram = [&](int i, int nt) {
         std::size_t* h = hist.data() + static_cast<std::size_t>(i) * buckets;
         const std::size_t from = n * static_cast<std::size_t>(i) / static_cast<std::size_t>(nt);
         const std::size_t to = n * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(nt);
         for (std::size_t j = from; j < to; ++j)
-            ++h[(a[j] >> shift) & mask];
+            ++h[digit(a[j])];
     };
     auto offsets = [&](int nt) {
         std::size_t sum = 0;
@@ -297,11 +305,11 @@ void sort_cells(Cell* a, Cell* tmp, std::size_t n, int lo, int hi, int threads)
         const std::size_t from = n * static_cast<std::size_t>(i) / static_cast<std::size_t>(nt);
         const std::size_t to = n * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(nt);
         for (std::size_t j = from; j < to; ++j)
-            tmp[h[(a[j] >> shift) & mask]++] = a[j];
+            tmp[h[digit(a[j])]++] = a[j];
     };
     auto bucket = [&](std::size_t v) {
         const std::size_t b = begin[v], len = begin[v + 1] - begin[v];
-        lsd_sort(tmp + b, a + b, len, lo, shift);
+        lsd_sort(tmp + b, a + b, len, lo, grouped ? hi : shift);
     };
 
     if (threads <= 1) {
@@ -378,7 +386,7 @@ long collisions(Cell* a, Cell* tmp, std::size_t n, Cell kc, Cell all, int thread
     if (n < (std::size_t(1) << 16)) threads = 1;
     int lo, hi;
     bit_range(all, lo, hi);
-    sort_cells(a, tmp, n, lo, hi, threads);
+    sort_cells(a, tmp, n, lo, hi, false, threads);
 
     // The spacings (gofs_DiffULL's) and the wrap-around one, kc - D[n] + D[1].
     Cell spacings_all = 0;
@@ -396,7 +404,9 @@ long collisions(Cell* a, Cell* tmp, std::size_t n, Cell kc, Cell all, int thread
     bit_range(spacings_all, lo, hi);
     if (hi - lo <= count_bits && (std::size_t(1) << (hi - lo)) <= 8 * n)
         return duplicates_by_table(tmp, n, lo, hi, threads);
-    sort_cells(tmp, a, n, lo, hi, threads);
+    sort_cells(tmp, a, n, lo, hi, true, threads);
+    // Equal spacings are adjacent (in one bucket, sorted there); different buckets hold
+    // different spacings.
     long y = 0;
     const long size = static_cast<long>(n);
 #pragma omp parallel for num_threads(threads) reduction(+ : y) if (threads > 1)

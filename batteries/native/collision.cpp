@@ -21,8 +21,9 @@
 // The number of distinct cells: the cells of a replication are partitioned by their high bits
 // (two passes over the numbers, each thread on its own range, with its own histogram), then
 // each bucket's low bits are counted with a bitmap, a small open-addressing table or a sort,
-// buckets in parallel. Memory: the replication's numbers as 32-bit cells of one dimension and
-// the partitioned low bits (4 or 8 bytes a cell), about 160 MB for BigCrush's n = 2 * 10^7.
+// buckets in parallel. Memory: the replication's numbers as cells of one dimension (1, 2 or 4
+// bytes each) and the partitioned low bits (4 or 8 bytes a cell): at most 160 MB for BigCrush's
+// n = 2 * 10^7.
 #include "collision.hpp"
 
 #include "device.hpp"
@@ -80,12 +81,30 @@ std::uint64_t power(std::uint64_t d, int e)
     return p;
 }
 
+// An allocator whose resize leaves new elements uninitialized: the large buffers are written
+// whole before they are read.
+template <class T> struct Uninitialized : std::allocator<T> {
+    template <class U> struct rebind {
+        using other = Uninitialized<U>;
+    };
+    Uninitialized() = default;
+    template <class U> Uninitialized(const Uninitialized<U>&) noexcept { }
+    template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... A> void construct(U* p, A&&... a)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+};
+template <class T> using Buffer = std::vector<T, Uninitialized<T>>;
+
 // The next `count` numbers as cells of one dimension, unif01_StripL(r, d) each (unif01.c):
 // (long) (d * (2^r U - (long) 2^r U)). For d = 2^s those operations are exact and give the s
-// bits of the word that follow its r most significant ones, taken here with shifts.
-void read_cells(Numbers& in, std::size_t count, int r, long d, std::uint32_t* out, int threads)
+// bits of the word that follow its r most significant ones, taken here with shifts. E holds
+// values below d.
+template <class E>
+void read_cells(Numbers& in, std::size_t count, int r, long d, E* out, int threads)
 {
-    std::vector<std::uint64_t> words(std::min(count, read_block));
+    Buffer<std::uint64_t> words(std::min(count, read_block));
     const int bits = in.bits();
     const bool pow2 = (d & (d - 1)) == 0;
     const int s = bit_length(static_cast<std::uint64_t>(d)) - 1;
@@ -94,26 +113,26 @@ void read_cells(Numbers& in, std::size_t count, int r, long d, std::uint32_t* ou
     for (std::size_t done = 0; done < count;) {
         const std::size_t m = std::min(read_block, count - done);
         in.read(words.data(), m);
-        std::uint32_t* o = out + done;
+        E* o = out + done;
         const std::uint64_t* w = words.data();
         const long mm = static_cast<long>(m);
         const int team = m >= parallel_min ? threads : 1;
         if (!pow2) {
 #pragma omp parallel for num_threads(team) schedule(static)
             for (long i = 0; i < mm; ++i)
-                o[i] = static_cast<std::uint32_t>(in.strip_l(w[i], r, d));
+                o[i] = static_cast<E>(in.strip_l(w[i], r, d));
         } else if (room <= 0) {
-            std::fill(o, o + m, 0u);
+            std::fill(o, o + m, E(0));
         } else if (s <= room) {
             const int shift = room - s;
 #pragma omp parallel for num_threads(team) schedule(static)
             for (long i = 0; i < mm; ++i)
-                o[i] = static_cast<std::uint32_t>((w[i] & low) >> shift);
+                o[i] = static_cast<E>((w[i] & low) >> shift);
         } else {
             const int shift = s - room;
 #pragma omp parallel for num_threads(team) schedule(static)
             for (long i = 0; i < mm; ++i)
-                o[i] = static_cast<std::uint32_t>((w[i] & low) << shift);
+                o[i] = static_cast<E>((w[i] & low) << shift);
         }
         done += m;
     }
@@ -199,7 +218,7 @@ std::uint64_t distinct_in_bucket(Rem* v, std::size_t m, int R, BucketScratch<Rem
 // The number of distinct values among the n cells keys(lo, hi, f) hands to f, each below 2^kbits.
 template <class Rem, class Keys>
 std::uint64_t count_distinct(
-    const Keys& keys, std::size_t n, int kbits, int p, int threads, std::vector<Rem>& part)
+    const Keys& keys, std::size_t n, int kbits, int p, int threads, Buffer<Rem>& part)
 {
     const int R = kbits - p;
     const std::size_t buckets = std::size_t(1) << p;
@@ -271,9 +290,14 @@ Partition partition_for(std::size_t n, std::uint64_t k)
 
 // Scratch kept across replications.
 struct Workspace {
-    std::vector<std::uint32_t> cells;
-    std::vector<std::uint32_t> part32;
-    std::vector<std::uint64_t> part64;
+    Buffer<std::uint8_t> cells8;
+    Buffer<std::uint16_t> cells16;
+    Buffer<std::uint32_t> cells32;
+    Buffer<std::uint32_t> part32;
+    Buffer<std::uint64_t> part64;
+    Buffer<std::uint8_t>& cells(std::uint8_t*) { return cells8; }
+    Buffer<std::uint16_t>& cells(std::uint16_t*) { return cells16; }
+    Buffer<std::uint32_t>& cells(std::uint32_t*) { return cells32; }
 };
 
 template <class Keys>
@@ -283,6 +307,57 @@ std::uint64_t distinct_cells(
     const Partition q = partition_for(n, k);
     if (q.wide) return count_distinct(keys, n, q.kbits, q.p, threads, ws.part64);
     return count_distinct(keys, n, q.kbits, q.p, threads, ws.part32);
+}
+
+// One replication: its numbers read as cells of one dimension (E: values below d), then the
+// number of distinct cells of t dimensions among the n cells of t numbers each
+// (smultin_GenerCellSerial, Horner's rule) or, overlapping, among the n t-tuples of numbers j
+// .. j + t - 1 (the first t - 1 numbers repeated after the last).
+template <class E>
+std::uint64_t replication_t(Numbers& in, bool overlapping, std::size_t n, std::size_t t, int r,
+    long d, std::uint64_t k, int threads, Workspace& ws)
+{
+    Buffer<E>& cells = ws.cells(static_cast<E*>(nullptr));
+    const std::size_t count = overlapping ? n : n * t;
+    cells.resize(overlapping ? n + t - 1 : count);
+    read_cells(in, count, r, d, cells.data(), threads);
+    const E* e = cells.data();
+    const std::uint64_t dd = static_cast<std::uint64_t>(d);
+    if (!overlapping) {
+        auto keys = [e, t, dd](std::size_t lo, std::size_t hi, auto&& f) {
+            const E* c = e + lo * t;
+            for (std::size_t i = lo; i < hi; ++i) {
+                std::uint64_t key = *c++;
+                for (std::size_t j = 1; j < t; ++j)
+                    key = key * dd + *c++;
+                f(key);
+            }
+        };
+        return distinct_cells(keys, n, k, threads, ws);
+    }
+    std::copy(cells.begin(), cells.begin() + static_cast<long>(t - 1),
+        cells.begin() + static_cast<long>(n));
+    const std::uint64_t k1 = k / dd;
+    auto keys = [e, t, dd, k1](std::size_t lo, std::size_t hi, auto&& f) {
+        std::uint64_t key = 0;
+        for (std::size_t i = 0; i + 1 < t; ++i)
+            key = key * dd + e[lo + i];
+        for (std::size_t j = lo; j < hi; ++j) {
+            key = key * dd + e[j + t - 1];
+            f(key);
+            key -= e[j] * k1;
+        }
+    };
+    return distinct_cells(keys, n, k, threads, ws);
+}
+
+std::uint64_t replication(Numbers& in, bool overlapping, std::size_t n, std::size_t t, int r,
+    long d, std::uint64_t k, int threads, Workspace& ws)
+{
+    if (d <= 256) return replication_t<std::uint8_t>(in, overlapping, n, t, r, d, k, threads, ws);
+    if (d <= 65536)
+        return replication_t<std::uint16_t>(in, overlapping, n, t, r, d, k, threads, ws);
+    return replication_t<std::uint32_t>(in, overlapping, n, t, r, d, k, threads, ws);
 }
 
 std::vector<double> test_array()
@@ -336,24 +411,10 @@ CollisionResult collision(Numbers& in, long N, long n, int r, long d, int t, int
     Workspace ws;
     const std::size_t nn = static_cast<std::size_t>(n);
     const std::size_t tt = static_cast<std::size_t>(t);
-    ws.cells.resize(nn * tt);
-    const std::uint32_t* e = ws.cells.data();
-    const std::uint64_t dd = static_cast<std::uint64_t>(d);
-    // Cell i: Horner's rule on numbers t i .. t i + t - 1 (smultin_GenerCellSerial).
-    auto keys = [e, tt, dd](std::size_t lo, std::size_t hi, auto&& f) {
-        const std::uint32_t* c = e + lo * tt;
-        for (std::size_t i = lo; i < hi; ++i) {
-            std::uint64_t key = *c++;
-            for (std::size_t j = 1; j < tt; ++j)
-                key = key * dd + *c++;
-            f(key);
-        }
-    };
 
     double sum_x = 0.0, sum_x2 = 0.0, x0_pre = 0.0;
     for (long seq = 1; seq <= N; ++seq) {
-        read_cells(in, nn * tt, r, d, ws.cells.data(), threads);
-        const std::uint64_t distinct = distinct_cells(keys, nn, k, threads, ws);
+        const std::uint64_t distinct = replication(in, false, nn, tt, r, d, k, threads, ws);
         // Multinom: X, then X0 = (X - Mu) / Sigma; NbCollisions and the collector get X.
         const double x = static_cast<double>(nn - distinct);
         const double x0 = (x - mu) / sigma;
@@ -460,35 +521,15 @@ CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t
     Workspace ws;
     const std::size_t nn = static_cast<std::size_t>(n);
     const std::size_t tt = static_cast<std::size_t>(t);
-    ws.cells.resize(nn + tt - 1);
-    const std::uint32_t* e = ws.cells.data();
-    const std::uint64_t dd = static_cast<std::uint64_t>(d);
-    // Tuple j: numbers j .. j + t - 1 (the first t - 1 repeated after the last), in base d.
-    auto keys = [e, tt, dd, k1](std::size_t lo, std::size_t hi, auto&& f) {
-        std::uint64_t key = 0;
-        for (std::size_t i = 0; i + 1 < tt; ++i)
-            key = key * dd + e[lo + i];
-        for (std::size_t j = lo; j < hi; ++j) {
-            key = key * dd + e[j + tt - 1];
-            f(key);
-            key -= e[j] * k1;
-        }
-    };
 
     // The counts from the device the stream runs on (device.hpp) where its words can be had
     // there; the rest is the same code for both paths.
     const auto on_device = device_collision_over_distinct(in, N, n, r, d, t);
     double sum_x = 0.0, sum_x2 = 0.0, x0_pre = 0.0;
     for (long seq = 1; seq <= N; ++seq) {
-        std::uint64_t distinct;
-        if (on_device) {
-            distinct = (*on_device)[static_cast<std::size_t>(seq - 1)];
-        } else {
-            read_cells(in, nn, r, d, ws.cells.data(), threads);
-            std::copy(ws.cells.begin(), ws.cells.begin() + static_cast<long>(tt - 1),
-                ws.cells.begin() + static_cast<long>(nn));
-            distinct = distinct_cells(keys, nn, k, threads, ws);
-        }
+        const std::uint64_t distinct = on_device
+            ? (*on_device)[static_cast<std::size_t>(seq - 1)]
+            : replication(in, true, nn, tt, r, d, k, threads, ws);
         // MultinomOver: X, X0 by the approximation, NbCollisions, Nb[0], the collector.
         const double x = static_cast<double>(nn - distinct);
         double x0 = x;

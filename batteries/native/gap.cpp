@@ -5,14 +5,16 @@
 // gofs_Chi2), testu01/sres.c (sres_InitChi2, sres_GetChi2SumStat) and testu01/bbattery.c (the
 // battery parameters and names).
 //
-// The counting is rngvet's own: numbers are read in blocks, converted in parallel, and the
-// hands of SimpPoker (a fixed count of numbers) are classed in parallel. Gap and
-// CouponCollector stop after a count of numbers that depends on the numbers, so a block never
-// holds more numbers than the test is certain to consume: a lower bound of what is left (every
-// remaining gap takes at least one number, every remaining segment at least d) caps each read.
-// The floating-point values that reach a p-value (expected numbers, merged classes,
-// chi-square, p-values) are computed with TestU01's operations in TestU01's order, through
-// TestU01's own library where TestU01 calls it.
+// The counting is rngvet's own. Numbers are read in blocks. Each is converted by an integer form
+// of unif01_StripD/StripL that gives TestU01's value exactly (words of at most 53 bits), so
+// cheaply that one thread keeps up with the reading; otherwise by TestU01's floating-point
+// operations, split between the threads. SimpPoker's replications, when several fit a block,
+// are classed in parallel. Gap and CouponCollector stop after a count of numbers that depends
+// on the numbers, so a block never holds more numbers than the test is certain to consume: a
+// lower bound of what is left (every remaining gap takes at least one number, every remaining
+// segment at least d) caps each read. The floating-point values that reach a p-value (expected
+// numbers, merged classes, chi-square, p-values) are computed with TestU01's operations in
+// TestU01's order, through TestU01's own library where TestU01 calls it.
 #include "gap.hpp"
 
 #include "families.hpp"
@@ -21,7 +23,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <omp.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -96,13 +97,13 @@ private:
 // is 2^r U, and so is the removal of its integer part: unif01_StripD(r) is m 2^-q exactly, with
 // q = max(bits - r, 0) and m = w mod 2^q (the low q bits of the word).
 struct Fraction {
-    bool exact = false; // bits <= 53
+    bool exact = false; // bits <= 53 (and the integer forms on: set_integer_forms)
     int q = 0;
     std::uint64_t mask = 0;
 
     Fraction(const Numbers& in, int r)
         : exact(in.bits() <= 53 && integer_forms.load())
-        , q(std::max(in.bits() - r, 0))
+        , q(exact ? std::max(in.bits() - r, 0) : 0)
         , mask(q == 0 ? 0 : (std::uint64_t(1) << q) - 1)
     {
     }
@@ -634,7 +635,7 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
     std::vector<std::uint64_t> words(static_cast<std::size_t>(
         std::min<long>(std::min<long>(n, static_cast<long>(block_words(!cells.exact()))) * dl,
             static_cast<long>(block_words(!cells.exact())))));
-    std::vector<unsigned char> values(words.size());
+    std::vector<unsigned char> values(cells.exact() ? 0 : words.size());
     std::vector<long> counts(static_cast<std::size_t>(t) + 1);
 
     for (long rep = 0; rep < N; ++rep) {

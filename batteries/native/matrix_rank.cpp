@@ -220,11 +220,14 @@ std::vector<long> count_ranks(Numbers& in, const Shape& sh, long N, long n, int 
     while (m > 0) {
         const std::size_t next
             = static_cast<std::size_t>(std::min<std::uint64_t>(size, total - done - m));
-        const long chunk = std::max(1L, static_cast<long>(m) / (8L * threads));
+        // No more threads than matrices (and a reader): each holds a matrix and a table.
+        const int team = static_cast<int>(
+            std::min<std::size_t>(static_cast<std::size_t>(threads), m + (next > 0 ? 1 : 0)));
+        const long chunk = std::max(1L, static_cast<long>(m) / (8L * team));
         const std::uint64_t* batch = raw[cur].get();
         std::uint64_t* ahead = raw[1 - cur].get();
         std::exception_ptr failed;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(team)
         {
 #pragma omp single nowait
             {
