@@ -10,8 +10,9 @@
 //
 // The cells: unif01_StripL(r, d) of each word, (long) (d * (2^r U - (long) 2^r U)) with
 // U = word * 2^-bits, operation for operation as Numbers::strip_l. Compiled by nvcc this needs
-// --fmad=false (device_cuda.cu's flags): a multiply-add contracted into one rounding could give
-// another d * (...) than the host's two roundings.
+// --fmad=false (device_cuda.cu's flags): by default nvcc contracts a product and an addition
+// that uses it into one fused multiply-add, rounded once, where the host rounds each operation;
+// with --fmad=false every operation here is rounded as on the host, whatever the expression.
 //
 // Only Thrust interfaces found in both Debian 12's Thrust 1.17 and CUDA 13's CCCL are used.
 #pragma once

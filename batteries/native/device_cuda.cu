@@ -1,8 +1,9 @@
 // device.hpp on CUDA: device_counts.hpp's algorithms compiled by nvcc for Thrust's CUDA system.
 //
-// Compiled with --fmad=false (batteries/native/CMakeLists.txt): StripL's d * (2^r U - (long) 2^r U)
-// must be rounded as the host rounds it, each product on its own, never contracted with an
-// addition into one fused multiply-add.
+// Compiled with --fmad=false (batteries/native/CMakeLists.txt): StripL's
+// (long) (d * (2^r U - (long) 2^r U)) must be rounded as the host rounds it, each operation on
+// its own; nvcc's default contracts a product and an addition into one fused multiply-add,
+// rounded once.
 //
 // Device memory is taken on the calling thread's current device, the stream's own: the CUDA
 // backend selects its device on the thread that creates the stream and again at each launch.
