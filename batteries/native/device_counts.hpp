@@ -49,6 +49,11 @@ using Index = std::uint64_t;
 
 // Words written into device memory at a time (256 MiB) by default: a replication's words arrive
 // in chunks of whole cells, each converted before the next is written.
+//
+// Device memory per test, besides the sort's scratch (about one more array of the sorted keys):
+// BirthdaySpacings, the words of a chunk and two arrays of n cells (BigCrush: n up to 3 x 10^7,
+// t up to 16: 256 MiB + 480 MB); CollisionOver, the words of a chunk, n + t - 1 one-dimensional
+// cells of 4 bytes and n tuples of 8 (BigCrush: n = 2 x 10^7, t up to 21: 160 + 80 + 160 MB).
 constexpr std::size_t chunk_words = std::size_t(1) << 25;
 
 // unif01_StripL(gen, r, d) of one word, as Numbers::strip_l.
