@@ -27,6 +27,7 @@
 // each replication's sort runs on all threads.
 #include "birthday_spacings.hpp"
 
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -459,7 +460,13 @@ BirthdaySpacingsResult birthday_spacings(Numbers& in, const BirthdaySpacingsPara
     const std::size_t n = static_cast<std::size_t>(p.n);
     const long batch = replication_batch(p.N, n, threads);
 
-    if (batch == 0) {
+    // The counts from the device the stream runs on (device.hpp) where its words can be had
+    // there; the rest is the same code for both paths.
+    if (const auto y = device_birthday_collisions(in, p)) {
+        for (long rep = 0; rep < p.N; ++rep)
+            res.collisions[static_cast<std::size_t>(rep)]
+                = static_cast<double>((*y)[static_cast<std::size_t>(rep)]);
+    } else if (batch == 0) {
         const std::unique_ptr<Cell[]> a(new Cell[n]), tmp(new Cell[n]);
         for (long rep = 0; rep < p.N; ++rep) {
             const Cell all = generate_cells(in, build, a.get(), n, threads);

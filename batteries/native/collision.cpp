@@ -26,6 +26,7 @@
 // n = 2 * 10^7.
 #include "collision.hpp"
 
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -521,9 +522,14 @@ CollisionResult collision_over(Numbers& in, long N, long n, int r, long d, int t
     const std::size_t nn = static_cast<std::size_t>(n);
     const std::size_t tt = static_cast<std::size_t>(t);
 
+    // The counts from the device the stream runs on (device.hpp) where its words can be had
+    // there; the rest is the same code for both paths.
+    const auto on_device = device_collision_over_distinct(in, N, n, r, d, t);
     double sum_x = 0.0, sum_x2 = 0.0, x0_pre = 0.0;
     for (long seq = 1; seq <= N; ++seq) {
-        const std::uint64_t distinct = replication(in, true, nn, tt, r, d, k, threads, ws);
+        const std::uint64_t distinct = on_device
+            ? (*on_device)[static_cast<std::size_t>(seq - 1)]
+            : replication(in, true, nn, tt, r, d, k, threads, ws);
         // MultinomOver: X, X0 by the approximation, NbCollisions, Nb[0], the collector.
         const double x = static_cast<double>(nn - distinct);
         double x0 = x;
