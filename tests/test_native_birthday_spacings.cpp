@@ -22,22 +22,6 @@ extern "C" {
 #include <testu01/sres.h>
 }
 
-// This executable links the family's library alone, not the registry (registry.cpp) that
-// defines the thread count; these stand in for it here and give way to it where it is linked.
-namespace rngvet::native {
-namespace {
-int test_threads = 2;
-} // namespace
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-} // namespace rngvet::native
-
 namespace {
 
 using rngvet::native::BirthdaySpacingsParams;
