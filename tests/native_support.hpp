@@ -13,6 +13,7 @@
 #include "generators/configuration.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
@@ -89,6 +90,14 @@ private:
     std::unique_ptr<rngvet::Stream> stream_;
     std::unique_ptr<rngvet::TestU01Generator> feed_;
 };
+
+// RNGVET_NATIVE_FULL=1: the battery forms at their full n (minutes each in TestU01), as on the
+// GPU machine; otherwise at the smaller n CI time allows.
+inline bool native_full_size()
+{
+    const char* v = std::getenv("RNGVET_NATIVE_FULL");
+    return v != nullptr && std::string(v) == "1";
+}
 
 inline std::uint64_t bits_of(double x)
 {

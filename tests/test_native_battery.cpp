@@ -109,8 +109,8 @@ TEST_P(NativeBattery, SmallCrushAutoStoresTestU01sPValuesAndCounts)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, NativeBattery,
-    testing::Values("--mode serial", "--mode sharded --jobs 2"), mode_name);
+INSTANTIATE_TEST_SUITE_P(
+    Modes, NativeBattery, testing::Values("--mode serial", "--mode sharded --jobs 2"), mode_name);
 
 TEST(NativeEngine, ATestWithoutNativeFormIsRefusedBeforeAnythingIsStored)
 {
@@ -121,7 +121,8 @@ TEST(NativeEngine, ATestWithoutNativeFormIsRefusedBeforeAnythingIsStored)
         + db);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("test 1 (SerialOver, t = 2) of crush has no native form"), std::string::npos)
+    EXPECT_NE(
+        r.err.find("test 1 (SerialOver, t = 2) of crush has no native form"), std::string::npos)
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(db));
     // Batteries with no native test at all, and an engine that is none.

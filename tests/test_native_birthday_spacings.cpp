@@ -30,12 +30,6 @@ using rngvet::native::Numbers;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
 
-bool full_size()
-{
-    const char* v = std::getenv("RNGVET_NATIVE_FULL");
-    return v != nullptr && std::strcmp(v, "1") == 0;
-}
-
 struct Case {
     std::string name;
     BirthdaySpacingsParams p;
@@ -181,7 +175,8 @@ std::vector<Case> table_cases()
     for (const BatterySet& s : battery_sets()) {
         Case c{ std::string(s.battery) + std::to_string(s.number), s.p };
         const long numbers = c.p.N * c.p.n * c.p.t;
-        if (!full_size() && std::strcmp(s.battery, "smallcrush") != 0 && numbers > small_numbers) {
+        if (!rngvet_test::native_full_size() && std::strcmp(s.battery, "smallcrush") != 0
+            && numbers > small_numbers) {
             c.p.n = std::max(1000L, small_numbers / (c.p.N * c.p.t));
             c.name += "_n" + std::to_string(c.p.n);
         }
@@ -281,7 +276,7 @@ TEST_P(BirthdaySpacingsRow, RunIsTestU01s)
     const std::size_t i = static_cast<std::size_t>(std::get<0>(GetParam()));
     const std::string& generator = std::get<1>(GetParam());
     const BatterySet& s = battery_sets()[i];
-    if (std::strcmp(s.battery, "smallcrush") != 0 && !full_size())
+    if (std::strcmp(s.battery, "smallcrush") != 0 && !rngvet_test::native_full_size())
         GTEST_SKIP() << "full size with RNGVET_NATIVE_FULL=1";
     const auto tests = rngvet::native::birthday_spacings_tests();
     ASSERT_LT(i, tests.size());

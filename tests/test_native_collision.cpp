@@ -38,12 +38,6 @@ using rngvet_test::same_bits;
 
 namespace {
 
-bool full_size()
-{
-    const char* v = std::getenv("RNGVET_NATIVE_FULL");
-    return v != nullptr && std::string(v) == "1";
-}
-
 // One TestU01 call: sknuth_Collision or smarsa_CollisionOver with its parameters.
 struct Form {
     std::string name;
@@ -137,15 +131,16 @@ std::uint64_t power(long d, int t)
 std::vector<Form> forms()
 {
     std::vector<Form> v;
-    const long small_over = full_size() ? 0 : 50000; // 0: the battery's n
+    const long small_over = rngvet_test::native_full_size() ? 0 : 50000; // 0: the battery's n
     // SmallCrush test 2 (at full size in the row test below), and smaller.
-    v.push_back({ "smallcrush2", false, 1, full_size() ? 5000000 : 1000000, 0, 65536, 2 });
+    v.push_back({ "smallcrush2", false, 1, rngvet_test::native_full_size() ? 5000000 : 1000000, 0,
+        65536, 2 });
     v.push_back({ "", false, 1, 200000, 0, 65536, 2 });
     v.push_back({ "", false, 3, 100000, 0, 65536, 2 });
     // Crush tests 3-10 and BigCrush tests 3-12: their parameters (N and n smaller by default).
     for (const native::CollisionRow& row : native::collision_rows()) {
         if (!row.over) continue;
-        const long N = full_size() ? row.N : 2;
+        const long N = rngvet_test::native_full_size() ? row.N : 2;
         v.push_back({ std::string(row.battery) + std::to_string(row.number), true, N,
             small_over ? small_over : row.n, row.r, row.d, row.t });
     }
@@ -366,7 +361,7 @@ TEST_P(CollisionRowExact, SameAsTestU01)
     const std::string& generator = std::get<1>(GetParam());
     const native::NativeTest test = native::collision_tests()[i];
     const ExpectedRow& e = expected_rows[i];
-    const bool whole = full_size() || std::string(e.battery) == "smallcrush";
+    const bool whole = rngvet_test::native_full_size() || std::string(e.battery) == "smallcrush";
     const long N = whole ? e.N : 2;
     const long n = whole ? e.n : 30000;
 

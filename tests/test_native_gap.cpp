@@ -32,12 +32,6 @@ using rngvet::native::Numbers;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
 
-bool full_size()
-{
-    const char* e = std::getenv("RNGVET_NATIVE_FULL");
-    return e != nullptr && std::string(e) == "1";
-}
-
 // A TestU01 result record, deleted on leaving.
 struct Chi2Record {
     sres_Chi2* res = sres_CreateChi2();
@@ -191,7 +185,7 @@ class GapExact : public testing::TestWithParam<std::tuple<GapCase, std::string>>
 TEST_P(GapExact, SameAsTestU01)
 {
     const GapCase& c = std::get<0>(GetParam());
-    const long n = full_size() ? c.n : c.n_small;
+    const long n = rngvet_test::native_full_size() ? c.n : c.n_small;
     const Chi2Outcome o = compare(
         std::get<1>(GetParam()),
         [&](unif01_Gen* gen, sres_Chi2* res) {
@@ -261,7 +255,7 @@ class SimpPokerExact : public testing::TestWithParam<std::tuple<PokerCase, std::
 TEST_P(SimpPokerExact, SameAsTestU01)
 {
     const PokerCase& c = std::get<0>(GetParam());
-    const long n = full_size() ? c.n : c.n_small;
+    const long n = rngvet_test::native_full_size() ? c.n : c.n_small;
     compare(
         std::get<1>(GetParam()),
         [&](unif01_Gen* gen, sres_Chi2* res) { sknuth_SimpPoker(gen, res, c.N, n, c.r, c.d, c.k); },
@@ -323,7 +317,7 @@ class CouponCollectorExact : public testing::TestWithParam<std::tuple<CouponCase
 TEST_P(CouponCollectorExact, SameAsTestU01)
 {
     const CouponCase& c = std::get<0>(GetParam());
-    const long n = full_size() ? c.n : c.n_small;
+    const long n = rngvet_test::native_full_size() ? c.n : c.n_small;
     compare(
         std::get<1>(GetParam()),
         [&](unif01_Gen* gen, sres_Chi2* res) {
@@ -482,7 +476,7 @@ TEST_P(BatteryRowExact, SameAsTestU01)
         check(call.n_small,
             [&](Numbers& in) { return rngvet::native::run_row(*row, in, call.n_small); });
     }
-    if (std::string(call.battery) == "smallcrush" || full_size()) {
+    if (std::string(call.battery) == "smallcrush" || rngvet_test::native_full_size()) {
         SCOPED_TRACE("registered row, n = " + std::to_string(call.n));
         const rngvet::native::NativeTest* test = nullptr;
         for (const rngvet::native::NativeTest& t : rngvet::native::gap_tests())

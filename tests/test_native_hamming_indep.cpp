@@ -29,12 +29,6 @@ using rngvet_test::same_bits;
 
 namespace {
 
-bool full_size()
-{
-    const char* v = std::getenv("RNGVET_NATIVE_FULL");
-    return v != nullptr && std::string(v) == "1";
-}
-
 struct ResDeleter {
     void operator()(sstring_Res* r) const { sstring_DeleteRes(r); }
 };
@@ -202,7 +196,7 @@ class HammingIndepExact : public testing::TestWithParam<Case> { };
 TEST_P(HammingIndepExact, SameAsTestU01)
 {
     native::HammingIndepParams p = GetParam().form.p;
-    if (full_size() && GetParam().form.full_n > 0) p.n = GetParam().form.full_n;
+    if (rngvet_test::native_full_size() && GetParam().form.full_n > 0) p.n = GetParam().form.full_n;
     SCOPED_TRACE("N=" + std::to_string(p.N) + " n=" + std::to_string(p.n)
         + " r=" + std::to_string(p.r) + " s=" + std::to_string(p.s) + " L=" + std::to_string(p.L)
         + " d=" + std::to_string(p.d));
@@ -342,7 +336,7 @@ TEST_P(HammingIndepRow, PValueAsBbatteryWritesIt)
     const BatteryRow& b = battery_rows()[i];
     const std::vector<native::NativeTest> tests = native::hamming_indep_tests();
     ASSERT_LT(i, tests.size());
-    const bool whole = full_size() || std::string(b.battery) == "smallcrush";
+    const bool whole = rngvet_test::native_full_size() || std::string(b.battery) == "smallcrush";
     const long n = whole ? b.p.n : b.quick_n;
 
     HarnessFeed feed1(generator);

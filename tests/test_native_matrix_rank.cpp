@@ -30,12 +30,6 @@ using rngvet_test::harness_generators;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
 
-bool full_size()
-{
-    const char* v = std::getenv("RNGVET_NATIVE_FULL");
-    return v != nullptr && std::string(v) == "1";
-}
-
 struct Chi2Deleter {
     void operator()(sres_Chi2* p) const { sres_DeleteChi2(p); }
 };
@@ -351,7 +345,8 @@ struct Size {
 
 Size default_size(const MatrixRankRow& row)
 {
-    if (full_size() || std::string(row.battery) == "smallcrush") return { row.N, row.n, 10 };
+    if (rngvet_test::native_full_size() || std::string(row.battery) == "smallcrush")
+        return { row.N, row.n, 10 };
     if (row.l <= 60) return { std::min(row.N, 3L), 3000, 10 };
     if (row.l <= 300) return { row.N, 60, 10 };
     // Large matrices: eight, two classes or three with gofs_MinExpected 2.
@@ -364,7 +359,7 @@ Size default_size(const MatrixRankRow& row)
 // the generators, RNGVET_NATIVE_FULL=1 runs all.
 bool runs_by_default(const MatrixRankRow& row, const std::string& generator)
 {
-    if (full_size() || row.l < 5000) return true;
+    if (rngvet_test::native_full_size() || row.l < 5000) return true;
     return row.number == 70 ? (generator == "mt19937" || generator == "lcg")
                             : (generator == "ranmar24" || generator == "mtdc");
 }

@@ -122,12 +122,6 @@ int case_threads(const std::string& label, const std::string& generator)
     return 1 + static_cast<int>(std::hash<std::string>()(label + "/" + generator) % 3);
 }
 
-bool full_size()
-{
-    const char* e = std::getenv("RNGVET_NATIVE_FULL");
-    return e != nullptr && std::strcmp(e, "1") == 0;
-}
-
 std::string clean(std::string s)
 {
     for (char& c : s)
@@ -485,7 +479,7 @@ TEST_P(BatteryRowExact, RowAsBbatteryWritesIt)
     ASSERT_NE(found, nullptr) << "not registered";
 
     // The full row: SmallCrush's always, the others with RNGVET_NATIVE_FULL=1.
-    if (c.row.battery == "smallcrush" || full_size()) {
+    if (c.row.battery == "smallcrush" || rngvet_test::native_full_size()) {
         HarnessFeed feed1(c.generator), feed2(c.generator);
         const auto tu = testu01_row(feed1.gen(), c.row, c.row.n);
         std::vector<rngvet::native::NativeStatistic> nat;

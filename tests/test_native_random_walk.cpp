@@ -26,12 +26,6 @@ using rngvet::native::RandomWalkResult;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
 
-bool full_size()
-{
-    const char* v = std::getenv("RNGVET_NATIVE_FULL");
-    return v != nullptr && std::string(v) == "1";
-}
-
 struct SwalkRes {
     swalk_Res* res = swalk_CreateRes();
     SwalkRes() = default;
@@ -164,7 +158,7 @@ TEST_P(RandomWalk1, SameAsTestU01)
     const Case& c = std::get<0>(GetParam());
     const std::string& generator = std::get<1>(GetParam());
     RandomWalkParams p = c.p;
-    if (full_size() && c.full_n > 0) p.n = c.full_n;
+    if (rngvet_test::native_full_size() && c.full_n > 0) p.n = c.full_n;
 
     HarnessFeed tu(generator);
     SwalkRes res;
@@ -299,7 +293,7 @@ TEST_P(RandomWalkRow, SameAsBbattery)
 {
     const BatteryRow& row = battery_rows()[std::get<0>(GetParam())];
     const std::string& generator = std::get<1>(GetParam());
-    const bool whole = full_size() || row.n == row.reduced_n;
+    const bool whole = rngvet_test::native_full_size() || row.n == row.reduced_n;
     const long n = whole ? row.n : row.reduced_n;
 
     HarnessFeed tu(generator), nat(generator);

@@ -17,6 +17,7 @@
 // TestU01's order, through TestU01's own library where TestU01 calls it.
 #include "gap.hpp"
 
+#include "classes.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -199,47 +200,6 @@ Chi2Outcome outcome_of(const sres_Chi2* res)
     o.jmax = res->jmax;
     if (res->jmax >= 0) o.counts.assign(res->Count, res->Count + res->jmax + 1);
     return o;
-}
-
-// gofs_MergeClasses (probdist/gofs.c) without its warning, which TestU01 prints to stdout when
-// fewer than 2 classes are left: classes expecting fewer than gofs_MinExpected are merged into
-// the next ones, the expected numbers summed in the same order; loc[s] becomes the class of s.
-// Returns the number of classes.
-long merge_classes(double* expected, long* loc, long* smin, long* smax)
-{
-    long classes = 0;
-    long first = *smin; // first index of the last merged run
-    long s = *smin;
-    while (s <= *smax) {
-        if (expected[s] < gofs_MinExpected) {
-            first = s;
-            double sum = expected[s];
-            while (sum < gofs_MinExpected && s < *smax) {
-                expected[s] = 0.0;
-                ++s;
-                sum += expected[s];
-            }
-            expected[s] = sum;
-            for (long j = first; j <= s; ++j)
-                loc[j] = s;
-        } else {
-            loc[s] = s;
-        }
-        ++classes;
-        ++s;
-    }
-    *smin = loc[*smin];
-    // The last class, still expecting too few, joins the one before it.
-    if (expected[*smax] < gofs_MinExpected) {
-        if (first > *smin) --first;
-        expected[first] += expected[*smax];
-        expected[*smax] = 0.0;
-        --classes;
-        for (long j = first + 1; j <= *smax; ++j)
-            loc[j] = first;
-        *smax = first;
-    }
-    return classes;
 }
 
 // The chi-square of one replication's counts (res->Count[jmin..jmax]), added to sVal1 as the
@@ -503,7 +463,7 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
         res->NbExp[s] = mult * M(s, k);
     }
     long jlow = 1, jhigh = minkd;
-    const long classes = merge_classes(res->NbExp, res->Loc, &jlow, &jhigh);
+    const long classes = merge_classes_quietly(res->NbExp, res->Loc, jlow, jhigh);
     res->jmin = jlow;
     res->jmax = jhigh;
     res->degFree = classes - 1;
@@ -623,7 +583,7 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
     }
     res->NbExp[t] = static_cast<double>(n) - mult * M(d, t - 1);
     long jlow = d, jhigh = t;
-    const long classes = merge_classes(res->NbExp, res->Loc, &jlow, &jhigh);
+    const long classes = merge_classes_quietly(res->NbExp, res->Loc, jlow, jhigh);
     res->jmin = jlow;
     res->jmax = jhigh;
     res->degFree = classes - 1;

@@ -20,6 +20,7 @@
 //   replication, gofw_ActiveTests2 with wdist_ChiSquare and sres_GetChi2SumStat.
 #include "matrix_rank.hpp"
 
+#include "classes.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -259,44 +260,6 @@ std::vector<long> count_ranks(Numbers& in, const Shape& sh, long N, long n, int 
     return hist;
 }
 
-// gofs_MergeClasses's merging (gofs.c), for the case where it leaves fewer than two classes
-// and would print a warning: going up from smin, a class whose expected number is below
-// gofs_MinExpected absorbs the next ones until their sum reaches it (the sum kept in the last,
-// the others set to 0, Loc of each pointing to the last); then, if the class at smax is still
-// below gofs_MinExpected, it is folded into the start of the last merged run (or the class
-// before it), which becomes smax. Returns the number of classes.
-long merge_quietly(double* e, long* loc, long& smin, long& smax)
-{
-    long classes = 0;
-    long run_start = smin; // start of the last merged run
-    for (long s = smin; s <= smax; ++s, ++classes) {
-        if (!(e[s] < gofs_MinExpected)) {
-            loc[s] = s;
-            continue;
-        }
-        run_start = s;
-        double sum = e[s];
-        while (sum < gofs_MinExpected && s < smax) {
-            e[s] = 0.0;
-            sum += e[++s];
-        }
-        e[s] = sum;
-        for (long j = run_start; j <= s; ++j)
-            loc[j] = s;
-    }
-    smin = loc[smin];
-    if (e[smax] < gofs_MinExpected) {
-        if (run_start > smin) --run_start;
-        e[run_start] += e[smax];
-        e[smax] = 0.0;
-        --classes;
-        for (long j = run_start + 1; j <= smax; ++j)
-            loc[j] = run_start;
-        smax = run_start;
-    }
-    return classes;
-}
-
 struct Chi2Deleter {
     void operator()(sres_Chi2* p) const { sres_DeleteChi2(p); }
 };
@@ -353,10 +316,10 @@ void matrix_rank(
         std::vector<double> e(nbexp, nbexp + minkl + 1);
         std::vector<long> lo(loc, loc + minkl + 1);
         long a = jlow, z = jhigh;
-        if (merge_quietly(e.data(), lo.data(), a, z) >= 2)
+        if (merge_classes_quietly(e.data(), lo.data(), a, z) >= 2)
             gofs_MergeClasses(nbexp, loc, &jlow, &jhigh, &groups);
         else
-            groups = merge_quietly(nbexp, loc, jlow, jhigh);
+            groups = merge_classes_quietly(nbexp, loc, jlow, jhigh);
     }
     res->jmin = jlow;
     res->jmax = jhigh;

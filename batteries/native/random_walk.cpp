@@ -19,6 +19,7 @@
 // counted through tables indexed by the 8 bits, the previous step and S at the chunk's start.
 #include "random_walk.hpp"
 
+#include "classes.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -280,47 +281,6 @@ void expected_numbers(long n, long L, const std::array<Chi2Ptr, walk_statistics>
     }
 }
 
-// gofs_MergeClasses's arithmetic (classes with fewer than gofs_MinExpected expected numbers
-// merged with the following ones, the last with the previous), without its warning on stdout.
-// Returns the number of classes.
-long merge_classes(sres_Chi2* q)
-{
-    double* E = q->NbExp;
-    long* Loc = q->Loc;
-    long classes = 0;
-    long s0 = q->jmin;
-    long s = q->jmin;
-    while (s <= q->jmax) {
-        if (E[s] < gofs_MinExpected) {
-            s0 = s;
-            double sum = E[s];
-            while (sum < gofs_MinExpected && s < q->jmax) {
-                E[s] = 0.0;
-                ++s;
-                sum += E[s];
-            }
-            E[s] = sum;
-            for (long j = s0; j <= s; ++j)
-                Loc[j] = s;
-        } else {
-            Loc[s] = s;
-        }
-        ++classes;
-        ++s;
-    }
-    q->jmin = Loc[q->jmin];
-    if (E[q->jmax] < gofs_MinExpected) {
-        if (s0 > q->jmin) --s0;
-        E[s0] += E[q->jmax];
-        E[q->jmax] = 0.0;
-        --classes;
-        for (long j = s0 + 1; j <= q->jmax; ++j)
-            Loc[j] = s0;
-        q->jmax = s0;
-    }
-    return classes;
-}
-
 void check(bool ok, const char* what)
 {
     if (!ok) throw std::invalid_argument(std::string("swalk_RandomWalk1: ") + what);
@@ -359,7 +319,7 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
         q[k][walk_C]->jmax = L / 2;
         expected_numbers(p.n, L, q[k]);
         for (Chi2Ptr& c : q[k]) {
-            const long classes = merge_classes(c.get());
+            const long classes = merge_classes_quietly(c->NbExp, c->Loc, c->jmin, c->jmax);
             // TestU01 would end the process in gofw_ActiveTests2 (a chi-square of 0 degrees).
             if (classes < 2)
                 throw std::domain_error("swalk_RandomWalk1: fewer than 2 classes for a chi-square");
