@@ -534,17 +534,11 @@ const BirthdaySpacingsRow battery_rows[] = {
 };
 constexpr std::size_t row_count = sizeof battery_rows / sizeof battery_rows[0];
 
-template <std::size_t I> std::vector<NativeStatistic> run_row(Numbers& in)
+std::vector<NativeStatistic> run_row(const BirthdaySpacingsRow& row, Numbers& in)
 {
-    const BirthdaySpacingsRow& row = battery_rows[I];
     const BirthdaySpacingsResult res = birthday_spacings(in, row.params, threads());
     if (!res.done) throw std::logic_error("smarsa_BirthdaySpacings: battery row declined");
     return { { row.name, res.p_value } };
-}
-
-template <std::size_t... I> std::vector<NativeTest> make_tests(std::index_sequence<I...>)
-{
-    return { NativeTest{ battery_rows[I].battery, battery_rows[I].number, &run_row<I> }... };
 }
 
 } // namespace
@@ -558,7 +552,11 @@ const std::vector<BirthdaySpacingsRow>& birthday_spacings_rows()
 
 std::vector<NativeTest> birthday_spacings_tests()
 {
-    return make_tests(std::make_index_sequence<row_count>());
+    std::vector<NativeTest> tests;
+    for (const BirthdaySpacingsRow& row : battery_rows)
+        tests.push_back(
+            { row.battery, row.number, [&row](Numbers& in) { return run_row(row, in); } });
+    return tests;
 }
 
 } // namespace rngvet::native

@@ -612,16 +612,6 @@ const CollisionRow row_table[] = {
 };
 constexpr std::size_t row_count = sizeof row_table / sizeof row_table[0];
 
-template <std::size_t I> std::vector<NativeStatistic> run_row(Numbers& in)
-{
-    return run_collision_row(row_table[I], in, row_table[I].n, threads());
-}
-
-template <std::size_t... I> std::vector<NativeTest> make_rows(std::index_sequence<I...>)
-{
-    return { NativeTest{ row_table[I].battery, row_table[I].number, &run_row<I> }... };
-}
-
 } // namespace
 
 const std::vector<CollisionRow>& collision_rows()
@@ -642,7 +632,11 @@ std::vector<NativeStatistic> run_collision_row(
 
 std::vector<NativeTest> collision_tests()
 {
-    return make_rows(std::make_index_sequence<row_count>());
+    std::vector<NativeTest> tests;
+    for (const CollisionRow& row : row_table)
+        tests.push_back({ row.battery, row.number,
+            [&row](Numbers& in) { return run_collision_row(row, in, row.n, threads()); } });
+    return tests;
 }
 
 } // namespace rngvet::native

@@ -697,24 +697,14 @@ std::vector<NativeStatistic> run_row(const GapRow& row, Numbers& in, long n)
     return { NativeStatistic{ row.name, o.pval2[gofw_Mean] } };
 }
 
-namespace {
-
-template <std::size_t I> std::vector<NativeStatistic> run_battery_row(Numbers& in)
-{
-    return run_row(battery_table[I], in, battery_table[I].n);
-}
-
-template <std::size_t... I> std::vector<NativeTest> battery_rows(std::index_sequence<I...>)
-{
-    return { NativeTest{ gap_rows()[I].battery, gap_rows()[I].number, &run_battery_row<I> }... };
-}
-
-} // namespace
-
 // The battery rows (bbattery.c), one per entry of gap_rows().
 std::vector<NativeTest> gap_tests()
 {
-    return battery_rows(std::make_index_sequence<row_count>());
+    std::vector<NativeTest> tests;
+    for (const GapRow& row : battery_table)
+        tests.push_back(
+            { row.battery, row.number, [&row](Numbers& in) { return run_row(row, in, row.n); } });
+    return tests;
 }
 
 } // namespace rngvet::native

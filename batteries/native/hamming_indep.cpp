@@ -438,23 +438,13 @@ std::vector<NativeStatistic> run_hamming_indep_row(
     return { { row.name, pv } };
 }
 
-namespace {
-template <std::size_t I> std::vector<NativeStatistic> run_row(Numbers& in)
-{
-    const HammingIndepRow& row = hamming_indep_rows()[I];
-    return run_hamming_indep_row(in, row, row.params.n);
-}
-
-template <std::size_t... I> std::vector<NativeTest> make_rows(std::index_sequence<I...>)
-{
-    return { NativeTest{
-        hamming_indep_rows()[I].battery, hamming_indep_rows()[I].number, run_row<I> }... };
-}
-} // namespace
-
 std::vector<NativeTest> hamming_indep_tests()
 {
-    return make_rows(std::make_index_sequence<13>());
+    std::vector<NativeTest> tests;
+    for (const HammingIndepRow& row : hamming_indep_rows())
+        tests.push_back({ row.battery, row.number,
+            [&row](Numbers& in) { return run_hamming_indep_row(in, row, row.params.n); } });
+    return tests;
 }
 
 } // namespace rngvet::native

@@ -379,16 +379,6 @@ const MatrixRankRow rows[] = {
 };
 constexpr int row_count = sizeof rows / sizeof rows[0];
 
-template <int I> std::vector<NativeStatistic> run_row(Numbers& in)
-{
-    return run_matrix_rank_row(rows[I], in, rows[I].N, rows[I].n);
-}
-
-template <int... I> std::vector<NativeTest> make_tests(std::integer_sequence<int, I...>)
-{
-    return { NativeTest{ rows[I].battery, rows[I].number, &run_row<I> }... };
-}
-
 } // namespace
 
 const std::vector<MatrixRankRow>& matrix_rank_rows()
@@ -399,7 +389,11 @@ const std::vector<MatrixRankRow>& matrix_rank_rows()
 
 std::vector<NativeTest> matrix_rank_tests()
 {
-    return make_tests(std::make_integer_sequence<int, row_count>());
+    std::vector<NativeTest> tests;
+    for (const MatrixRankRow& row : rows)
+        tests.push_back({ row.battery, row.number,
+            [&row](Numbers& in) { return run_matrix_rank_row(row, in, row.N, row.n); } });
+    return tests;
 }
 
 } // namespace rngvet::native

@@ -499,25 +499,6 @@ const WeightDistribRow weight_distrib_table[] = {
     { "bigcrush", 64, 1, 20000000, 26, 256, 0.0, 0.0625, "WeightDistrib, r = 26" },
 };
 
-template <std::size_t I> std::vector<NativeStatistic> run_max_oft(Numbers& in)
-{
-    return max_oft_statistics(in, max_oft_table[I], max_oft_table[I].n, threads());
-}
-
-template <std::size_t I> std::vector<NativeStatistic> run_weight_distrib(Numbers& in)
-{
-    return weight_distrib_statistics(
-        in, weight_distrib_table[I], weight_distrib_table[I].n, threads());
-}
-
-template <std::size_t... I, std::size_t... J>
-std::vector<NativeTest> rows(std::index_sequence<I...>, std::index_sequence<J...>)
-{
-    return { NativeTest{ max_oft_table[I].battery, max_oft_table[I].number, &run_max_oft<I> }...,
-        NativeTest{ weight_distrib_table[J].battery, weight_distrib_table[J].number,
-            &run_weight_distrib<J> }... };
-}
-
 } // namespace
 
 std::vector<MaxOftRow> max_oft_rows()
@@ -567,8 +548,14 @@ std::vector<NativeStatistic> weight_distrib_statistics(
 // number.
 std::vector<NativeTest> max_oft_tests()
 {
-    return rows(std::make_index_sequence<std::size(max_oft_table)>(),
-        std::make_index_sequence<std::size(weight_distrib_table)>());
+    std::vector<NativeTest> tests;
+    for (const MaxOftRow& row : max_oft_table)
+        tests.push_back({ row.battery, row.number,
+            [&row](Numbers& in) { return max_oft_statistics(in, row, row.n, threads()); } });
+    for (const WeightDistribRow& row : weight_distrib_table)
+        tests.push_back({ row.battery, row.number,
+            [&row](Numbers& in) { return weight_distrib_statistics(in, row, row.n, threads()); } });
+    return tests;
 }
 
 } // namespace rngvet::native

@@ -11,6 +11,7 @@
 
 #include "source.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ struct NativeTest {
     const char* battery; // "smallcrush", "crush", "bigcrush"
     int number; // TestU01's test number in that battery
     // Runs the test on the next numbers of `in`; the p-values in the order the battery
-    // writes them.
-    std::vector<NativeStatistic> (*run)(Numbers& in);
+    // writes them. A family's row table binds its parameters here.
+    std::function<std::vector<NativeStatistic>(Numbers& in)> run;
 };
 
 // The native form of test `number` of `battery` (a battery family name), or nullptr.

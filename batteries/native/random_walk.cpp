@@ -464,17 +464,6 @@ const RandomWalkRow rows[] = {
 };
 constexpr std::size_t row_count = sizeof rows / sizeof rows[0];
 
-template <std::size_t I> std::vector<NativeStatistic> run_row(Numbers& in)
-{
-    const RandomWalkRow& row = rows[I];
-    return walk_pvalues(random_walk1(in, row.params), row.params.N, row.suffix);
-}
-
-template <std::size_t... I> std::vector<NativeTest> make_tests(std::index_sequence<I...>)
-{
-    return { NativeTest{ rows[I].battery, rows[I].number, &run_row<I> }... };
-}
-
 } // namespace
 
 const std::vector<RandomWalkRow>& random_walk_rows()
@@ -485,7 +474,13 @@ const std::vector<RandomWalkRow>& random_walk_rows()
 
 std::vector<NativeTest> random_walk_tests()
 {
-    return make_tests(std::make_index_sequence<row_count>());
+    std::vector<NativeTest> tests;
+    for (const RandomWalkRow& row : rows)
+        tests.push_back({ row.battery, row.number, [&row](Numbers& in) {
+                             return walk_pvalues(
+                                 random_walk1(in, row.params), row.params.N, row.suffix);
+                         } });
+    return tests;
 }
 
 } // namespace rngvet::native
