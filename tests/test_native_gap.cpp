@@ -478,8 +478,9 @@ TEST_P(BatteryRowExact, SameAsTestU01)
     }
     if (std::string(call.battery) == "smallcrush" || rngvet_test::native_full_size()) {
         SCOPED_TRACE("registered row, n = " + std::to_string(call.n));
+        const std::vector<rngvet::native::NativeTest> tests = rngvet::native::gap_tests();
         const rngvet::native::NativeTest* test = nullptr;
-        for (const rngvet::native::NativeTest& t : rngvet::native::gap_tests())
+        for (const rngvet::native::NativeTest& t : tests)
             if (call.battery == std::string(t.battery) && call.number == t.number) test = &t;
         ASSERT_NE(test, nullptr);
         const auto run = test->run;

@@ -305,11 +305,12 @@ TEST_P(RandomWalkRow, SameAsBbattery)
     {
         Numbers in(nat.feed());
         if (whole) {
+            const std::vector<rngvet::native::NativeTest> tests
+                = rngvet::native::random_walk_tests();
             const rngvet::native::NativeTest* t = nullptr;
-            for (const auto& x : rngvet::native::random_walk_tests())
+            for (const auto& x : tests)
                 if (std::string(x.battery) == row.battery && x.number == row.number) t = &x;
             ASSERT_NE(t, nullptr);
-            // random_walk_tests() returns a temporary vector; its run pointers stay valid.
             got = t->run(in);
         } else {
             const auto& params = rngvet::native::random_walk_rows()[std::get<0>(GetParam())];
