@@ -124,34 +124,14 @@ std::string store_bytes(const std::string& db)
     return all;
 }
 
-void sql_write(const std::string& db, const std::string& statement)
+// Changes the store with SQL (sql_write), then back to a single file, as rngvet leaves a store.
+void sql_write_single_file(const std::string& db, const std::string& statement)
 {
+    sql_write(db, statement);
     sqlite3* h = nullptr;
     ASSERT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-    char* message = nullptr;
-    EXPECT_EQ(sqlite3_exec(h, statement.c_str(), nullptr, nullptr, &message), SQLITE_OK)
-        << (message ? message : "");
-    sqlite3_free(message);
-    // Back to a single file, as rngvet leaves a store.
     sqlite3_exec(h, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr);
     sqlite3_close(h);
-}
-
-std::string sql_value(const std::string& db, const std::string& query)
-{
-    sqlite3* h = nullptr;
-    std::string out;
-    if (sqlite3_open_v2(("file:" + db + "?mode=ro").c_str(), &h,
-            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
-        == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr) == SQLITE_OK
-            && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(h);
-    return out;
 }
 
 const std::vector<std::string> ranmar
@@ -195,7 +175,7 @@ TEST(Messages, RefusalsOfRunComeBeforeAStoreIsCreatedOrOpened)
     // Run 2: interrupted after its first test (what a signal leaves).
     ASSERT_EQ(
         run_args(cat(cat({ "run" }, ranmar), { "--tests", "1,2", "--db", db }), 120).status, 0);
-    sql_write(db,
+    sql_write_single_file(db,
         "DELETE FROM statistics WHERE run_id = 2 AND test_number = 2;"
         "DELETE FROM tests WHERE run_id = 2 AND test_number = 2;"
         "UPDATE runs SET status = 'interrupted' WHERE run_id = 2;");
@@ -206,7 +186,7 @@ TEST(Messages, RefusalsOfRunComeBeforeAStoreIsCreatedOrOpened)
                   120)
                   .status,
         0);
-    sql_write(db,
+    sql_write_single_file(db,
         "DELETE FROM statistics WHERE run_id = 3 AND test_number = 2;"
         "DELETE FROM tests WHERE run_id = 3 AND test_number = 2;"
         "UPDATE runs SET status = 'interrupted' WHERE run_id = 3;");
@@ -230,7 +210,7 @@ TEST(Messages, RefusalsOfRunComeBeforeAStoreIsCreatedOrOpened)
         ++refusals;
     }
     // A damaged stored field.
-    sql_write(db, "UPDATE runs SET mode = 'bogus' WHERE run_id = 2");
+    sql_write_single_file(db, "UPDATE runs SET mode = 'bogus' WHERE run_id = 2");
     const std::string damaged = store_bytes(db);
     const Exit r = run_args({ "run", "--resume", "2", "--db", db });
     expect_one_line(r, 2, "mode");
@@ -271,7 +251,7 @@ TEST(Messages, AStreamThatEndsMidRunExitsOneWithTheFailedRunStored)
     const Exit r = run_args(
         { "run", "--generator", "stdin32", "--battery", "smallcrush", "--db", db }, 120, words);
     EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "failed");
+    EXPECT_EQ(sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1"), "failed");
 }
 
 TEST(Messages, ASecondProcessOnALiveRunIsRefusedAndLeavesItRunning)
@@ -294,27 +274,27 @@ TEST(Messages, ASecondProcessOnALiveRunIsRefusedAndLeavesItRunning)
         _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (sql_value(db, "SELECT count(*) FROM tests") < "1"
+    while (sql_readonly(db, "SELECT count(*) FROM tests") < "1"
         && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     int raw = 0;
     for (int k = 0; k < 2; ++k) {
         ASSERT_EQ(::waitpid(pid, &raw, WNOHANG), 0) << "the run ended before a second process "
                                                        "met it; make it longer";
-        ASSERT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "running");
+        ASSERT_EQ(sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1"), "running");
         const Exit second = run_args({ "run", "--resume", "1", "--db", db }, 60);
         const bool first_still_running = ::waitpid(pid, &raw, WNOHANG) == 0;
         expect_one_line(second, 2, "run 1");
         EXPECT_EQ(second.err.find("UNIQUE"), std::string::npos) << second.err;
         if (first_still_running) {
-            EXPECT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "running")
+            EXPECT_EQ(sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1"), "running")
                 << "the refused process marked the live run";
         }
     }
     if (::waitpid(pid, &raw, WNOHANG) == 0) ::waitpid(pid, &raw, 0);
     EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
-    EXPECT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "complete");
-    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM tests WHERE run_id = 1"), "26");
+    EXPECT_EQ(sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1"), "complete");
+    EXPECT_EQ(sql_readonly(db, "SELECT count(*) FROM tests WHERE run_id = 1"), "26");
 }
 
 // --- C3: messages that name the real problem -----------------------------------------------------
@@ -362,7 +342,7 @@ TEST(Messages, ASeedRangeThatEndsBeforeItStartsSaysSo)
 TEST(Messages, AStoreWhoseTablesDoNotMatchItsSchemaVersionSaysSo)
 {
     const std::string db = store_with_one_run("messages_schema.sqlite");
-    sql_write(db, "PRAGMA user_version = 3");
+    sql_write_single_file(db, "PRAGMA user_version = 3");
     const std::string before = store_bytes(db);
     const Exit r = run_args(cat(cat({ "run" }, ranmar), { "--tests", "1", "--db", db }), 60);
     expect_one_line(r, 2, "schema version 3, but its tables are not those of version 3");
@@ -434,7 +414,7 @@ TEST(Messages, StatusListsEveryRunWhenOneHasAnUnknownBattery)
 {
     const std::string db = store_with_one_run("messages_status.sqlite");
     ASSERT_EQ(run_args(cat(cat({ "run" }, ranmar), { "--tests", "3", "--db", db }), 120).status, 0);
-    sql_write(db, "UPDATE runs SET battery = 'nosuch' WHERE run_id = 1");
+    sql_write_single_file(db, "UPDATE runs SET battery = 'nosuch' WHERE run_id = 1");
     const Exit r = run_args({ "status", "--db", db });
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("nosuch"), std::string::npos) << r.out;
@@ -446,7 +426,7 @@ TEST(Messages, AnImpossibleStoredPvalueIsRefusedNotRenderedAsAVerdict)
     for (const std::string p : { "2", "-0.5", "'abc'" }) {
         SCOPED_TRACE(p);
         const std::string db = store_with_one_run("messages_p2.sqlite");
-        sql_write(
+        sql_write_single_file(
             db, "UPDATE statistics SET pvalue = " + p + " WHERE run_id = 1 AND stat_index = 1");
         for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
                  { "report", "--db", db }, { "report", "--db", db, "--fail-on", "fail" } }) {
@@ -468,7 +448,7 @@ TEST(Messages, TheLibraryRefusesAStoreOfAnotherSchemaVersion)
     EXPECT_EQ(count, 1u);
     for (const char* version : { "99", "0", "3" }) {
         SCOPED_TRACE(version);
-        sql_write(db, std::string("PRAGMA user_version = ") + version);
+        sql_write_single_file(db, std::string("PRAGMA user_version = ") + version);
         EXPECT_EQ(
             rngvet_stored_verdicts(db.c_str(), config.c_str(), v, 4, &count), RNGVET_ERROR_STORE);
         EXPECT_NE(std::string(rngvet_last_error()).find("schema version"), std::string::npos)
@@ -790,7 +770,7 @@ Exit signal_after(const std::vector<std::string>& args, const std::string& db, i
             ended = true;
             break;
         }
-        const std::string n = sql_value(db, "SELECT count(*) FROM tests WHERE run_id = 1");
+        const std::string n = sql_readonly(db, "SELECT count(*) FROM tests WHERE run_id = 1");
         if (!n.empty() && std::stoi(n) >= tests) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -834,7 +814,7 @@ TEST_P(SignalThenResume, ReachesTheUninterruptedPvalues)
         const std::string db = fresh("messages_signal_" + std::string(c.name) + ".sqlite");
         const Exit killed
             = signal_after(cat(cat(rabbit, c.mode), { "--db", db }), db, first, c.signal);
-        const std::string status = sql_value(db, "SELECT status FROM runs WHERE run_id = 1");
+        const std::string status = sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1");
         if (status == "complete") continue; // it ended before the signal: no fault
         ++faults;
         if (c.signal == SIGKILL) {
@@ -847,13 +827,14 @@ TEST_P(SignalThenResume, ReachesTheUninterruptedPvalues)
         const std::vector<std::string> resume = { "run", "--resume", "1", "--db", db };
         if (point < 0) {
             const Exit again = signal_after(resume, db, first + 8, c.signal);
-            if (sql_value(db, "SELECT status FROM runs WHERE run_id = 1") != "complete") ++faults;
+            if (sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1") != "complete")
+                ++faults;
             EXPECT_NE(again.status, 1) << "the resumed run failed";
         }
         const Exit resumed = run_args(resume, 120);
         ASSERT_EQ(resumed.status, 0) << resumed.err;
-        EXPECT_EQ(sql_value(db, "SELECT status FROM runs WHERE run_id = 1"), "complete");
-        EXPECT_EQ(sql_value(db, "SELECT count(*) FROM tests WHERE run_id = 1"),
+        EXPECT_EQ(sql_readonly(db, "SELECT status FROM runs WHERE run_id = 1"), "complete");
+        EXPECT_EQ(sql_readonly(db, "SELECT count(*) FROM tests WHERE run_id = 1"),
             std::to_string(rabbit_tests));
         EXPECT_EQ(stored_pvalues(db), whole);
         EXPECT_FALSE(reserve_left(db)) << "a -reserve file was left beside the store";

@@ -36,40 +36,6 @@ bool exists(const std::string& path)
     return ::lstat(path.c_str(), &st) == 0;
 }
 
-// One SQL value of the first row, as text, through a read-only connection ("" when the query
-// fails, with SQLite's message in `error`).
-std::string sql_readonly(
-    const std::string& db, const std::string& query, std::string* error = nullptr)
-{
-    sqlite3* h = nullptr;
-    std::string out;
-    if (sqlite3_open_v2(("file:" + db + "?mode=ro").c_str(), &h,
-            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
-        == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr) == SQLITE_OK
-            && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-        else if (error)
-            *error = sqlite3_errmsg(h);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(h);
-    return out;
-}
-
-// Changes the store with SQL, as damage would.
-void sql_write(const std::string& db, const std::string& statement)
-{
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-    char* message = nullptr;
-    EXPECT_EQ(sqlite3_exec(h, statement.c_str(), nullptr, nullptr, &message), SQLITE_OK)
-        << (message ? message : "");
-    sqlite3_free(message);
-    sqlite3_close(h);
-}
-
 // Everything the store holds, row by row, as text.
 std::string contents(const std::string& db)
 {
