@@ -1,6 +1,6 @@
 #include "battery.hpp"
 
-#include "mcpi.hpp"
+#include "registry.hpp"
 
 #include <cstdio>
 #include <ctime>
@@ -11,6 +11,7 @@
 
 extern "C" {
 #include <testu01/bbattery.h>
+#include <testu01/swrite.h>
 }
 
 namespace rngvet {
@@ -89,30 +90,34 @@ std::string version_from_log(const std::string& log)
     return "unknown";
 }
 
-void run(unif01_Gen* gen, const BatteryCatalogue& battery, int* rep)
-{
-    const std::string family = battery.family();
-    if (family == "smallcrush")
-        bbattery_RepeatSmallCrush(gen, rep);
-    else if (family == "crush")
-        bbattery_RepeatCrush(gen, rep);
-    else if (family == "bigcrush")
-        bbattery_RepeatBigCrush(gen, rep);
-    else if (family == "rabbit")
-        bbattery_RepeatRabbit(gen, battery.nb, rep);
-    else if (family == "alphabit")
-        bbattery_RepeatAlphabit(gen, battery.nb, battery.r, battery.s, rep);
-    else
-        throw std::logic_error("no runner for battery " + battery.name);
-}
-
 } // namespace
+
+std::string testu01_library_version()
+{
+    // SmallCrush with no test selected reads nothing and prints its header, version included.
+    static const std::string version = [] {
+        const AnonymousFile tmp_log;
+        unif01_Gen* dummy = unif01_CreateDummyGen();
+        int rep[201] = { 0 };
+        const lebool basic = swrite_Basic;
+        swrite_Basic = TRUE;
+        {
+            StdoutToFile redirect(tmp_log.fd());
+            bbattery_RepeatSmallCrush(dummy, rep);
+        }
+        swrite_Basic = basic;
+        unif01_DeleteDummyGen(dummy);
+        return version_from_log(tmp_log.contents());
+    }();
+    return version;
+}
 
 BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::vector<int>& tests, const std::string& log_path)
 {
-    // rngvet's own application battery reads the same generator record.
-    if (battery.family() == "mcpi") return run_mcpi(gen, battery, tests, log_path);
+    // rngvet's own batteries read the same generator record.
+    const BatteryFamily& family = battery_family_row(battery.family());
+    if (family.own != nullptr) return family.own(gen, battery, tests, log_path);
     // TestU01 reads rep[1..ntests]; its arrays are sized for 200 entries.
     int rep[201] = { 0 };
     std::vector<int> selected = tests;
@@ -137,7 +142,7 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::clock_t start = std::clock();
     {
         StdoutToFile redirect(tmp_log.fd());
-        run(gen, battery, rep);
+        family.testu01(gen, battery, rep);
     }
     result.cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     const std::string log = tmp_log.contents();

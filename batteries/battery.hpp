@@ -23,6 +23,11 @@ struct BatteryResult {
     double cpu_seconds = 0;
 };
 
+// The installed TestU01's version as its batteries print it ("TestU01 1.2.3"), read once per
+// process: the version whose p-values the native engine reproduces (with its probability
+// library), recorded for the tests the native engine computes.
+std::string testu01_library_version();
+
 // Runs the tests numbered in `tests` (all of them when empty) of the battery. TestU01's own
 // text output (mcpi: its estimates) goes to `log_path` (discarded when empty).
 BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,

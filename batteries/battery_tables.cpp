@@ -121,7 +121,7 @@
 
 #include "battery_tables.hpp"
 
-#include <stdexcept>
+#include <iterator>
 
 namespace rngvet::tables {
 namespace {
@@ -410,18 +410,12 @@ const TestRow mcpi[] = {
 
 } // namespace
 
-Rows rows(const std::string& family)
-{
-    const auto all = [](const auto& table) {
-        return Rows{ table, sizeof table / sizeof table[0] };
-    };
-    if (family == "smallcrush") return all(smallcrush);
-    if (family == "crush") return all(crush);
-    if (family == "bigcrush") return all(bigcrush);
-    if (family == "rabbit") return all(rabbit);
-    if (family == "alphabit") return all(alphabit);
-    if (family == "mcpi") return all(mcpi);
-    throw std::out_of_range("no table for battery '" + family + "'");
-}
+// Constant-initialised too: usable from any static initialiser.
+const Rows smallcrush_tests{ smallcrush, std::size(smallcrush) };
+const Rows crush_tests{ crush, std::size(crush) };
+const Rows bigcrush_tests{ bigcrush, std::size(bigcrush) };
+const Rows rabbit_tests{ rabbit, std::size(rabbit) };
+const Rows alphabit_tests{ alphabit, std::size(alphabit) };
+const Rows mcpi_tests{ mcpi, std::size(mcpi) };
 
 } // namespace rngvet::tables

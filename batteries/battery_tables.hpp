@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 
 namespace rngvet::tables {
 
@@ -29,7 +28,12 @@ struct Rows {
     const TestRow& operator[](std::size_t i) const { return first[i]; }
 };
 
-// "smallcrush", "crush", "bigcrush", "rabbit", "alphabit" or "mcpi"; throws std::out_of_range.
-Rows rows(const std::string& family);
+// Each battery's table (the registry, registry.hpp, names which is whose).
+extern const Rows smallcrush_tests;
+extern const Rows crush_tests;
+extern const Rows bigcrush_tests;
+extern const Rows rabbit_tests;
+extern const Rows alphabit_tests;
+extern const Rows mcpi_tests;
 
 } // namespace rngvet::tables

@@ -1,10 +1,11 @@
-// bits_read() from the per-battery tables of battery_tables.cpp, which also say how the bits
-// each test reads were derived from TestU01's bbattery.c.
+// bits_read() from the per-battery tables of battery_tables.cpp, which also say how the bits each
+// test reads were derived from TestU01's bbattery.c; the registry names each family's table.
 #include "bits_read.hpp"
 
 #include "battery_tables.hpp"
 #include "catalogue.hpp"
 #include "generators/error.hpp"
+#include "registry.hpp"
 
 #include <stdexcept>
 
@@ -13,17 +14,18 @@ namespace rngvet {
 BitsRead bits_read(const std::string& battery, int test_number)
 {
     const std::string family = battery_family(battery);
-    tables::Rows rows{ nullptr, 0 };
+    const BatteryFamily* family_row = nullptr;
     try {
-        rows = tables::rows(family);
-    } catch (const std::out_of_range&) {
+        family_row = &battery_family_row(family);
+    } catch (const InputError&) {
         throw std::out_of_range("no bits-read table for battery '" + family + "'");
     }
+    const tables::Rows& rows = family_row->tests;
     if (test_number < 1 || static_cast<std::size_t>(test_number) > rows.size())
         throw std::out_of_range(battery + " has no test " + std::to_string(test_number));
     const tables::TestRow& row = rows[static_cast<std::size_t>(test_number - 1)];
     int r = row.r, bits = row.bits;
-    if (family == "alphabit") {
+    if (family_row->bits_from_parameters) {
         try {
             const BatteryCatalogue& c = catalogue_for(battery);
             r = c.r;
@@ -37,7 +39,7 @@ BitsRead bits_read(const std::string& battery, int test_number)
     b.all_bits = bits == 0;
     b.highest_bit = b.all_bits ? 32 : r + bits;
     b.call = row.call;
-    b.resolution_matters = family != "mcpi";
+    b.resolution_matters = family_row->resolution_matters;
     return b;
 }
 

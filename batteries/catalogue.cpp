@@ -41,11 +41,11 @@ const TestEntry& BatteryCatalogue::test(int number) const
 namespace {
 
 // SmallCrush, Crush, BigCrush: no parameters.
-BatteryCatalogue fixed_catalogue(const std::string& name)
+BatteryCatalogue fixed_catalogue(const std::string& name, const tables::Rows& rows)
 {
     BatteryCatalogue c;
     c.name = name;
-    for (const tables::TestRow& t : tables::rows(name))
+    for (const tables::TestRow& t : rows)
         c.tests.push_back({ t.number, t.name, t.statistics, t.cost });
     return c;
 }
@@ -54,19 +54,20 @@ BatteryCatalogue fixed_catalogue(const std::string& name)
 
 const BatteryCatalogue& smallcrush_catalogue()
 {
-    static const BatteryCatalogue catalogue = fixed_catalogue("smallcrush");
+    static const BatteryCatalogue catalogue
+        = fixed_catalogue("smallcrush", tables::smallcrush_tests);
     return catalogue;
 }
 
 const BatteryCatalogue& crush_catalogue()
 {
-    static const BatteryCatalogue catalogue = fixed_catalogue("crush");
+    static const BatteryCatalogue catalogue = fixed_catalogue("crush", tables::crush_tests);
     return catalogue;
 }
 
 const BatteryCatalogue& bigcrush_catalogue()
 {
-    static const BatteryCatalogue catalogue = fixed_catalogue("bigcrush");
+    static const BatteryCatalogue catalogue = fixed_catalogue("bigcrush", tables::bigcrush_tests);
     return catalogue;
 }
 
@@ -192,7 +193,7 @@ const BatteryCatalogue& mcpi_catalogue(std::uint64_t points, int reps)
     c.reps = reps;
     const double numbers = static_cast<double>(points) * reps;
     // Test d (1 or 2) reads d + 1 numbers a point and writes reps + 3 statistics (mcpi.hpp).
-    for (const TestRow& t : tables::rows("mcpi"))
+    for (const TestRow& t : tables::mcpi_tests)
         c.tests.push_back(
             { t.number, t.name, reps + 3, (t.number + 1) * numbers * mcpi_seconds_per_number });
     return cached(std::move(c));
@@ -218,7 +219,7 @@ const BatteryCatalogue& rabbit_catalogue(double nb)
     c.name = "rabbit(nb=" + format_bits(nb) + ")";
     c.nb = nb;
     c.s = 32;
-    for (const TestRow& t : tables::rows("rabbit")) {
+    for (const TestRow& t : tables::rabbit_tests) {
         const bool runs = nb >= t.min_nb;
         c.tests.push_back(
             { t.number, t.name, runs ? t.statistics : 0, runs ? rabbit_cost(t, nb) : 0 });
@@ -242,7 +243,7 @@ const BatteryCatalogue& alphabit_catalogue(double nb, int r, int s)
     c.r = r;
     c.s = s;
     const double per_number = 0.7 + 0.3 * 32.0 / s; // 1 at s = 32, about 10.6 at s = 1
-    for (const TestRow& t : tables::rows("alphabit")) {
+    for (const TestRow& t : tables::alphabit_tests) {
         const bool runs = nb >= alphabit_min_nb(t, s);
         c.tests.push_back({ t.number, t.name, runs ? t.statistics : 0,
             runs ? t.cost * nb / bit_battery_default_nb * per_number : 0 });
@@ -255,87 +256,30 @@ std::string battery_family(const std::string& battery)
     return battery.substr(0, battery.find('('));
 }
 
-std::string battery_title(const std::string& battery)
+const BatteryCatalogue& rabbit_from(const BatteryParameters& given)
 {
-    const std::string family = battery_family(battery);
-    std::string title;
-    if (family == "smallcrush") title = "SmallCrush";
-    if (family == "crush") title = "Crush";
-    if (family == "bigcrush") title = "BigCrush";
-    if (family == "rabbit") title = "Rabbit";
-    if (family == "alphabit") title = "Alphabit";
-    if (family == "mcpi") title = "mcpi";
-    if (title.empty()) return "unknown battery";
-    if (family.size() + 2 <= battery.size() && battery.back() == ')') {
-        title += " (";
-        for (char c : battery.substr(family.size() + 1, battery.size() - family.size() - 2))
-            title += c == '=' ? std::string(" = ")
-                : c == ','    ? std::string(", ")
-                              : std::string(1, c);
-        title += ")";
-    }
-    return title;
+    const auto nb = given.find("nb");
+    return rabbit_catalogue(nb == given.end() ? bit_battery_default_nb
+                                              : parse_bit_count(nb->second.text, nb->second.what));
 }
 
-namespace {
-
-// The parameters of "FAMILY(key=value,...)", each of `keys` at most once (none for the bare
-// FAMILY); any other spelling is an InputError showing `form`.
-std::map<std::string, std::string> battery_parameters(const std::string& battery,
-    const std::string& family, const std::vector<std::string>& keys, const std::string& form)
+const BatteryCatalogue& alphabit_from(const BatteryParameters& given)
 {
-    std::map<std::string, std::string> given;
-    if (battery.size() == family.size()) return given;
-    const InputError refused("battery '" + battery + "': write its parameters as " + form);
-    if (battery[family.size()] != '(' || battery.back() != ')') throw refused;
-    const std::string list = battery.substr(family.size() + 1, battery.size() - family.size() - 2);
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        const std::string item = list.substr(start, comma - start);
-        const std::size_t eq = item.find('=');
-        const std::string key = item.substr(0, eq);
-        const bool known = std::find(keys.begin(), keys.end(), key) != keys.end();
-        if (eq == std::string::npos || !known || !given.emplace(key, item.substr(eq + 1)).second)
-            throw refused;
-        start = comma + 1;
-    }
-    return given;
+    const auto nb = given.find("nb"), r = given.find("r"), s = given.find("s");
+    return alphabit_catalogue(nb == given.end() ? bit_battery_default_nb
+                                                : parse_bit_count(nb->second.text, nb->second.what),
+        r == given.end() ? alphabit_default_r : parse_small_int(r->second.text, r->second.what),
+        s == given.end() ? alphabit_default_s : parse_small_int(s->second.text, s->second.what));
 }
 
-// "mcpi", "mcpi(points=N)", "mcpi(reps=R)", "mcpi(points=N,reps=R)".
-const BatteryCatalogue& mcpi_from_name(const std::string& battery)
+const BatteryCatalogue& mcpi_from(const BatteryParameters& given)
 {
-    std::uint64_t points = mcpi_default_points;
-    int reps = mcpi_default_reps;
-    auto given = battery_parameters(battery, "mcpi", { "points", "reps" }, "mcpi(points=N,reps=R)");
-    if (given.count("points")) points = parse_count(given["points"], "mcpi points");
-    if (given.count("reps")) reps = parse_small_int(given["reps"], "mcpi reps");
-    return mcpi_catalogue(points, reps);
-}
-
-} // namespace
-
-const BatteryCatalogue& catalogue_for(const std::string& battery)
-{
-    if (battery == "smallcrush") return smallcrush_catalogue();
-    if (battery == "crush") return crush_catalogue();
-    if (battery == "bigcrush") return bigcrush_catalogue();
-    const std::string family = battery_family(battery);
-    if (family == "mcpi") return mcpi_from_name(battery);
-    if (family != "rabbit" && family != "alphabit")
-        throw InputError("unknown battery '" + battery
-            + "' (valid: smallcrush, crush, bigcrush, rabbit, alphabit, mcpi)");
-    const bool alphabit = family == "alphabit";
-    double nb = bit_battery_default_nb;
-    int r = alphabit_default_r, s = alphabit_default_s;
-    auto given = alphabit
-        ? battery_parameters(battery, family, { "nb", "r", "s" }, "alphabit(nb=BITS,r=R,s=S)")
-        : battery_parameters(battery, family, { "nb" }, "rabbit(nb=BITS)");
-    if (given.count("nb")) nb = parse_bit_count(given["nb"], family + " nb");
-    if (given.count("r")) r = parse_small_int(given["r"], "alphabit r");
-    if (given.count("s")) s = parse_small_int(given["s"], "alphabit s");
-    return alphabit ? alphabit_catalogue(nb, r, s) : rabbit_catalogue(nb);
+    const auto points = given.find("points"), reps = given.find("reps");
+    return mcpi_catalogue(points == given.end()
+            ? mcpi_default_points
+            : parse_count(points->second.text, points->second.what),
+        reps == given.end() ? mcpi_default_reps
+                            : parse_small_int(reps->second.text, reps->second.what));
 }
 
 } // namespace rngvet

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 namespace rngvet {
@@ -60,6 +61,18 @@ inline constexpr int mcpi_max_reps = 100;
 // Throws InputError (one line) for points < 100, reps outside 1..100, or 3 N R > 2^40.
 const BatteryCatalogue& mcpi_catalogue(
     std::uint64_t points = mcpi_default_points, int reps = mcpi_default_reps);
+// A battery's parameters as given, by key ("nb"): the text, and what a message calls it ("--nb"
+// for an option, "rabbit nb" inside a battery name).
+struct ParameterText {
+    std::string text;
+    std::string what;
+};
+using BatteryParameters = std::map<std::string, ParameterText>;
+// The catalogues at parameters as given (registry.hpp); those left out take their defaults.
+const BatteryCatalogue& rabbit_from(const BatteryParameters& given);
+const BatteryCatalogue& alphabit_from(const BatteryParameters& given);
+const BatteryCatalogue& mcpi_from(const BatteryParameters& given);
+
 // A count as written by a user: digits ("4000000") or a power of two ("2^22"). Throws
 // InputError naming `what` (e.g. "--mcpi-points").
 std::uint64_t parse_count(const std::string& text, const std::string& what);
@@ -68,11 +81,11 @@ std::uint64_t parse_count(const std::string& text, const std::string& what);
 // Throws InputError naming `what` (e.g. "--nb") when it is neither.
 double parse_bit_count(const std::string& text, const std::string& what);
 
+// Battery names (defined with the registry, registry.cpp):
 // "smallcrush", "crush", "bigcrush"; "rabbit", "alphabit" or "mcpi" (default parameters); or a
 // name with parameters, "rabbit(nb=1048576)", "alphabit(nb=2^20,s=8)", "mcpi(points=10^6)",
-// "mcpi(points=2^20,reps=4)" (parameters left out take
-// their defaults). Throws rngvet::InputError (generators/error.hpp) naming valid batteries or
-// the bad parameter.
+// "mcpi(points=2^20,reps=4)" (parameters left out take their defaults). Throws
+// rngvet::InputError (generators/error.hpp) naming valid batteries or the bad parameter.
 const BatteryCatalogue& catalogue_for(const std::string& battery);
 
 // The family of a battery name: "rabbit" for "rabbit(nb=1048576)", the name itself otherwise.

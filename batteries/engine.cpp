@@ -3,6 +3,7 @@
 #include "battery.hpp"
 #include "generators/error.hpp"
 #include "native/native.hpp"
+#include "registry.hpp"
 #include "testu01_gen.hpp"
 
 #include <cstdint>
@@ -31,6 +32,12 @@ std::string to_string(Engine engine)
         break;
     }
     return "auto";
+}
+
+Engine default_engine(const BatteryCatalogue& battery)
+{
+    return battery_family_row(battery.family()).native_by_default ? Engine::automatic
+                                                                  : Engine::testu01;
 }
 
 const native::NativeTest* native_test(Engine engine, const BatteryCatalogue& battery, int test)

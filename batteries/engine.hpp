@@ -22,6 +22,10 @@ enum class Engine { testu01, native, automatic };
 Engine parse_engine(const std::string& text);
 std::string to_string(Engine engine);
 
+// The engine a run of `battery` takes when none is asked for: auto where the registry says the
+// battery is proven wholly native (registry.hpp), testu01 otherwise.
+Engine default_engine(const BatteryCatalogue& battery);
+
 // The native form that `engine` runs for test `test` of `battery`, or nullptr where TestU01's
 // function runs it (engine testu01, or auto and the test has no native form).
 const native::NativeTest* native_test(Engine engine, const BatteryCatalogue& battery, int test);

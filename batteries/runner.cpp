@@ -52,6 +52,26 @@ std::vector<Statistic> run_native(
     return out;
 }
 
+// --log for a test the native engine computed: TestU01 wrote nothing, so the log says which
+// engine computed the test and the p-values it gave (as stored, %.17g).
+void write_native_log(const std::string& path, const BatteryCatalogue& battery, int test,
+    const std::vector<Statistic>& statistics)
+{
+    std::ostringstream o;
+    o << "rngvet native engine: " << battery.name << " test " << test << " ("
+      << battery.test(test).name << "), computed by rngvet's native form of TestU01's test\n";
+    char value[32];
+    for (const Statistic& s : statistics) {
+        std::snprintf(value, sizeof value, "%.17g", s.pvalue);
+        o << "  " << s.test_name << ": p-value " << value << "\n";
+    }
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    const std::string text = o.str();
+    bool written = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f != nullptr && std::fclose(f) != 0) written = false;
+    if (!written) throw std::runtime_error("cannot write the log '" + path + "'");
+}
+
 // Runs one test on `gen`, which may have served earlier tests (serial mode): the outcome
 // counts only this test's numbers and refills.
 TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int test,
@@ -69,7 +89,9 @@ TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int 
     BatteryResult r;
     if (native_form) {
         r.statistics = run_native(gen, battery, *native_form);
+        r.testu01_version = testu01_library_version();
         out.engine = "native";
+        if (!log_path.empty()) write_native_log(log_path, battery, test, r.statistics);
     } else {
         r = run_battery(gen.get(), battery, { test }, log_path);
     }

@@ -1,6 +1,7 @@
 #include "campaign.hpp"
 
 #include "batteries/engine.hpp"
+#include "batteries/registry.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
 #include "generators/sha256.hpp"
@@ -317,8 +318,7 @@ Campaign parse_campaign(
     }
     if (c.name.empty()) p.fail(campaign->line, "[campaign] needs 'name'");
     if (c.battery.empty())
-        p.fail(campaign->line,
-            "[campaign] needs 'battery' (smallcrush, crush, bigcrush, rabbit, alphabit, mcpi)");
+        p.fail(campaign->line, "[campaign] needs 'battery' (" + battery_names() + ")");
     const BatteryCatalogue& battery = catalogue_for(c.battery);
     if (tests) c.tests = p.tests(*tests, battery);
     if (engine) {
@@ -495,7 +495,7 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 t.run_arguments = run_options(conf.keys, seed);
                 t.run_arguments.insert(t.run_arguments.end(),
                     { "--battery", campaign.battery, "--tests", join_ints(shard) });
-                if (campaign.engine != "testu01")
+                if (!campaign.engine.empty())
                     t.run_arguments.insert(t.run_arguments.end(), { "--engine", campaign.engine });
                 tasks.push_back(t);
             }

@@ -44,7 +44,8 @@ struct Campaign {
     std::string battery; // catalogue name
     std::vector<int> tests; // the battery's tests to run; all of them when empty
     int shards = 1; // per (configuration, seed)
-    std::string engine = "testu01"; // rngvet run --engine: testu01, native or auto
+    // rngvet run --engine: testu01, native or auto; "" for the battery's default (engine.hpp)
+    std::string engine;
     std::vector<CampaignConfiguration> configurations;
     SlurmResources slurm;
 };

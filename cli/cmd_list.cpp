@@ -1,5 +1,6 @@
 #include "batteries/catalogue.hpp"
 #include "batteries/engine.hpp"
+#include "batteries/registry.hpp"
 #include "commands.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
@@ -25,25 +26,21 @@ int cmd_list(int argc, char** argv)
         std::cout << ")\n";
     }
     std::cout << "batteries:\n";
-    for (const char* b : { "smallcrush", "crush", "bigcrush" }) {
-        const BatteryCatalogue& c = catalogue_for(b);
+    // Batteries with parameters are counted at their defaults (Rabbit and Alphabit leave out
+    // tests whose sample would be too small).
+    for (const BatteryFamily& family : battery_registry()) {
+        const BatteryCatalogue& c = catalogue_for(family.name);
+        std::string about = family.about;
+        if (!about.empty()) about += ": ";
+        std::cout << "  " << family.name << " (" << about << c.tests.size() << " tests, "
+                  << c.total_statistics() << " statistics";
+        if (!family.keys.empty()) std::cout << " at " << c.name.substr(c.name.find('(')) << ";";
+        for (std::size_t k = 0; k < family.options.size(); ++k)
+            std::cout << (k ? ", --" : " --") << family.options[k].option;
+        if (family.native_by_default) std::cout << "; --engine auto by default";
         const std::string native = native_tests_text(c);
-        std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
-                  << " statistics" << (native.empty() ? "" : "; --engine native: tests " + native)
-                  << ")\n";
-    }
-    // Rabbit and Alphabit leave out tests whose sample would be too small: counts at the default.
-    for (const char* b : { "rabbit", "alphabit" }) {
-        const BatteryCatalogue& c = catalogue_for(b);
-        std::cout << "  " << b << " (" << c.tests.size() << " tests, " << c.total_statistics()
-                  << " statistics at " << c.name.substr(c.name.find('(')) << "; --nb"
-                  << (c.family() == "alphabit" ? ", --alphabit-r, --alphabit-s" : "") << ")\n";
-    }
-    {
-        const BatteryCatalogue& c = mcpi_catalogue();
-        std::cout << "  mcpi (Monte Carlo pi, rngvet's own: " << c.tests.size() << " tests, "
-                  << c.total_statistics() << " statistics at " << c.name.substr(c.name.find('('))
-                  << "; --mcpi-points, --mcpi-reps)\n";
+        if (!native.empty()) std::cout << "; --engine native: tests " << native;
+        std::cout << ")\n";
     }
     std::cout << "backends (available here):\n";
     for (const Backend b : available_backends()) {

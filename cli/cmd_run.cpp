@@ -1,3 +1,4 @@
+#include "batteries/registry.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
@@ -22,37 +23,36 @@ void on_signal(int)
     stop_requested = 1;
 }
 
-// The battery named by --battery, with --nb, --alphabit-r and --alphabit-s applied to Rabbit
-// and Alphabit and --mcpi-points, --mcpi-reps to mcpi. Refuses those options for other
-// batteries, and beside a --battery that already names its parameters ("rabbit(nb=1048576)",
-// as a campaign passes it).
+// The battery named by --battery, with the options that set its parameters (the registry's,
+// e.g. --nb) applied. Refuses an option of another battery, and one beside a --battery that
+// already names its parameters ("rabbit(nb=1048576)", as a campaign passes it).
 const BatteryCatalogue& battery_from_options(const std::string& battery,
-    const po::variables_map& vm, const std::string& nb, int r, int s,
-    const std::string& mcpi_points, int mcpi_reps)
+    const po::variables_map& vm, const std::map<std::string, std::string>& option_text)
 {
-    const bool nb_given = vm.count("nb") > 0;
-    const bool rs_given = vm.count("alphabit-r") > 0 || vm.count("alphabit-s") > 0;
-    const bool mcpi_given = vm.count("mcpi-points") > 0 || vm.count("mcpi-reps") > 0;
-    if (!nb_given && !rs_given && !mcpi_given) return catalogue_for(battery);
-    const std::string family = battery_family(battery);
-    if (mcpi_given && family != "mcpi")
-        throw InputError(
-            "--mcpi-points and --mcpi-reps apply to the mcpi battery, not to " + battery);
-    if ((nb_given || rs_given) && family != "rabbit" && family != "alphabit")
-        throw InputError("--nb, --alphabit-r and --alphabit-s apply to the rabbit and alphabit "
-                         "batteries, not to "
-            + battery);
-    if (family == "rabbit" && rs_given)
-        throw InputError("--alphabit-r and --alphabit-s apply to alphabit, not to rabbit");
-    if (battery != family)
+    std::vector<std::string> given_options;
+    for (const auto& o : option_text)
+        if (vm.count(o.first)) given_options.push_back(o.first);
+    if (given_options.empty()) return catalogue_for(battery);
+    const BatteryFamily& family = battery_family_row(battery_family(battery));
+    BatteryParameters given;
+    for (const std::string& option : given_options) {
+        const BatteryOption* own = nullptr;
+        for (const BatteryOption& o : family.options)
+            if (option == o.option) own = &o;
+        if (own == nullptr) {
+            std::string takers;
+            for (const BatteryFamily& f : battery_registry())
+                for (const BatteryOption& o : f.options)
+                    if (option == o.option)
+                        takers += (takers.empty() ? "" : " and ") + std::string(f.name);
+            throw InputError("--" + option + " applies to " + takers + ", not to " + battery);
+        }
+        given[own->key] = { option_text.at(option), "--" + option };
+    }
+    if (battery != family.name)
         throw InputError("--battery " + battery
             + " names its parameters already; give them there or as options, not both");
-    if (family == "mcpi")
-        return mcpi_catalogue(vm.count("mcpi-points") ? parse_count(mcpi_points, "--mcpi-points")
-                                                      : mcpi_default_points,
-            vm.count("mcpi-reps") ? mcpi_reps : mcpi_default_reps);
-    const double bits = nb_given ? parse_bit_count(nb, "--nb") : bit_battery_default_nb;
-    return family == "rabbit" ? rabbit_catalogue(bits) : alphabit_catalogue(bits, r, s);
+    return family.catalogue(given);
 }
 
 int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
@@ -65,33 +65,35 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode, nb_text, mcpi_points;
+    std::string battery_name, db_path, log_path, tests_text, mode;
+    std::map<std::string, std::string> battery_options; // --nb and the like: option -> text
     int jobs = 1;
-    int mcpi_reps = mcpi_default_reps;
-    int alphabit_r = alphabit_default_r, alphabit_s = alphabit_default_s;
     std::int64_t resume = 0;
     std::string prefetch = "auto";
-    std::string engine_text = "testu01";
+    std::string engine_text;
     std::string fail_on_text = "never";
     bool allow_unverified = false;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
-    options.add_options()("battery,b", po::value(&battery_name)->default_value("smallcrush"),
-        "battery: smallcrush, crush, bigcrush, rabbit, alphabit (TestU01), mcpi (Monte Carlo pi, "
-        "rngvet's own); also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)")(
-        "nb", po::value(&nb_text),
-        "rabbit, alphabit: bits each test reads, digits or 2^K; a multiple of 32 from 512 to "
-        "2^40 (default 2^25)")("alphabit-r", po::value(&alphabit_r),
-        "alphabit: most significant bits dropped from each number (default 0)")("alphabit-s",
-        po::value(&alphabit_s), "alphabit: bits used from each number, r + s <= 32 (default 32)")(
-        "mcpi-points", po::value(&mcpi_points),
-        "mcpi: points per replication, digits, 2^K or 10^K, at least 100 (default 4000000)")(
-        "mcpi-reps", po::value(&mcpi_reps), "mcpi: replications per test, 1 to 100 (default 10)")(
-        "tests", po::value(&tests_text), "run only these tests of the battery, e.g. 1,5,10")(
-        "engine", po::value(&engine_text)->default_value("testu01"),
-        "what computes the statistics: testu01 (TestU01's functions), native (rngvet's own, "
-        "equal p-values bit for bit; every test must have one) or auto (native where a test has "
-        "it); see rngvet list")("mode", po::value(&mode),
+    const std::string battery_help = "battery: " + battery_names()
+        + "; also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)";
+    options.add_options()(
+        "battery,b", po::value(&battery_name)->default_value("smallcrush"), battery_help.c_str());
+    for (const BatteryFamily& family : battery_registry())
+        for (const BatteryOption& o : family.options)
+            if (battery_options.emplace(o.option, "").second)
+                options.add_options()(o.option, po::value(&battery_options[o.option]), o.help);
+    std::string native_by_default;
+    for (const BatteryFamily& family : battery_registry())
+        if (family.native_by_default)
+            native_by_default += (native_by_default.empty() ? "" : ", ") + std::string(family.name);
+    options.add_options()("tests", po::value(&tests_text),
+        "run only these tests of the battery, e.g. 1,5,10")("engine", po::value(&engine_text),
+        ("what computes the statistics: testu01 (TestU01's functions), native (rngvet's own, "
+         "equal p-values bit for bit; every test must have one) or auto (native where a test has "
+         "it); default: auto for a battery proven wholly native ("
+            + native_by_default + "), testu01 otherwise; see rngvet list")
+            .c_str())("mode", po::value(&mode),
         "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
         "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
@@ -118,7 +120,7 @@ int cmd_run(int argc, char** argv)
     check_log_path(log_path);
     if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
         throw InputError("--prefetch must be on, off or auto");
-    Engine engine = parse_engine(engine_text);
+    Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
     RunRecord run;
     std::vector<int> tests;
     std::vector<int> to_run;
@@ -141,13 +143,17 @@ int cmd_run(int argc, char** argv)
         if (!config_options.generator.empty())
             throw InputError(
                 "--resume takes the configuration from the stored run; give no --generator");
-        if (vm.count("nb") || vm.count("alphabit-r") || vm.count("alphabit-s") || vm.count("tests")
-            || vm.count("mcpi-points") || vm.count("mcpi-reps") || !vm["battery"].defaulted()
-            || allow_unverified || !vm["engine"].defaulted())
+        std::string parameter_options;
+        bool parameter_given = false;
+        for (const auto& o : battery_options) {
+            parameter_options += ", --" + o.first;
+            parameter_given = parameter_given || vm.count(o.first) > 0;
+        }
+        if (parameter_given || vm.count("tests") || !vm["battery"].defaulted() || allow_unverified
+            || vm.count("engine"))
             throw InputError("--resume takes the battery, its tests, the engine and the parameter "
-                             "check from the stored run; give no --battery, --tests, --engine, "
-                             "--nb, --alphabit-r, --alphabit-s, --mcpi-points, --mcpi-reps or "
-                             "--allow-unverified-params");
+                             "check from the stored run; give no --battery, --tests, --engine"
+                + parameter_options + " or --allow-unverified-params");
         // Everything is checked on the store read as it is; it is opened for writing only when
         // nothing is left to refuse. A store of an older schema is upgraded first (what
         // resume has always done), one of another kind is refused unopened.
@@ -193,8 +199,8 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
-        battery = &battery_from_options(
-            battery_name, vm, nb_text, alphabit_r, alphabit_s, mcpi_points, mcpi_reps);
+        battery = &battery_from_options(battery_name, vm, battery_options);
+        if (!vm.count("engine")) engine = default_engine(*battery);
         if (config.backend == Backend::automatic) {
             // Measured once, here (in a child process); the run records the backend chosen,
             // and its command line the request.

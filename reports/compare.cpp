@@ -2,6 +2,7 @@
 
 #include "batteries/bits_read.hpp"
 #include "batteries/catalogue.hpp"
+#include "batteries/registry.hpp"
 #include "generators/configuration.hpp"
 #include "markdown.hpp"
 #include "report.hpp"
@@ -49,17 +50,15 @@ std::string duration(double seconds)
     return printf_string("%.1f h", seconds / 3600);
 }
 
+// The registry's order (registry.hpp); unknown batteries last.
 int battery_rank(const std::string& battery)
 {
     const std::string b = battery_family(battery);
-    // mcpi, the application, right after SmallCrush: the two batteries of about the same cost.
-    if (b == "smallcrush") return 0;
-    if (b == "mcpi") return 1;
-    if (b == "crush") return 2;
-    if (b == "bigcrush") return 3;
-    if (b == "rabbit") return 4;
-    if (b == "alphabit") return 5;
-    return 6;
+    const auto& families = battery_registry();
+    int rank = 0;
+    while (rank < static_cast<int>(families.size()) && b != families[rank].name)
+        ++rank;
+    return rank;
 }
 
 // A battery name as part of a file name: "rabbit(nb=1048576)" -> "rabbit-nb-1048576".

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "batteries/catalogue.hpp"
+#include "batteries/registry.hpp"
 #include "generators/error.hpp"
 #include "markdown.hpp"
 #include "verdict.hpp"
@@ -52,8 +53,9 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
         << " statistics |\n";
     out << "| Status | " << r.status << " |\n";
     out << "| Engine | " << engines_text(r, tests) << " |\n";
-    // mcpi is rngvet's own battery: its version names its statistics' definition.
-    out << "| " << (battery_family(r.battery) == "mcpi" ? "Battery code" : "TestU01") << " | "
+    // A battery of rngvet's own (mcpi): its version names its statistics' definition.
+    const BatteryFamily* family = find_battery_family(battery_family(r.battery));
+    out << "| " << (family && family->own ? "Battery code" : "TestU01") << " | "
         << cell(r.testu01_version) << " |\n";
     if (!r.params_sha256.empty())
         out << "| Parameter set SHA-256 | " << code(r.params_sha256) << " |\n";

@@ -1,7 +1,9 @@
 // The TestU01 adapter and battery runner: the adapter serves exactly the stream's bits, and a
 // battery run through it equals the same battery run on TestU01's own RANMAR.
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <set>
 
 extern "C" {
 #include <testu01/bbattery.h>
@@ -9,8 +11,12 @@ extern "C" {
 }
 
 #include "batteries/battery.hpp"
+#include "batteries/bits_read.hpp"
+#include "batteries/engine.hpp"
+#include "batteries/registry.hpp"
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
+#include "generators/error.hpp"
 
 namespace rngvet {
 namespace {
@@ -31,6 +37,52 @@ TEST(Catalogue, StatisticCountsMatchTestU01Guide)
     EXPECT_EQ(crush_catalogue().total_statistics(), 144);
     EXPECT_EQ(bigcrush_catalogue().tests.size(), 106u);
     EXPECT_EQ(bigcrush_catalogue().total_statistics(), 160);
+}
+
+// Every row of the battery registry is whole: its name reads back as its own catalogue and
+// title, its table has a row (and bits read) for every test, each option sets one of its keys, it
+// has exactly one runner, and a battery run natively by default has a native form for every
+// test. Names outside the registry are refused naming the valid ones.
+TEST(Registry, EveryRowIsWholeAndConsistent)
+{
+    std::set<std::string> names;
+    for (const BatteryFamily& f : battery_registry()) {
+        SCOPED_TRACE(f.name);
+        EXPECT_TRUE(names.insert(f.name).second) << "one row per family";
+        const BatteryCatalogue& c = catalogue_for(f.name);
+        EXPECT_EQ(c.family(), f.name);
+        EXPECT_EQ(battery_title(c.name).rfind(f.title, 0), 0u) << battery_title(c.name);
+        EXPECT_EQ(c.tests.size(), f.tests.size());
+        for (const TestEntry& t : c.tests)
+            EXPECT_NO_THROW((void)bits_read(c.name, t.number)) << "test " << t.number;
+        EXPECT_EQ(f.keys.empty(), c.name == f.name) << c.name;
+        EXPECT_EQ(f.keys.empty(), f.options.empty());
+        for (const BatteryOption& o : f.options)
+            EXPECT_NE(std::find(f.keys.begin(), f.keys.end(), o.key), f.keys.end()) << o.option;
+        EXPECT_NE(f.testu01 == nullptr, f.own == nullptr) << "exactly one runner";
+        if (f.native_by_default) {
+            EXPECT_EQ(native_tests_text(c), "1-" + std::to_string(c.tests.size()));
+            EXPECT_EQ(default_engine(c), Engine::automatic);
+        } else {
+            EXPECT_EQ(default_engine(c), Engine::testu01);
+        }
+        EXPECT_THROW(catalogue_for(f.name + std::string("(x=1)")), InputError);
+    }
+    EXPECT_EQ(names,
+        (std::set<std::string>{ "smallcrush", "crush", "bigcrush", "rabbit", "alphabit", "mcpi" }));
+    EXPECT_TRUE(battery_family_row("smallcrush").native_by_default);
+    try {
+        (void)catalogue_for("smallcrush(n=1)");
+        ADD_FAILURE() << "parameters accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("takes no parameters"), std::string::npos);
+    }
+    try {
+        (void)catalogue_for("tinycrush");
+        ADD_FAILURE() << "unknown battery accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(battery_names()), std::string::npos) << e.what();
+    }
 }
 
 TEST(Adapter, GetU01CarriesAll48BitsAndGetBitsTheTop32)

@@ -279,7 +279,7 @@ TEST(BitBatteries, BadParametersAreRefusedWithOneLineAndNothingStored)
         { "--battery alphabit --alphabit-r 20 --alphabit-s 16", "r + s" },
         { "--battery alphabit --alphabit-r -1", "at least 0" },
         { "--battery smallcrush --nb 2^20", "rabbit and alphabit" },
-        { "--battery rabbit --alphabit-s 8", "apply to alphabit" },
+        { "--battery rabbit --alphabit-s 8", "applies to alphabit, not to rabbit" },
         { "--battery 'rabbit(nb=2^20)' --nb 2^20", "not both" },
     };
     for (const auto& [args, mention] : cases) {

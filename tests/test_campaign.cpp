@@ -96,6 +96,28 @@ TEST(CampaignFile, ExpandsConfigurationsTimesSeedsTimesShardsInOrder)
     EXPECT_EQ(tasks[6].config, "ranmar48x/4/interleave/increment/1802,9373");
 }
 
+// A campaign without `engine` leaves each run its battery's default engine (auto for
+// SmallCrush); one that names an engine, testu01 included, passes it to every run.
+TEST(CampaignFile, EngineIsPassedWhenNamedAndLeftToTheRunsDefaultOtherwise)
+{
+    for (const std::string engine : { "", "testu01", "auto", "native" }) {
+        std::string text = small_campaign;
+        if (!engine.empty()) text.replace(text.find("shards = 3"), 0, "engine = " + engine + "\n");
+        const Campaign c = parse_campaign(text, "c.ini", ".");
+        EXPECT_EQ(c.engine, engine);
+        for (const CampaignTask& t : expand(c)) {
+            const auto& a = t.run_arguments;
+            const auto at = std::find(a.begin(), a.end(), "--engine");
+            if (engine.empty()) {
+                EXPECT_EQ(at, a.end()) << "task " << t.id;
+            } else {
+                ASSERT_NE(at, a.end()) << engine << ", task " << t.id;
+                EXPECT_EQ(*(at + 1), engine);
+            }
+        }
+    }
+}
+
 TEST(CampaignFile, PerConfigurationSeedsRangesAndTestSelection)
 {
     const Campaign c

@@ -196,6 +196,40 @@ TEST(NativeEngine, StatusAndReportShowTheEngine)
     EXPECT_NE(slurp(md).find("| Engine | auto"), std::string::npos);
 }
 
+// The default engine is the registry's: auto for SmallCrush (wholly native and proven by the
+// tests above), testu01 for Crush, even for a test that has a native form (51). --log of a
+// native test says which engine computed it and gives the stored p-values.
+TEST(NativeEngine, DefaultEngineIsAutoForSmallCrushAndTestU01ForCrush)
+{
+    const std::string db = fresh("native_default.sqlite");
+    const std::string log = fresh("native_default.log");
+    ASSERT_EQ(run_rngvet("run --generator ranmar48 --seed 1802,9373 --tests 1,2 --log " + log
+                  + " --db " + db)
+                  .status,
+        0);
+    const StoredRun small = stored(db, 1);
+    EXPECT_EQ(small.run.engine, "auto");
+    ASSERT_EQ(small.tests.size(), 2u);
+    EXPECT_EQ(small.tests[0].engine, "native");
+    // Test 2's log (FILE.test2, as TestU01's logs are named) names the engine and the p-value.
+    const std::string text = slurp(log + ".test2");
+    EXPECT_NE(text.find("rngvet native engine: smallcrush test 2 (Collision)"), std::string::npos)
+        << text;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.17g", small.statistics[1].pvalue);
+    EXPECT_NE(text.find(std::string("Collision: p-value ") + value), std::string::npos) << text;
+
+    ASSERT_EQ(run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery crush --tests 51 "
+                         "--db "
+                  + db)
+                  .status,
+        0);
+    const StoredRun crush = stored(db, 2);
+    EXPECT_EQ(crush.run.engine, "testu01");
+    ASSERT_EQ(crush.tests.size(), 1u);
+    EXPECT_EQ(crush.tests[0].engine, "testu01");
+}
+
 TEST(NativeEngine, ValidateChecksEveryNativeTestAgainstTestU01)
 {
     const std::set<int> native = listed_native_tests("smallcrush");

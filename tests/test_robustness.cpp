@@ -170,7 +170,7 @@ const BadInput bad_inputs[] = {
     { "run --generator ranmar48 --seed 1802,9373 --battery 'mcpi(n=5)' --db {db}",
         "mcpi(points=N,reps=R)" },
     { "run --generator ranmar48 --seed 1802,9373 --mcpi-reps 4 --db {db}",
-        "apply to the mcpi battery" },
+        "applies to mcpi, not to smallcrush" },
     { "run --resume 1 --mcpi-points 1000 --db {db}", "--resume takes" },
     { "run --generator nosuch --db {db}", "unknown generator" },
     { "run --generator stdin32 --db {db} </dev/null", "standard input is empty" },
