@@ -233,42 +233,42 @@ std::vector<Form> forms()
         { "lhr_N3", { T::LongestHeadRun, 3, 150, 2, 29, 1030 } },
         { "lhr_s32", { T::LongestHeadRun, 2, 200, 0, 32, 1024 } },
         { "lhr_s1", { T::LongestHeadRun, 1, 100, 31, 1, 1500 } },
-        { "lhr_s7_long", { T::LongestHeadRun, 2, 30, 5, 7, 70000 } },
+        { "lhr_s7_long", { T::LongestHeadRun, 2, 15, 5, 7, 70000 } },
         { "lhr_one_class", { T::LongestHeadRun, 1, 5, 0, 30, 1020 } },
 
-        { "pis_crush78", { T::PeriodsInStrings, 1, 200000, 0, 30, 0 } },
-        { "pis_crush79", { T::PeriodsInStrings, 1, 200000, 15, 15, 0 } },
-        { "pis_bigcrush88", { T::PeriodsInStrings, 3, 100000, 0, 10, 0 } },
-        { "pis_bigcrush89", { T::PeriodsInStrings, 3, 100000, 20, 10, 0 } },
+        { "pis_crush78", { T::PeriodsInStrings, 1, 100000, 0, 30, 0 } },
+        { "pis_crush79", { T::PeriodsInStrings, 1, 100000, 15, 15, 0 } },
+        { "pis_bigcrush88", { T::PeriodsInStrings, 3, 40000, 0, 10, 0 } },
+        { "pis_bigcrush89", { T::PeriodsInStrings, 3, 40000, 20, 10, 0 } },
         { "pis_s31", { T::PeriodsInStrings, 1, 100000, 0, 31, 0 } },
         { "pis_s2", { T::PeriodsInStrings, 2, 1000, 29, 2, 0 } },
-        { "pis_s21", { T::PeriodsInStrings, 2, 50000, 3, 21, 0 } },
-        { "pis_s20", { T::PeriodsInStrings, 1, 50000, 11, 20, 0 } },
+        { "pis_s21", { T::PeriodsInStrings, 2, 25000, 3, 21, 0 } },
+        { "pis_s20", { T::PeriodsInStrings, 1, 25000, 11, 20, 0 } },
         { "pis_small_n", { T::PeriodsInStrings, 2, 50, 0, 12, 0 } },
 
         { "hw2_crush80", { T::HammingWeight2, 5, 300000, 0, 30, 10000 } },
-        { "hw2_crush81", { T::HammingWeight2, 4, 200000, 20, 10, 10000 } },
-        { "hw2_bigcrush90", { T::HammingWeight2, 3, 300000, 0, 3, 10000 } },
-        { "hw2_bigcrush91", { T::HammingWeight2, 3, 300000, 27, 3, 10000 } },
+        { "hw2_crush81", { T::HammingWeight2, 4, 100000, 20, 10, 10000 } },
+        { "hw2_bigcrush90", { T::HammingWeight2, 3, 150000, 0, 3, 10000 } },
+        { "hw2_bigcrush91", { T::HammingWeight2, 3, 150000, 27, 3, 10000 } },
         // L = s, L < s with s % L > 0 and K % (s / L) > 0 (blocks past n / L summed), L = 2.
         { "hw2_L_eq_s", { T::HammingWeight2, 2, 200000, 0, 32, 32 } },
         { "hw2_short", { T::HammingWeight2, 3, 100003, 1, 31, 7 } },
         { "hw2_L2", { T::HammingWeight2, 2, 100001, 0, 32, 2 } },
-        { "hw2_block_spans_chunks", { T::HammingWeight2, 1, 3000000, 0, 1, 2500000 } },
-        { "hw2_rest", { T::HammingWeight2, 2, 400000, 4, 13, 1003 } },
+        { "hw2_block_spans_chunks", { T::HammingWeight2, 1, 1100000, 0, 1, 1050000 } },
+        { "hw2_rest", { T::HammingWeight2, 2, 200000, 4, 13, 1003 } },
 
-        { "hc_crush82", { T::HammingCorr, 1, 300000, 0, 30, 30 } },
-        { "hc_crush83", { T::HammingCorr, 1, 30000, 0, 30, 300 } },
-        { "hc_crush84", { T::HammingCorr, 1, 8000, 0, 30, 1200 } },
-        { "hc_bigcrush92", { T::HammingCorr, 1, 100000, 10, 10, 30 } },
-        { "hc_bigcrush93", { T::HammingCorr, 1, 10000, 10, 10, 300 } },
-        { "hc_bigcrush94", { T::HammingCorr, 1, 2500, 10, 10, 1200 } },
+        { "hc_crush82", { T::HammingCorr, 1, 150000, 0, 30, 30 } },
+        { "hc_crush83", { T::HammingCorr, 1, 15000, 0, 30, 300 } },
+        { "hc_crush84", { T::HammingCorr, 1, 2000, 0, 30, 1200 } },
+        { "hc_bigcrush92", { T::HammingCorr, 1, 50000, 10, 10, 30 } },
+        { "hc_bigcrush93", { T::HammingCorr, 1, 5000, 10, 10, 300 } },
+        { "hc_bigcrush94", { T::HammingCorr, 1, 600, 10, 10, 1200 } },
         // Several replications, L < s with a last partial number, L = 1, two blocks (one pair).
         { "hc_N3_short", { T::HammingCorr, 3, 100001, 0, 32, 3 } },
         { "hc_short_s30_L7", { T::HammingCorr, 2, 60002, 2, 30, 7 } },
         { "hc_L1", { T::HammingCorr, 1, 100001, 0, 32, 1 } },
         { "hc_two_blocks", { T::HammingCorr, 2, 2, 0, 32, 64 } },
-        { "hc_rest", { T::HammingCorr, 2, 30000, 3, 11, 45 } },
+        { "hc_rest", { T::HammingCorr, 2, 10000, 3, 11, 45 } },
     };
     // Deterministic draws within the valid ranges, about a million numbers or fewer each.
     std::uint64_t x = 0x2545F4914F6CDD1Dull;
@@ -281,7 +281,7 @@ std::vector<Form> forms()
         const int s = static_cast<int>(draw(1, 32 - r));
         const long L = draw(1032, 20000);
         const long N = draw(1, 3);
-        const long n = draw(100, std::max(101L, 300000 / (N * (L / s))));
+        const long n = draw(100, std::max(101L, 60000 / (N * (L / s))));
         f.push_back({ "lhr_draw" + std::to_string(k), { T::LongestHeadRun, N, n, r, s, L } });
     }
     for (int k = 0; k < 4; ++k) {
@@ -289,14 +289,14 @@ std::vector<Form> forms()
         const int s = static_cast<int>(draw(2, 31 - r));
         const long N = draw(1, 3);
         f.push_back({ "pis_draw" + std::to_string(k),
-            { T::PeriodsInStrings, N, draw(100, 200000 / N), r, s, 0 } });
+            { T::PeriodsInStrings, N, draw(100, 100000 / N), r, s, 0 } });
     }
     for (int k = 0; k < 4; ++k) {
         const int r = static_cast<int>(draw(0, 31));
         const int s = static_cast<int>(draw(1, 32 - r));
         const long L = k % 2 == 0 ? draw(2, 64) : draw(2, 5000);
         const long N = draw(1, 4);
-        const long n = draw(L, std::max(L, 300000L * std::min<long>(s, L) / N));
+        const long n = draw(L, std::max(L, 80000L * std::min<long>(s, L) / N));
         f.push_back({ "hw2_draw" + std::to_string(k), { T::HammingWeight2, N, n, r, s, L } });
     }
     for (int k = 0; k < 4; ++k) {
@@ -305,7 +305,7 @@ std::vector<Form> forms()
         const long L = k % 2 == 0 ? draw(1, 40) : draw(1, 400);
         const long N = draw(1, 3);
         const long words_per_block = L >= s ? L / s + 1 : 1;
-        const long n = draw(2, std::max(3L, 300000 / (N * words_per_block)));
+        const long n = draw(2, std::max(3L, 80000 / (N * words_per_block)));
         f.push_back({ "hc_draw" + std::to_string(k), { T::HammingCorr, N, n, r, s, L } });
     }
     return f;
@@ -425,7 +425,7 @@ struct BatteryRow {
     long L;
     const char* name;
     int pick;
-    long quick_n, quick_L; // quick_L: LongestHeadRun's L at the quick size
+    long quick_n, quick_L; // quick_L: LongestHeadRun's and HammingWeight2's L at the quick size
 };
 
 const std::vector<BatteryRow>& battery_rows()
@@ -441,9 +441,9 @@ const std::vector<BatteryRow>& battery_rows()
         { "crush", 79, T::PeriodsInStrings, 1, 300000000, 15, 15, 0, "PeriodsInStrings, r = 15",
             gofw_Mean, 100000, 0 },
         { "crush", 80, T::HammingWeight2, 100, 100000000, 0, 30, 1000000, "HammingWeight2, r = 0",
-            gofw_Sum, 1000000, 0 },
+            gofw_Sum, 20000, 10000 },
         { "crush", 81, T::HammingWeight2, 30, 100000000, 20, 10, 1000000, "HammingWeight2, r = 20",
-            gofw_Sum, 1000000, 0 },
+            gofw_Sum, 20000, 10000 },
         { "crush", 82, T::HammingCorr, 1, 500000000, 0, 30, 30, "HammingCorr, L = 30", gofw_Mean,
             100000, 0 },
         { "crush", 83, T::HammingCorr, 1, 50000000, 0, 30, 300, "HammingCorr, L = 300", gofw_Mean,
@@ -455,13 +455,13 @@ const std::vector<BatteryRow>& battery_rows()
         { "bigcrush", 87, T::LongestHeadRun, 1, 1000, 27, 3, 20 + 10000000,
             "LongestHeadRun, r = 27", gofw_Mean, 200, 2000 },
         { "bigcrush", 88, T::PeriodsInStrings, 10, 500000000, 0, 10, 0, "PeriodsInStrings, r = 0",
-            gofw_Sum, 20000, 0 },
+            gofw_Sum, 5000, 0 },
         { "bigcrush", 89, T::PeriodsInStrings, 10, 500000000, 20, 10, 0, "PeriodsInStrings, r = 20",
-            gofw_Sum, 20000, 0 },
+            gofw_Sum, 5000, 0 },
         { "bigcrush", 90, T::HammingWeight2, 10, 1000000000, 0, 3, 1000000, "HammingWeight2, r = 0",
-            gofw_Sum, 1000000, 0 },
+            gofw_Sum, 20000, 10000 },
         { "bigcrush", 91, T::HammingWeight2, 10, 1000000000, 27, 3, 1000000,
-            "HammingWeight2, r = 27", gofw_Sum, 1000000, 0 },
+            "HammingWeight2, r = 27", gofw_Sum, 20000, 10000 },
         { "bigcrush", 92, T::HammingCorr, 1, 1000000000, 10, 10, 30, "HammingCorr, L = 30",
             gofw_Mean, 30000, 0 },
         { "bigcrush", 93, T::HammingCorr, 1, 100000000, 10, 10, 300, "HammingCorr, L = 300",

@@ -945,7 +945,7 @@ std::vector<NativeStatistic> sstring_bits_statistics(
         sres_Basic* res = sres_CreateBasic();
         try {
             if (row.test == SstringBitsTest::HammingWeight2)
-                hamming_weight2(in, res, row.N, n, row.r, row.s, row.L, threads);
+                hamming_weight2(in, res, row.N, n, row.r, row.s, L > 0 ? L : row.L, threads);
             else
                 hamming_corr(
                     in, res, nullptr, row.N, n, row.r, row.s, static_cast<int>(row.L), threads);

@@ -63,8 +63,8 @@ struct SstringBitsRow {
 const std::vector<SstringBitsRow>& sstring_bits_rows();
 
 // A row's p-values, named as the battery names them, with n instead of the row's n and, for
-// LongestHeadRun, L instead of the row's L where L > 0 (the registered rows run with the row's
-// own n and L).
+// LongestHeadRun and HammingWeight2, L instead of the row's L where L > 0 (the registered rows
+// run with the row's own n and L).
 std::vector<NativeStatistic> sstring_bits_statistics(
     Numbers& in, const SstringBitsRow& row, long n, long L = 0, int threads = 0);
 
