@@ -583,7 +583,7 @@ TEST(SstringBitsTiming, QuickForms)
     using clock = std::chrono::steady_clock;
     const std::vector<std::pair<std::string, Params>> timed = {
         { "LongestHeadRun crush76, n = 30", { T::LongestHeadRun, 1, 30, 0, 30, 10000020 } },
-        { "LongestHeadRun bigcrush86, n = 3", { T::LongestHeadRun, 1, 3, 0, 3, 10000020 } },
+        { "LongestHeadRun crush77, n = 30", { T::LongestHeadRun, 1, 30, 20, 10, 10000020 } },
         { "PeriodsInStrings crush78, n = 1e7", { T::PeriodsInStrings, 1, 10000000, 0, 30, 0 } },
         { "PeriodsInStrings bigcrush88, N = 1, n = 1e7",
             { T::PeriodsInStrings, 1, 10000000, 0, 10, 0 } },

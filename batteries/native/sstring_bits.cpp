@@ -425,20 +425,34 @@ Correlations correlations_of_length(int s)
     return out;
 }
 
-// GenerateC: the correlation of the s-bit string v (bit 0 set; bit k set where v has period k).
+// GenerateC: the correlation of the s-bit string v (2 <= s <= 31): bit 0 set, and bit k set
+// where v has period k, that is where its top s - k bits equal its low s - k bits (a border of
+// length m = s - k). The borders are first screened on their first `screened` bits for all
+// lengths at once (bit m - 1 of `candidates` stands for length m), which decides the lengths up
+// to `screened`; the few longer candidates left are compared whole.
 inline std::uint32_t correlation(std::uint32_t v, int s)
 {
+    const int screened = std::min(s - 1, 6);
+    std::uint32_t candidates = (std::uint32_t(1) << (s - 1)) - 1;
+    for (int t = 0; t < screened; ++t) {
+        // Bit p: v's bit p equals its t-th bit from the top; a border of length m > t needs its
+        // bit m - 1 - t.
+        const std::uint32_t same = ((v >> (s - 1 - t)) & 1u) != 0 ? v : ~v;
+        candidates &= (same << t) | ((std::uint32_t(1) << t) - 1);
+    }
     std::uint32_t c = 1u;
-    for (int k = 1; k < s; ++k) {
-        // The top s - k bits of v equal its low s - k bits.
-        const std::uint32_t diff = (v ^ (v >> k)) << (32 - (s - k));
-        c |= static_cast<std::uint32_t>(diff == 0) << k;
+    while (candidates != 0) {
+        const int m = __builtin_ctz(candidates) + 1;
+        candidates &= candidates - 1;
+        if (m <= screened || (v >> (s - m)) == (v & ((std::uint32_t(1) << m) - 1)))
+            c |= std::uint32_t(1) << (s - m);
     }
     return c;
 }
 
-// Class positions (0-based in CreateCorr's list) of correlations: a table of every string for
-// small s, else a search of the sorted correlations.
+// Class positions (0-based in CreateCorr's list) of strings: a table of every string for small
+// s; else, for the correlations without periods below s - short_bits (almost all strings), a
+// table of their top bits, and a search of the sorted correlations for the others.
 class CorrelationIndex {
 public:
     CorrelationIndex(const Correlations& list, int s)
@@ -451,16 +465,25 @@ public:
             table_.resize(std::size_t(1) << s);
             for (std::uint32_t v = 0; v < (std::uint32_t(1) << s); ++v)
                 table_[v] = static_cast<std::uint16_t>(search(correlation(v, s)));
+        } else {
+            short_shift_ = s - short_bits;
+            low_mask_ = (std::uint32_t(1) << short_shift_) - 1;
+            short_.assign(std::size_t(1) << short_bits, -1);
+            for (const auto& e : sorted_)
+                if ((e.first & low_mask_) == 1u) short_[e.first >> short_shift_] = e.second;
         }
     }
     int operator()(std::uint32_t v) const
     {
         if (!table_.empty()) return table_[v];
-        return search(correlation(v, s_));
+        const std::uint32_t c = correlation(v, s_);
+        if ((c & low_mask_) == 1u) return short_[c >> short_shift_];
+        return search(c);
     }
 
 private:
     static constexpr int table_bits = 20;
+    static constexpr int short_bits = 12;
     int search(std::uint32_t c) const
     {
         std::size_t lo = 0, len = sorted_.size();
@@ -474,6 +497,9 @@ private:
     int s_;
     std::vector<std::pair<std::uint32_t, int>> sorted_;
     std::vector<std::uint16_t> table_;
+    int short_shift_ = 0;
+    std::uint32_t low_mask_ = 0;
+    std::vector<int> short_;
 };
 
 } // namespace
