@@ -210,7 +210,7 @@ constexpr int DIM = 1000; // sstring.c's bound on the classes
 void longest_head_run(
     Numbers& in, sstring_Res2* res, long N, long n, int r, int s, long L, int threads)
 {
-    if (N < 1 || n < 1 || r < 0 || s < 1 || r + s > 32)
+    if (N < 1 || n < 0 || r < 0 || s < 1 || r + s > 32)
         throw std::invalid_argument("sstring_LongestHeadRun: invalid parameters");
     const long K = L / s;
     L = K * s;
@@ -629,8 +629,8 @@ struct Blocks {
     }
 };
 
-// HammingWeight2's weights of a chunk: pieces of long blocks (numbers [w0, w1) of a
-// replication), with whether each ends its block.
+// HammingWeight2 with long blocks: the weight of the numbers of one block that fall in a unit of
+// work, and whether they end the block.
 struct WeightPiece {
     long weight;
     bool ends;
