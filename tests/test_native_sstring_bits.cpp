@@ -354,6 +354,23 @@ TEST(SstringBitsThreads, SameForAnyCount)
     }
 }
 
+// Forms of more than a million numbers (the native reader's chunk): sequences, blocks and pairs
+// of successive blocks that cross from one chunk to the next.
+TEST(SstringBitsChunks, AcrossChunks)
+{
+    using T = native::SstringBitsTest;
+    const std::vector<Params> across = {
+        { T::LongestHeadRun, 1, 110, 0, 30, 300000 },
+        { T::LongestHeadRun, 2, 55, 3, 7, 70001 },
+        { T::PeriodsInStrings, 1, 1100000, 0, 30, 0 },
+        { T::HammingCorr, 1, 1100000, 0, 30, 30 },
+        { T::HammingCorr, 1, 110000, 2, 30, 300 },
+        { T::HammingCorr, 1, 11000003, 0, 32, 3 },
+    };
+    for (const Params& p : across)
+        expect_exact("mt19937", p, 2);
+}
+
 // CreateCorr's list, as built natively, holds every correlation of s-bit strings once with the
 // number of strings that have it: checked by enumerating all strings of up to 8 bits. (Its
 // order is TestU01's: the forms above compare the classes built from it.)
