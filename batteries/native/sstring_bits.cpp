@@ -425,34 +425,54 @@ Correlations correlations_of_length(int s)
     return out;
 }
 
-// GenerateC: the correlation of the s-bit string v (2 <= s <= 31): bit 0 set, and bit k set
-// where v has period k, that is where its top s - k bits equal its low s - k bits (a border of
-// length m = s - k). The borders are first screened on their first `screened` bits for all
-// lengths at once (bit m - 1 of `candidates` stands for length m), which decides the lengths up
-// to `screened`; the few longer candidates left are compared whole.
-inline std::uint32_t correlation(std::uint32_t v, int s)
+// The borders of the s-bit string v (2 <= s <= 31): bit m - 1 set where its top m bits equal its
+// low m bits (1 <= m <= s - 1), that is where v has period s - m. The borders are screened on
+// their first `screened` bits for all lengths at once, which decides the lengths up to
+// `screened`; the few longer candidates left are compared whole.
+inline std::uint32_t borders(std::uint32_t v, int s)
 {
-    const int screened = std::min(s - 1, 6);
+    const int screened = std::min(s - 1, 12);
     std::uint32_t candidates = (std::uint32_t(1) << (s - 1)) - 1;
     for (int t = 0; t < screened; ++t) {
-        // Bit p: v's bit p equals its t-th bit from the top; a border of length m > t needs its
-        // bit m - 1 - t.
-        const std::uint32_t same = ((v >> (s - 1 - t)) & 1u) != 0 ? v : ~v;
+        // Bit p of `same`: v's bit p equals its t-th bit from the top. A border of length m > t
+        // needs bit m - 1 - t of it.
+        const std::uint32_t top = (v >> (s - 1 - t)) & 1u;
+        const std::uint32_t same = v ^ (top - 1u);
         candidates &= (same << t) | ((std::uint32_t(1) << t) - 1);
     }
-    std::uint32_t c = 1u;
-    while (candidates != 0) {
-        const int m = __builtin_ctz(candidates) + 1;
-        candidates &= candidates - 1;
-        if (m <= screened || (v >> (s - m)) == (v & ((std::uint32_t(1) << m) - 1)))
-            c |= std::uint32_t(1) << (s - m);
+    std::uint32_t longer = candidates >> screened;
+    candidates &= (std::uint32_t(1) << screened) - 1;
+    while (longer != 0) {
+        const int m = __builtin_ctz(longer) + 1 + screened;
+        longer &= longer - 1;
+        if ((v >> (s - m)) == (v & ((std::uint32_t(1) << m) - 1)))
+            candidates |= std::uint32_t(1) << (m - 1);
     }
+    return candidates;
+}
+
+// GenerateC's correlation of a string of s bits with these borders: bit 0 set, and bit k set
+// where it has period k (a border of length s - k).
+inline std::uint32_t correlation_of_borders(std::uint32_t b, int s)
+{
+    std::uint32_t c = 1u;
+    for (; b != 0; b &= b - 1)
+        c |= std::uint32_t(1) << (s - 1 - __builtin_ctz(b));
     return c;
 }
 
+// The borders of a correlation of length s.
+inline std::uint32_t borders_of_correlation(std::uint32_t c, int s)
+{
+    std::uint32_t b = 0;
+    for (int k = 1; k < s; ++k)
+        if ((c >> k) & 1u) b |= std::uint32_t(1) << (s - k - 1);
+    return b;
+}
+
 // Class positions (0-based in CreateCorr's list) of strings: a table of every string for small
-// s; else, for the correlations without periods below s - short_bits (almost all strings), a
-// table of their top bits, and a search of the sorted correlations for the others.
+// s; else, for strings without borders longer than short_bits (almost all), a table indexed by
+// their borders, and a search of the sorted correlations for the others.
 class CorrelationIndex {
 public:
     CorrelationIndex(const Correlations& list, int s)
@@ -464,21 +484,22 @@ public:
         if (s <= table_bits) {
             table_.resize(std::size_t(1) << s);
             for (std::uint32_t v = 0; v < (std::uint32_t(1) << s); ++v)
-                table_[v] = static_cast<std::uint16_t>(search(correlation(v, s)));
+                table_[v]
+                    = static_cast<std::uint16_t>(search(correlation_of_borders(borders(v, s), s)));
         } else {
-            short_shift_ = s - short_bits;
-            low_mask_ = (std::uint32_t(1) << short_shift_) - 1;
             short_.assign(std::size_t(1) << short_bits, -1);
-            for (const auto& e : sorted_)
-                if ((e.first & low_mask_) == 1u) short_[e.first >> short_shift_] = e.second;
+            for (const auto& e : sorted_) {
+                const std::uint32_t b = borders_of_correlation(e.first, s);
+                if (b < (std::uint32_t(1) << short_bits)) short_[b] = e.second;
+            }
         }
     }
     int operator()(std::uint32_t v) const
     {
         if (!table_.empty()) return table_[v];
-        const std::uint32_t c = correlation(v, s_);
-        if ((c & low_mask_) == 1u) return short_[c >> short_shift_];
-        return search(c);
+        const std::uint32_t b = borders(v, s_);
+        if (b < (std::uint32_t(1) << short_bits)) return short_[b];
+        return search(correlation_of_borders(b, s_));
     }
 
 private:
@@ -497,8 +518,6 @@ private:
     int s_;
     std::vector<std::pair<std::uint32_t, int>> sorted_;
     std::vector<std::uint16_t> table_;
-    int short_shift_ = 0;
-    std::uint32_t low_mask_ = 0;
     std::vector<int> short_;
 };
 
