@@ -15,5 +15,7 @@ std::vector<NativeTest> max_oft_tests(); // sknuth_MaxOft, svaria_WeightDistrib
 std::vector<NativeTest> matrix_rank_tests(); // smarsa_MatrixRank
 std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
 std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
+// sstring_LongestHeadRun, sstring_PeriodsInStrings, sstring_HammingWeight2, sstring_HammingCorr
+std::vector<NativeTest> sstring_bits_tests();
 
 } // namespace rngvet::native
