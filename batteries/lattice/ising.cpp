@@ -11,6 +11,7 @@
 #include <exception>
 #include <limits>
 #include <stdexcept>
+#include <time.h>
 
 namespace rngvet::lattice {
 
@@ -273,6 +274,7 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream)
 {
     check(config);
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
     IsingChain chain(config.L, config.K, config.algorithm, stream);
     for (std::uint64_t s = 0; s < config.thermalisation_steps; ++s)
         chain.step();
@@ -352,6 +354,7 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream)
     r.specific_heat_error = std::sqrt(jack_sum * (ising_blocks - 1) / ising_blocks);
 
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.cpu_seconds = thread_cpu_seconds() - cpu_start;
     return r;
 }
 

@@ -160,6 +160,7 @@ struct ReplicaResult {
     std::uint64_t flips = 0; // spins flipped while measuring
     std::uint64_t numbers = 0; // numbers consumed, thermalisation included
     double seconds = 0; // wall time of the replica
+    double cpu_seconds = 0; // CPU time of its thread (differs from seconds on a shared machine)
 };
 
 // How far an estimate lies from the exact value, in standard errors.
