@@ -238,6 +238,14 @@ namespace {
 
 __extension__ typedef __int128 Wide;
 
+// CPU time of the calling thread (POSIX).
+double thread_cpu_seconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 double to_double(Wide x)
 {
     return static_cast<double>(x);
