@@ -17,10 +17,14 @@
 //      LCG-filled table alone does not guarantee that).
 // The outputs are x_250, x_251, ...: the 250 seeding words are not output.
 //
-// Buffer indexing: GSL's and Maier's codes, with j = i + 103 (mod 250), in fact realise
-// x_n = x_{n-147} XOR x_{n-250} (the reciprocal trinomial: the same sequences read backwards);
-// this header follows the recurrence as Kirkpatrick and Stoll and Ferrenberg et al. state it, with
-// lag 103, so its outputs differ from GSL's for the same seed.
+// Two tap orders. R250Taps::stated (the default) follows the recurrence as Kirkpatrick and Stoll
+// and Ferrenberg et al. state it, lag 103. R250Taps::gsl is the buffer indexing of GSL's r250.c
+// and Maier's code (j = i + 103 mod 250 into a table of 250), which in fact realises
+// x_n = x_{n-147} XOR x_{n-250}: the reciprocal trinomial x^250 + x^147 + 1, whose sequences are
+// those of lag 103 read backwards. It reproduces GSL's gsl_rng_r250 word for word (GSL's test:
+// seed 1, the 10000th output is 1100653588). Both fail the Wolff test; the gsl order by about as
+// many standard errors as Ferrenberg et al. published, the stated order by more
+// (tests/test_lattice.cpp).
 #pragma once
 
 #include "stream.hpp"
@@ -31,13 +35,16 @@
 
 namespace rngvet {
 
+enum class R250Taps { stated, gsl };
+
 class R250Stream : public Stream {
 public:
     static constexpr int long_lag = 250;
-    static constexpr int short_lag = 103;
 
-    explicit R250Stream(std::uint32_t seed)
+    explicit R250Stream(std::uint32_t seed, R250Taps taps = R250Taps::stated)
         : seed_(seed)
+        , taps_(taps)
+        , short_lag_(taps == R250Taps::stated ? 103 : 147)
     {
         std::uint32_t s = seed == 0 ? 1u : seed;
         for (int i = 0; i < long_lag; ++i) {
@@ -55,10 +62,14 @@ public:
         }
     }
 
-    // The next word: x_[i_] holds x_{n-250}; x_{n-103} sits 147 places further on (mod 250).
+    // The short lag: 103, or 147 for the gsl order.
+    int short_lag() const { return short_lag_; }
+
+    // The next word: x_[i_] holds x_{n-250}; x_{n-s} (s the short lag) sits 250 - s places
+    // further on (mod 250).
     std::uint32_t next()
     {
-        const int j = i_ < short_lag ? i_ + (long_lag - short_lag) : i_ - short_lag;
+        const int j = i_ < short_lag_ ? i_ + (long_lag - short_lag_) : i_ - short_lag_;
         const std::uint32_t x = x_[i_] ^ x_[j];
         x_[i_] = x;
         i_ = i_ + 1 == long_lag ? 0 : i_ + 1;
@@ -71,7 +82,10 @@ public:
         for (std::size_t k = 0; k < n; ++k)
             out[k] = next();
     }
-    std::string name() const override { return "r250/" + std::to_string(seed_); }
+    std::string name() const override
+    {
+        return (taps_ == R250Taps::stated ? "r250/" : "r250gsl/") + std::to_string(seed_);
+    }
 
     // The current register, oldest word first (x_{n-250} .. x_{n-1} before output n).
     void register_words(std::uint32_t* out) const
@@ -82,6 +96,8 @@ public:
 
 private:
     std::uint32_t seed_;
+    R250Taps taps_;
+    int short_lag_;
     std::uint32_t x_[long_lag];
     int i_ = 0;
 };
