@@ -1,0 +1,415 @@
+// The Ising chains and runs of ising.hpp: Wolff, Swendsen-Wang and checkerboard Metropolis
+// updates with a documented consumption of uniform numbers, block and jackknife error analysis.
+// Algorithms: U. Wolff, Phys. Rev. Lett. 62, 361 (1989); R. H. Swendsen and J.-S. Wang, Phys.
+// Rev. Lett. 58, 86 (1987); N. Metropolis et al., J. Chem. Phys. 21, 1087 (1953). The test:
+// A. M. Ferrenberg, D. P. Landau and Y. J. Wong, Phys. Rev. Lett. 69, 3382 (1992).
+#include "ising.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <time.h>
+
+namespace rngvet::lattice {
+
+std::string to_string(IsingAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case IsingAlgorithm::wolff:
+        return "wolff";
+    case IsingAlgorithm::swendsen_wang:
+        return "swendsen-wang";
+    case IsingAlgorithm::metropolis:
+        return "metropolis";
+    }
+    return "unknown";
+}
+
+UniformSource::UniformSource(Stream& stream)
+    : stream_(stream)
+    , scale_(1.0 / static_cast<double>(std::uint64_t(1) << stream.bits()))
+    , words_(block)
+    , position_(block)
+{
+}
+
+void UniformSource::refill()
+{
+    stream_.fill(words_.data(), block);
+    position_ = 0;
+    ++refills_;
+}
+
+IsingLattice::IsingLattice(int L)
+    : L_(L)
+    , n_(L * L)
+    , spins_(static_cast<std::size_t>(L) * L, 1)
+    , neighbours_(4 * static_cast<std::size_t>(L) * L)
+    , bond_sum_(2 * static_cast<std::int64_t>(L) * L)
+{
+    if (L < 2 || L > 46340) throw std::invalid_argument("IsingLattice: L must be in 2..46340");
+    for (int y = 0; y < L; ++y)
+        for (int x = 0; x < L; ++x) {
+            const int i = y * L + x;
+            neighbours_[4 * i + right] = y * L + (x + 1) % L;
+            neighbours_[4 * i + left] = y * L + (x + L - 1) % L;
+            neighbours_[4 * i + down] = ((y + 1) % L) * L + x;
+            neighbours_[4 * i + up] = ((y + L - 1) % L) * L + x;
+        }
+}
+
+std::int64_t IsingLattice::count_bond_sum() const
+{
+    std::int64_t sum = 0;
+    for (int i = 0; i < n_; ++i)
+        sum += spins_[i] * (spins_[neighbour(i, right)] + spins_[neighbour(i, down)]);
+    return sum;
+}
+
+IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream)
+    : lattice_(L)
+    , K_(K)
+    , algorithm_(algorithm)
+    , source_(stream)
+    , p_add_(-std::expm1(-2.0 * K))
+    , accept_{ 1.0, std::exp(-4.0 * K), std::exp(-8.0 * K) }
+{
+    if (!(K >= 0) || !std::isfinite(K)) throw std::invalid_argument("IsingChain: K must be >= 0");
+    const std::size_t n = static_cast<std::size_t>(lattice_.sites());
+    if (algorithm == IsingAlgorithm::wolff) {
+        stack_.resize(n);
+        members_.resize(n);
+        stamp_.assign(n, 0);
+    } else if (algorithm == IsingAlgorithm::swendsen_wang) {
+        parent_.resize(n);
+        flip_.resize(n);
+    }
+}
+
+std::uint64_t IsingChain::step()
+{
+    switch (algorithm_) {
+    case IsingAlgorithm::wolff:
+        return wolff();
+    case IsingAlgorithm::swendsen_wang:
+        return swendsen_wang();
+    case IsingAlgorithm::metropolis:
+        return metropolis();
+    }
+    return 0;
+}
+
+std::uint64_t IsingChain::wolff()
+{
+    const int n = lattice_.n_;
+    std::int8_t* const spins = lattice_.spins_.data();
+    const std::int32_t* const nb = lattice_.neighbours_.data();
+    std::int32_t* const stack = stack_.data();
+    std::int32_t* const members = members_.data();
+    std::uint32_t* const stamp = stamp_.data();
+    const double p_add = p_add_;
+
+    if (++generation_ == 0) { // the stamps wrapped: clear them
+        std::fill(stamp_.begin(), stamp_.end(), 0u);
+        generation_ = 1;
+    }
+    const std::uint32_t generation = generation_;
+
+    int seed = static_cast<int>(source_.next() * n);
+    if (seed >= n) seed = n - 1;
+    const std::int8_t sigma = spins[seed];
+    spins[seed] = static_cast<std::int8_t>(-sigma);
+    stamp[seed] = generation;
+    int top = 0, count = 0;
+    stack[top++] = seed;
+    members[count++] = seed;
+    while (top > 0) {
+        const int site = stack[--top];
+        const std::int32_t* const around = nb + 4 * site;
+        for (int d = 0; d < 4; ++d) {
+            const int j = around[d];
+            if (spins[j] == sigma && source_.next() < p_add) {
+                spins[j] = static_cast<std::int8_t>(-sigma);
+                stamp[j] = generation;
+                stack[top++] = j;
+                members[count++] = j;
+            }
+        }
+    }
+    // Bonds from the cluster to outside change s_i s_j from sigma s_j to -sigma s_j.
+    std::int64_t outside = 0;
+    for (int k = 0; k < count; ++k) {
+        const std::int32_t* const around = nb + 4 * members[k];
+        for (int d = 0; d < 4; ++d) {
+            const int j = around[d];
+            if (stamp[j] != generation) outside += spins[j];
+        }
+    }
+    lattice_.bond_sum_ -= 2 * sigma * outside;
+    return static_cast<std::uint64_t>(count);
+}
+
+int IsingChain::find_root(int site)
+{
+    std::int32_t* const parent = parent_.data();
+    while (parent[site] != site) {
+        parent[site] = parent[parent[site]]; // path halving
+        site = parent[site];
+    }
+    return site;
+}
+
+std::uint64_t IsingChain::swendsen_wang()
+{
+    const int n = lattice_.n_;
+    std::int8_t* const spins = lattice_.spins_.data();
+    std::int32_t* const parent = parent_.data();
+    const double p_add = p_add_;
+    for (int i = 0; i < n; ++i)
+        parent[i] = i;
+    for (int i = 0; i < n; ++i) {
+        for (int d : { IsingLattice::right, IsingLattice::down }) {
+            const int j = lattice_.neighbour(i, d);
+            const double u = source_.next();
+            if (spins[i] == spins[j] && u < p_add) {
+                const int a = find_root(i), b = find_root(j);
+                // The smaller root stays the root: each root is its cluster's smallest site.
+                if (a < b)
+                    parent[b] = a;
+                else if (b < a)
+                    parent[a] = b;
+            }
+        }
+    }
+    std::uint64_t flipped = 0;
+    for (int i = 0; i < n; ++i) {
+        const int root = find_root(i);
+        if (root == i) flip_[i] = source_.next() < 0.5 ? 1 : 0;
+        if (flip_[root]) {
+            spins[i] = static_cast<std::int8_t>(-spins[i]);
+            ++flipped;
+        }
+    }
+    lattice_.bond_sum_ = lattice_.count_bond_sum();
+    return flipped;
+}
+
+std::uint64_t IsingChain::metropolis()
+{
+    const int L = lattice_.L_;
+    std::int8_t* const spins = lattice_.spins_.data();
+    const std::int32_t* const nb = lattice_.neighbours_.data();
+    std::uint64_t flipped = 0;
+    std::int64_t bond_sum = lattice_.bond_sum_;
+    for (int parity = 0; parity < 2; ++parity)
+        for (int y = 0; y < L; ++y)
+            for (int x = (y + parity) % 2; x < L; x += 2) {
+                const int i = y * L + x;
+                const std::int32_t* const around = nb + 4 * i;
+                const int h
+                    = spins[around[0]] + spins[around[1]] + spins[around[2]] + spins[around[3]];
+                const int sh = spins[i] * h;
+                const double u = source_.next();
+                if (u < accept_[sh <= 0 ? 0 : sh / 2]) {
+                    spins[i] = static_cast<std::int8_t>(-spins[i]);
+                    bond_sum -= 2 * sh;
+                    ++flipped;
+                }
+            }
+    lattice_.bond_sum_ = bond_sum;
+    return flipped;
+}
+
+Deviation deviation(double estimate, double error, double exact)
+{
+    Deviation d;
+    d.estimate = estimate;
+    d.error = error;
+    d.exact = exact;
+    d.sigmas = (estimate - exact) / error;
+    d.p_value = std::erfc(std::fabs(d.sigmas) / std::sqrt(2.0));
+    return d;
+}
+
+namespace {
+
+__extension__ typedef __int128 Wide;
+
+// CPU time of the calling thread (POSIX).
+double thread_cpu_seconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double to_double(Wide x)
+{
+    return static_cast<double>(x);
+}
+
+// Standard error of the mean of `values` (their spread / sqrt(count)).
+double standard_error(const std::vector<double>& values)
+{
+    const double count = static_cast<double>(values.size());
+    double mean = 0;
+    for (double v : values)
+        mean += v;
+    mean /= count;
+    double sum = 0;
+    for (double v : values)
+        sum += (v - mean) * (v - mean);
+    return std::sqrt(sum / (count - 1) / count);
+}
+
+void check(const IsingRunConfig& config)
+{
+    if (config.L < 2 || config.L % 2 != 0)
+        throw std::invalid_argument("run_ising: L must be even and at least 2");
+    if (!(config.K > 0) || !std::isfinite(config.K))
+        throw std::invalid_argument("run_ising: K must be positive");
+    if (config.measurement_steps == 0 || config.measurement_steps % ising_finest_bins != 0)
+        throw std::invalid_argument("run_ising: measurement_steps must be a positive multiple of "
+            + std::to_string(ising_finest_bins));
+}
+
+} // namespace
+
+ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream)
+{
+    check(config);
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
+    IsingChain chain(config.L, config.K, config.algorithm, stream);
+    for (std::uint64_t s = 0; s < config.thermalisation_steps; ++s)
+        chain.step();
+
+    // Exact sums of the bond sum b and b^2 per finest bin.
+    const std::uint64_t bin_size = config.measurement_steps / ising_finest_bins;
+    std::vector<Wide> sum_b(ising_finest_bins, 0), sum_b2(ising_finest_bins, 0);
+    ReplicaResult r;
+    for (int bin = 0; bin < ising_finest_bins; ++bin) {
+        Wide s1 = 0, s2 = 0;
+        for (std::uint64_t s = 0; s < bin_size; ++s) {
+            r.flips += chain.step();
+            const std::int64_t b = chain.lattice().bond_sum();
+            s1 += b;
+            s2 += static_cast<Wide>(b) * b;
+        }
+        sum_b[bin] = s1;
+        sum_b2[bin] = s2;
+    }
+    r.numbers = chain.numbers_used();
+
+    const double n_sites = static_cast<double>(config.L) * config.L;
+    const double k2 = config.K * config.K;
+    Wide total_b = 0, total_b2 = 0;
+    for (int bin = 0; bin < ising_finest_bins; ++bin) {
+        total_b += sum_b[bin];
+        total_b2 += sum_b2[bin];
+    }
+    const Wide m = static_cast<Wide>(config.measurement_steps);
+    // Var(b) = (m sum b^2 - (sum b)^2) / m^2, exact up to the final division.
+    auto specific_heat_of = [&](Wide s1, Wide s2, Wide count) {
+        const double variance
+            = to_double(count * s2 - s1 * s1) / (to_double(count) * to_double(count));
+        return k2 * variance / n_sites;
+    };
+    r.energy = -to_double(total_b) / to_double(m) / n_sites;
+    r.specific_heat = specific_heat_of(total_b, total_b2, m);
+    const double variance_e = to_double(m * total_b2 - total_b * total_b)
+        / (to_double(m) * to_double(m)) / n_sites / n_sites;
+    r.naive_energy_error = std::sqrt(variance_e / (to_double(m) - 1));
+
+    // Binning: 1024, 512, ..., 16 bins of consecutive measurements.
+    for (int bins = ising_finest_bins; bins >= 16; bins /= 2) {
+        const int merge = ising_finest_bins / bins;
+        std::vector<double> means(static_cast<std::size_t>(bins));
+        for (int k = 0; k < bins; ++k) {
+            Wide s = 0;
+            for (int q = 0; q < merge; ++q)
+                s += sum_b[k * merge + q];
+            means[k] = -to_double(s) / (static_cast<double>(bin_size) * merge) / n_sites;
+        }
+        r.binning.push_back(
+            { bin_size * static_cast<std::uint64_t>(merge), bins, standard_error(means) });
+        if (bins == ising_blocks) r.energy_error = r.binning.back().energy_error;
+    }
+    r.energy_tau
+        = 0.5 * (r.energy_error / r.naive_energy_error) * (r.energy_error / r.naive_energy_error);
+
+    // Jackknife of the specific heat over the 64 blocks.
+    const int merge = ising_finest_bins / ising_blocks;
+    const Wide block_steps = static_cast<Wide>(bin_size) * merge;
+    std::vector<double> leave_one_out(ising_blocks);
+    double jack_mean = 0;
+    for (int k = 0; k < ising_blocks; ++k) {
+        Wide s1 = 0, s2 = 0;
+        for (int q = 0; q < merge; ++q) {
+            s1 += sum_b[k * merge + q];
+            s2 += sum_b2[k * merge + q];
+        }
+        leave_one_out[k] = specific_heat_of(total_b - s1, total_b2 - s2, m - block_steps);
+        jack_mean += leave_one_out[k];
+    }
+    jack_mean /= ising_blocks;
+    double jack_sum = 0;
+    for (double c : leave_one_out)
+        jack_sum += (c - jack_mean) * (c - jack_mean);
+    r.specific_heat_error = std::sqrt(jack_sum * (ising_blocks - 1) / ising_blocks);
+
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    return r;
+}
+
+IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*>& streams)
+{
+    check(config);
+    if (streams.empty()) throw std::invalid_argument("run_ising: no streams");
+    for (Stream* s : streams)
+        if (s == nullptr) throw std::invalid_argument("run_ising: a null stream");
+    const auto start = std::chrono::steady_clock::now();
+    IsingRunResult result;
+    result.config = config;
+    result.exact = kaufman_exact(config.L, config.K);
+    result.replicas.resize(streams.size());
+    std::vector<std::exception_ptr> errors(streams.size());
+    const long count = static_cast<long>(streams.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < count; ++k) {
+        try {
+            result.replicas[k] = run_ising_replica(config, *streams[k]);
+        } catch (...) {
+            errors[k] = std::current_exception();
+        }
+    }
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+
+    std::vector<double> energies, heats;
+    for (const auto& r : result.replicas) {
+        energies.push_back(r.energy);
+        heats.push_back(r.specific_heat);
+    }
+    auto mean_of = [](const std::vector<double>& v) {
+        double s = 0;
+        for (double x : v)
+            s += x;
+        return s / static_cast<double>(v.size());
+    };
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const bool spread = streams.size() > 1;
+    result.energy = deviation(
+        mean_of(energies), spread ? standard_error(energies) : nan, result.exact.energy);
+    result.specific_heat = deviation(
+        mean_of(heats), spread ? standard_error(heats) : nan, result.exact.specific_heat);
+    result.seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+} // namespace rngvet::lattice

@@ -1,0 +1,193 @@
+// Monte Carlo chains of the 2D Ising model on the periodic L x L lattice (H = -sum over bonds of
+// s_i s_j, coupling K = J/kT), driven by an rngvet::Stream, and runs that compare their energy
+// and specific heat with Kaufman's exact values (kaufman.hpp): the test of A. M. Ferrenberg,
+// D. P. Landau and Y. J. Wong, Phys. Rev. Lett. 69, 3382 (1992).
+//
+// Every chain consumes uniform doubles u = word * 2^-bits (to_u01, stream.hpp), one stream word
+// per number, in the count and order below, so that any backend that hands the same words
+// reproduces the same chain bit for bit. Sites are numbered row-major, i = y L + x; the
+// neighbours of a site, in this order, are right (x+1), left (x-1), down (y+1), up (y-1), all
+// modulo L. p_add = 1 - exp(-2K) (computed as -expm1(-2K) in double).
+//
+// Wolff single cluster (U. Wolff, Phys. Rev. Lett. 62, 361 (1989)), one step = one cluster:
+//   one number picks the seed site, floor(u N); the seed is flipped and pushed on a LIFO stack.
+//   Until the stack is empty: pop the top site, and for each neighbour in the order above that
+//   still has the cluster's original spin (so is not in the cluster yet) draw one number; if
+//   u < p_add, flip the neighbour and push it.
+//   A neighbour rejected from one site may be tested again (and drawn for again) from another.
+// Swendsen-Wang (R. H. Swendsen and J.-S. Wang, Phys. Rev. Lett. 58, 86 (1987)), one step = one
+//   sweep: for each site in row-major order its right bond then its down bond, one number per
+//   bond (2N per sweep, drawn for every bond); the bond is occupied if the two spins are equal
+//   and u < p_add. Clusters by union-find whose root is the cluster's smallest site; then sites
+//   in row-major order, one number drawn at each cluster's root (its smallest site, so clusters
+//   take their numbers in the order of their smallest sites): the cluster flips if u < 1/2.
+// Metropolis checkerboard, one step = one sweep: the black sites ((x + y) even) in row-major
+//   order, then the white ones, one number per site: with h the sum of its 4 neighbours,
+//   the flip is accepted if u < min(1, exp(-2K s h)) (a table of the 3 values for s h <= 0, 2,
+//   4; s h <= 0 always accepts but still consumes its number).
+//
+// A run: every replica starts from all spins up with its own stream (the caller's; the chain
+// reads the stream in blocks of 4096 words, so the stream ends up to 4095 words further on than
+// the chain used), makes `thermalisation_steps` steps, then `measurement_steps` steps measuring
+// the energy per spin e = -(bond sum)/N after each. The bond sum is kept exactly (integers).
+// Per replica: mean energy, specific heat C = K^2 N (<e^2> - <e>^2), and their standard errors:
+//   the energy's from 64 blocks of consecutive measurements (the binning analysis reports the
+//   error for 1024, 512, ..., 16 bins, the naive error that ignores correlations, and the
+//   integrated autocorrelation time tau = (err_64 / err_naive)^2 / 2 in steps), the specific
+//   heat's by the jackknife over the same 64 blocks (B. Efron, 1982).
+// Across replicas: the mean of the replicas' estimates and its standard error from their spread,
+// sd / sqrt(R). The statistic is z = (estimate - exact) / standard error; its p-value is
+// two-sided from the standard normal, erfc(|z| / sqrt 2). With 64 blocks or many replicas the
+// Student t correction is small; with few replicas (R < 10) the normal p-value is too small and
+// the block (per-replica) statistic is the one to read.
+#pragma once
+
+#include "batteries/lattice/kaufman.hpp"
+#include "generators/stream.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngvet::lattice {
+
+enum class IsingAlgorithm { wolff, swendsen_wang, metropolis };
+std::string to_string(IsingAlgorithm algorithm);
+
+// Uniform doubles u = word * 2^-bits from a stream, read in blocks of `block` words.
+class UniformSource {
+public:
+    static constexpr std::size_t block = 4096;
+    explicit UniformSource(Stream& stream);
+    double next()
+    {
+        if (position_ == block) refill();
+        return static_cast<double>(words_[position_++]) * scale_;
+    }
+    // Numbers handed out so far.
+    std::uint64_t used() const { return refills_ * block - (block - position_); }
+
+private:
+    void refill();
+    Stream& stream_;
+    double scale_;
+    std::vector<std::uint64_t> words_;
+    std::size_t position_;
+    std::uint64_t refills_ = 0;
+};
+
+// Spins +1/-1 on the periodic L x L lattice with its neighbour table and exact bond sum.
+class IsingLattice {
+public:
+    enum Direction { right = 0, left = 1, down = 2, up = 3 };
+    explicit IsingLattice(int L); // all spins up; L >= 2
+    int size() const { return L_; }
+    int sites() const { return n_; }
+    int neighbour(int site, int direction) const { return neighbours_[4 * site + direction]; }
+    int spin(int site) const { return spins_[site]; }
+    // sum over the 2N bonds of s_i s_j, as maintained by the updates.
+    std::int64_t bond_sum() const { return bond_sum_; }
+    // The same, recounted from the spins.
+    std::int64_t count_bond_sum() const;
+    double energy() const { return -static_cast<double>(bond_sum_) / n_; }
+
+private:
+    friend class IsingChain;
+    int L_;
+    int n_;
+    std::vector<std::int8_t> spins_;
+    std::vector<std::int32_t> neighbours_;
+    std::int64_t bond_sum_;
+};
+
+// One Markov chain: a lattice, an algorithm and the stream that drives it.
+class IsingChain {
+public:
+    IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream);
+    // One step (a Wolff cluster, a Swendsen-Wang or Metropolis sweep); returns the spins flipped.
+    std::uint64_t step();
+    const IsingLattice& lattice() const { return lattice_; }
+    std::uint64_t numbers_used() const { return source_.used(); }
+    double add_probability() const { return p_add_; }
+
+private:
+    std::uint64_t wolff();
+    std::uint64_t swendsen_wang();
+    std::uint64_t metropolis();
+    int find_root(int site);
+
+    IsingLattice lattice_;
+    double K_;
+    IsingAlgorithm algorithm_;
+    UniformSource source_;
+    double p_add_;
+    double accept_[3];
+    std::vector<std::int32_t> stack_;
+    std::vector<std::int32_t> members_;
+    std::vector<std::uint32_t> stamp_;
+    std::uint32_t generation_ = 0;
+    std::vector<std::int32_t> parent_;
+    std::vector<std::uint8_t> flip_;
+};
+
+struct IsingRunConfig {
+    int L = 16;
+    double K = 0;
+    IsingAlgorithm algorithm = IsingAlgorithm::wolff;
+    std::uint64_t thermalisation_steps = 0;
+    // A positive multiple of 1024 (the finest bins).
+    std::uint64_t measurement_steps = 0;
+};
+
+inline constexpr int ising_finest_bins = 1024;
+inline constexpr int ising_blocks = 64;
+
+struct BinningLevel {
+    std::uint64_t bin_size = 0; // steps per bin
+    int bins = 0;
+    double energy_error = 0; // standard error of the mean energy from these bins
+};
+
+struct ReplicaResult {
+    double energy = 0; // mean energy per spin
+    double energy_error = 0; // from 64 blocks
+    double specific_heat = 0; // K^2 N (<e^2> - <e>^2)
+    double specific_heat_error = 0; // jackknife over 64 blocks
+    double naive_energy_error = 0; // as if the measurements were independent
+    double energy_tau = 0; // (energy_error / naive_energy_error)^2 / 2, in steps
+    std::vector<BinningLevel> binning; // 1024 bins down to 16
+    std::uint64_t flips = 0; // spins flipped while measuring
+    std::uint64_t numbers = 0; // numbers consumed, thermalisation included
+    double seconds = 0; // wall time of the replica
+    double cpu_seconds = 0; // CPU time of its thread (differs from seconds on a shared machine)
+};
+
+// How far an estimate lies from the exact value, in standard errors.
+struct Deviation {
+    double estimate = 0;
+    double error = 0;
+    double exact = 0;
+    double sigmas = 0; // (estimate - exact) / error
+    double p_value = 0; // two-sided, standard normal
+};
+Deviation deviation(double estimate, double error, double exact);
+
+struct IsingRunResult {
+    IsingRunConfig config;
+    IsingExact exact;
+    std::vector<ReplicaResult> replicas;
+    // Across replicas (error from their spread); error and sigmas are NaN with one replica.
+    Deviation energy;
+    Deviation specific_heat;
+    double seconds = 0; // wall time of the run
+};
+
+// Runs one replica per stream, in parallel (OpenMP); each replica reads only its own stream, so
+// the results do not depend on the thread count. Throws std::invalid_argument for a bad config.
+IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*>& streams);
+
+// One replica, on the calling thread.
+ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream);
+
+} // namespace rngvet::lattice
