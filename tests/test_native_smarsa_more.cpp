@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -268,10 +270,11 @@ std::vector<Savir2Case> savir2_cases()
 {
     std::vector<Savir2Case> cases;
     for (const std::string& g : form_generators()) {
-        // Crush's and BigCrush's forms (m = 2^20, t = 30) with n = 20000, and the form
+        // Crush's and BigCrush's forms (t = 30) with m = 2^16 (the rows below have their
+        // m = 2^20) and n = 10000 and 5000, and the form
         // bbattery.c's other batteries use (m = 90000, t = 18).
-        cases.push_back({ "crush_r0", g, 1, 20000, 0, 1024 * 1024, 30 });
-        cases.push_back({ "bigcrush_N3_r10", g, 3, 20000, 10, 1024 * 1024, 30 });
+        cases.push_back({ "crush_m2_16_r0", g, 1, 10000, 0, 65536, 30 });
+        cases.push_back({ "bigcrush_m2_16_N3_r10", g, 3, 5000, 10, 65536, 30 });
         cases.push_back({ "m90000_t18", g, 1, 30000, 0, 90000, 18 });
         // One class (nothing read), few classes, t = 1.
         cases.push_back({ "one_class", g, 2, 1000, 0, 1, 1 });
@@ -339,10 +342,10 @@ std::vector<GcdCase> gcd_cases()
 {
     std::vector<GcdCase> cases;
     for (const std::string& g : form_generators()) {
-        // Crush's and BigCrush's forms with n = 100000.
-        cases.push_back({ "crush_r0_s30", g, 1, 100000, 0, 30 });
-        cases.push_back({ "crush_r10_s20", g, 1, 100000, 10, 20 });
-        cases.push_back({ "bigcrush_N3_s30", g, 3, 100000, 0, 30 });
+        // Crush's and BigCrush's forms with n = 50000.
+        cases.push_back({ "crush_r0_s30", g, 1, 50000, 0, 30 });
+        cases.push_back({ "crush_r10_s20", g, 1, 50000, 10, 20 });
+        cases.push_back({ "bigcrush_N3_s30", g, 3, 50000, 0, 30 });
         // Zeros often drawn (pairs drawn again), all 32 bits, n too small or too large (nothing
         // read).
         cases.push_back({ "s8_zeros", g, 2, 4000, 3, 8 });
@@ -478,14 +481,14 @@ TEST_P(BatteryRowExact, RowAsBbatteryWritesIt)
         expect_same_statistics(tu, nat);
     }
 
-    // The row's table entry on a smaller scale, at most 3 replications: Savir2 with 20000 groups,
-    // GCD with 100000 pairs, SerialOver with 200000 numbers and d such that d^t is 2^15 or 2^16
+    // The row's table entry on a smaller scale, at most 3 replications: Savir2 with 10000 groups,
+    // GCD with 50000 pairs, SerialOver with 200000 numbers and d such that d^t is 2^15 or 2^16
     // (the rows' 2^24 cells would take the sparse case of smultin_MultinomialOver below about
     // 2^24 numbers). The parameters themselves are compared with bbattery.c's in
     // BatteryRows.TablesAreBbatteryCalls.
     BatteryRow small = c.row;
     small.N = std::min<long>(c.row.N, 3);
-    small.n = c.row.kind == Kind::savir2 ? 20000 : c.row.kind == Kind::gcd ? 100000 : 200000;
+    small.n = c.row.kind == Kind::savir2 ? 10000 : c.row.kind == Kind::gcd ? 50000 : 200000;
     if (c.row.kind == Kind::serial_over)
         small.d_or_m = c.row.t_or_s == 2 ? 256 : c.row.t_or_s == 3 ? 32 : 16;
     const long small_N = small.N;
@@ -557,5 +560,71 @@ TEST(BatteryRows, EveryRegisteredRowIsABbatteryRow)
         EXPECT_EQ(known, 1) << t.battery << " " << t.number;
     }
 }
+
+// Timing of the rows at their full size (run with --gtest_also_run_disabled_tests, one row by
+// --gtest_filter='DISABLED_Timing/RowTiming.*/crush63*'): TestU01's function, the native one on
+// 1 and 2 threads, and reading as many words alone. Nothing is asserted about the times.
+class RowTiming : public testing::TestWithParam<BatteryRow> { };
+
+void PrintTo(const BatteryRow& row, std::ostream* os)
+{
+    *os << row.battery << row.number;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST_P(RowTiming, FullSize)
+{
+    const BatteryRow& row = GetParam();
+    const std::string g = "mt19937";
+    Feed feed(g);
+    auto t0 = std::chrono::steady_clock::now();
+    const auto tu = testu01_row(feed.gen(), row, row.N, row.n);
+    const double t_tu = seconds_since(t0);
+    double t_nat[2];
+    for (int threads : { 1, 2 }) {
+        Feed f(g);
+        std::vector<rngvet::native::NativeStatistic> nat;
+        t0 = std::chrono::steady_clock::now();
+        {
+            rngvet::native::Numbers in(f.feed());
+            for (const auto& r : rngvet::native::smarsa_more_rows())
+                if (row.battery == r.battery && row.number == r.number)
+                    nat = rngvet::native::smarsa_more_statistics(in, r, r.n, threads);
+        }
+        t_nat[threads - 1] = seconds_since(t0);
+        EXPECT_EQ(feed.consumed(), f.consumed());
+        expect_same_statistics(tu, nat);
+    }
+    double t_read;
+    {
+        Feed f(g);
+        rngvet::native::Numbers in(f.feed());
+        std::vector<std::uint64_t> buffer(std::size_t(1) << 21);
+        std::uint64_t left = feed.consumed(), sum = 0;
+        t0 = std::chrono::steady_clock::now();
+        while (left > 0) {
+            const std::size_t k
+                = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
+            in.read(buffer.data(), k);
+            sum += buffer[k - 1];
+            left -= k;
+        }
+        t_read = seconds_since(t0);
+        EXPECT_NE(sum, 1u); // keeps the reads
+    }
+    std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s "
+                "(reading its %llu words alone %.3f s)\n",
+        g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1],
+        static_cast<unsigned long long>(feed.consumed()), t_read);
+}
+
+INSTANTIATE_TEST_SUITE_P(DISABLED_Timing, RowTiming, testing::ValuesIn(battery_rows()),
+    [](const testing::TestParamInfo<BatteryRow>& i) {
+        return clean(i.param.battery + std::to_string(i.param.number));
+    });
 
 } // namespace

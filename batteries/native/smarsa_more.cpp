@@ -24,7 +24,7 @@
 // GCD: the pairs of StripB values are read in blocks (a pair with a zero is read and dropped,
 // as TestU01 draws again; a block never holds more pairs than are still to be counted, so
 // exactly TestU01's numbers are read), Euclid's algorithm on each pair (the same remainders,
-// some of them by subtraction) on several threads, the GCDs and the numbers of steps counted
+// several pairs interleaved) on several threads, the GCDs and the numbers of steps counted
 // per thread; the rest is TestU01's.
 #include "smarsa_more.hpp"
 
@@ -267,16 +267,58 @@ void savir2_groups(const Numbers& in, const std::uint64_t* w, long g0, long g1, 
 constexpr int gcd_kmax = 50;
 constexpr double gcd_p1 = 0.376;
 
-// U % V by subtraction where the quotient is at most 2 (the commonest quotients), else by
-// division.
-inline std::uint32_t remainder_of(std::uint32_t u, std::uint32_t v)
+// Pairs whose Euclid's algorithms run together: their divisions are independent, so they
+// overlap in the processor where one pair's would wait for each other.
+constexpr int gcd_lanes = 4;
+
+// Euclid's algorithm on the pairs [lo, hi) of StripB(r, s) values of w (a pair with a zero
+// skipped): gcd_count(GCD, steps) for each other pair; returns the number of those.
+template <class Count>
+long gcd_pairs(const Numbers& in, const std::uint64_t* w, long lo, long hi, int r, int s,
+    const Count& gcd_count)
 {
-    if (u < v) return u;
-    std::uint32_t x = u - v;
-    if (x < v) return x;
-    x -= v;
-    if (x < v) return x;
-    return u % v;
+    std::uint32_t U[gcd_lanes], V[gcd_lanes];
+    int k[gcd_lanes];
+    long next = lo, kept = 0;
+    // The next pair without a zero into lane l; false where none is left.
+    auto load = [&](int l) {
+        while (next < hi) {
+            const std::size_t i = 2 * static_cast<std::size_t>(next++);
+            const auto u = static_cast<std::uint32_t>(in.strip_b(w[i], r, s));
+            const auto v = static_cast<std::uint32_t>(in.strip_b(w[i + 1], r, s));
+            if (u == 0 || v == 0) continue;
+            U[l] = u;
+            V[l] = v;
+            k[l] = 0;
+            ++kept;
+            return true;
+        }
+        return false;
+    };
+    int active = 0;
+    for (int l = 0; l < gcd_lanes; ++l) {
+        if (load(l))
+            ++active;
+        else
+            k[l] = -1;
+    }
+    while (active > 0) {
+        for (int l = 0; l < gcd_lanes; ++l) {
+            if (k[l] < 0) continue;
+            const std::uint32_t rem = U[l] % V[l];
+            U[l] = V[l];
+            V[l] = rem;
+            ++k[l];
+            if (rem == 0) {
+                gcd_count(U[l], k[l]);
+                if (!load(l)) {
+                    k[l] = -1;
+                    --active;
+                }
+            }
+        }
+    }
+    return kept;
 }
 
 } // namespace
@@ -524,23 +566,10 @@ void gcd(Numbers& in, smarsa_Res2* res, long N, long n, int r, int s, int thread
                 const long hi = lo + p / nt + (id < p % nt ? 1 : 0);
                 long* h = hist.data() + static_cast<std::size_t>(id) * stride;
                 long* steps = h + gcd_classes;
-                for (long i = lo; i < hi; ++i) {
-                    std::uint32_t U = static_cast<std::uint32_t>(
-                        in.strip_b(w[2 * static_cast<std::size_t>(i)], r, s));
-                    std::uint32_t V = static_cast<std::uint32_t>(
-                        in.strip_b(w[2 * static_cast<std::size_t>(i) + 1], r, s));
-                    if (U == 0 || V == 0) continue;
-                    ++kept;
-                    int k = 0;
-                    do {
-                        const std::uint32_t rem = remainder_of(U, V);
-                        U = V;
-                        V = rem;
-                        ++k;
-                    } while (V > 0);
+                kept += gcd_pairs(in, w, lo, hi, r, s, [h, steps, high](std::uint32_t U, int k) {
                     ++h[U > high ? high : U];
                     ++steps[k > gcd_kmax ? gcd_kmax : k];
-                }
+                });
             }
             left -= kept;
         }
