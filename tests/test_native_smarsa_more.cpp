@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -190,6 +191,9 @@ std::vector<SerialCase> serial_cases()
         cases.push_back({ "t3_d10_r3", g, 1, 50000, 3, 10, 3 });
         cases.push_back({ "no_table_t2_d4_N4", g, 4, 1000, 1, 4, 2 });
         cases.push_back({ "least_n_t5_d2", g, 1, 5, 0, 2, 5 });
+        // More numbers than one block of the native reader (2^22): tuples across blocks.
+        if (g == "mt19937" || g == "ranmar24")
+            cases.push_back({ "blocks_t4_d8_N2", g, 2, 4500000, 2, 8, 4 });
         Draw draw{ 0x9E3779B97F4A7C15ull ^ std::hash<std::string>()(g) };
         for (int i = 0; i < 3; ++i) {
             const long N = draw(1, 4);
@@ -280,6 +284,9 @@ std::vector<Savir2Case> savir2_cases()
         cases.push_back({ "one_class", g, 2, 1000, 0, 1, 1 });
         cases.push_back({ "m10_t3_r20", g, 2, 5000, 20, 10, 3 });
         cases.push_back({ "t1", g, 1, 10000, 4, 100, 1 });
+        // More words than one block of the native reader (2^22).
+        if (g == "mt19937" || g == "ranmar24")
+            cases.push_back({ "blocks_m1000_t30", g, 1, 150000, 0, 1000, 30 });
         Draw draw{ 0xD1B54A32D192ED03ull ^ std::hash<std::string>()(g) };
         for (int i = 0; i < 3; ++i) {
             const long N = draw(1, 4);
@@ -350,6 +357,10 @@ std::vector<GcdCase> gcd_cases()
         // read).
         cases.push_back({ "s8_zeros", g, 2, 4000, 3, 8 });
         cases.push_back({ "s32", g, 1, 50000, 0, 32 });
+        // More pairs than one block of the native reader (2^21 pairs), pairs with a zero among
+        // them.
+        if (g == "mt19937" || g == "ranmar24")
+            cases.push_back({ "blocks_s15", g, 1, 2200000, 3, 15 });
         cases.push_back({ "n_below_30", g, 1, 29, 0, 30 });
         cases.push_back({ "n_above_2_1_5s", g, 1, 5000, 0, 8 });
         Draw draw{ 0x94D049BB133111EBull ^ std::hash<std::string>()(g) };
@@ -580,9 +591,13 @@ TEST_P(RowTiming, FullSize)
 {
     const BatteryRow& row = GetParam();
     const std::string g = "mt19937";
+    // RNGVET_TIMING_NATIVE_ONLY=1: the native side alone (for profiling), nothing compared.
+    const char* only = std::getenv("RNGVET_TIMING_NATIVE_ONLY");
+    const bool native_only = only != nullptr && std::string(only) == "1";
     Feed feed(g);
     auto t0 = std::chrono::steady_clock::now();
-    const auto tu = testu01_row(feed.gen(), row, row.N, row.n);
+    const auto tu = native_only ? std::vector<rngvet::native::NativeStatistic>()
+                                : testu01_row(feed.gen(), row, row.N, row.n);
     const double t_tu = seconds_since(t0);
     double t_nat[2];
     for (int threads : { 1, 2 }) {
@@ -596,6 +611,12 @@ TEST_P(RowTiming, FullSize)
                     nat = rngvet::native::smarsa_more_statistics(in, r, r.n, threads);
         }
         t_nat[threads - 1] = seconds_since(t0);
+        if (native_only) {
+            std::printf("native %d thread(s): %.3f s, %llu words\n", threads, t_nat[threads - 1],
+                static_cast<unsigned long long>(f.consumed()));
+            if (threads == 2) return;
+            continue;
+        }
         EXPECT_EQ(feed.consumed(), f.consumed());
         expect_same_statistics(tu, nat);
     }
