@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -587,6 +588,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Processor time of the process (all its threads) since c0, in seconds: on a shared machine a
+// fairer measure than the elapsed time for one thread.
+double cpu_since(std::clock_t c0)
+{
+    return static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+}
+
 TEST_P(RowTiming, FullSize)
 {
     const BatteryRow& row = GetParam();
@@ -596,14 +604,17 @@ TEST_P(RowTiming, FullSize)
     const bool native_only = only != nullptr && std::string(only) == "1";
     Feed feed(g);
     auto t0 = std::chrono::steady_clock::now();
+    std::clock_t c0 = std::clock();
     const auto tu = native_only ? std::vector<rngvet::native::NativeStatistic>()
                                 : testu01_row(feed.gen(), row, row.N, row.n);
     const double t_tu = seconds_since(t0);
-    double t_nat[2];
+    const double c_tu = cpu_since(c0);
+    double t_nat[2], c_nat[2];
     for (int threads : { 1, 2 }) {
         Feed f(g);
         std::vector<rngvet::native::NativeStatistic> nat;
         t0 = std::chrono::steady_clock::now();
+        c0 = std::clock();
         {
             rngvet::native::Numbers in(f.feed());
             for (const auto& r : rngvet::native::smarsa_more_rows())
@@ -611,8 +622,10 @@ TEST_P(RowTiming, FullSize)
                     nat = rngvet::native::smarsa_more_statistics(in, r, r.n, threads);
         }
         t_nat[threads - 1] = seconds_since(t0);
+        c_nat[threads - 1] = cpu_since(c0);
         if (native_only) {
-            std::printf("native %d thread(s): %.3f s, %llu words\n", threads, t_nat[threads - 1],
+            std::printf("native %d thread(s): %.3f s (processor %.3f s), %llu words\n", threads,
+                t_nat[threads - 1], c_nat[threads - 1],
                 static_cast<unsigned long long>(f.consumed()));
             if (threads == 2) return;
             continue;
@@ -620,13 +633,14 @@ TEST_P(RowTiming, FullSize)
         EXPECT_EQ(feed.consumed(), f.consumed());
         expect_same_statistics(tu, nat);
     }
-    double t_read;
+    double t_read, c_read;
     {
         Feed f(g);
         rngvet::native::Numbers in(f.feed());
         std::vector<std::uint64_t> buffer(std::size_t(1) << 21);
         std::uint64_t left = feed.consumed(), sum = 0;
         t0 = std::chrono::steady_clock::now();
+        c0 = std::clock();
         while (left > 0) {
             const std::size_t k
                 = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
@@ -635,12 +649,14 @@ TEST_P(RowTiming, FullSize)
             left -= k;
         }
         t_read = seconds_since(t0);
+        c_read = cpu_since(c0);
         EXPECT_NE(sum, 1u); // keeps the reads
     }
-    std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s "
-                "(reading its %llu words alone %.3f s)\n",
-        g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1],
-        static_cast<unsigned long long>(feed.consumed()), t_read);
+    std::printf("%s %s test %d: elapsed (processor) seconds: TestU01 %.3f (%.3f), native 1 "
+                "thread %.3f (%.3f), 2 threads %.3f (%.3f); reading its %llu words alone %.3f "
+                "(%.3f)\n",
+        g.c_str(), row.battery.c_str(), row.number, t_tu, c_tu, t_nat[0], c_nat[0], t_nat[1],
+        c_nat[1], static_cast<unsigned long long>(feed.consumed()), t_read, c_read);
 }
 
 INSTANTIATE_TEST_SUITE_P(DISABLED_Timing, RowTiming, testing::ValuesIn(battery_rows()),

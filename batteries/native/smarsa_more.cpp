@@ -114,6 +114,9 @@ void strip_l_block(const Numbers& in, const std::uint64_t* w, long m, int r, lon
         out[i] = static_cast<std::uint32_t>(in.strip_l(w[i], r, d));
 }
 
+// Tuples between a cell's prefetch and its count (the tables are larger than the caches).
+constexpr long prefetch_ahead = 64;
+
 // The counts of the k cells of one replication's n overlapping t-tuples, in `team` tables of
 // k counts each (C: wide enough for n), added into the first.
 template <class C>
@@ -156,7 +159,21 @@ void count_tuples(Numbers& in, long n, int r, long d, int t, std::uint64_t k, st
                     for (long i = lo - t + 1; i <= lo; ++i)
                         key = key * dd + e[i];
                     ++table[key];
-                    for (long i = lo + 1; i < hi; ++i) {
+                    long i = lo + 1;
+                    if (hi - lo > prefetch_ahead + 1) {
+                        // The cell of the tuple prefetch_ahead tuples on, fetched early.
+                        std::uint64_t ahead = 0;
+                        for (long j = lo + prefetch_ahead - t + 1; j <= lo + prefetch_ahead; ++j)
+                            ahead = ahead * dd + e[j];
+                        for (; i + prefetch_ahead < hi; ++i) {
+                            const long a = i + prefetch_ahead;
+                            ahead = (ahead - e[a - t] * k1) * dd + e[a];
+                            __builtin_prefetch(table + ahead, 1, 0);
+                            key = (key - e[i - t] * k1) * dd + e[i];
+                            ++table[key];
+                        }
+                    }
+                    for (; i < hi; ++i) {
                         key = (key - e[i - t] * k1) * dd + e[i];
                         ++table[key];
                     }
