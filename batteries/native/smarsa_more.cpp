@@ -109,9 +109,16 @@ void strip_l_block(const Numbers& in, const std::uint64_t* w, long m, int r, lon
         }
         return;
     }
-#pragma omp parallel for num_threads(team) schedule(static)
-    for (long i = 0; i < m; ++i)
-        out[i] = static_cast<std::uint32_t>(in.strip_l(w[i], r, d));
+    // StripL's own operations: d itself where a wide word's U rounds to 1 (a cell TestU01's
+    // table does not have), refused rather than counted outside the tables.
+    long outside = 0;
+#pragma omp parallel for num_threads(team) schedule(static) reduction(+ : outside)
+    for (long i = 0; i < m; ++i) {
+        const long x = in.strip_l(w[i], r, d);
+        outside += x < 0 || x >= d;
+        out[i] = static_cast<std::uint32_t>(x);
+    }
+    if (outside > 0) throw std::runtime_error("serial_over: StripL gave a value outside [0, d)");
 }
 
 // Tuples between a cell's prefetch and its count (the tables are larger than the caches).

@@ -22,7 +22,8 @@ namespace rngvet::native {
 // (t - 1)-tuples. Reads N n numbers. Needs n > 4, 2 <= t <= n, 2 <= d and d^t <= 2^28, and the
 // dense case of smultin_MultinomialOver (no hashing: (k - k1) < smultin_env.SeuilHash or
 // n / (k - k1) >= 1, k = d^t, k1 = d^(t - 1)); throws std::invalid_argument otherwise, before
-// reading anything.
+// reading anything. Throws std::runtime_error where StripL gives d (a word of more than 53 bits
+// whose U rounds to 1: a cell outside TestU01's table).
 void serial_over(Numbers& in, sres_Basic* res, long N, long n, int r, long d, int t, int threads);
 
 // smarsa_Savir2(gen, res, N, n, r, m, t) on the next N n t numbers of `in`. Like TestU01, it
