@@ -66,7 +66,7 @@ constexpr std::size_t block_words = std::size_t(1) << 22;
 constexpr long parallel_min = 1L << 16;
 // The largest d^t SerialOver takes, and the memory its per-thread tables may take together.
 constexpr std::uint64_t serial_max_cells = std::uint64_t(1) << 28;
-constexpr std::uint64_t serial_table_bytes = std::uint64_t(1) << 30;
+constexpr std::uint64_t serial_table_bytes = std::uint64_t(1) << 29;
 
 int bit_length(std::uint64_t x)
 {
