@@ -8,7 +8,7 @@
 //
 // The timing of one row at its full size on mt19937 (TestU01, native on 1 and 2 threads, reading
 // alone; RNGVET_TIMING_NATIVE_ONLY=1 for the native side alone):
-//   ./tests/test_native_smarsa_more --gtest_also_run_disabled_tests \
+//   ./tests/test_native_smarsa_more --gtest_also_run_disabled_tests
 //       --gtest_filter='DISABLED_Timing/RowTiming.FullSize/crush63'
 #include "batteries/native/families.hpp"
 #include "batteries/native/smarsa_more.hpp"
