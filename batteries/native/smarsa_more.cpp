@@ -8,8 +8,9 @@
 // 73).
 //
 // SerialOver: the count of each cell of the n overlapping t-tuples is an integer; it is computed
-// here, a block of numbers at a time, the tuples of a block split among threads, each thread
-// with its own table of counts, the tables added. The (t - 1)-tuples' counts are not counted
+// here, a block of numbers at a time (the next block read while the current one is counted),
+// the tuples of a block split among threads, each thread with its own table of counts (each
+// cell fetched a few tuples ahead), the tables added. The (t - 1)-tuples' counts are not counted
 // apart: the (t - 1)-tuple OverDenseGenere counts with each t-tuple is that t-tuple's prefix,
 // so the count of a (t - 1)-cell is the sum of the d t-cells it prefixes. The two chi-square
 // sums then run over the cells in TestU01's order with its operations (CalcPowDivEqual, with or
@@ -34,6 +35,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <iterator>
 #include <omp.h>
 #include <stdexcept>
@@ -124,8 +126,42 @@ void strip_l_block(const Numbers& in, const std::uint64_t* w, long m, int r, lon
 // Tuples between a cell's prefetch and its count (the tables are larger than the caches).
 constexpr long prefetch_ahead = 64;
 
+// Counts the tuples of t digits ending at e[lo, hi) (lo >= t - 1) into table.
+template <class C>
+void count_range(
+    const std::uint32_t* e, long lo, long hi, int t, std::uint64_t k1, std::uint64_t dd, C* table)
+{
+    if (lo >= hi) return;
+    std::uint64_t key = 0;
+    for (long i = lo - t + 1; i <= lo; ++i)
+        key = key * dd + e[i];
+    ++table[key];
+    long i = lo + 1;
+    if (hi - lo > prefetch_ahead + 1) {
+        // The cell of the tuple prefetch_ahead tuples on, fetched early.
+        std::uint64_t ahead = 0;
+        for (long j = lo + prefetch_ahead - t + 1; j <= lo + prefetch_ahead; ++j)
+            ahead = ahead * dd + e[j];
+        for (; i + prefetch_ahead < hi; ++i) {
+            const long a = i + prefetch_ahead;
+            ahead = (ahead - e[a - t] * k1) * dd + e[a];
+            __builtin_prefetch(table + ahead, 1, 0);
+            key = (key - e[i - t] * k1) * dd + e[i];
+            ++table[key];
+        }
+    }
+    for (; i < hi; ++i) {
+        key = (key - e[i - t] * k1) * dd + e[i];
+        ++table[key];
+    }
+}
+
+// Tuples a thread takes at a time.
+constexpr long count_chunk = 1L << 16;
+
 // The counts of the k cells of one replication's n overlapping t-tuples, in `team` tables of
-// k counts each (C: wide enough for n), added into the first.
+// k counts each (C: wide enough for n), added into the first. The calling thread reads the next
+// block of words while the other threads count the current one, then joins them.
 template <class C>
 void count_tuples(Numbers& in, long n, int r, long d, int t, std::uint64_t k, std::uint64_t k1,
     int team, std::vector<std::vector<C>>& tables)
@@ -134,59 +170,50 @@ void count_tuples(Numbers& in, long n, int r, long d, int t, std::uint64_t k, st
         std::fill(table.begin(), table.end(), C(0));
     const std::size_t carry_max = static_cast<std::size_t>(t - 1);
     const std::uint64_t dd = static_cast<std::uint64_t>(d);
-    std::vector<std::uint64_t> words(
-        std::min<std::size_t>(block_words, static_cast<std::size_t>(n)));
+    const long size
+        = static_cast<long>(std::min<std::size_t>(block_words, static_cast<std::size_t>(n)));
+    std::vector<std::uint64_t> words[2];
+    words[0].resize(static_cast<std::size_t>(size));
+    if (n > size) words[1].resize(static_cast<std::size_t>(size));
     // digits[0, c): the last t - 1 (or fewer, at the start) digits before the block.
-    std::vector<std::uint32_t> digits(carry_max + words.size());
+    std::vector<std::uint32_t> digits(carry_max + static_cast<std::size_t>(size));
     std::vector<std::uint32_t> first; // the first t - 1 digits (OverDenseGenere's Premier)
     std::size_t c = 0;
-    for (long done = 0; done < n;) {
-        const long m = std::min<long>(static_cast<long>(words.size()), n - done);
-        in.read(words.data(), static_cast<std::size_t>(m));
+    int current = 0;
+    long m = size;
+    in.read(words[0].data(), static_cast<std::size_t>(m));
+    for (long done = 0; done < n; current = 1 - current) {
         const int threads = m >= parallel_min ? team : 1;
-        strip_l_block(in, words.data(), m, r, d, digits.data() + c, threads);
+        strip_l_block(in, words[current].data(), m, r, d, digits.data() + c, threads);
         for (std::size_t i = c; i < c + static_cast<std::size_t>(m) && first.size() < carry_max;
              ++i)
             first.push_back(digits[i]);
+        const long next_m = std::min(size, n - done - m);
+        std::uint64_t* next_words = words[1 - current].data();
         // Tuples end at digits [t - 1, c + m).
         const long lo_all = t - 1;
         const long hi_all = static_cast<long>(c) + m;
-        if (hi_all > lo_all) {
-            const std::uint32_t* e = digits.data();
+        const long chunks = hi_all > lo_all ? (hi_all - lo_all + count_chunk - 1) / count_chunk : 0;
+        const std::uint32_t* e = digits.data();
+        // An exception of the reader leaves the parallel region as a value, thrown after it.
+        std::exception_ptr read_error;
 #pragma omp parallel num_threads(threads)
-            {
-                const long nt = omp_get_num_threads();
-                const long id = omp_get_thread_num();
-                const long span = hi_all - lo_all;
-                const long lo = lo_all + span / nt * id + std::min(id, span % nt);
-                const long hi = lo + span / nt + (id < span % nt ? 1 : 0);
-                C* table = tables[static_cast<std::size_t>(id)].data();
-                if (lo < hi) {
-                    std::uint64_t key = 0;
-                    for (long i = lo - t + 1; i <= lo; ++i)
-                        key = key * dd + e[i];
-                    ++table[key];
-                    long i = lo + 1;
-                    if (hi - lo > prefetch_ahead + 1) {
-                        // The cell of the tuple prefetch_ahead tuples on, fetched early.
-                        std::uint64_t ahead = 0;
-                        for (long j = lo + prefetch_ahead - t + 1; j <= lo + prefetch_ahead; ++j)
-                            ahead = ahead * dd + e[j];
-                        for (; i + prefetch_ahead < hi; ++i) {
-                            const long a = i + prefetch_ahead;
-                            ahead = (ahead - e[a - t] * k1) * dd + e[a];
-                            __builtin_prefetch(table + ahead, 1, 0);
-                            key = (key - e[i - t] * k1) * dd + e[i];
-                            ++table[key];
-                        }
-                    }
-                    for (; i < hi; ++i) {
-                        key = (key - e[i - t] * k1) * dd + e[i];
-                        ++table[key];
-                    }
+        {
+            if (omp_get_thread_num() == 0 && next_m > 0) {
+                try {
+                    in.read(next_words, static_cast<std::size_t>(next_m));
+                } catch (...) {
+                    read_error = std::current_exception();
                 }
             }
+            C* table = tables[static_cast<std::size_t>(omp_get_thread_num())].data();
+#pragma omp for schedule(dynamic, 1)
+            for (long b = 0; b < chunks; ++b) {
+                const long lo = lo_all + b * count_chunk;
+                count_range(e, lo, std::min(hi_all, lo + count_chunk), t, k1, dd, table);
+            }
         }
+        if (read_error) std::rethrow_exception(read_error);
         // Keep the last t - 1 digits.
         const std::size_t total = c + static_cast<std::size_t>(m);
         const std::size_t keep = std::min(carry_max, total);
@@ -194,6 +221,7 @@ void count_tuples(Numbers& in, long n, int r, long d, int t, std::uint64_t k, st
             digits.begin() + static_cast<long>(total), digits.begin());
         c = keep;
         done += m;
+        m = next_m;
     }
     // The last t - 1 tuples: the last t - 1 digits followed by the first t - 1.
     std::vector<std::uint32_t> wrap(digits.begin(), digits.begin() + static_cast<long>(c));
