@@ -114,15 +114,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(NativeEngine, ATestWithoutNativeFormIsRefusedBeforeAnythingIsStored)
 {
-    // Crush's test 1 (SerialOver) has no native form.
+    // Rabbit's test 1 (MultinomialBitsOver) has no native form.
     const std::string db = fresh("native_refused.sqlite");
-    const CliResult r = run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery crush "
-                                   "--tests 1 --engine native --db "
+    const CliResult r = run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery "
+                                   "'rabbit(nb=2^10)' --tests 1 --engine native --db "
         + db);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
-    EXPECT_NE(
-        r.err.find("test 1 (SerialOver, t = 2) of crush has no native form"), std::string::npos)
+    EXPECT_NE(r.err.find("test 1 (MultinomialBitsOver) of rabbit(nb=1024) has no native form"),
+        std::string::npos)
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(db));
     // Batteries with no native test at all, and an engine that is none.
