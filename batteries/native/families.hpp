@@ -15,5 +15,8 @@ std::vector<NativeTest> max_oft_tests(); // sknuth_MaxOft, svaria_WeightDistrib
 std::vector<NativeTest> matrix_rank_tests(); // smarsa_MatrixRank
 std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
 std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
+// svaria_SampleProd, svaria_SampleMean, svaria_SampleCorr, svaria_AppearanceSpacings,
+// svaria_SumCollector
+std::vector<NativeTest> svaria_more_tests();
 
 } // namespace rngvet::native
