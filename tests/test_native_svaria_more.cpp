@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -562,4 +563,27 @@ TEST(SvariaTiming, DISABLED_RowsTenfoldSmaller)
     }
 }
 
+} // namespace
+
+namespace {
+// Profiling aid: one row's native form alone, at a tenth of its numbers.
+TEST(SvariaTiming, DISABLED_NativeAlone)
+{
+    const char* which = std::getenv("SVARIA_ROW");
+    for (const BatteryRow& full : battery_rows()) {
+        if (which == nullptr || std::to_string(full.number) + full.battery != which) continue;
+        BatteryRow row = full;
+        HarnessFeed f("mt19937");
+        sres_Basic* basic = sres_CreateBasic();
+        sres_Chi2* chi2 = sres_CreateChi2();
+        const auto t0 = std::chrono::steady_clock::now();
+        {
+            Numbers in(f.feed());
+            run_native(in, as_params(row), basic, chi2, 2);
+        }
+        std::printf("%.3f s\n", seconds_since(t0));
+        sres_DeleteBasic(basic);
+        sres_DeleteChi2(chi2);
+    }
+}
 } // namespace

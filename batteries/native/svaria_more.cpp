@@ -116,11 +116,68 @@ int work_threads(int threads)
     return std::max(1, threads - 1);
 }
 
+// A double's bits as a key that orders as the values do (for values other than NaN; -0.0
+// before 0.0, which the tests here never produce).
+std::uint64_t order_key(double x)
+{
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b >> 63 ? ~b : b | (std::uint64_t(1) << 63);
+}
+
+double from_order_key(std::uint64_t k)
+{
+    const std::uint64_t b = k >> 63 ? k & ~(std::uint64_t(1) << 63) : ~k;
+    double x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+// Sorts a[0..n) by a least-significant-digit radix sort of order_key, 11 bits a pass, a pass
+// skipped where every key has the same digit. Equal values have equal bits, so the sorted
+// sequence is the one any sort gives.
+void radix_sort(double* a, std::size_t n)
+{
+    if (n < 256) {
+        std::sort(a, a + n);
+        return;
+    }
+    constexpr int digit_bits = 11, passes = 6;
+    constexpr std::size_t buckets = std::size_t(1) << digit_bits;
+    std::vector<std::uint64_t> keys(n), other(n);
+    std::vector<std::size_t> count(buckets * passes, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t k = order_key(a[i]);
+        keys[i] = k;
+        for (int p = 0; p < passes; ++p)
+            ++count[static_cast<std::size_t>(p) * buckets
+                + ((k >> (p * digit_bits)) & (buckets - 1))];
+    }
+    for (int p = 0; p < passes; ++p) {
+        std::size_t* c = count.data() + static_cast<std::size_t>(p) * buckets;
+        const int shift = p * digit_bits;
+        if (c[(keys[0] >> shift) & (buckets - 1)] == n) continue; // one digit for all
+        std::size_t offset = 0;
+        for (std::size_t d = 0; d < buckets; ++d) {
+            const std::size_t k = c[d];
+            c[d] = offset;
+            offset += k;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t k = keys[i];
+            other[c[(k >> shift) & (buckets - 1)]++] = k;
+        }
+        keys.swap(other);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        a[i] = from_order_key(keys[i]);
+}
+
 // Sorts a[0..n) on `threads` threads: parts sorted apart, then merged pairwise.
 void parallel_sort(double* a, long n, int threads)
 {
     if (threads <= 1 || n < parallel_min) {
-        std::sort(a, a + n);
+        radix_sort(a, static_cast<std::size_t>(n));
         return;
     }
     int parts = 1;
@@ -128,12 +185,13 @@ void parallel_sort(double* a, long n, int threads)
         parts *= 2;
     std::vector<long> cut(static_cast<std::size_t>(parts) + 1);
     for (int i = 0; i <= parts; ++i)
-        cut[static_cast<std::size_t>(i)] = static_cast<long>(
-            static_cast<double>(n) * i / parts); // only the cuts depend on this rounding
+        cut[static_cast<std::size_t>(i)] = n / parts * i;
     cut[static_cast<std::size_t>(parts)] = n;
 #pragma omp parallel for num_threads(parts) schedule(static)
     for (int i = 0; i < parts; ++i)
-        std::sort(a + cut[static_cast<std::size_t>(i)], a + cut[static_cast<std::size_t>(i) + 1]);
+        radix_sort(a + cut[static_cast<std::size_t>(i)],
+            static_cast<std::size_t>(
+                cut[static_cast<std::size_t>(i) + 1] - cut[static_cast<std::size_t>(i)]));
     for (int width = 1; width < parts; width *= 2) {
 #pragma omp parallel for num_threads(parts / (2 * width)) schedule(static)
         for (int i = 0; i < parts; i += 2 * width)
