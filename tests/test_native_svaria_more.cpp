@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ extern "C" {
 #include <testu01/sres.h>
 #include <testu01/statcoll.h>
 #include <testu01/svaria.h>
+#include <testu01/swrite.h>
 }
 
 namespace {
@@ -37,8 +39,53 @@ using rngvet::native::Numbers;
 using rngvet::native::SvariaRow;
 using rngvet::native::SvariaTest;
 using rngvet_test::harness_generators;
-using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
+
+// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, so that GetU01 rounds and
+// sums of a few numbers round too (sums of up to 32 numbers of 48 bits or fewer are exact, in
+// any order).
+class WideStream : public rngvet::Stream {
+public:
+    int bits() const override { return 60; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = x_ >> 4;
+        }
+    }
+    std::string name() const override { return "wide60"; }
+
+private:
+    std::uint64_t x_ = 987654321;
+};
+
+// A harness generator's stream (native_support.hpp) or "wide60", with a feed on it.
+class HarnessFeed {
+public:
+    explicit HarnessFeed(const std::string& generator)
+        : stream_(generator == "wide60" ? std::make_unique<WideStream>()
+                                        : rngvet_test::harness_stream(generator))
+        , feed_(std::make_unique<rngvet::TestU01Generator>(*stream_, generator))
+    {
+        swrite_Basic = FALSE;
+    }
+    unif01_Gen* gen() { return feed_->get(); }
+    rngvet::TestU01Generator& feed() { return *feed_; }
+    std::uint64_t consumed() const { return feed_->consumed(); }
+
+private:
+    std::unique_ptr<rngvet::Stream> stream_;
+    std::unique_ptr<rngvet::TestU01Generator> feed_;
+};
+
+// The harness's generators and the wide words.
+std::vector<std::string> form_generators()
+{
+    std::vector<std::string> g = harness_generators();
+    g.push_back("wide60");
+    return g;
+}
 
 std::string clean(std::string s)
 {
@@ -191,7 +238,7 @@ std::vector<Form> forms()
 {
     std::vector<Form> out;
     using T = SvariaTest;
-    for (const std::string& g : harness_generators()) {
+    for (const std::string& g : form_generators()) {
         auto add = [&](const std::string& label, const SvariaRow& p) {
             out.push_back({ label, g, p });
         };
