@@ -34,6 +34,8 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -408,6 +410,47 @@ double sum_count_probability(int jmin, int j, double g)
     return (jLR + 1.0 - g) * sum / num2_Factorial(j + 1);
 }
 
+// A sum of SumCollector that ends: the index of its last number in the chunk, and its count.
+struct SumEnd {
+    std::size_t at;
+    long length;
+};
+
+// SumCollector's chain of sums over words [begin, end) of w, from a sum x of `numbers` numbers
+// (svaria_SumCollector's loop: X += U, ++j, until X > g). Appends each sum that ends to `ends`.
+// With `meet` (the sorted ends of a chain started elsewhere), stops after the first sum that
+// ends at the number where one of meet ends, and returns that one's index in meet plus 1;
+// otherwise returns 0. Leaves the chain's state in x and numbers.
+template <class Value>
+std::size_t run_sums(const Value& value, const std::uint64_t* w, std::size_t begin, std::size_t end,
+    double g, double& x, long& numbers, std::vector<SumEnd>& ends, const std::vector<SumEnd>* meet)
+{
+    double sum = x;
+    long count = numbers;
+    std::size_t k = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        sum += value(w[i]);
+        ++count;
+        if (!(sum <= g)) {
+            ends.push_back({ i, count });
+            sum = 0.0;
+            count = 0;
+            if (meet != nullptr) {
+                while (k < meet->size() && (*meet)[k].at < i)
+                    ++k;
+                if (k < meet->size() && (*meet)[k].at == i) {
+                    x = sum;
+                    numbers = count;
+                    return k + 1;
+                }
+            }
+        }
+    }
+    x = sum;
+    numbers = count;
+    return 0;
+}
+
 } // namespace
 
 void sample_prod(Numbers& in, sres_Basic* res, long N, long n, int r, int t, int threads)
@@ -708,6 +751,52 @@ void sum_collector(Numbers& in, sres_Chi2* res, long N, long n, int r, double g,
             done = 0;
         }
     };
+    // A chunk's sums. Where helpers are free, the chunk is cut into parts and each part's chain
+    // is run at once from a guess (a sum starting at its first number), all in parallel; then,
+    // part after part, the chain run on from the true state meets the guessed chain at the first
+    // sum both end at the same number, after which the two are the same chain (each sum starts
+    // from 0.0 at the number after its predecessor's end), so only the numbers before the meeting
+    // are summed again.
+    const int helpers = work_threads(threads);
+    std::vector<std::vector<SumEnd>> part_ends(static_cast<std::size_t>(helpers));
+    std::vector<std::pair<double, long>> part_state(static_cast<std::size_t>(helpers));
+    std::vector<SumEnd> ends;
+    auto sum_chunk = [&](const std::uint64_t* w, std::size_t m, auto value) {
+        ends.clear();
+        double x = X;
+        long numbers = j;
+        const int parts = helpers >= 2 && m >= (std::size_t(1) << 16) ? helpers : 1;
+        if (parts == 1) {
+            run_sums(value, w, 0, m, g, x, numbers, ends, nullptr);
+        } else {
+            auto cut = [&](int p) { return m / static_cast<std::size_t>(parts) * p; };
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+            for (int p = 0; p < parts; ++p) {
+                std::vector<SumEnd>& e = part_ends[static_cast<std::size_t>(p)];
+                e.clear();
+                double px = p == 0 ? X : 0.0;
+                long pn = p == 0 ? j : 0;
+                run_sums(value, w, cut(p), p + 1 == parts ? m : cut(p + 1), g, px, pn, e, nullptr);
+                part_state[static_cast<std::size_t>(p)] = { px, pn };
+            }
+            ends.swap(part_ends[0]);
+            std::tie(x, numbers) = part_state[0];
+            for (int p = 1; p < parts; ++p) {
+                const std::vector<SumEnd>& guess = part_ends[static_cast<std::size_t>(p)];
+                const std::size_t met = run_sums(
+                    value, w, cut(p), p + 1 == parts ? m : cut(p + 1), g, x, numbers, ends, &guess);
+                if (met > 0) {
+                    ends.insert(ends.end(), guess.begin() + static_cast<long>(met), guess.end());
+                    std::tie(x, numbers) = part_state[static_cast<std::size_t>(p)];
+                }
+            }
+        }
+        for (const SumEnd& e : ends)
+            count_sum(e.length);
+        X = x;
+        j = numbers;
+        ended.fetch_add(ends.size());
+    };
     pipeline(
         in, threads > 1,
         [&](std::size_t in_flight) -> std::size_t {
@@ -725,35 +814,10 @@ void sum_collector(Numbers& in, sres_Chi2* res, long N, long n, int r, double g,
                 std::min<std::uint64_t>(chunk_words, (open - 1) * least + 1));
         },
         [&](const std::uint64_t* w, std::size_t m) {
-            double x = X;
-            long numbers = j;
-            std::uint64_t completed = 0;
-            if (r == 0) {
-                for (std::size_t i = 0; i < m; ++i) {
-                    x += in.u01(w[i]);
-                    ++numbers;
-                    if (!(x <= g)) {
-                        count_sum(numbers);
-                        ++completed;
-                        x = 0.0;
-                        numbers = 0;
-                    }
-                }
-            } else {
-                for (std::size_t i = 0; i < m; ++i) {
-                    x += in.strip_d(w[i], r);
-                    ++numbers;
-                    if (!(x <= g)) {
-                        count_sum(numbers);
-                        ++completed;
-                        x = 0.0;
-                        numbers = 0;
-                    }
-                }
-            }
-            X = x;
-            j = numbers;
-            ended.fetch_add(completed);
+            if (r == 0)
+                sum_chunk(w, m, [&in](std::uint64_t v) { return in.u01(v); });
+            else
+                sum_chunk(w, m, [&in, r](std::uint64_t v) { return in.strip_d(v, r); });
         });
 
     double V[1] = { static_cast<double>(NbClasses - 1) };
