@@ -264,20 +264,6 @@ void active_tests0(const double* U, long N, double* sVal, double* pVal, int thre
     if (bitset_TestBit(gofw_ActiveTests, gofw_WU)) pVal[gofw_WU] = fbar_WatsonU(N, sVal[gofw_WU]);
 }
 
-// gofw_ActiveTests1 (V, N, F, par, sVal, pVal): U = F(V) (in parallel), sorted, ActiveTests0.
-// F must be safe to call from several threads.
-void active_tests1(
-    const double* V, long N, wdist_CFUNC F, double* par, double* sVal, double* pVal, int threads)
-{
-    std::vector<double> U(static_cast<std::size_t>(N) + 1);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && N >= parallel_min)
-    for (long i = 1; i <= N; ++i)
-        U[static_cast<std::size_t>(i)] = F(par, V[i]);
-    parallel_sort(U.data() + 1, N, threads);
-    active_tests0(U.data(), N, sVal, pVal, threads);
-    if (N == 1) sVal[gofw_Mean] = V[1];
-}
-
 // gofw_ActiveTests2 (V, U, N, F, par, sVal, pVal): V sorted in place, U = F(V) (in parallel),
 // ActiveTests0 on U as it comes. F must be safe to call from several threads.
 void active_tests2(double* V, double* U, long N, wdist_CFUNC F, double* par, double* sVal,
@@ -463,7 +449,11 @@ void sample_prod(Numbers& in, sres_Basic* res, long N, long n, int r, int t, int
     statcoll_SetDesc(res->sVal1, "SampleProd sVal1:   Uniform [0, 1]");
     double Par[1] = { static_cast<double>(t) };
 
-    std::vector<double> P(static_cast<std::size_t>(n) + 1);
+    // U[1..n]: gofw_ActiveTests1's transform of the products, FDistProd of each, computed as the
+    // products are (on the thread that works while the next chunk is read); first_product: P[1],
+    // ActiveTests1's sVal[gofw_Mean] when n = 1.
+    std::vector<double> U(static_cast<std::size_t>(n) + 1);
+    double first_product = 0;
     const std::size_t group = static_cast<std::size_t>(t);
     const int helpers = work_threads(threads);
     for (long Seq = 1; Seq <= N; ++Seq) {
@@ -471,18 +461,23 @@ void sample_prod(Numbers& in, sres_Basic* res, long N, long n, int r, int t, int
         pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(n) * group, group),
             [&](const std::uint64_t* w, std::size_t m) {
                 const long groups = static_cast<long>(m / group);
-                double* p = P.data() + next_group;
+                double* u = U.data() + next_group;
+                if (next_group == 1) first_product = 0;
 #pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && groups >= 4096)
                 for (long i = 0; i < groups; ++i) {
                     const std::uint64_t* v = w + static_cast<std::size_t>(i) * group;
                     double temp = in.strip_d(v[0], r);
                     for (int j = 1; j < t; ++j)
                         temp *= in.strip_d(v[j], r);
-                    p[i] = temp;
+                    if (i == 0 && next_group == 1) first_product = temp;
+                    u[i] = prod_distribution(Par, temp);
                 }
                 next_group += groups;
             });
-        active_tests1(P.data(), n, prod_distribution, Par, res->sVal2, res->pVal2, threads);
+        // The rest of gofw_ActiveTests1: the values sorted, then ActiveTests0.
+        parallel_sort(U.data() + 1, n, threads);
+        active_tests0(U.data(), n, res->sVal2, res->pVal2, threads);
+        if (n == 1) res->sVal2[gofw_Mean] = first_product;
         statcoll_AddObs(res->sVal1, res->pVal2[gofw_AD]);
     }
 
