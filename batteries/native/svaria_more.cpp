@@ -449,37 +449,66 @@ void sample_prod(Numbers& in, sres_Basic* res, long N, long n, int r, int t, int
     statcoll_SetDesc(res->sVal1, "SampleProd sVal1:   Uniform [0, 1]");
     double Par[1] = { static_cast<double>(t) };
 
-    // U[1..n]: gofw_ActiveTests1's transform of the products, FDistProd of each, computed as the
-    // products are (on the thread that works while the next chunk is read); first_product: P[1],
-    // ActiveTests1's sVal[gofw_Mean] when n = 1.
-    std::vector<double> U(static_cast<std::size_t>(n) + 1);
-    double first_product = 0;
+    // Two sets, used in turn by successive replications, of: U[1..n], gofw_ActiveTests1's
+    // transform of the products (FDistProd of each, computed as the products are, on the thread
+    // that works while the next chunk is read); P[1] (ActiveTests1's sVal[gofw_Mean] when n = 1);
+    // and the replication's sVal2 and pVal2. The rest of ActiveTests1 (the sort and
+    // ActiveTests0) of one replication runs while the next one's numbers are read; each set's
+    // arrays start as res's and every replication writes the same fields, so the last
+    // replication's set holds what TestU01 leaves in res.
+    struct Replication {
+        std::vector<double> U;
+        double first_product = 0;
+        double sVal2[gofw_NTestTypes], pVal2[gofw_NTestTypes];
+    };
+    Replication sets[2];
+    for (Replication& set : sets) {
+        set.U.resize(static_cast<std::size_t>(n) + 1);
+        std::copy(res->sVal2, res->sVal2 + gofw_NTestTypes, set.sVal2);
+        std::copy(res->pVal2, res->pVal2 + gofw_NTestTypes, set.pVal2);
+    }
+    std::future<void> finishing;
+    int last = 0;
     const std::size_t group = static_cast<std::size_t>(t);
     const int helpers = work_threads(threads);
     for (long Seq = 1; Seq <= N; ++Seq) {
+        Replication& set = sets[Seq % 2];
         long next_group = 1;
         pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(n) * group, group),
             [&](const std::uint64_t* w, std::size_t m) {
                 const long groups = static_cast<long>(m / group);
-                double* u = U.data() + next_group;
-                if (next_group == 1) first_product = 0;
+                double* u = set.U.data() + next_group;
+                const bool first_chunk = next_group == 1;
 #pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && groups >= 4096)
                 for (long i = 0; i < groups; ++i) {
                     const std::uint64_t* v = w + static_cast<std::size_t>(i) * group;
                     double temp = in.strip_d(v[0], r);
                     for (int j = 1; j < t; ++j)
                         temp *= in.strip_d(v[j], r);
-                    if (i == 0 && next_group == 1) first_product = temp;
+                    if (i == 0 && first_chunk) set.first_product = temp;
                     u[i] = prod_distribution(Par, temp);
                 }
                 next_group += groups;
             });
-        // The rest of gofw_ActiveTests1: the values sorted, then ActiveTests0.
-        parallel_sort(U.data() + 1, n, threads);
-        active_tests0(U.data(), n, res->sVal2, res->pVal2, threads);
-        if (n == 1) res->sVal2[gofw_Mean] = first_product;
-        statcoll_AddObs(res->sVal1, res->pVal2[gofw_AD]);
+        // The previous replication's p-value, then this one's sort and ActiveTests0.
+        if (finishing.valid()) {
+            finishing.get();
+            statcoll_AddObs(res->sVal1, sets[(Seq - 1) % 2].pVal2[gofw_AD]);
+        }
+        auto finish = [&set, n, threads] {
+            parallel_sort(set.U.data() + 1, n, threads);
+            active_tests0(set.U.data(), n, set.sVal2, set.pVal2, threads);
+            if (n == 1) set.sVal2[gofw_Mean] = set.first_product;
+        };
+        if (threads > 1 && Seq < N)
+            finishing = std::async(std::launch::async, finish);
+        else
+            finish();
+        if (!finishing.valid()) statcoll_AddObs(res->sVal1, set.pVal2[gofw_AD]);
+        last = static_cast<int>(Seq % 2);
     }
+    std::copy(sets[last].sVal2, sets[last].sVal2 + gofw_NTestTypes, res->sVal2);
+    std::copy(sets[last].pVal2, sets[last].pVal2 + gofw_NTestTypes, res->pVal2);
 
     gofw_ActiveTests2(res->sVal1->V, res->pVal1->V, N, wdist_Unif, nullptr, res->sVal2, res->pVal2);
     res->pVal1->NObs = N;
