@@ -14,12 +14,17 @@
 // threads), SampleCorr's and AppearanceSpacings' sums and SumCollector's partial sums in one
 // sequence, as TestU01 adds them. What may be reordered is: the terms themselves (SampleCorr's
 // lagged products, AppearanceSpacings' logarithms, the distribution values of the gofw
-// transforms), computed apart from the sums they enter; the sorts (a sorted sequence of values
-// does not depend on the algorithm); and the integer work (AppearanceSpacings' blocks and table
-// of last appearances, SumCollector's class counts). SumCollector stops after a count of numbers
-// that depends on the numbers: every read is capped by what the test is certain to consume (each
-// remaining sum takes more than g numbers). The rest comes from TestU01's own functions (fmass,
-// num2, gofs, gofw, fbar, sres, statcoll), called with the same arguments in the same order.
+// transforms), computed apart from the sums they enter; the sorts (a radix sort of the values'
+// bits: a sorted sequence of values does not depend on the algorithm); whole replications'
+// statistics where TestU01 sorts them before use (SampleProd sorts and tests one replication
+// while the next one's numbers are read); and the integer work (AppearanceSpacings' blocks and
+// table of last appearances, SumCollector's class counts). SumCollector's sums, each started
+// from 0.0 after its predecessor's last number, are cut at guessed starts and run in parallel
+// parts whose chains are joined where the true chain meets the guessed one (sum_chunk). It stops
+// after a count of numbers that depends on the numbers: every read is capped by what the test is
+// certain to consume (each remaining sum takes more than g numbers). The rest comes from
+// TestU01's own functions (fmass, num2, gofs, gofw, fbar, sres, statcoll), called with the same
+// arguments in the same order.
 #include "svaria_more.hpp"
 
 #include "families.hpp"
