@@ -18,5 +18,8 @@ std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
 // sstring_LongestHeadRun, sstring_PeriodsInStrings, sstring_HammingWeight2, sstring_HammingCorr
 std::vector<NativeTest> sstring_bits_tests();
 std::vector<NativeTest> smarsa_more_tests(); // smarsa_SerialOver, smarsa_Savir2, smarsa_GCD
+// svaria_SampleProd, svaria_SampleMean, svaria_SampleCorr, svaria_AppearanceSpacings,
+// svaria_SumCollector
+std::vector<NativeTest> svaria_more_tests();
 
 } // namespace rngvet::native
