@@ -16,5 +16,6 @@ std::vector<NativeTest> matrix_rank_tests(); // smarsa_MatrixRank
 std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
 std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
 std::vector<NativeTest> linear_comp_tests(); // scomp_LinearComp
+std::vector<NativeTest> spectral_tests(); // sspectral_Fourier3
 
 } // namespace rngvet::native
