@@ -137,6 +137,9 @@ std::vector<Case> cases()
         // butterfly) to 2^16, odd and even t (rbitrev's two table sizes).
         for (int t = 2; t <= 16; ++t)
             out.push_back({ "t" + std::to_string(t), g, t <= 12 ? 30 : 3, t, 1, 7 });
+        // Several chunks of replications (128 at a time for t = 14, s = 1), the last one
+        // partial and not a whole number of vector lanes.
+        out.push_back({ "chunks_N301_s1", g, 301, 14, 2, 1 });
         // One replication, one bit per number, all 32 bits.
         out.push_back({ "N1_s1", g, 1, 12, 31, 1 });
         out.push_back({ "N2_s32", g, 2, 13, 0, 32 });

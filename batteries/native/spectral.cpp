@@ -10,7 +10,9 @@
 // obtained by running its exchanges on the indices). Every arithmetic step of the transform
 // (the length-two butterflies and each stage's L-shaped butterflies, with the rotation factors
 // computed recursively from sin and cos as fftc.c computes them) is fftc.c's, in its order. The
-// replications' transforms and squared moduli are computed on several threads; their sums over
+// replications' transforms and squared moduli are computed on several threads, four
+// replications at a time in the lanes of a vector (each lane's operations are the scalar
+// ones, rounded alike: IEEE doubles, no contraction); their sums over
 // the replications are taken in replication order, as sspectral_Fourier3 takes them, and the
 // standardization and the goodness-of-fit tests come from the same operations and TestU01's
 // own functions (statcoll, gofw).
@@ -80,16 +82,21 @@ std::vector<long> bit_reversal_sources(int m)
     return x;
 }
 
+// Four replications' values, one per lane: every arithmetic operation acts on each lane as the
+// same operation on doubles.
+constexpr int lane_count = 4;
+typedef double Lanes __attribute__((vector_size(lane_count * sizeof(double))));
+
 // One stage of the transform (fftc.c's rstage) on x1, x2, x3, x4 = x + 0, n4, 2 n4, 3 n4,
-// indexed from 1.
-void split_radix_stage(long n, long n2, long n4, double* x1, double* x2, double* x3, double* x4)
+// indexed from 1; T is double or Lanes.
+template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2, T* x3, T* x4)
 {
     const long n8 = n2 / 8;
     long is = 0;
     long id = n2 * 2;
     do {
         for (long i1 = is + 1; i1 <= n; i1 += id) {
-            const double t1 = x4[i1] + x3[i1];
+            const T t1 = x4[i1] + x3[i1];
             x4[i1] = x4[i1] - x3[i1];
             x3[i1] = x1[i1] - t1;
             x1[i1] = x1[i1] + t1;
@@ -103,8 +110,8 @@ void split_radix_stage(long n, long n2, long n4, double* x1, double* x2, double*
     id = n2 * 2;
     do {
         for (long i2 = is + 1 + n8; i2 <= n; i2 += id) {
-            const double t1 = (x3[i2] + x4[i2]) * .7071067811865475;
-            const double t2 = (x3[i2] - x4[i2]) * .7071067811865475;
+            const T t1 = (x3[i2] + x4[i2]) * .7071067811865475;
+            const T t2 = (x3[i2] - x4[i2]) * .7071067811865475;
             x4[i2] = x2[i2] - t1;
             x3[i2] = -x2[i2] - t1;
             x2[i2] = x1[i2] - t2;
@@ -131,11 +138,11 @@ void split_radix_stage(long n, long n2, long n4, double* x1, double* x2, double*
         do {
             for (long i1 = is + j; i1 <= n; i1 += id) {
                 const long i2 = i1 + jn;
-                double t1 = x3[i1] * cc1 + x3[i2] * ss1;
-                const double t2 = x3[i2] * cc1 - x3[i1] * ss1;
-                double t3 = x4[i1] * cc3 + x4[i2] * ss3;
-                double t4 = x4[i2] * cc3 - x4[i1] * ss3;
-                const double t5 = t1 + t3;
+                T t1 = x3[i1] * cc1 + x3[i2] * ss1;
+                const T t2 = x3[i2] * cc1 - x3[i1] * ss1;
+                T t3 = x4[i1] * cc3 + x4[i2] * ss3;
+                T t4 = x4[i2] * cc3 - x4[i1] * ss3;
+                const T t5 = t1 + t3;
                 t3 = t1 - t3;
                 t1 = t2 + t4;
                 t4 = t2 - t4;
@@ -161,14 +168,14 @@ void split_radix_stage(long n, long n2, long n4, double* x1, double* x2, double*
 }
 
 // fftc.c's rsrfft on x[1..n], n = 2^m, its values already in bit-reversed order.
-void split_radix_fft(double* x, int m)
+template <class T> void split_radix_fft(T* x, int m)
 {
     const long n = 1L << m;
     long is = 1;
     long id = 4;
     do {
         for (long i0 = is; i0 <= n; i0 += id) {
-            const double t1 = x[i0];
+            const T t1 = x[i0];
             x[i0] = t1 + x[i0 + 1];
             x[i0 + 1] = t1 - x[i0 + 1];
         }
@@ -213,58 +220,83 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
     for (long i = 0; i <= quarter; ++i)
         B[i] = 0.0;
 
-    // Where bit q (0-based, q < n) of a replication lands in the bit-reversed array x[1..n].
-    std::vector<long> target(static_cast<std::size_t>(n));
-    {
-        const std::vector<long> source = bit_reversal_sources(t);
-        for (long p = 1; p <= n; ++p)
-            target[static_cast<std::size_t>(source[static_cast<std::size_t>(p)] - 1)] = p;
-    }
+    // Which bit (0-based) of a replication the bit-reversed array's x[p] holds, p = 1..n.
+    std::vector<long> source = bit_reversal_sources(t);
+    for (long p = 1; p <= n; ++p)
+        --source[static_cast<std::size_t>(p)];
 
     threads = std::max(1, threads);
-    // Replications per chunk: their words and their squared moduli (16 MiB or so).
+    // Replications per chunk, a multiple of the lanes: their words and their squared moduli
+    // (16 MiB or so).
     const long per_rep = std::max<long>(KALL, quarter);
-    const long chunk = std::max<long>(
-        1, std::min<long>(N, (std::size_t(1) << 21) / static_cast<std::size_t>(per_rep)));
+    const long chunk = lane_count
+        * std::max<long>(1,
+            std::min<long>((N + lane_count - 1) / lane_count,
+                (std::size_t(1) << 21) / static_cast<std::size_t>(per_rep * lane_count)));
     std::vector<std::uint64_t> words(static_cast<std::size_t>(chunk * KALL));
     std::vector<double> squares(static_cast<std::size_t>(chunk * quarter));
-    std::vector<std::vector<double>> arrays(
-        static_cast<std::size_t>(threads), std::vector<double>(static_cast<std::size_t>(n) + 1));
+    std::vector<std::vector<Lanes>> arrays(
+        static_cast<std::size_t>(threads), std::vector<Lanes>(static_cast<std::size_t>(n) + 1));
     std::vector<std::vector<unsigned char>> bit_values(static_cast<std::size_t>(threads),
-        std::vector<unsigned char>(static_cast<std::size_t>(bits)));
+        std::vector<unsigned char>(static_cast<std::size_t>(lane_count * bits)));
 
     for (long first = 0; first < N; first += chunk) {
         const long m = std::min(chunk, N - first);
         in.read(words.data(), static_cast<std::size_t>(m * KALL));
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && m > 1)
-        for (long g = 0; g < m; ++g) {
+        const long groups = (m + lane_count - 1) / lane_count;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && groups > 1)
+        for (long group = 0; group < groups; ++group) {
             int thread = 0;
 #ifdef _OPENMP
             thread = omp_get_thread_num();
 #endif
-            double* x = arrays[static_cast<std::size_t>(thread)].data();
+            Lanes* x = arrays[static_cast<std::size_t>(thread)].data();
             unsigned char* bit = bit_values[static_cast<std::size_t>(thread)].data();
-            const std::uint64_t* w = words.data() + g * KALL;
-            // A[i]: 1 for bit 1, -1 for bit 0, each number's s bits from the most significant.
-            long i = 0;
-            for (long k = 0; k < KALL; ++k) {
-                const unsigned long Z = in.strip_b(w[k], r, s);
-                for (unsigned long jBit = SBIT; jBit != 0; jBit >>= 1)
-                    bit[i++] = (jBit & Z) != 0;
+            for (int lane = 0; lane < lane_count; ++lane) {
+                unsigned char* lane_bit = bit + lane * bits;
+                const long g = group * lane_count + lane;
+                if (g >= m) {
+                    // No replication in this lane: transformed and left unused.
+                    std::memset(lane_bit, 0, static_cast<std::size_t>(bits));
+                    continue;
+                }
+                const std::uint64_t* w = words.data() + g * KALL;
+                // Each number's s bits, from the most significant.
+                long i = 0;
+                for (long k = 0; k < KALL; ++k) {
+                    const unsigned long Z = in.strip_b(w[k], r, s);
+                    for (unsigned long jBit = SBIT; jBit != 0; jBit >>= 1)
+                        lane_bit[i++] = (jBit & Z) != 0;
+                }
+                if (first + g == N - 1) {
+                    // The bits past n, which sspectral_Fourier3 leaves in res->Coef.
+                    for (long q = n; q < bits; ++q)
+                        res->Coef[q] = lane_bit[q] ? 1.0 : -1.0;
+                }
             }
-            for (long q = 0; q < n; ++q)
-                x[target[static_cast<std::size_t>(q)]] = bit[q] ? 1.0 : -1.0;
+            // A[i]: 1 for bit 1, -1 for bit 0, in bit-reversed order.
+            const double sign[2] = { -1.0, 1.0 };
+            for (long p = 1; p <= n; ++p) {
+                const unsigned char* b = bit + source[static_cast<std::size_t>(p)];
+                for (int lane = 0; lane < lane_count; ++lane)
+                    x[p][lane] = sign[b[lane * bits]];
+            }
             split_radix_fft(x, t);
             // A[i] A[i] + A[n - i] A[n - i], i = 1..n/4, A[i] = x[i + 1].
-            double* sq = squares.data() + g * quarter - 1;
-            for (long f = 1; f <= quarter; ++f)
-                sq[f] = x[f + 1] * x[f + 1] + x[n - f + 1] * x[n - f + 1];
-            if (first + g == N - 1) {
-                // The last replication's array, as sspectral_Fourier3 leaves res->Coef.
-                for (long q = 0; q < n; ++q)
-                    res->Coef[q] = x[q + 1];
-                for (long q = n; q < bits; ++q)
-                    res->Coef[q] = bit[q] ? 1.0 : -1.0;
+            for (long f = 1; f <= quarter; ++f) {
+                const Lanes v = x[f + 1] * x[f + 1] + x[n - f + 1] * x[n - f + 1];
+                for (int lane = 0; lane < lane_count; ++lane) {
+                    const long g = group * lane_count + lane;
+                    if (g < m) squares[static_cast<std::size_t>(g * quarter + f - 1)] = v[lane];
+                }
+            }
+            for (int lane = 0; lane < lane_count; ++lane) {
+                const long g = group * lane_count + lane;
+                if (g < m && first + g == N - 1) {
+                    // The last replication's transform, as sspectral_Fourier3 leaves res->Coef.
+                    for (long q = 0; q < n; ++q)
+                        res->Coef[q] = x[q + 1][lane];
+                }
             }
         }
         for (long g = 0; g < m; ++g) {
