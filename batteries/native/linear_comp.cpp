@@ -22,6 +22,7 @@
 
 #include "families.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -79,7 +80,7 @@ public:
     {
     }
 
-    // Sets bit t (1..n) of the sequence, TestU01's Bits[t].
+    // Clears the sequence's bits; set_bit(t) sets bit t (1..n), TestU01's Bits[t].
     void clear_bits() { std::fill(reversed_.begin(), reversed_.end(), 0); }
     void set_bit(long t)
     {
