@@ -21,5 +21,7 @@ std::vector<NativeTest> smarsa_more_tests(); // smarsa_SerialOver, smarsa_Savir2
 // svaria_SampleProd, svaria_SampleMean, svaria_SampleCorr, svaria_AppearanceSpacings,
 // svaria_SumCollector
 std::vector<NativeTest> svaria_more_tests();
+std::vector<NativeTest> linear_comp_tests(); // scomp_LinearComp
+std::vector<NativeTest> spectral_tests(); // sspectral_Fourier3
 
 } // namespace rngvet::native
