@@ -15,5 +15,7 @@ std::vector<NativeTest> max_oft_tests(); // sknuth_MaxOft, svaria_WeightDistrib
 std::vector<NativeTest> matrix_rank_tests(); // smarsa_MatrixRank
 std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
 std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
+// sknuth_Run, sknuth_Permutation, sknuth_CollisionPermut
+std::vector<NativeTest> sknuth_order_tests();
 
 } // namespace rngvet::native
