@@ -17,6 +17,8 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -619,6 +621,56 @@ TEST(DISABLED_Timing, CrushRows)
             std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s\n",
                 g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1]);
         }
+    }
+    rngvet::native::set_threads(0);
+}
+
+// The native rows alone at full size on mt19937 (run with --gtest_also_run_disabled_tests;
+// RNGVET_TIMING_ROWS="crush" or "bigcrush" picks a battery, RNGVET_TIMING_NUMBER one of its tests,
+// RNGVET_TIMING_THREADS the threads),
+// with the time of reading as many words alone. Nothing is asserted about the times.
+TEST(DISABLED_Timing, NativeRows)
+{
+    const char* battery = std::getenv("RNGVET_TIMING_ROWS");
+    const char* number = std::getenv("RNGVET_TIMING_NUMBER");
+    const char* threads = std::getenv("RNGVET_TIMING_THREADS");
+    rngvet::native::set_threads(threads != nullptr ? std::atoi(threads) : 0);
+    for (const BatteryRow& row : battery_rows()) {
+        if (battery != nullptr && row.battery != battery) continue;
+        if (number != nullptr && row.number != std::atoi(number)) continue;
+        Feed f("mt19937");
+        double t_nat, cpu_nat;
+        {
+            rngvet::native::Numbers in(f.feed());
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::clock_t c0 = std::clock();
+            family_row(row.battery, row.number)->run(in);
+            t_nat = seconds_since(t0);
+            cpu_nat = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+        }
+        double t_read, cpu_read;
+        {
+            Feed g("mt19937");
+            rngvet::native::Numbers in(g.feed());
+            std::vector<std::uint64_t> buffer(std::size_t(1) << 21);
+            std::uint64_t left = f.consumed(), sum = 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::clock_t c0 = std::clock();
+            while (left > 0) {
+                const std::size_t k
+                    = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
+                in.read(buffer.data(), k);
+                sum += buffer[k - 1];
+                left -= k;
+            }
+            t_read = seconds_since(t0);
+            cpu_read = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+            EXPECT_NE(sum, 1u); // keeps the reads
+        }
+        std::printf("%s test %d: native %.3f s (CPU %.3f s); reading its %llu words alone %.3f s "
+                    "(CPU %.3f s)\n",
+            row.battery.c_str(), row.number, t_nat, cpu_nat,
+            static_cast<unsigned long long>(f.consumed()), t_read, cpu_read);
     }
     rngvet::native::set_threads(0);
 }

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <iterator>
 #include <omp.h>
 #include <stdexcept>
@@ -58,6 +59,8 @@ constexpr std::size_t chunk_words = std::size_t(1) << 21;
 constexpr std::size_t block_words = std::size_t(1) << 15;
 // smultin.c's LIM_DENSE: no table of terms where LIM_DENSE n / k > k (Sparse = FALSE).
 constexpr double lim_dense = 6.0;
+// Memory for Permutation's per-thread tables of counts.
+constexpr std::size_t count_memory = std::size_t(1) << 28;
 // smultin_GenerCellPermut's largest t (USE_LONGLONG).
 constexpr int max_t = 20;
 
@@ -152,14 +155,21 @@ void for_chunks(Numbers& in, long segments, long per, long group, int threads, c
                 run_block(b, 0);
             if (next_m > 0) in.read(next, static_cast<std::size_t>(next_m * group));
         } else {
+            std::exception_ptr failed;
 #pragma omp parallel num_threads(threads)
             {
-                if (omp_get_thread_num() == 0 && next_m > 0)
-                    in.read(next, static_cast<std::size_t>(next_m * group));
+                if (omp_get_thread_num() == 0 && next_m > 0) {
+                    try {
+                        in.read(next, static_cast<std::size_t>(next_m * group));
+                    } catch (...) {
+                        failed = std::current_exception();
+                    }
+                }
 #pragma omp for schedule(dynamic, 1)
                 for (long b = 0; b < blocks; ++b)
                     run_block(b, omp_get_thread_num());
             }
+            if (failed) std::rethrow_exception(failed);
         }
         done(seg, first, m, w, blocks);
         seg = next_seg;
@@ -479,12 +489,16 @@ void permutation_test(Numbers& in, sres_Chi2* res, long N, long n, int r, int t,
                 add(seq, X);
             });
     } else {
-        // Cells counted in a table per thread, summed cell by cell (CalcPowDivEqual).
+        // Cells counted in a table per thread (as many threads as tables of k counts fit in
+        // count_memory), summed cell by cell (CalcPowDivEqual).
         const std::size_t kk = static_cast<std::size_t>(k);
+        const int team = static_cast<int>(std::max<std::size_t>(1,
+            std::min<std::size_t>(
+                static_cast<std::size_t>(threads), count_memory / (kk * sizeof(std::uint64_t)))));
         std::vector<std::vector<std::uint64_t>> counts(
-            static_cast<std::size_t>(threads), std::vector<std::uint64_t>(kk, 0));
+            static_cast<std::size_t>(team), std::vector<std::uint64_t>(kk, 0));
         for_permutation_cells(
-            in, N, n, r, t, threads,
+            in, N, n, r, t, team,
             [&](long, long, long count, const std::uint64_t* c, int thread) {
                 std::uint64_t* h = counts[static_cast<std::size_t>(thread)].data();
                 for (long i = 0; i < count; ++i)
