@@ -511,14 +511,14 @@ TEST_P(BatteryRowExact, RowAsBbatteryWritesIt)
         expect_same_statistics(tu, nat);
     }
 
-    // The row's table entry on a smaller scale: Run with n = 2.2 * 10^6 (a replication longer
-    // than a chunk of words) and at most 2 replications, Permutation with n = 3 * 10^5 / t,
-    // CollisionPermut with n = 20000 and at most 3 replications (the parameters themselves are
-    // compared with bbattery.c's in BatteryRows.TablesAreBbatteryCalls).
+    // The row's table entry on a smaller scale: Run with n = 4 * 10^5 (replications longer
+    // than a chunk of words are among the forms above) and at most 2 replications, Permutation with
+    // n = 3 * 10^5 / t, CollisionPermut with n = 20000 and at most 3 replications (the parameters
+    // themselves are compared with bbattery.c's in BatteryRows.TablesAreBbatteryCalls).
     long N = c.row.N, n = c.row.n;
     if (c.row.test == Which::run) {
         N = std::min<long>(N, 2);
-        n = 2200000;
+        n = 400000;
     } else if (c.row.test == Which::permutation) {
         n = 300000 / c.row.t;
     } else {
