@@ -31,6 +31,7 @@
 #include "families.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -38,6 +39,7 @@
 #include <omp.h>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -186,7 +188,8 @@ std::uint64_t factorial(int t)
     return k;
 }
 
-// smultin_GenerCellPermut on keys u[1..t] (modified).
+// smultin_GenerCellPermut on keys u[1..T] (modified): for i = T down to 2, the position s of the
+// first greatest of u[1..i] is the digit s - 1 of weight i, and u[i] takes u[s]'s place.
 template <int T> std::uint64_t cell_of(std::uint64_t* u)
 {
     std::uint64_t cell = 0;
@@ -204,49 +207,39 @@ template <int T> std::uint64_t cell_of(std::uint64_t* u)
     return cell;
 }
 
-std::uint64_t cell_of(std::uint64_t* u, int t)
+// The cells of `groups` groups of T words into out[0..groups), their keys (one kind for the
+// whole block) in key_buffer.
+template <int T>
+void permutation_cells(const StripKeys& keys, const std::uint64_t* w, long groups,
+    std::uint64_t* key_buffer, std::uint64_t* out)
 {
-    switch (t) {
-    case 3:
-        return cell_of<3>(u);
-    case 5:
-        return cell_of<5>(u);
-    case 7:
-        return cell_of<7>(u);
-    case 10:
-        return cell_of<10>(u);
-    case 13:
-        return cell_of<13>(u);
-    case 14:
-        return cell_of<14>(u);
-    default:
-        break;
+    keys.keys(w, static_cast<std::size_t>(groups) * T, key_buffer);
+    std::uint64_t u[T + 1];
+    for (long g = 0; g < groups; ++g) {
+        std::copy(key_buffer + g * T, key_buffer + (g + 1) * T, u + 1);
+        out[g] = cell_of<T>(u);
     }
-    std::uint64_t cell = 0;
-    for (int i = t; i >= 2; --i) {
-        int s = 1;
-        std::uint64_t best = u[1];
-        for (int j = 2; j <= i; ++j) {
-            const bool greater = u[j] > best;
-            s = greater ? j : s;
-            best = greater ? u[j] : best;
-        }
-        cell = cell * static_cast<std::uint64_t>(i) + static_cast<std::uint64_t>(s - 1);
-        u[s] = u[i];
-    }
-    return cell;
 }
 
-// The cells of `groups` groups of t words into out[0..groups).
-void permutation_cells(
-    const StripKeys& keys, const std::uint64_t* w, long groups, int t, std::uint64_t* out)
+using CellsFunction
+    = void (*)(const StripKeys&, const std::uint64_t*, long, std::uint64_t*, std::uint64_t*);
+
+using CellFunction = std::uint64_t (*)(std::uint64_t*);
+
+template <std::size_t... T>
+constexpr std::array<CellsFunction, sizeof...(T)> cells_functions(std::index_sequence<T...>)
 {
-    std::uint64_t u[max_t + 1];
-    for (long g = 0; g < groups; ++g) {
-        keys.keys(w + g * t, static_cast<std::size_t>(t), u + 1);
-        out[g] = cell_of(u, t);
-    }
+    return { &permutation_cells<static_cast<int>(T)>... };
 }
+template <std::size_t... T>
+constexpr std::array<CellFunction, sizeof...(T)> cell_functions(std::index_sequence<T...>)
+{
+    return { &cell_of<static_cast<int>(T)>... };
+}
+
+// permutation_cells<t> and cell_of<t> for t = 0, ..., max_t.
+constexpr auto cells_for_t = cells_functions(std::make_index_sequence<max_t + 1>());
+constexpr auto cell_for_t = cell_functions(std::make_index_sequence<max_t + 1>());
 
 // Reads N replications of n permutation cells of t numbers each; cells(segment, first, count,
 // values, thread) takes each block's cells, replication_done(segment) follows each replication.
@@ -255,14 +248,19 @@ void for_permutation_cells(Numbers& in, long N, long n, int r, int t, int thread
     const Cells& cells, const Done& replication_done)
 {
     const StripKeys keys(in, r);
-    std::vector<std::vector<std::uint64_t>> scratch(static_cast<std::size_t>(threads));
+    const CellsFunction cells_of = cells_for_t[static_cast<std::size_t>(t)];
+    struct Scratch {
+        std::vector<std::uint64_t> keys, cells;
+    };
+    std::vector<Scratch> scratch(static_cast<std::size_t>(threads));
     for_chunks(
         in, N, n, t, threads,
         [&](const std::uint64_t* w, long seg, long first, long groups, int thread, long) {
-            std::vector<std::uint64_t>& out = scratch[static_cast<std::size_t>(thread)];
-            out.resize(static_cast<std::size_t>(groups));
-            permutation_cells(keys, w, groups, t, out.data());
-            cells(seg, first, groups, out.data(), thread);
+            Scratch& own = scratch[static_cast<std::size_t>(thread)];
+            own.keys.resize(static_cast<std::size_t>(groups * t));
+            own.cells.resize(static_cast<std::size_t>(groups));
+            cells_of(keys, w, groups, own.keys.data(), own.cells.data());
+            cells(seg, first, groups, own.cells.data(), thread);
         },
         [&](long seg, long first, long m, const std::uint64_t*, long) {
             if (first + m == n) replication_done(seg);
@@ -338,7 +336,7 @@ std::uint64_t permutation_cell(const std::uint64_t* keys, int t)
     require(t >= 2 && t <= max_t, "permutation_cell: t out of [2, 20]");
     std::uint64_t u[max_t + 1];
     std::copy(keys, keys + t, u + 1);
-    return cell_of(u, t);
+    return cell_for_t[static_cast<std::size_t>(t)](u);
 }
 
 void run_test(Numbers& in, sres_Chi2* res, long N, long n, int r, bool up, int threads)
