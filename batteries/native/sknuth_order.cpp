@@ -18,7 +18,9 @@
 // counted in per-thread tables (Permutation, dense), or sorted (Permutation, hashed as TestU01
 // hashes where t! is large and n < t!), or counted by collision.hpp's distinct_count
 // (CollisionPermut: TestU01's number of collisions is exactly n minus the number of distinct
-// cells).
+// cells). Memory: two chunks of words (32 MiB), Permutation's count tables (at most 256 MiB),
+// CollisionPermut's n cells and distinct_count's partition of them (240 MB for BigCrush's
+// n = 2 * 10^7).
 //
 // Every floating-point value is TestU01's: the statistics' sums run over the same terms computed
 // with the same operations in the same order (the chi-square terms cell by cell, or occupancy by
@@ -59,7 +61,7 @@ namespace {
 // Words read from the stream at a time (two buffers of 16 MiB), and a thread's share of them.
 constexpr std::size_t chunk_words = std::size_t(1) << 21;
 constexpr std::size_t block_words = std::size_t(1) << 15;
-// smultin.c's LIM_DENSE: no table of terms where LIM_DENSE n / k > k (Sparse = FALSE).
+// smultin.c's LIM_DENSE: no table of terms where LIM_DENSE * n / k > k (Sparse = FALSE).
 constexpr double lim_dense = 6.0;
 // Memory for Permutation's per-thread tables of counts.
 constexpr std::size_t count_memory = std::size_t(1) << 28;

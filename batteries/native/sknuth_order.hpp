@@ -33,9 +33,9 @@ void permutation_test(Numbers& in, sres_Chi2* res, long N, long n, int r, int t,
 
 // sknuth_CollisionPermut(gen, res, N, n, r, t) on the next N * n * t numbers: the number of
 // collisions among those cells (smultin_Multinomial, Sparse = TRUE, the collision statistic).
-// Needs 2 <= t <= 20, n > 4, t! > 2 and n / t! <= 8 (TestU01 has no mean for the number of
-// collisions otherwise), and for N > 1 that mean below smultin_env.SeuilEColl (TestU01 leaves
-// its p-value undefined otherwise); throws std::invalid_argument otherwise.
+// Needs 2 <= t <= 20 and n > 4, and for N > 1 a mean number of collisions (t! > 2 and
+// n / t! <= 8) below smultin_env.SeuilEColl (TestU01 leaves its p-value undefined otherwise);
+// throws std::invalid_argument otherwise, before reading anything.
 void collision_permut_test(
     Numbers& in, sknuth_Res2* res, long N, long n, int r, int t, int threads);
 
