@@ -598,31 +598,43 @@ TEST(BatteryRows, EveryRegisteredRowIsABbatteryRow)
 }
 
 // Timing on Crush's rows (run with --gtest_also_run_disabled_tests): TestU01's function, then
-// the native one on 1 and 2 threads. Nothing is asserted about the times.
+// the native one on 1 and 2 threads, wall and process CPU times; RNGVET_TIMING_SCALE=m divides
+// the rows' n by m. Nothing is asserted about the times.
 TEST(DISABLED_Timing, CrushRows)
 {
+    const char* scale_text = std::getenv("RNGVET_TIMING_SCALE");
+    const long scale = scale_text != nullptr ? std::max(1, std::atoi(scale_text)) : 1;
+    auto cpu_since
+        = [](std::clock_t c0) { return static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC; };
     for (const std::string g : { "mt19937" }) {
         for (const BatteryRow& row : battery_rows()) {
             if (row.battery != "crush") continue;
+            const long n = row.n / scale;
             Feed feed(g);
             auto t0 = std::chrono::steady_clock::now();
-            const auto tu = testu01_row(feed.gen(), row, row.N, row.n);
-            const double t_tu = seconds_since(t0);
-            double t_nat[2];
+            std::clock_t c0 = std::clock();
+            const auto tu = testu01_row(feed.gen(), row, row.N, n);
+            const double t_tu = seconds_since(t0), cpu_tu = cpu_since(c0);
+            double t_nat[2], cpu_nat[2];
             for (int threads : { 1, 2 }) {
-                rngvet::native::set_threads(threads);
                 Feed f(g);
                 rngvet::native::Numbers in(f.feed());
                 t0 = std::chrono::steady_clock::now();
-                const auto nat = family_row(row.battery, row.number)->run(in);
+                c0 = std::clock();
+                std::vector<rngvet::native::NativeStatistic> nat;
+                for (const auto& r : rngvet::native::order_rows())
+                    if (row.battery == r.battery && row.number == r.number)
+                        nat = rngvet::native::order_statistics(in, r, row.N, n, threads);
                 t_nat[threads - 1] = seconds_since(t0);
+                cpu_nat[threads - 1] = cpu_since(c0);
                 expect_same_statistics(tu, nat);
             }
-            std::printf("%s %s test %d: TestU01 %.3f s, native 1 thread %.3f s, 2 threads %.3f s\n",
-                g.c_str(), row.battery.c_str(), row.number, t_tu, t_nat[0], t_nat[1]);
+            std::printf("%s %s test %d (n = %ld): TestU01 %.3f s (CPU %.3f s), native 1 thread "
+                        "%.3f s (CPU %.3f s), 2 threads %.3f s (CPU %.3f s)\n",
+                g.c_str(), row.battery.c_str(), row.number, n, t_tu, cpu_tu, t_nat[0], cpu_nat[0],
+                t_nat[1], cpu_nat[1]);
         }
     }
-    rngvet::native::set_threads(0);
 }
 
 // The native rows alone at full size on mt19937 (run with --gtest_also_run_disabled_tests;

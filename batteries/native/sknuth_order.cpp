@@ -34,13 +34,18 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <iterator>
-#include <omp.h>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -122,6 +127,91 @@ private:
     std::uint64_t mask_;
 };
 
+// Helper threads that work through the blocks of one chunk at a time with the calling thread.
+// Between chunks they wait on a condition variable rather than spin (on a machine with more
+// threads than cores a spinning helper would take the reading thread's core).
+class Crew {
+public:
+    explicit Crew(int helpers)
+    {
+        for (int i = 1; i <= helpers; ++i)
+            threads_.emplace_back([this, i] { serve(i); });
+    }
+    ~Crew()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            quit_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : threads_)
+            t.join();
+    }
+    Crew(const Crew&) = delete;
+    Crew& operator=(const Crew&) = delete;
+
+    // Runs body(block, thread) for blocks [0, blocks) on the helpers and, once before() has
+    // returned, on the calling thread (thread 0) too; returns when every block is done,
+    // rethrowing what before() threw.
+    void run(long blocks, const std::function<void(long, int)>& body,
+        const std::function<void()>& before)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            body_ = &body;
+            blocks_ = blocks;
+            next_.store(0);
+            pending_ = static_cast<int>(threads_.size());
+            ++round_;
+        }
+        work_.notify_all();
+        std::exception_ptr failed;
+        try {
+            before();
+        } catch (...) {
+            failed = std::current_exception();
+        }
+        take(0);
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            done_.wait(lock, [this] { return pending_ == 0; });
+        }
+        if (failed) std::rethrow_exception(failed);
+    }
+
+private:
+    void take(int thread)
+    {
+        for (long b = next_.fetch_add(1); b < blocks_; b = next_.fetch_add(1))
+            (*body_)(b, thread);
+    }
+    void serve(int thread)
+    {
+        long seen = 0;
+        while (true) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_.wait(lock, [&] { return quit_ || round_ != seen; });
+                if (quit_) return;
+                seen = round_;
+            }
+            take(thread);
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (--pending_ == 0) done_.notify_all();
+        }
+    }
+
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable work_, done_;
+    const std::function<void(long, int)>* body_ = nullptr;
+    long blocks_ = 0;
+    std::atomic<long> next_{ 0 };
+    long round_ = 0;
+    int pending_ = 0;
+    bool quit_ = false;
+};
+
 // Reads `segments` segments (replications) of `per` groups of `group` words, in stream order, a
 // chunk of whole groups at a time (a chunk never spans two segments). For every chunk,
 // work(words, segment, first group, groups, thread, block) runs on its blocks on `threads`
@@ -135,11 +225,16 @@ void for_chunks(Numbers& in, long segments, long per, long group, int threads, c
     const long chunk
         = std::max<long>(1, std::min<long>(per, static_cast<long>(chunk_words) / group));
     const long block = std::max<long>(1, static_cast<long>(block_words) / group);
+    const long chunk_blocks = (chunk + block - 1) / block;
     std::vector<std::uint64_t> buffer[2];
     buffer[0].resize(static_cast<std::size_t>(chunk * group));
     if (segments * per > chunk) buffer[1].resize(buffer[0].size());
     long seg = 0, first = 0, m = std::min(chunk, per);
     in.read(buffer[0].data(), static_cast<std::size_t>(m * group));
+    std::unique_ptr<Crew> crew;
+    if (threads > 1 && chunk_blocks > 1)
+        crew = std::make_unique<Crew>(
+            static_cast<int>(std::min<long>(threads - 1, chunk_blocks - 1)));
     for (int current = 0; seg < segments; current = 1 - current) {
         long next_seg = seg, next_first = first + m;
         if (next_first >= per) {
@@ -150,30 +245,19 @@ void for_chunks(Numbers& in, long segments, long per, long group, int threads, c
         const std::uint64_t* w = buffer[current].data();
         std::uint64_t* next = buffer[1 - current].data();
         const long blocks = (m + block - 1) / block;
-        auto run_block = [&](long b, int thread) {
+        const std::function<void(long, int)> run_block = [&](long b, int thread) {
             const long g0 = b * block;
             work(w + g0 * group, seg, first + g0, std::min(block, m - g0), thread, b);
         };
-        if (threads <= 1 || blocks <= 1) {
+        const auto read_next = [&] {
+            if (next_m > 0) in.read(next, static_cast<std::size_t>(next_m * group));
+        };
+        if (!crew || blocks <= 1) {
             for (long b = 0; b < blocks; ++b)
                 run_block(b, 0);
-            if (next_m > 0) in.read(next, static_cast<std::size_t>(next_m * group));
+            read_next();
         } else {
-            std::exception_ptr failed;
-#pragma omp parallel num_threads(threads)
-            {
-                if (omp_get_thread_num() == 0 && next_m > 0) {
-                    try {
-                        in.read(next, static_cast<std::size_t>(next_m * group));
-                    } catch (...) {
-                        failed = std::current_exception();
-                    }
-                }
-#pragma omp for schedule(dynamic, 1)
-                for (long b = 0; b < blocks; ++b)
-                    run_block(b, omp_get_thread_num());
-            }
-            if (failed) std::rethrow_exception(failed);
+            crew->run(blocks, run_block, read_next);
         }
         done(seg, first, m, w, blocks);
         seg = next_seg;
