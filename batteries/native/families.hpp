@@ -23,5 +23,7 @@ std::vector<NativeTest> smarsa_more_tests(); // smarsa_SerialOver, smarsa_Savir2
 std::vector<NativeTest> svaria_more_tests();
 std::vector<NativeTest> linear_comp_tests(); // scomp_LinearComp
 std::vector<NativeTest> spectral_tests(); // sspectral_Fourier3
+// sknuth_Run, sknuth_Permutation, sknuth_CollisionPermut
+std::vector<NativeTest> sknuth_order_tests();
 
 } // namespace rngvet::native
