@@ -111,41 +111,54 @@ struct RunPart {
 };
 
 // Counts the runs of words[a, b), whose first bit is at position `base`, after a bit `prev`.
+// Numbers are taken g at a time (g s <= 63 bits at once), the last few one by one.
 template <int Mode>
 inline __attribute__((always_inline)) void count_runs_body(const Numbers& in,
     const std::uint64_t* words, std::size_t a, std::size_t b, std::uint64_t base,
     std::uint64_t prev, int r, int s, int k, RunPart& part)
 {
-    const std::uint64_t mask = (std::uint64_t(1) << s) - 1;
     const std::size_t row = static_cast<std::size_t>(k) + 1;
     const std::uint64_t kk = static_cast<std::uint64_t>(k);
     std::uint64_t* classes = part.classes.data();
     std::uint64_t starts = 0, last = 0;
     bool any = false;
-    std::uint64_t pos_top = base + static_cast<std::uint64_t>(s) - 1; // position of bit 0
-    for (std::size_t i = a; i < b; ++i, pos_top += static_cast<std::uint64_t>(s)) {
-        const std::uint64_t w = in.strip_b(words[i], r, s);
-        std::uint64_t t = (w ^ ((w >> 1) | (prev << (s - 1)))) & mask;
-        prev = w & 1;
-        if (t == 0) continue;
-        starts += static_cast<std::uint64_t>(__builtin_popcountll(t & w));
+    // The bits v (width bits, the first one highest), whose first bit is at position pos.
+    auto bits = [&](std::uint64_t v, int width, std::uint64_t pos) {
+        const std::uint64_t mask = (std::uint64_t(1) << width) - 1;
+        std::uint64_t t = (v ^ ((v >> 1) | (prev << (width - 1)))) & mask;
+        prev = v & 1;
+        if (t == 0) return;
+        const std::uint64_t pos_low = pos + static_cast<std::uint64_t>(width) - 1; // bit 0's
+        starts += static_cast<std::uint64_t>(__builtin_popcountll(t & v));
         if (!any) {
             const int j = 63 - __builtin_clzll(t);
-            part.first = pos_top - static_cast<std::uint64_t>(j);
-            part.first_bit = static_cast<int>((w >> j) & 1);
+            part.first = pos_low - static_cast<std::uint64_t>(j);
+            part.first_bit = static_cast<int>((v >> j) & 1);
             last = part.first;
             any = true;
             t ^= std::uint64_t(1) << j;
         }
         while (t != 0) {
             const int j = 63 - __builtin_clzll(t);
-            const std::uint64_t pos = pos_top - static_cast<std::uint64_t>(j);
-            const std::uint64_t len = pos - last;
-            classes[((w >> j) & 1) * row + (len < kk ? len : kk)]++;
-            last = pos;
+            const std::uint64_t at = pos_low - static_cast<std::uint64_t>(j);
+            const std::uint64_t len = at - last;
+            classes[((v >> j) & 1) * row + (len < kk ? len : kk)]++;
+            last = at;
             t ^= std::uint64_t(1) << j;
         }
+    };
+    const std::size_t g = static_cast<std::size_t>(63 / s);
+    const int width = static_cast<int>(g) * s;
+    std::size_t i = a;
+    std::uint64_t pos = base;
+    for (; i + g <= b; i += g, pos += static_cast<std::uint64_t>(width)) {
+        std::uint64_t v = 0;
+        for (std::size_t j = 0; j < g; ++j)
+            v = (v << s) | in.strip_b(words[i + j], r, s);
+        bits(v, width, pos);
     }
+    for (; i < b; ++i, pos += static_cast<std::uint64_t>(s))
+        bits(in.strip_b(words[i], r, s), s, pos);
     part.starts_of_ones += starts;
     if (any) {
         part.any = true;
