@@ -455,10 +455,6 @@ const double lz_sigma[]
     = { 0.0, 0.0, 0.0, 0.49, 0.51, 0.62, 0.75, 0.78, 0.86, 0.94, 1.03, 1.19, 1.43, 1.68, 2.09, 2.46,
           3.36, 4.2, 5.4, 6.8, 9.1, 10.9, 14.7, 19.1, 25.2, 33.5, 44.546, 58.194, 75.513 };
 
-// The depths whose nodes a phrase may jump to.
-constexpr int shallow_depth = 12;
-constexpr int deep_depth = 20;
-
 // The bits of one replication, most significant first, 64 to a word, with a word of padding.
 class BitString {
 public:
@@ -511,8 +507,12 @@ private:
 // (0: none), and the nodes at two depths by their path.
 class Trie {
 public:
-    long parse(const BitString& bits, std::uint64_t n)
+    // The phrases of the first n bits; t = log2 n picks the tabled depths (phrases of 2^t
+    // random bits are mostly t - 8 bits long or longer).
+    long parse(const BitString& bits, std::uint64_t n, int t)
     {
+        const int deep_depth = std::max(2, t - 8);
+        const int shallow_depth = std::max(1, deep_depth / 2);
         children_.assign(std::max<std::size_t>(1024, static_cast<std::size_t>(n / 8)), 0);
         nodes_ = 1;
         shallow_.assign(std::size_t(1) << shallow_depth, 0);
@@ -641,7 +641,7 @@ LempelZivResult lempel_ziv(Numbers& in, const LempelZivParams& p, int threads)
         for (int g = 0; g < count; ++g)
             out.phrases[static_cast<std::size_t>(first + g)]
                 = tries[static_cast<std::size_t>(g)].parse(
-                    strings[static_cast<std::size_t>(g)], un);
+                    strings[static_cast<std::size_t>(g)], un, t);
     }
     for (long seq = 0; seq < N; ++seq) {
         const double x
