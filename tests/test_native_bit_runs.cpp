@@ -323,8 +323,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BitRunsThreads, SameForAnyCount)
 {
     for (const Form& f : forms()) {
-        if (f.name != "crush91" && f.name != "bigcrush104" && f.name != "bigcrush83"
-            && f.name != "run_N4_s7")
+        if (f.name != "crush91" && f.name != "bigcrush101" && f.name != "bigcrush104"
+            && f.name != "bigcrush83" && f.name != "run_N4_s7")
             continue;
         for (int threads : { 1, 3 }) {
             SCOPED_TRACE(f.name + " threads=" + std::to_string(threads));
