@@ -16,9 +16,11 @@
 // - The floating-point stages (expected counts, chi-square and normal statistics, gofw and sres
 //   stages) follow TestU01's expressions in TestU01's order and call its library.
 //
-// The counting is rngvet's own: the bits of a block of numbers handled a number at a time
-// (transitions between runs found by bit operations, differing bits by popcount), blocks split
-// between threads; Run reads in blocks no longer than the numbers TestU01 is sure to read.
+// The counting is rngvet's own, on whole words of bits: Run finds the transitions between runs
+// in up to 63 bits (several numbers) at once, AutoCor counts the differing bits of a number by
+// popcount; blocks of numbers are split between threads. Run reads in blocks no longer than the
+// numbers TestU01 is sure to read (each number begins at most ceil(s / 2) runs of 1s, and none
+// but the first of a block may find a run of n bits).
 // LempelZiv keeps its trie in flat arrays, with tables of the nodes at two depths so that a
 // phrase skips the levels above them, and parses replications in parallel.
 #include "bit_runs.hpp"
