@@ -25,5 +25,6 @@ std::vector<NativeTest> linear_comp_tests(); // scomp_LinearComp
 std::vector<NativeTest> spectral_tests(); // sspectral_Fourier3
 // sknuth_Run, sknuth_Permutation, sknuth_CollisionPermut
 std::vector<NativeTest> sknuth_order_tests();
+std::vector<NativeTest> bit_runs_tests(); // sstring_Run, sstring_AutoCor, scomp_LempelZiv
 
 } // namespace rngvet::native
