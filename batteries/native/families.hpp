@@ -17,5 +17,6 @@ std::vector<NativeTest> hamming_indep_tests(); // sstring_HammingIndep
 std::vector<NativeTest> random_walk_tests(); // swalk_RandomWalk1
 // sstring_LongestHeadRun, sstring_PeriodsInStrings, sstring_HammingWeight2, sstring_HammingCorr
 std::vector<NativeTest> sstring_bits_tests();
+std::vector<NativeTest> close_pairs_tests(); // snpair_ClosePairs, snpair_ClosePairsBitMatch
 
 } // namespace rngvet::native

@@ -8,8 +8,9 @@ const std::vector<NativeTest>& all_tests()
 {
     static const std::vector<NativeTest> tests = [] {
         std::vector<NativeTest> all;
-        for (auto family : { birthday_spacings_tests, collision_tests, gap_tests, max_oft_tests,
-                 matrix_rank_tests, hamming_indep_tests, random_walk_tests, sstring_bits_tests }) {
+        for (auto family :
+            { birthday_spacings_tests, collision_tests, gap_tests, max_oft_tests, matrix_rank_tests,
+                hamming_indep_tests, random_walk_tests, sstring_bits_tests, close_pairs_tests }) {
             const std::vector<NativeTest> rows = family();
             all.insert(all.end(), rows.begin(), rows.end());
         }
