@@ -7,8 +7,9 @@
 // many minutes); otherwise the rows run with fewer points and replications and their parameters
 // are compared with bbattery.c's.
 //
-// The timing of Crush's rows at full size (TestU01, native on 1 and 2 threads):
-//   ./tests/test_native_close_pairs --gtest_filter='DISABLED_Timing*' --gtest_also_run_disabled_tests
+// The timing of Crush's rows with 2 replications (TestU01, native on 1 and 2 threads):
+//   ./tests/test_native_close_pairs --gtest_filter='DISABLED_Timing*'
+//   --gtest_also_run_disabled_tests
 #include "batteries/native/close_pairs.hpp"
 #include "batteries/native/families.hpp"
 #include "native_support.hpp"
@@ -17,6 +18,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -135,6 +137,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The process's CPU seconds (all its threads).
+double cpu_seconds()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
+
 // ---------------------------------------------------------------------------------------------
 // snpair_ClosePairs
 
@@ -227,8 +235,8 @@ std::vector<ClosePairsCase> close_pairs_cases()
             const int t = static_cast<int>(p == 0 ? draw(2, 14) : draw(2, 4));
             const int m = static_cast<int>(draw(1, 40));
             cases.push_back({ "draw" + std::to_string(i) + "_N" + std::to_string(N) + "_n"
-                    + std::to_string(n) + "_r" + std::to_string(r) + "_t" + std::to_string(t)
-                    + "_p" + std::to_string(p) + "_m" + std::to_string(m),
+                    + std::to_string(n) + "_r" + std::to_string(r) + "_t" + std::to_string(t) + "_p"
+                    + std::to_string(p) + "_m" + std::to_string(m),
                 g, N, n, r, t, p, m });
         }
     }
@@ -515,30 +523,44 @@ TEST(BatteryRows, EveryRegisteredRowIsABbatteryRow)
     }
 }
 
-// Timing of Crush's rows at full size (run with --gtest_also_run_disabled_tests): TestU01's
-// function, then the native one on 1 and 2 threads. Nothing is asserted about the times.
+// Timing of Crush's rows with their n and 2 replications (run with
+// --gtest_also_run_disabled_tests): TestU01's function, then the native one on 1 and 2 threads,
+// wall and CPU seconds. Nothing is asserted about the times.
 TEST(DISABLED_Timing, CrushRows)
 {
+    const long N = 2;
     for (const BatteryRow& row : battery_rows()) {
         if (row.battery != "crush") continue;
         Feed feed("mt19937");
         auto t0 = std::chrono::steady_clock::now();
-        const auto tu = testu01_row(feed.gen(), row, row.N, row.n);
-        const double t_tu = seconds_since(t0);
-        double t_nat[2];
+        double c0 = cpu_seconds();
+        const auto tu = testu01_row(feed.gen(), row, N, row.n);
+        const double t_tu = seconds_since(t0), c_tu = cpu_seconds() - c0;
+        double t_nat[2], c_nat[2];
         for (int threads : { 1, 2 }) {
-            rngvet::native::set_threads(threads);
             Feed f("mt19937");
             rngvet::native::Numbers in(f.feed());
             t0 = std::chrono::steady_clock::now();
-            const auto nat = family_row(row.battery, row.number)->run(in);
+            c0 = cpu_seconds();
+            std::vector<rngvet::native::NativeStatistic> nat;
+            if (row.bit_match) {
+                for (const auto& r : rngvet::native::bit_match_rows())
+                    if (r.number == row.number)
+                        nat = rngvet::native::bit_match_statistics(in, r, N, row.n, threads);
+            } else {
+                for (const auto& r : rngvet::native::close_pairs_rows())
+                    if (r.battery == row.battery && r.number == row.number)
+                        nat = rngvet::native::close_pairs_statistics(in, r, N, row.n, threads);
+            }
             t_nat[threads - 1] = seconds_since(t0);
+            c_nat[threads - 1] = cpu_seconds() - c0;
             expect_same_statistics(tu, nat);
         }
-        std::printf("crush test %d: TestU01 %.2f s, native 1 thread %.2f s, 2 threads %.2f s\n",
-            row.number, t_tu, t_nat[0], t_nat[1]);
+        std::printf(
+            "crush test %d (N = 2): TestU01 %.2f s (CPU %.2f s), native 1 thread %.2f s (CPU %.2f "
+            "s), 2 threads %.2f s (CPU %.2f s)\n",
+            row.number, t_tu, c_tu, t_nat[0], c_nat[0], t_nat[1], c_nat[1]);
     }
-    rngvet::native::set_threads(2);
 }
 
 } // namespace

@@ -84,6 +84,10 @@ struct Entry {
     std::uint32_t id;
 };
 
+// The searches' distances: snpair_DistanceCP with p = 0 in the torus, with any p, and
+// snpair_DistanceCPBitM.
+enum DistanceKind { sup_cp, any_cp, bit_match };
+
 // One replication's search (snpair_FindClosePairs and what it calls) on n points of kk
 // coordinates, point i's at coords[i * kk ...] (i = 1..n).
 class PairSearch {
@@ -111,7 +115,12 @@ public:
         for (long i = 1; i <= n_; ++i)
             A[i] = { coord(static_cast<std::uint32_t>(i), 1), static_cast<std::uint32_t>(i) };
         quick_sort(A, 1, n_);
-        find_close_pairs(1, n_, 1, 1, 1);
+        if (w_.bit_match)
+            find_close_pairs<bit_match>(1, n_, 1, 1, 1);
+        else if (w_.pp == 0 && w_.torus)
+            find_close_pairs<sup_cp>(1, n_, 1, 1, 1);
+        else
+            find_close_pairs<any_cp>(1, n_, 1, 1, 1);
     }
 
     // res->CloseDist[1..NumClose] (ClosePairs) and YLim (BitMatch) after run().
@@ -175,23 +184,25 @@ private:
             B[i] = { coord(A[i].id, c), A[i].id };
     }
 
-    void distance(std::uint32_t a, std::uint32_t b)
+    // The distance of the search (Kind: sup_cp, any_cp or bit_match).
+    template <int Kind> void distance(std::uint32_t a, std::uint32_t b)
     {
-        if (w_.bit_match)
+        if (Kind == bit_match)
             distance_bit_match(point(a), point(b));
         else
-            distance_cp(point(a), point(b));
+            distance_cp<Kind == sup_cp>(point(a), point(b));
     }
 
-    // snpair_DistanceCP.
-    void distance_cp(const double* P1, const double* P2)
+    // snpair_DistanceCP (Sup: p = 0 in the torus, the battery's form, its tests on pp and
+    // Torus known beforehand).
+    template <bool Sup> void distance_cp(const double* P1, const double* P2)
     {
         double distp = 0.0;
         for (int i = 0; i < w_.kk; ++i) {
             double temp = P1[i] - P2[i];
             if (temp < 0.0) temp = -temp;
-            if (w_.torus && temp > 0.5) temp = 1.0 - temp;
-            if (w_.pp == 0) {
+            if ((Sup || w_.torus) && temp > 0.5) temp = 1.0 - temp;
+            if (Sup || w_.pp == 0) {
                 if (temp > distp) distp = temp;
             } else if (w_.pp == 1)
                 distp += temp;
@@ -203,7 +214,7 @@ private:
         }
         if (!(distp < dlimp_)) return;
         double dist;
-        if (w_.pp <= 1)
+        if (Sup || w_.pp <= 1)
             dist = distp;
         else if (w_.pp == 2)
             dist = std::sqrt(distp);
@@ -282,20 +293,20 @@ private:
     }
 
     // snpair_VerifPairs1.
-    void verif_pairs(const Entry* A, long r, long s, int np)
+    template <int Kind> void verif_pairs(const Entry* A, long r, long s, int np)
     {
         for (long i = r; i <= s; ++i) {
             double high = A[i].key + dlim_;
             long j = i + 1;
             while (j <= s && A[j].key < high) {
-                distance(A[i].id, A[j].id);
+                distance<Kind>(A[i].id, A[j].id);
                 ++j;
             }
             if (j > s && w_.torus && np <= w_.kk) {
                 high -= 1.0;
                 j = r;
                 while (j < i && A[j].key < high) {
-                    distance(A[i].id, A[j].id);
+                    distance<Kind>(A[i].id, A[j].id);
                     ++j;
                 }
             }
@@ -332,7 +343,7 @@ private:
     }
 
     // snpair_MiniProc1.
-    void mini_proc(const Entry* T, long r, long s, long u, long v)
+    template <int Kind> void mini_proc(const Entry* T, long r, long s, long u, long v)
     {
         if (s < r || v < u) return;
         long inf = u;
@@ -343,7 +354,7 @@ private:
                 ++inf;
             long j = inf;
             while (j <= v && T[j].key < high) {
-                distance(T[i].id, T[j].id);
+                distance<Kind>(T[i].id, T[j].id);
                 ++j;
             }
             if (w_.torus) {
@@ -351,11 +362,11 @@ private:
                 high -= 1.0;
                 long k = u, l = v;
                 while (k <= v && T[k].key < high) {
-                    distance(T[i].id, T[k].id);
+                    distance<Kind>(T[i].id, T[k].id);
                     ++k;
                 }
                 while (l >= u && T[l].key > low) {
-                    distance(T[i].id, T[l].id);
+                    distance<Kind>(T[i].id, T[l].id);
                     --l;
                 }
             }
@@ -363,6 +374,7 @@ private:
     }
 
     // snpair_CheckBoundary.
+    template <int Kind>
     void check_boundary(long r, long s, long u, long v, int nr, int nrb, int np, int c)
     {
         if (r > s || u > v) return;
@@ -383,39 +395,39 @@ private:
             B = A;
         }
         if ((nrb >= w_.kk || s - r < snpair_env.Seuil2) || v - u < snpair_env.Seuil2) {
-            mini_proc(B, r, s, u, v);
+            mini_proc<Kind>(B, r, s, u, v);
             return;
         }
         long imed = (r + s) / 2;
         long jmed = (u + v) / 2;
-        check_boundary(r, imed, u, jmed, nr + 1, nrb + 1, np, nextc);
-        check_boundary(imed + 1, s, jmed + 1, v, nr + 1, nrb + 1, np, nextc);
+        check_boundary<Kind>(r, imed, u, jmed, nr + 1, nrb + 1, np, nextc);
+        check_boundary<Kind>(imed + 1, s, jmed + 1, v, nr + 1, nrb + 1, np, nextc);
         long imed2, jmed2;
         if ((w_.torus && np <= w_.kk) && newc) {
             imed2 = imed;
             jmed2 = jmed + 1;
             dlim_slice(B, &r, &imed2, &jmed2, &v, true);
-            check_boundary(r, imed2, jmed2, v, nr + 1, nrb + 1, np, nextc);
+            check_boundary<Kind>(r, imed2, jmed2, v, nr + 1, nrb + 1, np, nextc);
             imed2 = imed + 1;
             jmed2 = jmed;
             dlim_slice(B, &u, &jmed2, &imed2, &s, true);
-            check_boundary(u, jmed2, imed2, s, nr + 1, nrb + 1, np, nextc);
+            check_boundary<Kind>(u, jmed2, imed2, s, nr + 1, nrb + 1, np, nextc);
         }
         jmed2 = jmed + 1;
         imed2 = imed + 1;
         if (newc) dlim_slice(B, &r, &imed, &jmed2, &v, false);
-        check_boundary(r, imed, jmed + 1, v, nr + 1, nrb + 1, np, nextc);
+        check_boundary<Kind>(r, imed, jmed + 1, v, nr + 1, nrb + 1, np, nextc);
         if (newc) dlim_slice(B, &u, &jmed, &imed2, &s, false);
-        check_boundary(u, jmed, imed + 1, s, nr + 1, nrb + 1, np, nextc);
+        check_boundary<Kind>(u, jmed, imed + 1, s, nr + 1, nrb + 1, np, nextc);
     }
 
     // snpair_FindClosePairs (without the Bickel-Breiman test's Setdlim: BBFlag is FALSE in both
     // tests).
-    void find_close_pairs(long r, long s, int nr, int np, int c)
+    template <int Kind> void find_close_pairs(long r, long s, int nr, int np, int c)
     {
         Entry* A = points_[np].data();
         if (s - r < snpair_env.Seuil1) {
-            verif_pairs(A, r, s, np);
+            verif_pairs<Kind>(A, r, s, np);
             return;
         }
         long imed = (r + s) / 2;
@@ -425,15 +437,15 @@ private:
             copy_points(A, B, r, s, nextc);
             quick_sort(B, r, imed);
             quick_sort(B, imed + 1, s);
-            find_close_pairs(r, imed, nr + 1, np + 1, nextc);
-            find_close_pairs(imed + 1, s, nr + 1, np + 1, nextc);
+            find_close_pairs<Kind>(r, imed, nr + 1, np + 1, nextc);
+            find_close_pairs<Kind>(imed + 1, s, nr + 1, np + 1, nextc);
         } else {
-            find_close_pairs(r, imed, nr + 1, np, c);
-            find_close_pairs(imed + 1, s, nr + 1, np, c);
+            find_close_pairs<Kind>(r, imed, nr + 1, np, c);
+            find_close_pairs<Kind>(imed + 1, s, nr + 1, np, c);
         }
         if (w_.kk == 1) {
-            distance(A[imed].id, A[imed + 1].id);
-            if (w_.torus) distance(A[r].id, A[s].id);
+            distance<Kind>(A[imed].id, A[imed + 1].id);
+            if (w_.torus) distance<Kind>(A[r].id, A[s].id);
             return;
         }
         long imed2, jmed2;
@@ -441,11 +453,11 @@ private:
             imed2 = imed;
             jmed2 = imed + 1;
             dlim_slice(A, &r, &imed2, &jmed2, &s, true);
-            check_boundary(r, imed2, jmed2, s, nr, 1, np, c);
+            check_boundary<Kind>(r, imed2, jmed2, s, nr, 1, np, c);
         }
         jmed2 = imed + 1;
         dlim_slice(A, &r, &imed, &jmed2, &s, false);
-        check_boundary(r, imed, jmed2, s, nr, 1, np, c);
+        check_boundary<Kind>(r, imed, jmed2, s, nr, 1, np, c);
     }
 
     const SearchParams w_;
@@ -469,8 +481,8 @@ struct Replication {
 // coordinates unif01_StripD(gen, r), as TestU01 reads them), a batch of `threads` replications at
 // a time, each batch's searches run in parallel. Calls done(Seq, replication) in order.
 template <class Done>
-void run_replications(Numbers& in, const SearchParams& w, long N, long n, int r, int threads,
-    const Done& done)
+void run_replications(
+    Numbers& in, const SearchParams& w, long N, long n, int r, int threads, const Done& done)
 {
     threads = static_cast<int>(std::max<long>(1, std::min<long>(threads, N)));
     std::vector<PairSearch> searches;
@@ -497,8 +509,8 @@ void run_replications(Numbers& in, const SearchParams& w, long N, long n, int r,
             s.run();
             Replication& out = results[static_cast<std::size_t>(b)];
             out.num_close = s.num_close();
-            out.close_dist.assign(s.close_dist().begin(),
-                s.close_dist().begin() + std::max(1, s.num_close() + 1));
+            out.close_dist.assign(
+                s.close_dist().begin(), s.close_dist().begin() + std::max(1, s.num_close() + 1));
             out.y_lim = s.y_lim();
         };
         if (batch == 1) {
@@ -518,8 +530,7 @@ void run_replications(Numbers& in, const SearchParams& w, long N, long n, int r,
 
 } // namespace
 
-ClosePairsOutcome close_pairs(
-    Numbers& in, long N, long n, int r, int k, int p, int m, int threads)
+ClosePairsOutcome close_pairs(Numbers& in, long N, long n, int r, int k, int p, int m, int threads)
 {
     if (N < 1 || n < 2 || r < 0 || k < 1 || p < 0 || m < 1 || m > snpair_MAXM)
         throw std::invalid_argument("close_pairs: N >= 1, n >= 2, r >= 0, t >= 1, p >= 0 and "
@@ -688,8 +699,8 @@ BitMatchOutcome close_pairs_bit_match(Numbers& in, long N, long n, int r, int k,
         pLeft = std::exp(z1);
         pRight = 1.0 - pLeft;
     } else {
-        pRight = z1 * static_cast<double>(N) * static_cast<double>(n) * static_cast<double>(n - 1)
-            / 2;
+        pRight
+            = z1 * static_cast<double>(N) * static_cast<double>(n) * static_cast<double>(n - 1) / 2;
         pLeft = 1.0 - pRight;
     }
     res.pval = gofw_pDisc(pLeft, pRight);

@@ -33,8 +33,7 @@ struct ClosePairsOutcome {
 // snpair_ClosePairs(gen, res, N, n, r, t, p, m) on the next N * n * t numbers of `in`: n points
 // of t coordinates unif01_StripD(gen, r) per replication, the m closest pairs in the torus in the
 // L_p norm (p = 0: the sup norm). Replications run on `threads` threads.
-ClosePairsOutcome close_pairs(
-    Numbers& in, long N, long n, int r, int t, int p, int m, int threads);
+ClosePairsOutcome close_pairs(Numbers& in, long N, long n, int r, int t, int p, int m, int threads);
 
 // What snpair_ClosePairsBitMatch leaves in its snpair_Res.
 struct BitMatchOutcome {
