@@ -139,6 +139,68 @@ private:
         return coords_.data() + static_cast<std::size_t>(id) * static_cast<std::size_t>(w_.kk);
     }
 
+    // snpair_QuickSort's partition of A[l..r] around `pivot` (its do-while loop), setting i and j
+    // as that loop leaves them. Hoare's loop swaps the k-th position from the left whose key is
+    // not below the pivot with the k-th from the right whose key is not above it, for as long as
+    // the first lies at or left of the second; those positions are found here a block at a time
+    // without a branch per key (as in BlockQuicksort), then swapped in the same pairs, and the
+    // loop's last scans are run as it runs them. The same swaps, so the same table.
+    static void partition(Entry* A, long l, long r, double pivot, long& i_out, long& j_out)
+    {
+        constexpr int block = 128;
+        unsigned char off_left[block], off_right[block];
+        int n_left = 0, s_left = 0, n_right = 0, s_right = 0;
+        long next_left = l, next_right = r; // the next positions to classify
+        long base_left = l, base_right = r;
+        long last_left = l - 1, last_right = r + 1; // the last pair swapped
+        long pairs = 0;
+        while (true) {
+            if (s_left == n_left) {
+                if (next_left > r) break;
+                const long end = std::min(next_left + block - 1, r);
+                n_left = s_left = 0;
+                base_left = next_left;
+                for (long p = next_left; p <= end; ++p) {
+                    off_left[n_left] = static_cast<unsigned char>(p - base_left);
+                    n_left += !(A[p].key < pivot);
+                }
+                next_left = end + 1;
+                continue;
+            }
+            if (s_right == n_right) {
+                if (next_right < l) break;
+                const long end = std::max(next_right - block + 1, l);
+                n_right = s_right = 0;
+                base_right = next_right;
+                for (long p = next_right; p >= end; --p) {
+                    off_right[n_right] = static_cast<unsigned char>(base_right - p);
+                    n_right += !(pivot < A[p].key);
+                }
+                next_right = end - 1;
+                continue;
+            }
+            const long pl = base_left + off_left[s_left];
+            const long pr = base_right - off_right[s_right];
+            if (pl > pr) break;
+            std::swap(A[pl], A[pr]);
+            last_left = pl;
+            last_right = pr;
+            ++pairs;
+            ++s_left;
+            ++s_right;
+        }
+        long i = last_left + 1, j = last_right - 1;
+        if (pairs == 0 || i <= j) {
+            while (A[i].key < pivot)
+                ++i;
+            while (pivot < A[j].key)
+                --j;
+            if (i <= j) throw std::logic_error("close_pairs: partition out of step");
+        }
+        i_out = i;
+        j_out = j;
+    }
+
     // snpair_QuickSort (A, l, r, c) on the entries' keys: the same partitions and swaps, so the
     // same order of equal keys. The two parts of a partition are disjoint, so sorting the
     // smaller first (bounding the depth) leaves the same table.
@@ -147,17 +209,21 @@ private:
         while (true) {
             long i = l, j = r;
             const double pivot = A[(l + r) / 2].key;
-            do {
-                while (A[i].key < pivot)
-                    ++i;
-                while (pivot < A[j].key)
-                    --j;
-                if (i <= j) {
-                    std::swap(A[i], A[j]);
-                    ++i;
-                    --j;
-                }
-            } while (i <= j);
+            if (r - l >= 64) {
+                partition(A, l, r, pivot, i, j);
+            } else {
+                do {
+                    while (A[i].key < pivot)
+                        ++i;
+                    while (pivot < A[j].key)
+                        --j;
+                    if (i <= j) {
+                        std::swap(A[i], A[j]);
+                        ++i;
+                        --j;
+                    }
+                } while (i <= j);
+            }
             const bool left = l < j, right = i < r;
             if (left && right) {
                 if (j - l < r - i) {
