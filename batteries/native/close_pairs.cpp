@@ -27,6 +27,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -543,14 +544,22 @@ struct Replication {
     int y_lim = 0;
 };
 
+// The memory the replications searched at once may hold (their points and tables).
+constexpr double parallel_bytes = 8.0 * (1 << 30);
+
 // The N replications' searches: their points read in replication order (n points of kk
 // coordinates unif01_StripD(gen, r), as TestU01 reads them), a batch of `threads` replications at
-// a time, each batch's searches run in parallel. Calls done(Seq, replication) in order.
+// a time (fewer where their memory would pass parallel_bytes), each batch's searches run in
+// parallel. Calls done(Seq, replication) in order.
 template <class Done>
 void run_replications(
     Numbers& in, const SearchParams& w, long N, long n, int r, int threads, const Done& done)
 {
-    threads = static_cast<int>(std::max<long>(1, std::min<long>(threads, N)));
+    const double bytes = static_cast<double>(n + 1)
+        * (static_cast<double>(w.kk) * sizeof(double)
+            + w.Maxnp * static_cast<double>(sizeof(Entry)));
+    const long fit = std::max(1L, static_cast<long>(parallel_bytes / bytes));
+    threads = static_cast<int>(std::max<long>(1, std::min<long>({ long(threads), N, fit })));
     std::vector<PairSearch> searches;
     searches.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < threads; ++i)
@@ -570,14 +579,19 @@ void run_replications(
                 done_words += k;
             }
         }
+        std::vector<std::exception_ptr> failed(static_cast<std::size_t>(batch));
         auto work = [&](int b) {
-            PairSearch& s = searches[static_cast<std::size_t>(b)];
-            s.run();
-            Replication& out = results[static_cast<std::size_t>(b)];
-            out.num_close = s.num_close();
-            out.close_dist.assign(
-                s.close_dist().begin(), s.close_dist().begin() + std::max(1, s.num_close() + 1));
-            out.y_lim = s.y_lim();
+            try {
+                PairSearch& s = searches[static_cast<std::size_t>(b)];
+                s.run();
+                Replication& out = results[static_cast<std::size_t>(b)];
+                out.num_close = s.num_close();
+                out.close_dist.assign(s.close_dist().begin(),
+                    s.close_dist().begin() + std::max(1, s.num_close() + 1));
+                out.y_lim = s.y_lim();
+            } catch (...) {
+                failed[static_cast<std::size_t>(b)] = std::current_exception();
+            }
         };
         if (batch == 1) {
             work(0);
@@ -589,6 +603,8 @@ void run_replications(
             for (std::thread& t : pool)
                 t.join();
         }
+        for (const std::exception_ptr& e : failed)
+            if (e) std::rethrow_exception(e);
         for (int b = 0; b < batch; ++b)
             done(first + b, results[static_cast<std::size_t>(b)]);
     }
