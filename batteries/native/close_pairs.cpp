@@ -202,12 +202,37 @@ private:
         j_out = j;
     }
 
+    // Ranges of at most this many entries are first sorted by insertion.
+    static constexpr long small_sort = 32;
+
+    // Sorts A[l..r] (at most small_sort entries) by insertion if their keys are distinct: a
+    // sequence of distinct keys has one sorted order, snpair_QuickSort's too. False, with A[l..r]
+    // as it was, where two keys are equal (their order is then snpair_QuickSort's to decide).
+    static bool sort_distinct(Entry* A, long l, long r)
+    {
+        Entry sorted[small_sort];
+        const long m = r - l + 1;
+        for (long i = 0; i < m; ++i) {
+            const Entry e = A[l + i];
+            long j = i;
+            while (j > 0 && e.key < sorted[j - 1].key) {
+                sorted[j] = sorted[j - 1];
+                --j;
+            }
+            if (j > 0 && !(sorted[j - 1].key < e.key)) return false; // equal keys
+            sorted[j] = e;
+        }
+        std::copy(sorted, sorted + m, A + l);
+        return true;
+    }
+
     // snpair_QuickSort (A, l, r, c) on the entries' keys: the same partitions and swaps, so the
     // same order of equal keys. The two parts of a partition are disjoint, so sorting the
     // smaller first (bounding the depth) leaves the same table.
     static void quick_sort(Entry* A, long l, long r)
     {
         while (true) {
+            if (r - l < small_sort && sort_distinct(A, l, r)) return;
             long i = l, j = r;
             const double pivot = A[(l + r) / 2].key;
             if (r - l >= 64) {
