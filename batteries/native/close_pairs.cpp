@@ -13,11 +13,13 @@
 // 50000 of them, which it keeps) depend on all of that. So the search here is TestU01's own
 // divide-and-conquer, step for step: the same sorts (Hoare's partition around the middle key,
 // the same swaps), the same slices, the same pairs measured in the same order with the same
-// operations, the same list of recorded distances. What differs is the layout: each level's
-// table holds (key, point) entries instead of pointers to points, so that sorts and scans read
-// memory in order; and the N replications, independent once their points are read, run in
-// parallel. The statistics are then computed in replication order with TestU01's operations
-// and its own functions (gofs, fbar, fdist, fmass, gofw, tables).
+// operations, the same list of recorded distances. What differs is the work's form: each
+// level's table holds (key, point) entries instead of pointers to points, so that sorts and
+// scans read memory in order; the sorts' partitions find the positions to swap a block at a time
+// (the same swaps), and small ranges of distinct keys are sorted by insertion (one sorted order
+// exists; ranges with equal keys keep Hoare's steps); and the N replications, independent once
+// their points are read, run in parallel. The statistics are then computed in replication order
+// with TestU01's operations and its own functions (gofs, fbar, fdist, fmass, gofw, tables).
 #include "close_pairs.hpp"
 
 #include "families.hpp"
@@ -116,6 +118,17 @@ public:
         for (long i = 1; i <= n_; ++i)
             A[i] = { coord(static_cast<std::uint32_t>(i), 1), static_cast<std::uint32_t>(i) };
         quick_sort(A, 1, n_);
+        // The points renumbered in that order (an entry's number only says where its
+        // coordinates are): every range the search works on holds the points of one range of the
+        // first table, so their coordinates lie together in memory.
+        const std::size_t kk = static_cast<std::size_t>(w_.kk);
+        renumbered_.resize(coords_.size());
+        for (long i = 1; i <= n_; ++i) {
+            const double* from = point(A[i].id);
+            std::copy(from, from + kk, renumbered_.data() + static_cast<std::size_t>(i) * kk);
+            A[i].id = static_cast<std::uint32_t>(i);
+        }
+        coords_.swap(renumbered_);
         if (w_.bit_match)
             find_close_pairs<bit_match>(1, n_, 1, 1, 1);
         else if (w_.pp == 0 && w_.torus)
@@ -554,7 +567,7 @@ private:
 
     const SearchParams w_;
     const long n_;
-    std::vector<double> coords_;
+    std::vector<double> coords_, renumbered_;
     std::vector<Entry> points_[snpair_MAXREC + 1];
     std::vector<double> close_dist_;
     int num_close_ = 0;
@@ -581,7 +594,7 @@ void run_replications(
     Numbers& in, const SearchParams& w, long N, long n, int r, int threads, const Done& done)
 {
     const double bytes = static_cast<double>(n + 1)
-        * (static_cast<double>(w.kk) * sizeof(double)
+        * (2 * static_cast<double>(w.kk) * sizeof(double)
             + w.Maxnp * static_cast<double>(sizeof(Entry)));
     const long fit = std::max(1L, static_cast<long>(parallel_bytes / bytes));
     threads = static_cast<int>(std::max<long>(1, std::min<long>({ long(threads), N, fit })));
