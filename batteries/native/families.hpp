@@ -26,5 +26,6 @@ std::vector<NativeTest> spectral_tests(); // sspectral_Fourier3
 // sknuth_Run, sknuth_Permutation, sknuth_CollisionPermut
 std::vector<NativeTest> sknuth_order_tests();
 std::vector<NativeTest> bit_runs_tests(); // sstring_Run, sstring_AutoCor, scomp_LempelZiv
+std::vector<NativeTest> close_pairs_tests(); // snpair_ClosePairs, snpair_ClosePairsBitMatch
 
 } // namespace rngvet::native

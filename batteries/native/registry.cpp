@@ -11,7 +11,7 @@ const std::vector<NativeTest>& all_tests()
         for (auto family : { birthday_spacings_tests, collision_tests, gap_tests, max_oft_tests,
                  matrix_rank_tests, hamming_indep_tests, random_walk_tests, sstring_bits_tests,
                  smarsa_more_tests, svaria_more_tests, linear_comp_tests, spectral_tests,
-                 sknuth_order_tests, bit_runs_tests }) {
+                 sknuth_order_tests, bit_runs_tests, close_pairs_tests }) {
             const std::vector<NativeTest> rows = family();
             all.insert(all.end(), rows.begin(), rows.end());
         }
