@@ -15,7 +15,7 @@ struct BatteryCatalogue {
     // "smallcrush", "crush", "bigcrush", or a bit battery with its parameters in canonical form:
     // "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)", or the application battery
     // "mcpi(points=4000000,reps=10)" (batteries/mcpi.hpp), or the lattice battery
-    // "ising(L=16,K=0.44068679350977147,therm=1024,steps=32768,reps=8)"
+    // "ising(L=16,K=0.44068679350977152,therm=1024,steps=65536,reps=8)"
     // (batteries/lattice/ising_battery.hpp). This is the name the store
     // records (runs.battery) and catalogue_for() reads back.
     std::string name;
@@ -29,7 +29,7 @@ struct BatteryCatalogue {
     std::uint64_t points = 0; // mcpi: points per replication; 0 otherwise
     int reps = 0; // mcpi: replications per test; ising: replicas per test; 0 otherwise
     int lattice_size = 0; // ising: L, the lattice's side; 0 otherwise
-    double coupling = 0; // ising: K = J/kT, exactly as the name writes it (%.17g)
+    double coupling = 0; // ising: K = J/kT; the name writes the shortest text that reads back as K
     std::uint64_t thermalisation = 0; // ising: steps per replica before measuring
     std::uint64_t steps = 0; // ising: measured steps per replica (a multiple of 1024)
     std::string family() const; // the name without its parameters: "rabbit"
@@ -73,13 +73,18 @@ const BatteryCatalogue& mcpi_catalogue(
 // (docs/batteries.md, "ising").
 inline constexpr int ising_default_L = 16;
 inline constexpr std::uint64_t ising_default_thermalisation = 1024;
-inline constexpr std::uint64_t ising_default_steps = 32768;
+inline constexpr std::uint64_t ising_default_steps = 65536;
 inline constexpr int ising_default_reps = 8;
+// L even (Kaufman's values are for even L) and at least 4: at L = 2 the checkerboard Metropolis
+// sweep is not ergodic (from all spins up it reaches 12 of the 16 states: zero-energy flips are
+// always taken). K at most 1: beyond it a run of the default length sees too few excitations
+// for an error bar (at K = 4 none at all).
+inline constexpr int ising_min_L = 4;
 inline constexpr int ising_max_L = 1024;
-inline constexpr double ising_max_K = 4;
+inline constexpr double ising_max_K = 1;
 inline constexpr std::uint64_t ising_max_steps = 1ull << 30;
 inline constexpr int ising_max_reps = 64;
-// Throws InputError (one line) for L odd or outside 2..1024, K not in (0, 4], steps not a
+// Throws InputError (one line) for L odd or outside 4..1024, K not in (0, 1], steps not a
 // positive multiple of 1024 up to 2^30, therm above 2^30, reps outside 2..64, or a test that
 // could read more than 2^40 numbers (its segment of the sharded mode). K's default (ising_from)
 // is the critical coupling ln(1 + sqrt 2) / 2 rounded to a double (lattice/kaufman.hpp).

@@ -31,14 +31,14 @@ const std::vector<BatteryFamily>& battery_registry()
     const BatteryOption mcpi_reps
         = { "mcpi-reps", "reps", "mcpi: replications per test, 1 to 100 (default 10)" };
     const BatteryOption ising_L
-        = { "ising-L", "L", "ising: the lattice's side L, even, 2 to 1024 (default 16)" };
+        = { "ising-L", "L", "ising: the lattice's side L, even, 4 to 1024 (default 16)" };
     const BatteryOption ising_K = { "ising-K", "K",
-        "ising: coupling K = J/kT, above 0, at most 4, or Kc (default Kc = ln(1 + sqrt 2) / 2)" };
+        "ising: coupling K = J/kT, above 0, at most 1, or Kc (default Kc = ln(1 + sqrt 2) / 2)" };
     const BatteryOption ising_therm = { "ising-therm", "therm",
         "ising: steps per replica before measuring, digits, 2^K or 10^K (default 1024)" };
     const BatteryOption ising_steps = { "ising-steps", "steps",
         "ising: measured steps per replica (a Wolff cluster or a sweep), a multiple of 1024 "
-        "(default 32768)" };
+        "(default 65536)" };
     const BatteryOption ising_reps
         = { "ising-reps", "reps", "ising: replicas per test, 2 to 64 (default 8)" };
     static const std::vector<BatteryFamily> families = {
@@ -51,7 +51,7 @@ const std::vector<BatteryFamily>& battery_registry()
             "mcpi(points=N,reps=R)", { mcpi_points, mcpi_reps }, mcpi_from, nullptr, run_mcpi,
             false, false, false },
         // ising, the lattice application, after mcpi: rngvet's own batteries together.
-        { "ising", "ising", "2D Ising model against Kaufman's exact values, rngvet's own",
+        { "ising", "Ising", "2D Ising model against Kaufman's exact values, rngvet's own",
             tables::ising_tests, { "L", "K", "therm", "steps", "reps" },
             "ising(L=L,K=K,therm=T,steps=S,reps=R)",
             { ising_L, ising_K, ising_therm, ising_steps, ising_reps }, ising_from, nullptr,
