@@ -31,8 +31,8 @@
 // the chain used) or from a shared source of numbers (run_ising_replica's second form, which
 // reads exactly the numbers the chain uses), makes `thermalisation_steps` steps, then
 // `measurement_steps` steps measuring the energy per spin e = -(bond sum)/N after each. The bond
-// sum is kept exactly (integers). Per replica: mean energy, specific heat C = K^2 N (<e^2> -
-// <e>^2), and their standard errors:
+// sum is kept exactly (integers). Per replica: mean energy, specific heat
+// C = K^2 N (<e^2> - <e>^2), and their standard errors:
 //   the energy's from 64 blocks of consecutive measurements (the binning analysis reports the
 //   error for 1024, 512, ..., 16 bins, the naive error that ignores correlations, and the
 //   integrated autocorrelation time tau = (err_64 / err_naive)^2 / 2 in steps), the specific
@@ -58,7 +58,8 @@ namespace rngvet::lattice {
 enum class IsingAlgorithm { wolff, swendsen_wang, metropolis };
 std::string to_string(IsingAlgorithm algorithm);
 
-// Uniform doubles in [0, 1), from one of two sources:
+// Uniform doubles in [0, 1) (a function may also give 1: a view that rounds up), from one of two
+// sources:
 //   a stream: u = word * 2^-bits, the words read in blocks of `block` (so the stream may end
 //     up to block - 1 words further on than the numbers handed out);
 //   a function: u = draw(context), one call per number handed out and none ahead, so that the
