@@ -1,5 +1,5 @@
-// One table per battery: every test of SmallCrush, Crush, BigCrush, Rabbit, Alphabit and mcpi,
-// keyed once by TestU01's test number, with its name, statistics, cost and the bits of U it
+// One table per battery: every test of SmallCrush, Crush, BigCrush, Rabbit, Alphabit, mcpi and
+// ising, keyed once by TestU01's test number, with its name, statistics, cost and the bits of U it
 // reads. catalogue.cpp builds the catalogues (catalogue.hpp) from these rows and bits_read.cpp
 // answers bits_read() (bits_read.hpp) from them.
 //
@@ -406,6 +406,17 @@ const TestRow mcpi[] = {
     {  1, "MCPi 2-d, all points",         0,        0,      0,  0,  0, "mcpi: (u1, u2) inside the quarter circle, u1^2 + u2^2 < 1"},
     {  2, "MCPi 3-d, all points",         0,        0,      0,  0,  0, "mcpi: (u1, u2, u3) inside the ball's octant, u1^2 + u2^2 + u3^2 < 1"},
 };
+
+// ising (lattice/ising_battery.hpp): each test writes 4 statistics plus two per replica and
+// costs what its steps cost (ising_catalogue in catalogue.cpp), so those columns are 0 here.
+// The chains compare U with probabilities and take floor(U N) for a Wolff seed: U is used as a
+// real number.
+const TestRow ising[] = {
+    //  #  name                              stat.   min_nb    cost   r bits TestU01 call
+    {  1, "Ising Wolff, E over replicas",          0,        0,      0,  0,  0, "ising: Wolff single-cluster steps, U < p_add = 1 - exp(-2K) per bond tested, floor(U N) per seed"},
+    {  2, "Ising Metropolis, E over replicas",     0,        0,      0,  0,  0, "ising: checkerboard Metropolis sweeps, U < min(1, exp(-2K s h)) per site"},
+    {  3, "Ising Swendsen-Wang, E over replicas",  0,        0,      0,  0,  0, "ising: Swendsen-Wang sweeps, U < p_add per bond, U < 1/2 per cluster"},
+};
 // clang-format on
 
 } // namespace
@@ -417,5 +428,6 @@ const Rows bigcrush_tests{ bigcrush, std::size(bigcrush) };
 const Rows rabbit_tests{ rabbit, std::size(rabbit) };
 const Rows alphabit_tests{ alphabit, std::size(alphabit) };
 const Rows mcpi_tests{ mcpi, std::size(mcpi) };
+const Rows ising_tests{ ising, std::size(ising) };
 
 } // namespace rngvet::tables

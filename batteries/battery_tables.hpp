@@ -35,5 +35,6 @@ extern const Rows bigcrush_tests;
 extern const Rows rabbit_tests;
 extern const Rows alphabit_tests;
 extern const Rows mcpi_tests;
+extern const Rows ising_tests;
 
 } // namespace rngvet::tables

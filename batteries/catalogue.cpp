@@ -6,10 +6,14 @@
 
 #include "battery_tables.hpp"
 #include "generators/error.hpp"
+#include "lattice/ising.hpp"
+#include "lattice/kaufman.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -153,6 +157,33 @@ const BatteryCatalogue& cached(BatteryCatalogue&& built)
 // in the catalogue): 1.45e-8 s x 7.3 / 4.7. The defaults cost about 4.5 s in these units.
 constexpr double mcpi_seconds_per_number = 2.25e-8;
 
+// ising's cost per replica step and site (the same units), by test (1 Wolff, 2 Metropolis,
+// 3 Swendsen-Wang): on the development machine, 2026-11-26, mt19937 (cpu backend) at L = 16,
+// K_c, 8 x 33792 steps took 1.41, 0.67 and 2.56 CPU seconds (a Wolff cluster there holds about
+// a third of the sites; its size does not grow as L^2, so this is a rough guide elsewhere),
+// times 7.3 / 4.7 as for mcpi.
+constexpr double ising_seconds_per_site_step[3] = { 3.2e-8, 1.5e-8, 5.7e-8 };
+
+// The most numbers one step of any of ising's algorithms reads on N sites (ising.hpp): Wolff
+// 1 + 4 N (one per neighbour tested from each site of a cluster of at most N), Swendsen-Wang at
+// most 3 N (2 N bonds, a cluster at most per site), Metropolis N.
+std::uint64_t ising_max_numbers_per_step(std::uint64_t sites)
+{
+    return 1 + 4 * sites;
+}
+
+double parse_coupling(const std::string& text, const std::string& what)
+{
+    if (text == "Kc") return lattice::critical_coupling();
+    char* end = nullptr;
+    const double k = text.empty() || std::isspace(static_cast<unsigned char>(text[0]))
+        ? std::nan("")
+        : std::strtod(text.c_str(), &end);
+    if (end == nullptr || *end != '\0' || !std::isfinite(k))
+        throw InputError(what + " '" + text + "' is not a number (e.g. 0.4 or Kc)");
+    return k;
+}
+
 } // namespace
 
 std::uint64_t parse_count(const std::string& text, const std::string& what)
@@ -196,6 +227,51 @@ const BatteryCatalogue& mcpi_catalogue(std::uint64_t points, int reps)
     for (const TestRow& t : tables::mcpi_tests)
         c.tests.push_back(
             { t.number, t.name, reps + 3, (t.number + 1) * numbers * mcpi_seconds_per_number });
+    return cached(std::move(c));
+}
+
+const BatteryCatalogue& ising_catalogue(
+    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps)
+{
+    // K in the fewest significant digits that read back as the same double (17 at most).
+    char coupling[64] = "";
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(coupling, sizeof coupling, "%.*g", digits, K);
+        if (std::strtod(coupling, nullptr) == K) break;
+    }
+    const std::string name = "ising(L=" + std::to_string(L) + ",K=" + coupling
+        + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps)
+        + ",reps=" + std::to_string(reps) + ")";
+    const std::string given = name + ": ";
+    if (L < ising_min_L || L > ising_max_L || L % 2 != 0)
+        throw InputError(given + "L (--ising-L) must be even, 4 to 1024");
+    if (!(K > 0) || K > ising_max_K)
+        throw InputError(given + "K (--ising-K) must be above 0 and at most 1");
+    if (steps == 0 || steps % lattice::ising_finest_bins != 0 || steps > ising_max_steps)
+        throw InputError(
+            given + "steps (--ising-steps) must be a positive multiple of 1024, at most 2^30");
+    if (thermalisation > ising_max_steps)
+        throw InputError(given + "therm (--ising-therm) must be at most 2^30");
+    if (reps < 2 || reps > ising_max_reps)
+        throw InputError(given + "replicas (--ising-reps) must be 2 to 64");
+    const std::uint64_t sites = static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L);
+    const std::uint64_t per_replica = (thermalisation + steps) * ising_max_numbers_per_step(sites);
+    if (per_replica > (1ull << 40) / static_cast<std::uint64_t>(reps))
+        throw InputError(
+            given + "too long; reps x (therm + steps) x (4 L^2 + 1) numbers must be at most 2^40");
+    BatteryCatalogue c;
+    c.name = name;
+    c.lattice_size = L;
+    c.coupling = K;
+    c.thermalisation = thermalisation;
+    c.steps = steps;
+    c.reps = reps;
+    const double site_steps = static_cast<double>(reps)
+        * static_cast<double>(thermalisation + steps) * static_cast<double>(sites);
+    // Each test writes 4 statistics plus two per replica (ising_battery.hpp).
+    for (const TestRow& t : tables::ising_tests)
+        c.tests.push_back({ t.number, t.name, 4 + 2 * reps,
+            site_steps * ising_seconds_per_site_step[t.number - 1] });
     return cached(std::move(c));
 }
 
@@ -279,6 +355,22 @@ const BatteryCatalogue& mcpi_from(const BatteryParameters& given)
             ? mcpi_default_points
             : parse_count(points->second.text, points->second.what),
         reps == given.end() ? mcpi_default_reps
+                            : parse_small_int(reps->second.text, reps->second.what));
+}
+
+const BatteryCatalogue& ising_from(const BatteryParameters& given)
+{
+    const auto L = given.find("L"), K = given.find("K"), therm = given.find("therm"),
+               steps = given.find("steps"), reps = given.find("reps");
+    return ising_catalogue(
+        L == given.end() ? ising_default_L : parse_small_int(L->second.text, L->second.what),
+        K == given.end() ? lattice::critical_coupling()
+                         : parse_coupling(K->second.text, K->second.what),
+        therm == given.end() ? ising_default_thermalisation
+                             : parse_count(therm->second.text, therm->second.what),
+        steps == given.end() ? ising_default_steps
+                             : parse_count(steps->second.text, steps->second.what),
+        reps == given.end() ? ising_default_reps
                             : parse_small_int(reps->second.text, reps->second.what));
 }
 

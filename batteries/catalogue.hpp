@@ -14,7 +14,9 @@ struct TestEntry {
 struct BatteryCatalogue {
     // "smallcrush", "crush", "bigcrush", or a bit battery with its parameters in canonical form:
     // "rabbit(nb=33554432)", "alphabit(nb=33554432,r=0,s=32)", or the application battery
-    // "mcpi(points=4000000,reps=10)" (batteries/mcpi.hpp). This is the name the store
+    // "mcpi(points=4000000,reps=10)" (batteries/mcpi.hpp), or the lattice battery
+    // "ising(L=16,K=0.44068679350977152,therm=1024,steps=65536,reps=8)"
+    // (batteries/lattice/ising_battery.hpp). This is the name the store
     // records (runs.battery) and catalogue_for() reads back.
     std::string name;
     // Every test of the battery, numbered 1..N as TestU01 numbers them. A test that TestU01 skips
@@ -25,7 +27,11 @@ struct BatteryCatalogue {
     int r = 0; // alphabit: most significant bits dropped from each 32-bit number
     int s = 0; // alphabit: bits taken from each number after those r (rabbit reads 32)
     std::uint64_t points = 0; // mcpi: points per replication; 0 otherwise
-    int reps = 0; // mcpi: replications per test; 0 otherwise
+    int reps = 0; // mcpi: replications per test; ising: replicas per test; 0 otherwise
+    int lattice_size = 0; // ising: L, the lattice's side; 0 otherwise
+    double coupling = 0; // ising: K = J/kT; the name writes the shortest text that reads back as K
+    std::uint64_t thermalisation = 0; // ising: steps per replica before measuring
+    std::uint64_t steps = 0; // ising: measured steps per replica (a multiple of 1024)
     std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
@@ -61,6 +67,29 @@ inline constexpr int mcpi_max_reps = 100;
 // Throws InputError (one line) for points < 100, reps outside 1..100, or 3 N R > 2^40.
 const BatteryCatalogue& mcpi_catalogue(
     std::uint64_t points = mcpi_default_points, int reps = mcpi_default_reps);
+// ising (batteries/lattice/ising_battery.hpp): the L x L lattice at coupling K, per replica
+// `thermalisation` steps then `steps` measured (a multiple of 1024), `reps` replicas per test.
+// The defaults take a few seconds on one core and make R250 fail the Wolff test
+// (docs/batteries.md, "ising").
+inline constexpr int ising_default_L = 16;
+inline constexpr std::uint64_t ising_default_thermalisation = 1024;
+inline constexpr std::uint64_t ising_default_steps = 65536;
+inline constexpr int ising_default_reps = 8;
+// L even (Kaufman's values are for even L) and at least 4: at L = 2 the checkerboard Metropolis
+// sweep is not ergodic (from all spins up it reaches 12 of the 16 states: zero-energy flips are
+// always taken). K at most 1: beyond it a run of the default length sees too few excitations
+// for an error bar (at K = 4 none at all).
+inline constexpr int ising_min_L = 4;
+inline constexpr int ising_max_L = 1024;
+inline constexpr double ising_max_K = 1;
+inline constexpr std::uint64_t ising_max_steps = 1ull << 30;
+inline constexpr int ising_max_reps = 64;
+// Throws InputError (one line) for L odd or outside 4..1024, K not in (0, 1], steps not a
+// positive multiple of 1024 up to 2^30, therm above 2^30, reps outside 2..64, or a test that
+// could read more than 2^40 numbers (its segment of the sharded mode). K's default (ising_from)
+// is the critical coupling ln(1 + sqrt 2) / 2 rounded to a double (lattice/kaufman.hpp).
+const BatteryCatalogue& ising_catalogue(
+    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps);
 // A battery's parameters as given, by key ("nb"): the text, and what a message calls it ("--nb"
 // for an option, "rabbit nb" inside a battery name).
 struct ParameterText {
@@ -72,6 +101,7 @@ using BatteryParameters = std::map<std::string, ParameterText>;
 const BatteryCatalogue& rabbit_from(const BatteryParameters& given);
 const BatteryCatalogue& alphabit_from(const BatteryParameters& given);
 const BatteryCatalogue& mcpi_from(const BatteryParameters& given);
+const BatteryCatalogue& ising_from(const BatteryParameters& given);
 
 // A count as written by a user: digits ("4000000") or a power of two ("2^22"). Throws
 // InputError naming `what` (e.g. "--mcpi-points").

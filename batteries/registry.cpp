@@ -3,6 +3,7 @@
 #include "registry.hpp"
 
 #include "generators/error.hpp"
+#include "lattice/ising_battery.hpp"
 #include "mcpi.hpp"
 
 #include <algorithm>
@@ -29,6 +30,17 @@ const std::vector<BatteryFamily>& battery_registry()
         "mcpi: points per replication, digits, 2^K or 10^K, at least 100 (default 4000000)" };
     const BatteryOption mcpi_reps
         = { "mcpi-reps", "reps", "mcpi: replications per test, 1 to 100 (default 10)" };
+    const BatteryOption ising_L
+        = { "ising-L", "L", "ising: the lattice's side L, even, 4 to 1024 (default 16)" };
+    const BatteryOption ising_K = { "ising-K", "K",
+        "ising: coupling K = J/kT, above 0, at most 1, or Kc (default Kc = ln(1 + sqrt 2) / 2)" };
+    const BatteryOption ising_therm = { "ising-therm", "therm",
+        "ising: steps per replica before measuring, digits, 2^K or 10^K (default 1024)" };
+    const BatteryOption ising_steps = { "ising-steps", "steps",
+        "ising: measured steps per replica (a Wolff cluster or a sweep), a multiple of 1024 "
+        "(default 65536)" };
+    const BatteryOption ising_reps
+        = { "ising-reps", "reps", "ising: replicas per test, 2 to 64 (default 8)" };
     static const std::vector<BatteryFamily> families = {
         { "smallcrush", "SmallCrush", "", tables::smallcrush_tests, {}, "smallcrush", {},
             [](Given) -> Battery { return smallcrush_catalogue(); },
@@ -38,6 +50,12 @@ const std::vector<BatteryFamily>& battery_registry()
         { "mcpi", "mcpi", "Monte Carlo pi, rngvet's own", tables::mcpi_tests, { "points", "reps" },
             "mcpi(points=N,reps=R)", { mcpi_points, mcpi_reps }, mcpi_from, nullptr, run_mcpi,
             false, false, false },
+        // ising, the lattice application, after mcpi: rngvet's own batteries together.
+        { "ising", "Ising", "2D Ising model against Kaufman's exact values, rngvet's own",
+            tables::ising_tests, { "L", "K", "therm", "steps", "reps" },
+            "ising(L=L,K=K,therm=T,steps=S,reps=R)",
+            { ising_L, ising_K, ising_therm, ising_steps, ising_reps }, ising_from, nullptr,
+            run_ising, false, false, false },
         { "crush", "Crush", "", tables::crush_tests, {}, "crush", {},
             [](Given) -> Battery { return crush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatCrush(gen, rep); }, nullptr,

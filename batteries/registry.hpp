@@ -59,7 +59,7 @@ const std::vector<BatteryFamily>& battery_registry();
 // InputError naming the valid ones.
 const BatteryFamily* find_battery_family(const std::string& family);
 const BatteryFamily& battery_family_row(const std::string& family);
-// "smallcrush, mcpi, crush, bigcrush, rabbit, alphabit".
+// "smallcrush, mcpi, ising, crush, bigcrush, rabbit, alphabit".
 std::string battery_names();
 
 } // namespace rngvet

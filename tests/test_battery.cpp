@@ -69,7 +69,8 @@ TEST(Registry, EveryRowIsWholeAndConsistent)
         EXPECT_THROW(catalogue_for(f.name + std::string("(x=1)")), InputError);
     }
     EXPECT_EQ(names,
-        (std::set<std::string>{ "smallcrush", "crush", "bigcrush", "rabbit", "alphabit", "mcpi" }));
+        (std::set<std::string>{
+            "smallcrush", "crush", "bigcrush", "rabbit", "alphabit", "mcpi", "ising" }));
     EXPECT_TRUE(battery_family_row("smallcrush").native_by_default);
     try {
         (void)catalogue_for("smallcrush(n=1)");

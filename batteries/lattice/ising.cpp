@@ -29,18 +29,33 @@ std::string to_string(IsingAlgorithm algorithm)
 }
 
 UniformSource::UniformSource(Stream& stream)
-    : stream_(stream)
+    : stream_(&stream)
     , scale_(1.0 / static_cast<double>(std::uint64_t(1) << stream.bits()))
     , words_(block)
-    , position_(block)
+    , values_(block)
+{
+}
+
+UniformSource::UniformSource(Draw draw, void* context)
+    : draw_(draw)
+    , context_(context)
+    , values_(1)
 {
 }
 
 void UniformSource::refill()
 {
-    stream_.fill(words_.data(), block);
+    if (stream_ != nullptr) {
+        stream_->fill(words_.data(), block);
+        for (std::size_t k = 0; k < block; ++k)
+            values_[k] = static_cast<double>(words_[k]) * scale_;
+        filled_ = block;
+    } else {
+        values_[0] = draw_(context_);
+        filled_ = 1;
+    }
     position_ = 0;
-    ++refills_;
+    read_ += filled_;
 }
 
 IsingLattice::IsingLattice(int L)
@@ -70,10 +85,23 @@ std::int64_t IsingLattice::count_bond_sum() const
 }
 
 IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream)
+    : IsingChain(L, K, algorithm, nullptr, std::make_unique<UniformSource>(stream))
+{
+}
+
+IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source)
+    : IsingChain(L, K, algorithm, &source, nullptr)
+{
+}
+
+IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource* shared_source,
+    std::unique_ptr<UniformSource> own_source)
     : lattice_(L)
     , K_(K)
     , algorithm_(algorithm)
-    , source_(stream)
+    , own_source_(std::move(own_source))
+    , source_(own_source_ ? *own_source_ : *shared_source)
+    , source_start_(source_.used())
     , p_add_(-std::expm1(-2.0 * K))
     , accept_{ 1.0, std::exp(-4.0 * K), std::exp(-8.0 * K) }
 {
@@ -280,10 +308,16 @@ void check(const IsingRunConfig& config)
 
 ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream)
 {
+    UniformSource source(stream);
+    return run_ising_replica(config, source);
+}
+
+ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& source)
+{
     check(config);
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_seconds();
-    IsingChain chain(config.L, config.K, config.algorithm, stream);
+    IsingChain chain(config.L, config.K, config.algorithm, source);
     for (std::uint64_t s = 0; s < config.thermalisation_steps; ++s)
         chain.step();
 

@@ -28,9 +28,11 @@
 //
 // A run: every replica starts from all spins up with its own stream (the caller's; the chain
 // reads the stream in blocks of 4096 words, so the stream ends up to 4095 words further on than
-// the chain used), makes `thermalisation_steps` steps, then `measurement_steps` steps measuring
-// the energy per spin e = -(bond sum)/N after each. The bond sum is kept exactly (integers).
-// Per replica: mean energy, specific heat C = K^2 N (<e^2> - <e>^2), and their standard errors:
+// the chain used) or from a shared source of numbers (run_ising_replica's second form, which
+// reads exactly the numbers the chain uses), makes `thermalisation_steps` steps, then
+// `measurement_steps` steps measuring the energy per spin e = -(bond sum)/N after each. The bond
+// sum is kept exactly (integers). Per replica: mean energy, specific heat
+// C = K^2 N (<e^2> - <e>^2), and their standard errors:
 //   the energy's from 64 blocks of consecutive measurements (the binning analysis reports the
 //   error for 1024, 512, ..., 16 bins, the naive error that ignores correlations, and the
 //   integrated autocorrelation time tau = (err_64 / err_naive)^2 / 2 in steps), the specific
@@ -47,6 +49,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,26 +58,40 @@ namespace rngvet::lattice {
 enum class IsingAlgorithm { wolff, swendsen_wang, metropolis };
 std::string to_string(IsingAlgorithm algorithm);
 
-// Uniform doubles u = word * 2^-bits from a stream, read in blocks of `block` words.
+// Uniform doubles in [0, 1) (a function may also give 1: a view that rounds up), from one of two
+// sources:
+//   a stream: u = word * 2^-bits, the words read in blocks of `block` (so the stream may end
+//     up to block - 1 words further on than the numbers handed out);
+//   a function: u = draw(context), one call per number handed out and none ahead, so that the
+//     numbers a chain takes are exactly the numbers read (rngvet's ising battery reads TestU01's
+//     GetU01 this way, ising_battery.hpp).
 class UniformSource {
 public:
     static constexpr std::size_t block = 4096;
+    using Draw = double (*)(void* context);
     explicit UniformSource(Stream& stream);
+    UniformSource(Draw draw, void* context);
+    UniformSource(const UniformSource&) = delete;
+    UniformSource& operator=(const UniformSource&) = delete;
     double next()
     {
-        if (position_ == block) refill();
-        return static_cast<double>(words_[position_++]) * scale_;
+        if (position_ == filled_) refill();
+        return values_[position_++];
     }
     // Numbers handed out so far.
-    std::uint64_t used() const { return refills_ * block - (block - position_); }
+    std::uint64_t used() const { return read_ - (filled_ - position_); }
 
 private:
     void refill();
-    Stream& stream_;
-    double scale_;
+    Stream* stream_ = nullptr;
+    Draw draw_ = nullptr;
+    void* context_ = nullptr;
+    double scale_ = 0;
     std::vector<std::uint64_t> words_;
-    std::size_t position_;
-    std::uint64_t refills_ = 0;
+    std::vector<double> values_;
+    std::size_t position_ = 0;
+    std::size_t filled_ = 0;
+    std::uint64_t read_ = 0; // numbers taken from the stream or the function
 };
 
 // Spins +1/-1 on the periodic L x L lattice with its neighbour table and exact bond sum.
@@ -104,11 +121,15 @@ private:
 // One Markov chain: a lattice, an algorithm and the stream that drives it.
 class IsingChain {
 public:
+    // Reads `stream` through a source of its own (in blocks).
     IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream);
+    // Reads `source`, which may have served earlier chains and serves later ones.
+    IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source);
     // One step (a Wolff cluster, a Swendsen-Wang or Metropolis sweep); returns the spins flipped.
     std::uint64_t step();
     const IsingLattice& lattice() const { return lattice_; }
-    std::uint64_t numbers_used() const { return source_.used(); }
+    // Numbers this chain has taken from its source.
+    std::uint64_t numbers_used() const { return source_.used() - source_start_; }
     double add_probability() const { return p_add_; }
 
 private:
@@ -116,11 +137,15 @@ private:
     std::uint64_t swendsen_wang();
     std::uint64_t metropolis();
     int find_root(int site);
+    IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource* shared_source,
+        std::unique_ptr<UniformSource> own_source);
 
     IsingLattice lattice_;
     double K_;
     IsingAlgorithm algorithm_;
-    UniformSource source_;
+    std::unique_ptr<UniformSource> own_source_; // the stream constructor's; null otherwise
+    UniformSource& source_;
+    std::uint64_t source_start_; // source_.used() when the chain began
     double p_add_;
     double accept_[3];
     std::vector<std::int32_t> stack_;
@@ -189,5 +214,9 @@ IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*
 
 // One replica, on the calling thread.
 ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream);
+// One replica taking its numbers from `source` (exactly ReplicaResult::numbers of them when the
+// source reads a function): replicas run one after another on one source read consecutive
+// numbers.
+ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& source);
 
 } // namespace rngvet::lattice
