@@ -91,6 +91,52 @@ private:
     std::unique_ptr<rngvet::TestU01Generator> feed_;
 };
 
+// Words on a grid: the top `top` bits of a 64-bit LCG (x -> 6364136223846793005 x +
+// 1442695040888963407, from 12345), the rest zero, as `bits`-bit words: StripD's values hit
+// multiples of 2^-top exactly, so samples hold ties, equal values and the ends of intervals.
+class GridStream : public rngvet::Stream {
+public:
+    explicit GridStream(int bits, int top = 6)
+        : bits_(bits)
+        , top_(top)
+    {
+    }
+    int bits() const override { return bits_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = (x_ >> (64 - top_)) << (bits_ - top_);
+        }
+    }
+    std::string name() const override
+    {
+        return "grid" + std::to_string(top_) + "of" + std::to_string(bits_);
+    }
+
+private:
+    int bits_, top_;
+    std::uint64_t x_ = 12345;
+};
+
+// 60-bit words (a 64-bit LCG's top 60 bits, from 987654321): wider than a double's 53, where
+// StripD's steps round and the native tests take StripD's own operations.
+class WideStream : public rngvet::Stream {
+public:
+    int bits() const override { return 60; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i) {
+            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
+            out[i] = x_ >> 4;
+        }
+    }
+    std::string name() const override { return "wide60"; }
+
+private:
+    std::uint64_t x_ = 987654321;
+};
+
 // RNGVET_NATIVE_FULL=1: the battery forms at their full n (minutes each in TestU01), as on the
 // GPU machine; otherwise at the smaller n CI time allows.
 inline bool native_full_size()

@@ -31,50 +31,10 @@ extern "C" {
 
 namespace {
 
+using rngvet_test::GridStream;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
-
-// Words on a coarse grid: the top `top` bits of a 64-bit LCG, the rest zero. Coordinates tie
-// often (the sorts' order of equal keys decides which pairs are measured), and with few bits
-// many pairs lie at distance 0 (more than the 50000 distances a replication records).
-class GridStream : public rngvet::Stream {
-public:
-    GridStream(int bits, int top)
-        : bits_(bits)
-        , top_(top)
-    {
-    }
-    int bits() const override { return bits_; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = (x_ >> (64 - top_)) << (bits_ - top_);
-        }
-    }
-    std::string name() const override { return "grid" + std::to_string(top_); }
-
-private:
-    int bits_, top_;
-    std::uint64_t x_ = 12345;
-};
-
-// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripD rounds.
-class WideStream : public rngvet::Stream {
-public:
-    int bits() const override { return 60; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = x_ >> 4;
-        }
-    }
-    std::string name() const override { return "wide60"; }
-
-private:
-    std::uint64_t x_ = 987654321;
-};
+using rngvet_test::WideStream;
 
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& generator)
 {

@@ -34,49 +34,10 @@ extern "C" {
 
 namespace {
 
+using rngvet_test::GridStream;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
-
-// Words on a grid: the top 6 bits of a 64-bit LCG, the rest zero, so that StripD's values hit
-// multiples of 1/64 exactly (the intervals' ends 1/16, 1/8 and 1/4, equal maxima).
-class GridStream : public rngvet::Stream {
-public:
-    explicit GridStream(int bits)
-        : bits_(bits)
-    {
-    }
-    int bits() const override { return bits_; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = (x_ >> 58) << (bits_ - 6);
-        }
-    }
-    std::string name() const override { return "grid" + std::to_string(bits_); }
-
-private:
-    int bits_;
-    std::uint64_t x_ = 12345;
-};
-
-// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripD's steps
-// round and the native tests take StripD's own operations.
-class WideStream : public rngvet::Stream {
-public:
-    int bits() const override { return 60; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = x_ >> 4;
-        }
-    }
-    std::string name() const override { return "wide60"; }
-
-private:
-    std::uint64_t x_ = 987654321;
-};
+using rngvet_test::WideStream;
 
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& generator)
 {

@@ -36,55 +36,18 @@ extern "C" {
 
 namespace {
 
+using rngvet_test::GridStream;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
-
-// Words on a grid: the top 5 bits of a 64-bit LCG, the rest zero, so that StripD's values are
-// multiples of 1/32 and equal values (ties of the orders, runs of equal values) are frequent.
-class GridStream : public rngvet::Stream {
-public:
-    explicit GridStream(int bits)
-        : bits_(bits)
-    {
-    }
-    int bits() const override { return bits_; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = (x_ >> 59) << (bits_ - 5);
-        }
-    }
-    std::string name() const override { return "grid" + std::to_string(bits_); }
-
-private:
-    int bits_;
-    std::uint64_t x_ = 12345;
-};
-
-// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripD's steps
-// round and the native tests compare StripD's own values.
-class WideStream : public rngvet::Stream {
-public:
-    int bits() const override { return 60; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = x_ >> 4;
-        }
-    }
-    std::string name() const override { return "wide60"; }
-
-private:
-    std::uint64_t x_ = 987654321;
-};
+using rngvet_test::WideStream;
 
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& generator)
 {
     if (generator == "wide60") return std::make_unique<WideStream>();
+    // The top 5 bits: StripD's values are multiples of 1/32, so equal values (ties of the
+    // orders, runs of equal values) are frequent.
     if (generator.rfind("grid", 0) == 0)
-        return std::make_unique<GridStream>(std::stoi(generator.substr(4)));
+        return std::make_unique<GridStream>(std::stoi(generator.substr(4)), 5);
     return rngvet_test::harness_stream(generator);
 }
 

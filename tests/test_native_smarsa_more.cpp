@@ -38,24 +38,7 @@ namespace {
 
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
-
-// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, where StripL's steps
-// round and the native test takes StripL's own operations.
-class WideStream : public rngvet::Stream {
-public:
-    int bits() const override { return 60; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = x_ >> 4;
-        }
-    }
-    std::string name() const override { return "wide60"; }
-
-private:
-    std::uint64_t x_ = 987654321;
-};
+using rngvet_test::WideStream;
 
 // A harness generator's stream or "wide60", with a feed on it.
 class Feed {

@@ -40,25 +40,7 @@ using rngvet::native::SvariaRow;
 using rngvet::native::SvariaTest;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
-
-// 60-bit words (a 64-bit LCG's top 60 bits): wider than a double's 53, so that GetU01 rounds and
-// sums of a few numbers round too (sums of up to 32 numbers of 48 bits or fewer are exact, in
-// any order).
-class WideStream : public rngvet::Stream {
-public:
-    int bits() const override { return 60; }
-    void fill(std::uint64_t* out, std::size_t n) override
-    {
-        for (std::size_t i = 0; i < n; ++i) {
-            x_ = x_ * 6364136223846793005ull + 1442695040888963407ull;
-            out[i] = x_ >> 4;
-        }
-    }
-    std::string name() const override { return "wide60"; }
-
-private:
-    std::uint64_t x_ = 987654321;
-};
+using rngvet_test::WideStream;
 
 // A harness generator's stream (native_support.hpp) or "wide60", with a feed on it.
 class HarnessFeed {
