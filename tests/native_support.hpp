@@ -12,6 +12,7 @@
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -137,6 +138,23 @@ private:
     std::uint64_t x_ = 987654321;
 };
 
+// A text as a GoogleTest parameter name: every character but letters and digits becomes '_'.
+inline std::string clean(std::string s)
+{
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return s;
+}
+
+// The row of `rows` (a family's registered rows) for a battery's test, or nullptr.
+inline const rngvet::native::NativeTest* find_row(
+    const std::vector<rngvet::native::NativeTest>& rows, const std::string& battery, int number)
+{
+    for (const rngvet::native::NativeTest& t : rows)
+        if (battery == t.battery && number == t.number) return &t;
+    return nullptr;
+}
+
 // RNGVET_NATIVE_FULL=1: the battery forms at their full n (minutes each in TestU01), as on the
 // GPU machine; otherwise at the smaller n CI time allows.
 inline bool native_full_size()
@@ -161,6 +179,18 @@ inline testing::AssertionResult same_bits(double testu01, double native)
     o << "TestU01 " << testu01 << " (" << std::hexfloat << testu01 << ") != native "
       << std::defaultfloat << native << " (" << std::hexfloat << native << ")";
     return testing::AssertionFailure() << o.str();
+}
+
+// TestU01's statistics and the native ones: the same names, in the same order, and p-values
+// equal as bits.
+inline void expect_same_statistics(const std::vector<rngvet::native::NativeStatistic>& tu,
+    const std::vector<rngvet::native::NativeStatistic>& nat)
+{
+    ASSERT_EQ(tu.size(), nat.size());
+    for (std::size_t i = 0; i < tu.size(); ++i) {
+        EXPECT_EQ(tu[i].name, nat[i].name);
+        EXPECT_TRUE(same_bits(tu[i].pvalue, nat[i].pvalue)) << tu[i].name;
+    }
 }
 
 } // namespace rngvet_test

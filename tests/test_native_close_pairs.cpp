@@ -31,6 +31,8 @@ extern "C" {
 
 namespace {
 
+using rngvet_test::clean;
+using rngvet_test::expect_same_statistics;
 using rngvet_test::GridStream;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
@@ -75,13 +77,6 @@ std::vector<std::string> form_generators()
 int case_threads(const std::string& label, const std::string& generator)
 {
     return 1 + static_cast<int>(std::hash<std::string>()(label + "/" + generator) % 3);
-}
-
-std::string clean(std::string s)
-{
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
 }
 
 void expect_same_collector(
@@ -357,21 +352,8 @@ void PrintTo(const RowCase& c, std::ostream* os)
 // The family's registered row for a battery's test, or nullptr.
 const rngvet::native::NativeTest* family_row(const std::string& battery, int number)
 {
-    static const std::vector<rngvet::native::NativeTest> tests
-        = rngvet::native::close_pairs_tests();
-    for (const rngvet::native::NativeTest& t : tests)
-        if (battery == t.battery && number == t.number) return &t;
-    return nullptr;
-}
-
-void expect_same_statistics(const std::vector<rngvet::native::NativeStatistic>& tu,
-    const std::vector<rngvet::native::NativeStatistic>& nat)
-{
-    ASSERT_EQ(tu.size(), nat.size());
-    for (std::size_t i = 0; i < tu.size(); ++i) {
-        EXPECT_EQ(tu[i].name, nat[i].name);
-        EXPECT_TRUE(same_bits(tu[i].pvalue, nat[i].pvalue)) << tu[i].name;
-    }
+    static const std::vector<rngvet::native::NativeTest> rows = rngvet::native::close_pairs_tests();
+    return rngvet_test::find_row(rows, battery, number);
 }
 
 class BatteryRowExact : public testing::TestWithParam<RowCase> { };

@@ -29,16 +29,11 @@ extern "C" {
 
 namespace {
 
+using rngvet_test::clean;
+using rngvet_test::expect_same_statistics;
 using rngvet_test::harness_generators;
 using rngvet_test::HarnessFeed;
 using rngvet_test::same_bits;
-
-std::string clean(std::string s)
-{
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
@@ -203,23 +198,11 @@ std::vector<rngvet::native::NativeStatistic> testu01_row(
         { row.names[1], r.res->JumpSize->pVal2[gofw_Mean] } };
 }
 
+// The family's registered row for a battery's test, or nullptr.
 const rngvet::native::NativeTest* family_row(const std::string& battery, int number)
 {
-    static const std::vector<rngvet::native::NativeTest> tests
-        = rngvet::native::linear_comp_tests();
-    for (const rngvet::native::NativeTest& t : tests)
-        if (battery == t.battery && number == t.number) return &t;
-    return nullptr;
-}
-
-void expect_same_statistics(const std::vector<rngvet::native::NativeStatistic>& tu,
-    const std::vector<rngvet::native::NativeStatistic>& nat)
-{
-    ASSERT_EQ(tu.size(), nat.size());
-    for (std::size_t i = 0; i < tu.size(); ++i) {
-        EXPECT_EQ(tu[i].name, nat[i].name);
-        EXPECT_TRUE(same_bits(tu[i].pvalue, nat[i].pvalue)) << tu[i].name;
-    }
+    static const std::vector<rngvet::native::NativeTest> rows = rngvet::native::linear_comp_tests();
+    return rngvet_test::find_row(rows, battery, number);
 }
 
 struct RowCase {

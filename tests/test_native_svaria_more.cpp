@@ -38,6 +38,7 @@ namespace {
 using rngvet::native::Numbers;
 using rngvet::native::SvariaRow;
 using rngvet::native::SvariaTest;
+using rngvet_test::clean;
 using rngvet_test::harness_generators;
 using rngvet_test::same_bits;
 using rngvet_test::WideStream;
@@ -67,13 +68,6 @@ std::vector<std::string> form_generators()
     std::vector<std::string> g = harness_generators();
     g.push_back("wide60");
     return g;
-}
-
-std::string clean(std::string s)
-{
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
 }
 
 // 1, 2 or 3 threads for the native side, fixed per case.
@@ -420,13 +414,11 @@ double testu01_pvalue(unif01_Gen* gen, const BatteryRow& b)
     return p;
 }
 
+// The family's registered row for a battery's test, or nullptr.
 const rngvet::native::NativeTest* family_row(const std::string& battery, int number)
 {
-    static const std::vector<rngvet::native::NativeTest> tests
-        = rngvet::native::svaria_more_tests();
-    for (const rngvet::native::NativeTest& t : tests)
-        if (battery == t.battery && number == t.number) return &t;
-    return nullptr;
+    static const std::vector<rngvet::native::NativeTest> rows = rngvet::native::svaria_more_tests();
+    return rngvet_test::find_row(rows, battery, number);
 }
 
 struct RowCase {
