@@ -6,14 +6,27 @@
 #include <stdexcept>
 #include <string>
 
+__extension__ typedef __float128 Quad;
+
+// libquadmath's functions used here, declared as the library defines them rather than through
+// <quadmath.h>, a header of GCC's own that other compilers (clang, for the fuzz targets) do not
+// find.
 extern "C" {
-#include <quadmath.h>
+Quad acoshq(Quad);
+Quad atanq(Quad);
+Quad coshq(Quad);
+Quad cosq(Quad);
+Quad expm1q(Quad);
+Quad expq(Quad);
+Quad log1pq(Quad);
+Quad logq(Quad);
+Quad sinhq(Quad);
+Quad sqrtq(Quad);
+Quad tanhq(Quad);
 }
 
 namespace rngvet::lattice {
 namespace {
-
-__extension__ typedef __float128 Quad;
 
 Quad q(double x)
 {

@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cpuid.h>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -184,11 +185,18 @@ __attribute__((target("popcnt,lzcnt"))) void count_runs_fast(const Numbers& in,
 using CountRuns = void (*)(const Numbers&, const std::uint64_t*, std::size_t, std::size_t,
     std::uint64_t, std::uint64_t, int, int, int, RunPart&);
 
+// LZCNT is CPUID leaf 0x80000001's ECX bit 5 (asked of the processor directly: not every
+// compiler's __builtin_cpu_supports knows "lzcnt").
+bool has_lzcnt()
+{
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_LZCNT) != 0;
+}
+
 CountRuns pick_count_runs()
 {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("lzcnt") ? count_runs_fast
-                                                                               : count_runs_generic;
+    return __builtin_cpu_supports("popcnt") && has_lzcnt() ? count_runs_fast : count_runs_generic;
 }
 
 // One replication's state between blocks.
