@@ -378,16 +378,16 @@ private:
         for (int i = 0; i < n; ++i) {
             if (label[i] >= 0) continue;
             const bool flip = u() < 0.5;
-            std::vector<int> todo{ i };
+            std::vector<int> frontier{ i };
             label[i] = i;
-            while (!todo.empty()) {
-                const int a = todo.back();
-                todo.pop_back();
+            while (!frontier.empty()) {
+                const int a = frontier.back();
+                frontier.pop_back();
                 if (flip) spins_[a] = -spins_[a];
                 for (int b : bonds[a])
                     if (label[b] < 0) {
                         label[b] = i;
-                        todo.push_back(b);
+                        frontier.push_back(b);
                     }
             }
         }
