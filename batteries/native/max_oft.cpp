@@ -18,6 +18,7 @@
 #include "max_oft.hpp"
 
 #include "active_tests.hpp"
+#include "crew.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -77,90 +78,6 @@ struct StripKey {
     std::uint64_t mask;
 };
 
-// Helper threads that work through one chunk of groups at a time with the calling thread,
-// taking blocks of groups in turn. They wait on a condition variable between chunks rather than
-// spin (on a machine with more threads than cores a spinning helper takes the reader's core),
-// and are started once per pass over the stream.
-class Crew {
-public:
-    // body(first group, end group, thread) works through groups [first, end) of the chunk.
-    using Body = std::function<void(long, long, int)>;
-
-    Crew(int helpers, long block, Body body)
-        : block_(block)
-        , body_(std::move(body))
-    {
-        for (int i = 1; i <= helpers; ++i)
-            threads_.emplace_back([this, i] { serve(i); });
-    }
-    ~Crew()
-    {
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            done_.wait(lock, [this] { return pending_ == 0; });
-            quit_ = true;
-        }
-        work_.notify_all();
-        for (std::thread& t : threads_)
-            t.join();
-    }
-    Crew(const Crew&) = delete;
-    Crew& operator=(const Crew&) = delete;
-
-    // Hands the helpers a chunk of m groups.
-    void start(long m)
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            m_ = m;
-            taken_.store(0);
-            pending_ = static_cast<int>(threads_.size());
-            ++round_;
-        }
-        work_.notify_all();
-    }
-    // Joins the work on the chunk, then waits for the helpers to finish it.
-    void finish()
-    {
-        take(0);
-        std::unique_lock<std::mutex> lock(mutex_);
-        done_.wait(lock, [this] { return pending_ == 0; });
-    }
-
-private:
-    void take(int thread)
-    {
-        for (long b = taken_.fetch_add(block_); b < m_; b = taken_.fetch_add(block_))
-            body_(b, std::min(m_, b + block_), thread);
-    }
-    void serve(int thread)
-    {
-        long seen = 0;
-        while (true) {
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                work_.wait(lock, [&] { return quit_ || round_ != seen; });
-                if (quit_) return;
-                seen = round_;
-            }
-            take(thread);
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (--pending_ == 0) done_.notify_all();
-        }
-    }
-
-    const long block_;
-    const Body body_;
-    std::vector<std::thread> threads_;
-    std::mutex mutex_;
-    std::condition_variable work_, done_;
-    long round_ = 0;
-    long m_ = 0;
-    int pending_ = 0;
-    bool quit_ = false;
-    std::atomic<long> taken_{ 0 };
-};
-
 // Reads `total` groups of `group` words in stream order, a chunk at a time, and calls
 // work(words of the group, group number, thread) for every group, on `threads` threads: while
 // the helpers work through one chunk, the calling thread first reads the next one (the stream's
@@ -191,17 +108,19 @@ void for_groups(Numbers& in, long total, long group, int threads, const Work& wo
     const std::uint64_t* w = nullptr;
     long first = 0;
     const long helpers = std::min<long>(threads - 1, (chunk + block - 1) / block);
-    Crew crew(static_cast<int>(helpers), block, [&](long b, long end, int thread) {
-        for (long g = b; g < end; ++g)
+    Crew crew(static_cast<int>(helpers));
+    const auto run_block = [&](long b, int thread) {
+        const long end = std::min(m, (b + 1) * block);
+        for (long g = b * block; g < end; ++g)
             work(w + static_cast<std::size_t>(g) * size, first + g, thread);
-    });
+    };
     for (int current = 0; m > 0; current = 1 - current) {
         w = buffer[current].data();
-        crew.start(m);
         const long next_m = std::min(chunk, total - first - m);
-        if (next_m > 0)
-            in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
-        crew.finish();
+        crew.run((m + block - 1) / block, run_block, [&] {
+            if (next_m > 0)
+                in.read(buffer[1 - current].data(), static_cast<std::size_t>(next_m) * size);
+        });
         first += m;
         m = next_m;
     }

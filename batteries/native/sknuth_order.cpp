@@ -30,6 +30,7 @@
 #include "sknuth_order.hpp"
 
 #include "collision.hpp"
+#include "crew.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -125,91 +126,6 @@ private:
     int shift_;
     int bits_;
     std::uint64_t mask_;
-};
-
-// Helper threads that work through the blocks of one chunk at a time with the calling thread.
-// Between chunks they wait on a condition variable rather than spin (on a machine with more
-// threads than cores a spinning helper would take the reading thread's core).
-class Crew {
-public:
-    explicit Crew(int helpers)
-    {
-        for (int i = 1; i <= helpers; ++i)
-            threads_.emplace_back([this, i] { serve(i); });
-    }
-    ~Crew()
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            quit_ = true;
-        }
-        work_.notify_all();
-        for (std::thread& t : threads_)
-            t.join();
-    }
-    Crew(const Crew&) = delete;
-    Crew& operator=(const Crew&) = delete;
-
-    // Runs body(block, thread) for blocks [0, blocks) on the helpers and, once before() has
-    // returned, on the calling thread (thread 0) too; returns when every block is done,
-    // rethrowing what before() threw.
-    void run(long blocks, const std::function<void(long, int)>& body,
-        const std::function<void()>& before)
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            body_ = &body;
-            blocks_ = blocks;
-            next_.store(0);
-            pending_ = static_cast<int>(threads_.size());
-            ++round_;
-        }
-        work_.notify_all();
-        std::exception_ptr failed;
-        try {
-            before();
-        } catch (...) {
-            failed = std::current_exception();
-        }
-        take(0);
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            done_.wait(lock, [this] { return pending_ == 0; });
-        }
-        if (failed) std::rethrow_exception(failed);
-    }
-
-private:
-    void take(int thread)
-    {
-        for (long b = next_.fetch_add(1); b < blocks_; b = next_.fetch_add(1))
-            (*body_)(b, thread);
-    }
-    void serve(int thread)
-    {
-        long seen = 0;
-        while (true) {
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                work_.wait(lock, [&] { return quit_ || round_ != seen; });
-                if (quit_) return;
-                seen = round_;
-            }
-            take(thread);
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (--pending_ == 0) done_.notify_all();
-        }
-    }
-
-    std::vector<std::thread> threads_;
-    std::mutex mutex_;
-    std::condition_variable work_, done_;
-    const std::function<void(long, int)>* body_ = nullptr;
-    long blocks_ = 0;
-    std::atomic<long> next_{ 0 };
-    long round_ = 0;
-    int pending_ = 0;
-    bool quit_ = false;
 };
 
 // Reads `segments` segments (replications) of `per` groups of `group` words, in stream order, a
