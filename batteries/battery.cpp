@@ -120,10 +120,7 @@ BatteryResult run_battery(unif01_Gen* gen, const BatteryCatalogue& battery,
     if (family.own != nullptr) return family.own(gen, battery, tests, log_path);
     // TestU01 reads rep[1..ntests]; its arrays are sized for 200 entries.
     int rep[201] = { 0 };
-    std::vector<int> selected = tests;
-    if (selected.empty())
-        for (const TestEntry& t : battery.tests)
-            selected.push_back(t.number);
+    const std::vector<int> selected = battery.selected(tests);
     for (int n : selected)
         rep[battery.test(n).number] = 1;
 

@@ -34,6 +34,16 @@ int BatteryCatalogue::total_statistics() const
     return total;
 }
 
+std::vector<int> BatteryCatalogue::selected(const std::vector<int>& numbers) const
+{
+    std::vector<int> out = numbers;
+    if (out.empty())
+        for (const TestEntry& t : tests)
+            out.push_back(t.number);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 const TestEntry& BatteryCatalogue::test(int number) const
 {
     for (const TestEntry& t : tests)

@@ -35,6 +35,8 @@ struct BatteryCatalogue {
     std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
+    // The tests a run of `tests` covers, ascending: every test of the battery when empty.
+    std::vector<int> selected(const std::vector<int>& tests) const;
 };
 const BatteryCatalogue& smallcrush_catalogue();
 const BatteryCatalogue& crush_catalogue();

@@ -141,11 +141,7 @@ std::vector<std::uint64_t> mcpi_count(
 BatteryResult run_mcpi(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::vector<int>& tests, const std::string& log_path)
 {
-    std::vector<int> selected = tests;
-    if (selected.empty())
-        for (const TestEntry& t : battery.tests)
-            selected.push_back(t.number);
-    std::sort(selected.begin(), selected.end());
+    const std::vector<int> selected = battery.selected(tests);
     BatteryResult result;
     result.testu01_version = mcpi_version;
     std::string log = "mcpi on " + std::string(gen->name) + ": " + std::to_string(battery.points)

@@ -162,11 +162,7 @@ std::vector<ReplicaResult> ising_replicas(
 BatteryResult run_ising(unif01_Gen* gen, const BatteryCatalogue& battery,
     const std::vector<int>& tests, const std::string& log_path)
 {
-    std::vector<int> selected = tests;
-    if (selected.empty())
-        for (const TestEntry& t : battery.tests)
-            selected.push_back(t.number);
-    std::sort(selected.begin(), selected.end());
+    const std::vector<int> selected = battery.selected(tests);
     BatteryResult result;
     result.testu01_version = ising_version;
     const lattice::IsingExact exact
