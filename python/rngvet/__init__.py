@@ -8,7 +8,8 @@ pandas DataFrames.
     store.pvalues[store.pvalues.verdict != "pass"]
 
 The streams are librngvet's (docs/library.md), reached through ctypes and a small C library of
-this package (_bitgen.so) that holds the functions numpy's bitgen_t calls. docs/python.md says
+this package (_bitgen.so) that holds the functions numpy's bitgen_t calls and reads the
+stream's integers a block at a time for them. docs/python.md says
 what each numpy draw takes from the stream.
 """
 
@@ -113,14 +114,6 @@ def _load():
     lib.rngvet_open.restype = ctypes.c_int
     lib.rngvet_close.argtypes = [sp]
     lib.rngvet_close.restype = None
-    for name, item in (("u01", ctypes.c_double), ("u32", ctypes.c_uint32), ("raw", ctypes.c_uint64)):
-        f = getattr(lib, "rngvet_" + name)
-        f.argtypes = [sp, ctypes.POINTER(item), ctypes.c_size_t]
-        f.restype = ctypes.c_int
-    lib.rngvet_skip.argtypes = [sp, ctypes.c_uint64]
-    lib.rngvet_skip.restype = ctypes.c_int
-    lib.rngvet_position.argtypes = [sp]
-    lib.rngvet_position.restype = ctypes.c_uint64
     lib.rngvet_bits.argtypes = [sp]
     lib.rngvet_bits.restype = ctypes.c_int
     for name in ("rngvet_stream_name", "rngvet_stream_backend"):
@@ -138,8 +131,14 @@ def _load():
     shim.rngvet_py_state_close.restype = None
     shim.rngvet_py_state_error.argtypes = [sp]
     shim.rngvet_py_state_error.restype = ctypes.c_char_p
-    shim.rngvet_py_state_fail.argtypes = [sp]
-    shim.rngvet_py_state_fail.restype = None
+    for name, item in (("u01", ctypes.c_double), ("u32", ctypes.c_uint32), ("raw", ctypes.c_uint64)):
+        f = getattr(shim, "rngvet_py_" + name)
+        f.argtypes = [sp, ctypes.POINTER(item), ctypes.c_size_t]
+        f.restype = ctypes.c_int
+    shim.rngvet_py_skip.argtypes = [sp, ctypes.c_uint64]
+    shim.rngvet_py_skip.restype = ctypes.c_int
+    shim.rngvet_py_position.argtypes = [sp]
+    shim.rngvet_py_position.restype = ctypes.c_uint64
     api = ctypes.pythonapi
     api.PyCapsule_New.argtypes = [sp, ctypes.c_char_p, sp]
     api.PyCapsule_New.restype = ctypes.py_object
@@ -245,7 +244,7 @@ class BitGenerator:
         """Numbers delivered or skipped since the stream was opened."""
         with self.lock:
             self._check()
-            return _lib.rngvet_position(self._stream)
+            return _shim.rngvet_py_position(self._state)
 
     @property
     def error(self):
@@ -273,11 +272,10 @@ class BitGenerator:
                 self._check()
                 ctype = {np.float64: ctypes.c_double, np.uint32: ctypes.c_uint32,
                          np.uint64: ctypes.c_uint64}[dtype]
-                status = getattr(_lib, "rngvet_" + name)(
-                    self._stream, out.ctypes.data_as(ctypes.POINTER(ctype)), out.size)
+                status = getattr(_shim, "rngvet_py_" + name)(
+                    self._state, out.ctypes.data_as(ctypes.POINTER(ctype)), out.size)
                 if status != 0:
-                    _shim.rngvet_py_state_fail(self._state)
-                    raise StreamError(_message(), status)
+                    raise StreamError(self.error or _message(), status)
         return out[0] if size is None else out
 
     def u01(self, size=None):
@@ -305,12 +303,9 @@ class BitGenerator:
             raise InputError("skip needs an integer >= 0, not %r" % (n,), 1)
         with self.lock:
             self._check()
-            status = _lib.rngvet_skip(self._stream, n)
+            status = _shim.rngvet_py_skip(self._state, n)
             if status != 0:
-                error = _STATUS_ERRORS.get(status, Error)(_message(), status)
-                if status != 1:
-                    _shim.rngvet_py_state_fail(self._state)
-                raise error
+                raise _STATUS_ERRORS.get(status, Error)(_message(), status)
 
 
 @dataclass
