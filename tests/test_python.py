@@ -321,6 +321,12 @@ class StoreTest(unittest.TestCase):
         con.execute("PRAGMA user_version = %d" % (rngvet._build.STORE_SCHEMA_VERSION + 1))
         con.close()
         cases["newer"] = newer
+        older = os.path.join(d, "older.sqlite")
+        shutil.copyfile(self.db, older)
+        con = sqlite3.connect(older)
+        con.execute("PRAGMA user_version = %d" % (rngvet._build.STORE_SCHEMA_VERSION - 1))
+        con.close()
+        cases["older"] = older
         for label, path in cases.items():
             with self.subTest(label):
                 before = read_bytes(path) if os.path.isfile(path) else None
@@ -333,6 +339,10 @@ class StoreTest(unittest.TestCase):
                 if before is not None:
                     self.assertEqual(read_bytes(path), before)
                 self.assertFalse(os.path.exists(path + "-journal"))
+                self.assertIn({"missing": "no such file", "folder": "not a regular file",
+                               "text": "not a database", "empty": "not an rngvet store",
+                               "other": "holds tables but is not an rngvet store",
+                               "newer": "is newer", "older": "needs an upgrade"}[label], message)
         self.assertFalse(os.path.exists(cases["missing"]))
 
 
