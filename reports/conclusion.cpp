@@ -317,6 +317,15 @@ std::vector<FamilyConclusion> conclude(const Comparison& comparison,
         }
         f.defective = top->verdict == Verdict::defective;
         f.seeds = static_cast<int>(top->seeds.size());
+        // A defect rests on the seeds its statistics were run on, which may be fewer than the
+        // configuration's (a run that did not complete).
+        int defect_seeds = 0;
+        if (f.defective) {
+            for (const auto& st : top->stats)
+                if (st.cls == StatisticClass::systematic || st.cls == StatisticClass::some_seeds)
+                    defect_seeds = std::max(defect_seeds, static_cast<int>(st.pvalues.size()));
+            f.seeds = std::max(1, defect_seeds);
+        }
         const RunRecord* run = first_run(runs, f.family);
         const std::string generator = run ? run->generator : top->generator;
         bool external = false;
@@ -351,7 +360,9 @@ std::vector<FamilyConclusion> conclude(const Comparison& comparison,
                 t << "It rests on one seed, one observation: more seeds tell whether it is "
                      "systematic. ";
             else
-                t << "A defect seen on several seeds is not undone by batteries that pass. ";
+                t << "Its statistics were run on " << n
+                  << " seeds; a defect seen on several seeds is not undone by batteries that "
+                     "pass. ";
         } else if (top->verdict == Verdict::suspect) {
             t << "No statistic fails more often than chance allows, but "
               << markdown::cell(top->verdict_line)
@@ -501,8 +512,9 @@ std::string render_conclusion(const Comparison& comparison, const std::vector<Ru
     if (one_seed > 0)
         o << "; " << one_seed << " of the verdicts rest" << (one_seed == 1 ? "s" : "")
           << " on a single seed";
-    o << ". For each configuration (the battery ids are those of the comparison below): what was "
-         "run, what it shows, which bits TestU01 read, and what to run next.\n\n";
+    o << ". For each configuration: what was run (C1, C2, ... number a configuration with its "
+         "battery, as in the comparison where the report has one), what it shows, which bits "
+         "TestU01 read, and what to run next.\n\n";
     for (const auto& f : families)
         o << f.text << "\n";
     o << "\n";

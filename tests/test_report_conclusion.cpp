@@ -182,6 +182,34 @@ TEST(Conclusion, AFailureOnOneSeedIsADefectToConfirmOnMoreSeeds)
     EXPECT_TRUE(contains(c, "2 seeds: too few for the second-level uniformity tests")) << c;
 }
 
+// A run that did not reach the failing statistic: the defect rests on the seeds that ran it.
+TEST(Conclusion, ADefectRestsOnTheSeedsItsStatisticRanOn)
+{
+    const std::string path = fresh("conclude_partial.sqlite");
+    {
+        Store store(path);
+        store_runs(store, "mt19937", 32, "crush", 1, 1, "", "top32", 15, 1.0);
+        RunRecord r
+            = rngvet_test::run_record("mt19937", "mt19937/1/single/increment/778", "778", 32);
+        r.battery = "crush";
+        r.status = "interrupted";
+        r.options = options_of("mt19937", "778");
+        std::vector<StatisticRecord> first = statistics(1);
+        first.resize(10);
+        store.insert_run(r, first);
+    }
+    // The seeds: a key array (1802,9373) and 778; further ones count up from the largest.
+    const std::string c = conclusion_of(path);
+    EXPECT_TRUE(contains(c, "Crush (C1) on 2 seeds: defective")) << c;
+    EXPECT_TRUE(contains(c, "It rests on one seed")) << c;
+    EXPECT_FALSE(contains(c, "several seeds")) << c;
+    EXPECT_TRUE(contains(c, "1 of the verdicts rests on a single seed")) << c;
+    EXPECT_TRUE(contains(c,
+        "Next, 2 more seeds of Crush: `for seed in 779 780; do rngvet run "
+        "--generator mt19937 --seed \"$seed\" --battery crush --db "))
+        << c;
+}
+
 TEST(Conclusion, CommandWordsAndSeedsFollowTheStoredConfiguration)
 {
     EXPECT_EQ(configuration_arguments(options_of("mtdc", "777", 32, "block:1000")),
