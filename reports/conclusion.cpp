@@ -393,7 +393,15 @@ std::vector<FamilyConclusion> conclude(const Comparison& comparison,
             && (view == "top32" || view == "low32" || view == "reversed");
         const bool packed_run = families.count(without_view(f.family) + ";view=packed") > 0;
         if (!bits.empty()) {
-            t << "TestU01 read " << bits << ".";
+            // rngvet's own batteries (mcpi, ising) read the same words through TestU01's
+            // generator interface.
+            const BatteryFamily* own = nullptr;
+            try {
+                own = find_battery_family(battery_family(top->battery));
+            } catch (const InputError&) {
+            }
+            t << (own && own->own ? battery_title(battery_family(top->battery)) : "TestU01")
+              << " read " << bits << ".";
             if (unread_bits && !packed_run) t << " `--view packed` reads every bit.";
             t << " ";
         }
