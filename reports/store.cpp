@@ -143,6 +143,29 @@ ALTER TABLE runs ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
 ALTER TABLE tests ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
 ALTER TABLE tests ADD COLUMN wall_seconds REAL NOT NULL DEFAULT 0;
 )sql",
+    // 6: the start check of rngvet validate (validators/checks.hpp, docs/reports.md): how
+    // strongly neighbouring instances of a configuration agree at the start of their streams,
+    // stored by `rngvet validate --db` so that the report can show it beside the runs.
+    R"sql(
+CREATE TABLE start_checks (
+    check_id        INTEGER PRIMARY KEY,
+    config          TEXT NOT NULL,
+    bits            INTEGER NOT NULL,
+    pairs           INTEGER NOT NULL,
+    steps           INTEGER NOT NULL,
+    agreement       REAL NOT NULL,
+    z               REAL NOT NULL,
+    p               REAL NOT NULL,
+    worst_pair      INTEGER NOT NULL,
+    worst_agreement REAL NOT NULL,
+    worst_p         REAL NOT NULL,
+    passed          INTEGER NOT NULL CHECK (passed IN (0, 1)),
+    checked_at      TEXT NOT NULL,
+    rngvet_version  TEXT NOT NULL,
+    host            TEXT NOT NULL,
+    command_line    TEXT NOT NULL
+);
+)sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
 static_assert(migration_count == store_schema_version, "one migration per schema version");
@@ -644,6 +667,54 @@ std::vector<BenchRecord> Store::bench()
     return out;
 }
 
+std::int64_t Store::insert_start_check(const StartCheckRecord& c)
+{
+    Transaction t(db_);
+    Statement q(db_,
+        "INSERT INTO start_checks (config, bits, pairs, steps, agreement, z, p, worst_pair, "
+        "worst_agreement, worst_p, passed, checked_at, rngvet_version, host, command_line) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+    q.bind(1, c.config).bind(2, std::int64_t{ c.bits }).bind(3, std::int64_t{ c.pairs });
+    q.bind(4, std::int64_t{ c.steps }).bind(5, c.agreement).bind(6, c.z).bind(7, c.p);
+    q.bind(8, std::int64_t{ c.worst_pair }).bind(9, c.worst_agreement).bind(10, c.worst_p);
+    q.bind(11, std::int64_t{ c.passed ? 1 : 0 }).bind(12, c.checked_at).bind(13, c.rngvet_version);
+    q.bind(14, c.host).bind(15, c.command_line);
+    q.step();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    t.commit();
+    return id;
+}
+
+std::vector<StartCheckRecord> Store::start_checks()
+{
+    Statement q(db_,
+        "SELECT check_id, config, bits, pairs, steps, agreement, z, p, worst_pair, "
+        "worst_agreement, worst_p, passed, checked_at, rngvet_version, host, command_line "
+        "FROM start_checks ORDER BY check_id");
+    std::vector<StartCheckRecord> out;
+    while (q.step()) {
+        StartCheckRecord c;
+        c.check_id = q.integer(0);
+        c.config = q.text(1);
+        c.bits = static_cast<int>(q.integer(2));
+        c.pairs = static_cast<int>(q.integer(3));
+        c.steps = static_cast<int>(q.integer(4));
+        c.agreement = q.real(5);
+        c.z = q.real(6);
+        c.p = q.real(7);
+        c.worst_pair = static_cast<int>(q.integer(8));
+        c.worst_agreement = q.real(9);
+        c.worst_p = q.real(10);
+        c.passed = q.integer(11) != 0;
+        c.checked_at = q.text(12);
+        c.rngvet_version = q.text(13);
+        c.host = q.text(14);
+        c.command_line = q.text(15);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 std::vector<RunRecord> Store::runs()
 {
     Statement q(db_, (std::string("SELECT ") + run_columns + " FROM runs ORDER BY run_id").c_str());
@@ -694,6 +765,15 @@ std::vector<std::string> Store::campaign_ids()
     while (q.step())
         ids.push_back(q.text(0));
     return ids;
+}
+
+std::map<std::int64_t, std::string> Store::campaign_labels()
+{
+    std::map<std::int64_t, std::string> labels;
+    Statement q(db_, "SELECT run_id, configuration FROM campaign_runs");
+    while (q.step())
+        labels[q.integer(0)] = q.text(1);
+    return labels;
 }
 
 std::optional<CampaignStamp> Store::campaign_stamp()

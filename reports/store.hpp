@@ -6,6 +6,7 @@
 #include "batteries/records.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 5;
+inline constexpr int store_schema_version = 6;
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -42,7 +43,8 @@ struct RunRecord {
     std::string tests_selected; // "" for the whole battery, else e.g. "1,5,10"
     std::string input_sha256; // file: generators: SHA-256 of the input file at the start
     std::string params_check; // mtdc: "verified", "verified (cached)" or "unverified (allowed)"
-    std::string engine = "testu01"; // asked for: testu01, native or auto (each test's: tests.engine)
+    std::string engine
+        = "testu01"; // asked for: testu01, native or auto (each test's: tests.engine)
 };
 
 // TestRecord (one test's provenance) and the statistics are the runner's own structs.
@@ -58,6 +60,28 @@ struct BenchRecord {
     double numbers_per_second = 0;
     double bytes_per_second = 0;
     std::string measured_at;
+    std::string command_line;
+};
+
+// The start check of `rngvet validate` on one multi-instance configuration (schema 6;
+// validators/checks.hpp's StartCorrelation, docs/reports.md): the bits of neighbouring
+// instances compared over the first `steps` numbers of `pairs` pairs.
+struct StartCheckRecord {
+    std::int64_t check_id = 0;
+    std::string config; // canonical configuration name, as runs.config
+    int bits = 32; // bits of each word compared
+    int pairs = 0;
+    int steps = 0;
+    double agreement = 0.5; // fraction of the compared bits that agree
+    double z = 0;
+    double p = 1; // two-sided
+    int worst_pair = 0; // i of the most extreme pair (i, i+1)
+    double worst_agreement = 0.5;
+    double worst_p = 1; // Bonferroni-corrected
+    bool passed = true;
+    std::string checked_at; // UTC, ISO 8601
+    std::string rngvet_version;
+    std::string host;
     std::string command_line;
 };
 
@@ -137,6 +161,10 @@ public:
     std::int64_t insert_bench(const BenchRecord& bench);
     std::vector<BenchRecord> bench();
 
+    // The start checks of rngvet validate --db, in the order they were stored.
+    std::int64_t insert_start_check(const StartCheckRecord& check);
+    std::vector<StartCheckRecord> start_checks();
+
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
@@ -150,6 +178,8 @@ public:
     // The campaigns whose task runs a campaign database holds (none for other stores).
     std::vector<std::string> campaign_ids();
     void stamp_campaign_task(const CampaignStamp& stamp);
+    // The campaign file's name of the configuration of each campaign run, by run id.
+    std::map<std::int64_t, std::string> campaign_labels();
 
     // Folds the runs of the task database at `task_db` into this campaign database, in one
     // transaction: one run per (campaign, configuration, seed), each test and statistic at most
