@@ -116,7 +116,9 @@ double parse_bit_count(const std::string& text, const std::string& what);
 // Battery names (defined with the registry, registry.cpp):
 // "smallcrush", "crush", "bigcrush"; "rabbit", "alphabit" or "mcpi" (default parameters); or a
 // name with parameters, "rabbit(nb=1048576)", "alphabit(nb=2^20,s=8)", "mcpi(points=10^6)",
-// "mcpi(points=2^20,reps=4)" (parameters left out take their defaults). Throws
+// "mcpi(points=2^20,reps=4)" (parameters left out take their defaults). The family may be written
+// in any case ("SmallCrush", "Rabbit(nb=2^20)"); the catalogue's name is the canonical lower-case
+// one, which is what is stored. Throws
 // rngvet::InputError (generators/error.hpp) naming valid batteries or the bad parameter.
 const BatteryCatalogue& catalogue_for(const std::string& battery);
 

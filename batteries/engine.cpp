@@ -13,12 +13,22 @@
 
 namespace rngvet {
 
+const Words& engine_words()
+{
+    static const Words words = {
+        { "testu01", "TestU01's functions" },
+        { "native", "rngvet's own, equal p-values bit for bit; every test must have one" },
+        { "auto", "native where a test has it" },
+    };
+    return words;
+}
+
 Engine parse_engine(const std::string& text)
 {
-    if (text == "testu01") return Engine::testu01;
-    if (text == "native") return Engine::native;
-    if (text == "auto") return Engine::automatic;
-    throw InputError("--engine must be testu01, native or auto, got '" + text + "'");
+    for (const Engine engine : { Engine::testu01, Engine::native, Engine::automatic })
+        if (text == to_string(engine)) return engine;
+    throw InputError(
+        "--engine must be " + word_alternatives(engine_words()) + ", got '" + text + "'");
 }
 
 std::string to_string(Engine engine)

@@ -4,6 +4,7 @@
 
 #include "catalogue.hpp"
 #include "generators/stream.hpp"
+#include "generators/words.hpp"
 
 #include <functional>
 #include <memory>
@@ -18,8 +19,10 @@ struct NativeTest;
 
 enum class Engine { testu01, native, automatic };
 
-// "testu01", "native", "auto"; throws InputError naming the three.
+// A name of engine_words(); throws InputError naming them.
 Engine parse_engine(const std::string& text);
+// The values --engine accepts, with what each means.
+const Words& engine_words();
 std::string to_string(Engine engine);
 
 // The engine a run of `battery` takes when none is asked for: auto where the registry says the

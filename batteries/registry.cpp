@@ -3,6 +3,7 @@
 #include "registry.hpp"
 
 #include "generators/error.hpp"
+#include "generators/words.hpp"
 #include "lattice/ising_battery.hpp"
 #include "mcpi.hpp"
 
@@ -88,8 +89,9 @@ std::string battery_names()
 
 const BatteryFamily* find_battery_family(const std::string& family)
 {
+    const std::string name = lower_case(family);
     for (const BatteryFamily& f : battery_registry())
-        if (family == f.name) return &f;
+        if (name == f.name) return &f;
     return nullptr;
 }
 

@@ -55,8 +55,8 @@ struct BatteryFamily {
 
 // Every battery family, in the order reports list them.
 const std::vector<BatteryFamily>& battery_registry();
-// The row of a family ("rabbit", not "rabbit(nb=1024)"): nullptr where there is none, or
-// InputError naming the valid ones.
+// The row of a family ("rabbit", not "rabbit(nb=1024)"), its name in any case ("SmallCrush"):
+// nullptr where there is none, or InputError naming the valid ones.
 const BatteryFamily* find_battery_family(const std::string& family);
 const BatteryFamily& battery_family_row(const std::string& family);
 // "smallcrush, mcpi, ising, crush, bigcrush, rabbit, alphabit".

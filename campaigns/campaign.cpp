@@ -407,7 +407,8 @@ Campaign parse_campaign(
         }
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
-        if (o.generator == "stdin32" || o.generator.rfind("file:", 0) == 0)
+        const std::string generator = lower_case(o.generator); // read in any case
+        if (generator == "stdin32" || generator.rfind("file:", 0) == 0)
             p.fail(s->line,
                 "[configuration " + s->name
                     + "]: a campaign runs its tests sharded, and the external stream '"

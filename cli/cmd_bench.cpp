@@ -246,8 +246,9 @@ int cmd_bench(int argc, char** argv)
     std::string library;
     Unsigned<std::uint64_t> library_count{ 100000000 };
     po::options_description options("rngvet bench options");
-    options.add_options()("backend", po::value(&backends_text),
-        "comma-separated backends (default: all available)")("seconds",
+    const std::string backend_help = "comma-separated backends of " + word_list(backend_words())
+        + ", any case (auto with --feed or --library only; default: all available)";
+    options.add_options()("backend", po::value(&backends_text), backend_help.c_str())("seconds",
         po::value(&seconds)->default_value(0.5), "minimum time per measurement, at most 3600")(
         "launch", po::value(&launch)->default_value(launch), "numbers per launch")("sdk-params",
         po::value(&sdk_path),
@@ -262,16 +263,18 @@ int cmd_bench(int argc, char** argv)
         "instead: the feeding overhead of a battery (smallcrush, crush, bigcrush), each test on "
         "TestU01's RANMAR and on ranmar24 through the feed of --backend")("native",
         po::value(&native_battery),
-        "instead: each test of this battery (smallcrush, crush, bigcrush) that has a native form, "
-        "beside TestU01's function on the same stream, p-values compared as bits")(
-        "tests", po::value(&native_tests), "--native: only these tests, e.g. 1,2")("threads",
-        po::value(&native_threads)->default_value(0),
+        ("instead: each test of this battery (" + native_battery_names()
+            + ") that has a native form, beside TestU01's function on the same stream, p-values "
+              "compared as bits")
+            .c_str())("tests", po::value(&native_tests), "--native: only these tests, e.g. 1,2")(
+        "threads", po::value(&native_threads)->default_value(0),
         "--native: threads of the native engine (0: every core)")(
         "jobs", po::value(&jobs)->default_value(1), "--feed: worker processes")("instances",
         po::value(&feed_instances)->default_value(1),
         "--feed: RANMAR instances of the fed stream (1: TestU01's stream, p-values compared; more: "
-        "interleaved)")("prefetch", po::value(&prefetch)->default_value("on"), "--feed: on or off")(
-        "library", po::value(&library)->implicit_value(library_default),
+        "interleaved)")("prefetch", po::value(&prefetch)->default_value("on"),
+        ("--feed: " + word_alternatives(feed_prefetch_words())).c_str())("library",
+        po::value(&library)->implicit_value(library_default),
         "instead: librngvet in a simulation's pattern (10 doubles a call, and 10^6) beside the "
         "sequential reference engine; the configuration's canonical name (default: CORSIKA's "
         "ranmar48)")("count", po::value(&library_count)->default_value(library_count),
@@ -319,7 +322,7 @@ int cmd_bench(int argc, char** argv)
         throw InputError("--tests and --threads go with --native");
     if (vm.count("feed")) {
         if (jobs < 1) throw InputError("--jobs must be at least 1");
-        if (prefetch != "on" && prefetch != "off") throw InputError("--prefetch must be on or off");
+        check_word(feed_prefetch_words(), prefetch, "prefetch");
         if (backends_text.find(',') != std::string::npos)
             throw InputError("--feed takes one --backend");
         if (feed_instances < 1) throw InputError("--instances must be at least 1");
@@ -337,6 +340,7 @@ int cmd_bench(int argc, char** argv)
     else {
         std::stringstream in(backends_text);
         for (std::string b; std::getline(in, b, ',');) {
+            b = lower_case(b);
             if (b == "auto")
                 throw InputError(
                     "--backend auto goes with --feed (the table measures each backend)");

@@ -4,6 +4,7 @@
 #include "batteries/runner.hpp"
 #include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
+#include "generators/gf2poly.hpp"
 #include "generators/mt_params.hpp"
 #include "guards.hpp"
 #include "options.hpp"
@@ -30,7 +31,7 @@ namespace po = boost::program_options;
 const char* const dc_usage
     = "usage: rngvet dc create --p P --count N --seed S [--start-id I] [--compat dcmt-0.6.1]\n"
       "                        [--out FILE] [--threads T]\n"
-      "       rngvet dc verify FILE|fixstars-mt521 [--verbose] [--max-defect D] [--threads T]\n"
+      "       rngvet dc verify FILE|BUILT-IN-SET [--verbose] [--max-defect D] [--threads T]\n"
       "\n"
       "  create   search N Mersenne Twister parameter sets (ids I..I+N-1) of period 2^P-1\n"
       "  verify   check primitivity, distinct ids and characteristic polynomials, k(v)\n"
@@ -98,15 +99,19 @@ int run_create(int argc, char** argv)
 {
     int p = 0;
     std::string count_text, seed_text, start_text = "0", compat, out_path, threads_text = "0";
+    std::string exponents;
+    for (const int e : mersenne_exponents())
+        if (e >= 521) exponents += " " + std::to_string(e);
+    const std::string compat_help
+        = word_help(dc_compat_words()) + ": dcmt's exact sets (the two give the same)";
     po::options_description options("rngvet dc create options");
-    options.add_options()("p", po::value<int>(&p)->required(),
-        "Mersenne exponent: 521 607 1279 2203 2281 3217 4253 4423 9689 9941 11213 19937 21701 "
-        "23209 44497")("count", po::value<std::string>(&count_text)->required(),
+    options.add_options()(
+        "p", po::value<int>(&p)->required(), ("Mersenne exponent:" + exponents).c_str())("count",
+        po::value<std::string>(&count_text)->required(),
         "number of sets (ids start-id..start-id+count-1)")("seed",
-        po::value<std::string>(&seed_text)->required(),
-        "seed of the search (0..4294967295)")("start-id", po::value<std::string>(&start_text),
-        "first id (default 0; ids <= 65535)")("compat", po::value<std::string>(&compat),
-        "dcmt-0.6.1 (or dcmt-0.6.2, the same): dcmt's exact sets")(
+        po::value<std::string>(&seed_text)->required(), "seed of the search (0..4294967295)")(
+        "start-id", po::value<std::string>(&start_text), "first id (default 0; ids <= 65535)")(
+        "compat", po::value<std::string>(&compat), compat_help.c_str())(
         "out", po::value<std::string>(&out_path), "output file (default: standard output)")(
         "threads", po::value<std::string>(&threads_text), "worker threads (default: all cores)");
     po::variables_map vm;
@@ -127,8 +132,9 @@ int run_create(int argc, char** argv)
     o.count = static_cast<int>(parse_bounded("count", count_text, 1, 65536 - o.start_id));
     o.threads = static_cast<int>(parse_bounded("threads", threads_text, 0, 4096));
     if (vm.count("compat")) {
-        if (compat != "dcmt-0.6.1" && compat != "dcmt-0.6.2")
-            throw InputError("--compat " + compat + ": expected dcmt-0.6.1 (or dcmt-0.6.2)");
+        if (!find_word(dc_compat_words(), compat))
+            throw InputError("--compat " + compat + ": expected "
+                + word_alternatives(dc_compat_words()) + " (the two give the same sets)");
         o.creator = DcCreator::dcmt_061;
     }
     const bool tty = isatty(STDERR_FILENO) != 0;
@@ -252,14 +258,15 @@ int run_verify(int argc, char** argv)
     std::string max_defect_text;
     po::options_description options("rngvet dc verify options");
     options.add_options()("params", po::value<std::string>(&what)->required(),
-        "parameter file (.dat SDK binary or rngvet text) or built-in name fixstars-mt521")(
-        "verbose,v", "print k(v) for every set")("max-defect",
+        ("parameter file (.dat SDK binary or rngvet text) or built-in set: "
+            + word_list(builtin_param_set_words()))
+            .c_str())("verbose,v", "print k(v) for every set")("max-defect",
         po::value<std::string>(&max_defect_text), "fail sets whose k(v) defect sum exceeds this")(
         "threads", po::value<std::string>(&threads_text), "worker threads (default: all cores)");
     po::positional_options_description positional;
     positional.add("params", 1);
     po::variables_map vm;
-    if (!parse(argc, argv, options, "usage: rngvet dc verify FILE|fixstars-mt521 [options]", vm,
+    if (!parse(argc, argv, options, "usage: rngvet dc verify FILE|BUILT-IN-SET [options]", vm,
             &positional)) {
         return 0;
     }

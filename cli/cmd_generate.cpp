@@ -24,11 +24,13 @@ enum class Format { u32, f64, text_u32, text_f64 };
 
 Format parse_format(const std::string& f)
 {
+    if (!find_word(format_words(), f))
+        throw InputError("unknown format '" + f + "' (valid: " + word_list(format_words()) + ")");
     if (f == "u32") return Format::u32;
     if (f == "double") return Format::f64;
     if (f == "text-u32") return Format::text_u32;
     if (f == "text-double") return Format::text_f64;
-    throw InputError("unknown format '" + f + "' (valid: u32, double, text-u32, text-double)");
+    throw std::logic_error("format " + f + " has no writer");
 }
 
 void put_le(std::vector<unsigned char>& out, std::uint64_t v, int bytes)
@@ -81,10 +83,8 @@ int cmd_generate(int argc, char** argv)
     config_options.add_to(options);
     options.add_options()("count", po::value(&count_text)->required(),
         "how many numbers, or 'inf' for no end")("format",
-        po::value(&format_text)->default_value("u32"),
-        "u32 (little-endian top 32 bits, as TestU01's GetBits), double (little-endian, as "
-        "GetU01), text-u32, text-double (%.17g)")("out,o", po::value(&out_path),
-        "output file (default: standard output)")("allow-unverified-params",
+        po::value(&format_text)->default_value("u32"), word_help(format_words()).c_str())("out,o",
+        po::value(&out_path), "output file (default: standard output)")("allow-unverified-params",
         po::bool_switch(&allow_unverified),
         "mtdc: use parameter sets that fail rngvet dc verify's checks");
     po::variables_map vm;

@@ -4,8 +4,10 @@
 #include "commands.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
+#include "reports/gate.hpp"
 
 #include <iostream>
+#include <utility>
 
 namespace rngvet::cli {
 
@@ -42,6 +44,30 @@ int cmd_list(int argc, char** argv)
         if (!native.empty()) std::cout << "; --engine native: tests " << native;
         std::cout << ")\n";
     }
+    std::cout << "parameter sets (built in, --params):\n";
+    for (const Word& w : builtin_param_set_words())
+        std::cout << "  " << w.form << " (" << w.meaning << ")\n";
+    // Every value of every option that takes words, as its parser reads them (the bash
+    // completion reads this section).
+    const std::pair<const char*, std::string> values[] = {
+        { "generator", generator_list() },
+        { "battery", battery_names() },
+        { "params", word_list(builtin_param_set_words()) + ", FILE" },
+        { "layout", word_list(layout_words()) },
+        { "seeding", word_list(seeding_words()) },
+        { "zero", word_list(zero_words()) },
+        { "backend", word_list(backend_words()) },
+        { "view", word_list(view_words()) },
+        { "engine", word_list(engine_words()) },
+        { "mode", word_list(mode_words()) },
+        { "prefetch", word_list(prefetch_words()) },
+        { "fail-on", word_list(fail_on_words()) },
+        { "format", word_list(format_words()) },
+        { "compat", word_list(dc_compat_words()) },
+    };
+    std::cout << "option values:\n";
+    for (const auto& [option, words] : values)
+        std::cout << "  --" << option << ": " << words << "\n";
     std::cout << "backends (available here):\n";
     for (const Backend b : available_backends()) {
         std::cout << "  " << to_string(b);

@@ -49,7 +49,7 @@ const BatteryCatalogue& battery_from_options(const std::string& battery,
         }
         given[own->key] = { option_text.at(option), "--" + option };
     }
-    if (battery != family.name)
+    if (battery_family(battery).size() != battery.size())
         throw InputError("--battery " + battery
             + " names its parameters already; give them there or as options, not both");
     return family.catalogue(given);
@@ -75,7 +75,7 @@ int cmd_run(int argc, char** argv)
     bool allow_unverified = false;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
-    const std::string battery_help = "battery: " + battery_names()
+    const std::string battery_help = "battery (any case): " + battery_names()
         + "; also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)";
     options.add_options()(
         "battery,b", po::value(&battery_name)->default_value("smallcrush"), battery_help.c_str());
@@ -89,16 +89,14 @@ int cmd_run(int argc, char** argv)
             native_by_default += (native_by_default.empty() ? "" : ", ") + std::string(family.name);
     options.add_options()("tests", po::value(&tests_text),
         "run only these tests of the battery, e.g. 1,5,10")("engine", po::value(&engine_text),
-        ("what computes the statistics: testu01 (TestU01's functions), native (rngvet's own, "
-         "equal p-values bit for bit; every test must have one) or auto (native where a test has "
-         "it); default: auto for a battery proven wholly native ("
-            + native_by_default + "), testu01 otherwise; see rngvet list")
+        ("what computes the statistics: " + word_help(engine_words())
+            + "; default: auto for a battery proven wholly native (" + native_by_default
+            + "), testu01 otherwise; see rngvet list")
             .c_str())("mode", po::value(&mode),
-        "serial (one stream, exactly as TestU01 runs the battery) or sharded (one process per "
-        "test, each on its own jumped-to segment); default: sharded when --jobs > 1")(
+        (word_help(mode_words()) + "; default: sharded when --jobs > 1").c_str())(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
         po::value(&prefetch)->default_value("auto"),
-        "fill the next block on a producer thread: on, off, auto (on for device backends)")(
+        ("fill the next block on a producer thread: " + word_help(prefetch_words())).c_str())(
         "resume", po::value(&resume), "run only the tests that run RUN of --db is missing")(
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
         "log", po::value(&log_path), "write TestU01's own output to FILE.testN")("fail-on",
@@ -118,8 +116,7 @@ int cmd_run(int argc, char** argv)
     if (jobs < 1) throw InputError("--jobs must be at least 1");
     const FailOn fail_on = parse_fail_on(fail_on_text);
     check_log_path(log_path);
-    if (prefetch != "auto" && prefetch != "on" && prefetch != "off")
-        throw InputError("--prefetch must be on, off or auto");
+    check_word(prefetch_words(), prefetch, "prefetch");
     Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
     RunRecord run;
     std::vector<int> tests;
@@ -216,8 +213,7 @@ int cmd_run(int argc, char** argv)
         tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
         check_engine(engine, *battery, tests);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
-        if (mode != "serial" && mode != "sharded")
-            throw InputError("--mode must be serial or sharded, got '" + mode + "'");
+        check_word(mode_words(), mode, "mode");
         if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
             throw InputError(
                 "sharded mode jumps in the stream; an external stream can only run serially");

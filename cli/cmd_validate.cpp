@@ -78,7 +78,8 @@ int cmd_validate(int argc, char** argv)
         "native: check rngvet's native engine against TestU01's own functions instead (every "
         "native test of --battery, equal p-values as bits and equal numbers read)")("battery",
         po::value(&battery_name)->default_value("smallcrush"),
-        "with --engine native: smallcrush, crush or bigcrush")("tests", po::value(&tests_text),
+        ("with --engine native: " + native_battery_names()).c_str())("tests",
+        po::value(&tests_text),
         "with --engine native: only these tests, e.g. 1,5,10")("db", po::value(&db_path),
         "store the start check (instance-start) of each configuration with several instances "
         "in this SQLite result store, where rngvet report shows it");

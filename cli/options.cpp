@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include "batteries/engine.hpp"
+#include "batteries/registry.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
 #include "kernels/backend.hpp"
@@ -34,29 +36,94 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 {
     auto* generator_value = po::value(&generator);
     if (generator_required) generator_value->required();
-    const std::string generator_help = "generator: " + generator_list();
-    options.add_options()("generator,g", generator_value, generator_help.c_str())(
-        "seed,s", po::value(&seed), seed_help().c_str())("params", po::value(&params),
-        "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
-        "format), or p=P,aaa=A,maskB=B,maskC=C")("param-id", po::value(&param_id)->default_value(0),
-        "mtdc: instance i uses parameter set param-id + i")(
-        "instances,n", po::value(&instances)->default_value(1), "independent instances")("layout",
-        po::value(&layout),
-        "how instances combine: single (default for 1 instance), interleave (default for more), "
-        "block:K")("seeding", po::value(&seeding)->default_value("increment"),
-        "instance seeds: increment, same, stride:S, hash")("zero",
-        po::value(&zero)->default_value("keep"),
-        "RANMAR's exact zero: keep, or smallest (2^-bits, as CERNLIB and CORSIKA)")(
+    // The help of each option that takes words is written from the parser's own table.
+    const std::string generator_help = "generator (any case): " + generator_list();
+    const std::string params_help = "mtdc parameter sets: a built-in set, "
+        + word_help(builtin_param_set_words())
+        + "; a file (.dat of the NVIDIA SDK, or rngvet's text format); or "
+          "p=P,aaa=A,maskB=B,maskC=C";
+    const std::string layout_help = "how instances combine: " + word_help(layout_words());
+    const std::string seeding_help = "instance seeds: " + word_help(seeding_words());
+    const std::string zero_help = "RANMAR's exact zero: " + word_help(zero_words());
+    const std::string backend_help
+        = "where the numbers are made (any case; see rngvet list): " + word_help(backend_words());
+    const std::string view_help = "the 32-bit words TestU01 reads: " + word_help(view_words());
+    options.add_options()("generator,g", generator_value, generator_help.c_str())("seed,s",
+        po::value(&seed),
+        seed_help().c_str())("params", po::value(&params), params_help.c_str())("param-id",
+        po::value(&param_id)->default_value(0), "mtdc: instance i uses parameter set param-id + i")(
+        "instances,n", po::value(&instances)->default_value(1), "independent instances")(
+        "layout", po::value(&layout), layout_help.c_str())("seeding",
+        po::value(&seeding)->default_value("increment"),
+        seeding_help.c_str())("zero", po::value(&zero)->default_value("keep"), zero_help.c_str())(
         "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",
         po::value(&backend)->default_value("cpu"),
-        "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list), or "
-        "auto (the faster of the GPU and openmp, measured; the run records the one chosen)")("view",
-        po::value(&view)->default_value("top32"),
-        "the 32-bit words TestU01 reads: top32 (the top 32 bits), low32 (the low 32 bits), "
-        "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time), sdk-float "
-        "(the "
-        "NVIDIA SDK's float of the word), box-muller (the SDK's single-precision normals, back "
-        "through the normal distribution function)");
+        backend_help.c_str())("view", po::value(&view)->default_value("top32"), view_help.c_str());
+}
+
+const Words& mode_words()
+{
+    static const Words words = {
+        { "serial", "one stream, exactly as TestU01 runs the battery" },
+        { "sharded", "one process per test, each on its own jumped-to segment" },
+    };
+    return words;
+}
+
+const Words& prefetch_words()
+{
+    static const Words words = {
+        { "on", "" },
+        { "off", "" },
+        { "auto", "on for device backends" },
+    };
+    return words;
+}
+
+const Words& feed_prefetch_words()
+{
+    static const Words words = {
+        { "on", "" },
+        { "off", "" },
+    };
+    return words;
+}
+
+const Words& format_words()
+{
+    static const Words words = {
+        { "u32", "little-endian top 32 bits, as TestU01's GetBits" },
+        { "double", "little-endian, as GetU01" },
+        { "text-u32", "" },
+        { "text-double", "%.17g" },
+    };
+    return words;
+}
+
+std::string native_battery_names()
+{
+    std::string out;
+    for (const BatteryFamily& f : battery_registry())
+        if (!native_tests_text(catalogue_for(f.name)).empty())
+            out += (out.empty() ? "" : ", ") + std::string(f.name);
+    return out;
+}
+
+const Words& dc_compat_words()
+{
+    static const Words words = {
+        { "dcmt-0.6.1", "" },
+        { "dcmt-0.6.2", "" },
+    };
+    return words;
+}
+
+const Word& check_word(const Words& words, const std::string& text, const std::string& option)
+{
+    for (const Word& w : words)
+        if (text == w.form) return w;
+    throw InputError(
+        "--" + option + " must be " + word_alternatives(words) + ", got '" + text + "'");
 }
 
 Configuration ConfigurationOptions::configuration() const

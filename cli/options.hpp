@@ -64,6 +64,20 @@ struct ConfigurationOptions {
     std::string arguments() const;
 };
 
+// The values of the command line's own word options, with what each means: --mode and
+// --prefetch of rngvet run, --prefetch of rngvet bench --feed, --format of rngvet generate.
+const Words& mode_words();
+const Words& prefetch_words();
+const Words& feed_prefetch_words();
+const Words& format_words();
+// --compat of rngvet dc create.
+const Words& dc_compat_words();
+// The word of `words` that `text` is; else InputError "--OPTION must be a, b or c, got 'x'".
+const Word& check_word(const Words& words, const std::string& text, const std::string& option);
+
+// The batteries with a test of native form, "smallcrush, ..., bigcrush" (for option help).
+std::string native_battery_names();
+
 // Parses argv against `options`; returns false (after printing usage) when --help was given.
 // Throws InputError on unknown or malformed options.
 bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,

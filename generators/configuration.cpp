@@ -16,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace rngvet {
 namespace {
@@ -52,8 +53,9 @@ bool is_mtdc(const Configuration& c)
     return c.generator.kind == GeneratorKind::mtdc;
 }
 // A canonical name (or its head) of an external stream, which has no other fields.
-bool names_external(const std::string& name)
+bool names_external(const std::string& text)
 {
+    const std::string name = lower_case(text);
     return name == "stdin32" || name.rfind("file:", 0) == 0;
 }
 
@@ -356,23 +358,40 @@ std::vector<std::int64_t> parse_seed(const std::string& text)
     return seed;
 }
 
+const Words& layout_words()
+{
+    static const Words words = {
+        { "single", "one instance; the default for 1 instance" },
+        { "interleave", "round robin; the default for more" },
+        { "block:K", "each instance K consecutive numbers in turn" },
+        { "request:R",
+            "each request of R numbers divided among the instances, the first R mod N taking one "
+            "more" },
+    };
+    return words;
+}
+
 Layout parse_layout(const std::string& text)
 {
-    if (text == "single") return { LayoutKind::single, 0 };
-    if (text == "interleave") return { LayoutKind::interleave, 0 };
-    if (text.rfind("block:", 0) == 0) {
+    const Word* word = find_word(layout_words(), text);
+    if (!word)
+        throw InputError(
+            "unknown layout '" + text + "' (valid: " + word_list(layout_words()) + ")");
+    const std::string form = word->form;
+    if (form == "single") return { LayoutKind::single, 0 };
+    if (form == "interleave") return { LayoutKind::interleave, 0 };
+    if (form == "block:K") {
         const std::uint64_t k = parse_u64(text.substr(6), "the block size K of --layout block:K");
         if (k == 0) throw InputError("the block size K of --layout block:K must be at least 1");
         return { LayoutKind::block, k };
     }
-    if (text.rfind("request:", 0) == 0) {
+    if (form == "request:R") {
         const std::uint64_t r
             = parse_u64(text.substr(8), "the request size R of --layout request:R");
         if (r == 0) throw InputError("the request size R of --layout request:R must be at least 1");
         return { LayoutKind::request, r };
     }
-    throw InputError(
-        "unknown layout '" + text + "' (valid: single, interleave, block:K, request:R)");
+    throw std::logic_error("layout form " + form + " has no parser");
 }
 
 Layout default_layout(int instances)
@@ -380,23 +399,41 @@ Layout default_layout(int instances)
     return { instances > 1 ? LayoutKind::interleave : LayoutKind::single, 0 };
 }
 
+const Words& seeding_words()
+{
+    static const Words words = {
+        { "increment", "instance i: seed + i, for RANMAR KL + i; the default" },
+        { "same", "every instance the same seed" },
+        { "stride:S", "instance i: seed + S*i, for RANMAR KL + S*i" },
+        { "hash", "SplitMix64 of the seed and i" },
+        { "split:S",
+            "sequence splitting: instance i is the seed's stream from number i*S on, by "
+            "jump-ahead" },
+    };
+    return words;
+}
+
 Seeding parse_seeding(const std::string& text)
 {
-    if (text == "increment") return { SeedingKind::increment, 0 };
-    if (text == "same") return { SeedingKind::same, 0 };
-    if (text == "hash") return { SeedingKind::hash, 0 };
-    if (text.rfind("stride:", 0) == 0) {
+    const Word* word = find_word(seeding_words(), text);
+    if (!word)
+        throw InputError(
+            "unknown seeding '" + text + "' (valid: " + word_list(seeding_words()) + ")");
+    const std::string form = word->form;
+    if (form == "increment") return { SeedingKind::increment, 0 };
+    if (form == "same") return { SeedingKind::same, 0 };
+    if (form == "hash") return { SeedingKind::hash, 0 };
+    if (form == "stride:S") {
         const std::uint64_t v = parse_u64(text.substr(7), "the stride S of --seeding stride:S");
         return { SeedingKind::stride, v };
     }
-    if (text.rfind("split:", 0) == 0) {
+    if (form == "split:S") {
         const std::uint64_t v
             = parse_u64(text.substr(6), "the split length S of --seeding split:S");
         if (v == 0) throw InputError("the split length S of --seeding split:S must be at least 1");
         return { SeedingKind::split, v };
     }
-    throw InputError(
-        "unknown seeding '" + text + "' (valid: increment, same, stride:S, hash, split:S)");
+    throw std::logic_error("seeding form " + form + " has no parser");
 }
 
 std::uint64_t layout_code(const Layout& layout)

@@ -8,6 +8,7 @@
 #include "registry.hpp"
 #include "stream.hpp"
 #include "view.hpp"
+#include "words.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -70,6 +71,9 @@ Configuration resolve_configuration(const ConfigurationText& text);
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
 std::vector<std::int64_t> parse_seed(const std::string& text);
 Layout parse_layout(const std::string& text);
+// The values --layout and --seeding accept, as parse_layout and parse_seeding read them.
+const Words& layout_words();
+const Words& seeding_words();
 // The layout when none is given: single for one instance, interleave for more.
 Layout default_layout(int instances);
 Seeding parse_seeding(const std::string& text);

@@ -448,11 +448,17 @@ bool divides_small(std::uint32_t g, const Gf2Poly& f)
     return remainder_small(f, g) == 0;
 }
 
+const std::vector<int>& mersenne_exponents()
+{
+    static const std::vector<int> exponents = { 2, 3, 5, 7, 13, 17, 19, 31, 61, 89, 107, 127, 521,
+        607, 1279, 2203, 2281, 3217, 4253, 4423, 9689, 9941, 11213, 19937, 21701, 23209, 44497 };
+    return exponents;
+}
+
 bool is_mersenne_exponent(int p)
 {
-    static const int exponents[] = { 2, 3, 5, 7, 13, 17, 19, 31, 61, 89, 107, 127, 521, 607, 1279,
-        2203, 2281, 3217, 4253, 4423, 9689, 9941, 11213, 19937, 21701, 23209, 44497 };
-    return std::find(std::begin(exponents), std::end(exponents), p) != std::end(exponents);
+    const std::vector<int>& exponents = mersenne_exponents();
+    return std::find(exponents.begin(), exponents.end(), p) != exponents.end();
 }
 
 PrimitivityResult primitivity_mersenne(const Gf2Poly& f)

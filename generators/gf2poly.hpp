@@ -82,7 +82,8 @@ std::uint32_t remainder_small(const Gf2Poly& f, std::uint32_t g);
 // True when the small polynomial g (bit i = coefficient of t^i, degree <= 31) divides f.
 bool divides_small(std::uint32_t g, const Gf2Poly& f);
 
-// True when p is one of the Mersenne exponents up to 44497 (2^p - 1 prime).
+// The Mersenne exponents up to 44497 (2^p - 1 prime), ascending, and whether p is one.
+const std::vector<int>& mersenne_exponents();
 bool is_mersenne_exponent(int p);
 
 struct PrimitivityResult {

@@ -282,17 +282,29 @@ MtParamSet load_param_file(const std::string& path)
     return binary ? parse_sdk_dat(bytes, path) : parse_param_text(bytes, path);
 }
 
+const Words& builtin_param_set_words()
+{
+    static const Words words = {
+        { "fixstars-mt521", "the OpenCL book's 32 MT521 sets" },
+        { "nvidia-sdk-mt607", "the NVIDIA CUDA SDK's 4096 MT607 sets" },
+    };
+    return words;
+}
+
 std::vector<std::string> builtin_param_set_names()
 {
-    return { "fixstars-mt521", "nvidia-sdk-mt607" };
+    std::vector<std::string> names;
+    for (const Word& w : builtin_param_set_words())
+        names.emplace_back(w.form);
+    return names;
 }
 
 MtParamSet builtin_param_set(const std::string& name)
 {
     if (name == "fixstars-mt521") return parse_param_text(bytes_of(fixstars_mt521_bytes), name);
     if (name == "nvidia-sdk-mt607") return parse_sdk_dat(bytes_of(nvidia_sdk_mt607_bytes), name);
-    throw InputError(
-        "unknown built-in parameter set '" + name + "' (known: fixstars-mt521, nvidia-sdk-mt607)");
+    throw InputError("unknown built-in parameter set '" + name
+        + "' (known: " + word_list(builtin_param_set_words()) + ")");
 }
 
 MtParamSet load_param_set(const std::string& name_or_path)

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "mt.hpp"
+#include "words.hpp"
 
 #include <cstdint>
 #include <string>
@@ -59,6 +60,8 @@ MtParamSet load_param_file(const std::string& path);
 // Parameter sets compiled into rngvet, byte for byte (generators/params/README.md):
 // "fixstars-mt521": the 32 MT521 sets of "The OpenCL Programming Book" (mt521_fixstars32.txt);
 // "nvidia-sdk-mt607": the NVIDIA CUDA SDK's 4096 MT607 sets (MersenneTwister.dat).
+// Their names and what each is (--params help, rngvet list, the bash completion).
+const Words& builtin_param_set_words();
 std::vector<std::string> builtin_param_set_names();
 MtParamSet builtin_param_set(const std::string& name);
 

@@ -46,13 +46,14 @@ std::string generator_list()
 GeneratorName parse_generator(const std::string& name)
 {
     static const std::string file_prefix = "file:";
-    if (name.rfind(file_prefix, 0) == 0) {
+    const std::string lower = lower_case(name);
+    if (lower.rfind(file_prefix, 0) == 0) {
         if (name.size() == file_prefix.size())
             throw InputError("--generator file:PATH needs a path after 'file:'");
         return { GeneratorKind::file, name.substr(file_prefix.size()) };
     }
     for (const GeneratorTraits& t : generator_registry())
-        if (t.kind != GeneratorKind::file && name == t.name) return { t.kind };
+        if (t.kind != GeneratorKind::file && lower == t.name) return { t.kind };
     throw InputError("unknown generator '" + name + "' (valid: " + generator_list() + ")");
 }
 
@@ -81,11 +82,21 @@ std::string to_string(const GeneratorName& g)
     return g.kind == GeneratorKind::file ? "file:" + g.path : traits(g).name;
 }
 
+const Words& zero_words()
+{
+    static const Words words = {
+        { "keep", "an exact 0 stays 0, as James; the default" },
+        { "smallest", "0 becomes 2^-bits, as CERNLIB and CORSIKA" },
+    };
+    return words;
+}
+
 ZeroPolicy parse_zero_policy(const std::string& text)
 {
-    if (text == "keep") return ZeroPolicy::keep;
-    if (text == "smallest") return ZeroPolicy::smallest;
-    throw InputError("unknown zero convention '" + text + "' (valid: keep, smallest)");
+    for (const ZeroPolicy zero : { ZeroPolicy::keep, ZeroPolicy::smallest })
+        if (text == to_string(zero)) return zero;
+    throw InputError(
+        "unknown zero convention '" + text + "' (valid: " + word_list(zero_words()) + ")");
 }
 
 const char* to_string(ZeroPolicy zero)
@@ -98,11 +109,24 @@ std::vector<Backend> all_backends()
     return { Backend::cpu, Backend::openmp, Backend::opencl, Backend::cuda, Backend::automatic };
 }
 
+const Words& backend_words()
+{
+    static const Words words = {
+        { "cpu", "the reference; the default" },
+        { "openmp", "" },
+        { "opencl", "" },
+        { "cuda", "" },
+        { "auto", "the faster of the GPU and openmp, measured; the run records the one chosen" },
+    };
+    return words;
+}
+
 Backend parse_backend(const std::string& text)
 {
+    const std::string name = lower_case(text);
     for (Backend b : all_backends())
-        if (text == to_string(b)) return b;
-    throw InputError("unknown backend '" + text + "' (valid: cpu, openmp, opencl, cuda, auto)");
+        if (name == to_string(b)) return b;
+    throw InputError("unknown backend '" + text + "' (valid: " + word_list(backend_words()) + ")");
 }
 
 const char* to_string(Backend backend)

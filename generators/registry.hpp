@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ranmar.hpp"
+#include "words.hpp"
 
 #include <memory>
 #include <string>
@@ -68,7 +69,8 @@ inline GeneratorFamily family(const GeneratorName& g)
     return traits(g.kind).family;
 }
 
-// "ranmar48", "file:PATH" with its path. Throws InputError for a name not in the registry
+// "ranmar48", "file:PATH" with its path; a name in any case ("RANMAR48"), the path as given.
+// Throws InputError for a name not in the registry
 // ("unknown generator 'x' (valid: ...)") and for "file:" without a path.
 GeneratorName parse_generator(const std::string& name);
 std::string to_string(const GeneratorName& g);
@@ -77,12 +79,16 @@ std::string generator_list();
 
 // RANMAR's exact zero: keep | smallest.
 ZeroPolicy parse_zero_policy(const std::string& text);
+const Words& zero_words();
 const char* to_string(ZeroPolicy zero);
 
 // Where a stream is computed: the reference engine, the kernels of kernels/ on OpenMP, OpenCL
 // or CUDA, or "auto" (chosen by measuring, before any stream is made).
 enum class Backend { cpu, openmp, opencl, cuda, automatic };
+// A backend's name in any case ("CUDA" is cuda).
 Backend parse_backend(const std::string& text);
+// The values --backend accepts (all_backends, with what each means).
+const Words& backend_words();
 const char* to_string(Backend backend);
 // The backends a configuration can name, "auto" last.
 std::vector<Backend> all_backends();

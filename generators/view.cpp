@@ -3,20 +3,35 @@
 #include "error.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace rngvet {
 
+const Words& view_words()
+{
+    static const Words words = {
+        { "top32", "the top 32 bits; the default" },
+        { "low32", "the low 32 bits" },
+        { "reversed", "top32 bit-reversed" },
+        { "packed", "every output bit once, 32 at a time" },
+        { "sdk-float", "the NVIDIA SDK's float of the word" },
+        { "box-muller",
+            "the SDK's single-precision normals, back through the normal distribution function" },
+    };
+    return words;
+}
+
 BitView parse_view(const std::string& text)
 {
-    if (text == "top32") return BitView::top32;
-    if (text == "low32") return BitView::low32;
-    if (text == "reversed") return BitView::reversed;
-    if (text == "packed") return BitView::packed;
-    if (text == "sdk-float") return BitView::sdk_float;
-    if (text == "box-muller") return BitView::box_muller;
-    throw InputError("unknown view '" + text
-        + "' (valid: top32, low32, reversed, packed, sdk-float, box-muller)");
+    for (const BitView view : { BitView::top32, BitView::low32, BitView::reversed, BitView::packed,
+             BitView::sdk_float, BitView::box_muller })
+        if (text == to_string(view)) {
+            if (!find_word(view_words(), text))
+                throw std::logic_error("view " + text + " is missing from view_words");
+            return view;
+        }
+    throw InputError("unknown view '" + text + "' (valid: " + word_list(view_words()) + ")");
 }
 
 const char* to_string(BitView view)

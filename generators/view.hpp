@@ -32,6 +32,7 @@
 #pragma once
 
 #include "stream.hpp"
+#include "words.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -57,8 +58,10 @@ int view_resolution_bits(BitView view, int bits);
 std::uint64_t sdk_float_grid(std::uint32_t w);
 void box_muller_grid(std::uint32_t w1, std::uint32_t w2, std::uint64_t* out);
 
-// "top32", "low32", "reversed", "packed"; anything else is an InputError naming the valid ones.
+// A name of view_words(); anything else is an InputError naming the valid ones.
 BitView parse_view(const std::string& text);
+// The values --view accepts, with what each means.
+const Words& view_words();
 const char* to_string(BitView view);
 
 // Packed views come in groups: `outputs` outputs of b bits make `words` 32-bit words.

@@ -7,24 +7,44 @@
 #include "verdict.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 namespace rngvet {
 
+const Words& fail_on_words()
+{
+    static const Words words = {
+        { "never", "" },
+        { "fail", "" },
+        { "suspect", "" },
+        { "systematic", "" },
+    };
+    return words;
+}
+
 FailOn parse_fail_on(const std::string& text)
 {
-    if (text == "never") return FailOn::never;
-    if (text == "fail") return FailOn::fail;
-    if (text == "suspect") return FailOn::suspect;
-    if (text == "systematic") return FailOn::systematic;
-    throw InputError("--fail-on must be never, fail, suspect or systematic, got '" + text + "'");
+    for (const FailOn level : { FailOn::never, FailOn::fail, FailOn::suspect, FailOn::systematic })
+        if (text == fail_on_name(level)) return level;
+    throw InputError(
+        "--fail-on must be " + word_alternatives(fail_on_words()) + ", got '" + text + "'");
 }
 
 std::string fail_on_help(const std::string& whose, const std::string& across)
 {
-    return "exit 1 when " + whose + " verdicts reach this level: never, fail (a p-value outside "
-        + failure_interval() + "), suspect (outside " + suspect_interval()
-        + "), systematic (a statistic the comparison across " + across + " classes systematic)";
+    // The meanings hold the thresholds of verdict.hpp and the caller's words, so they are
+    // written here, one per word of fail_on_words().
+    const std::string meanings[]
+        = { "", "a p-value outside " + failure_interval(), "outside " + suspect_interval(),
+              "a statistic the comparison across " + across + " classes systematic" };
+    std::string help = "exit 1 when " + whose + " verdicts reach this level: ";
+    for (std::size_t i = 0; i < fail_on_words().size(); ++i) {
+        const std::string meaning = i < std::size(meanings) ? meanings[i] : "";
+        help += std::string(i ? ", " : "") + fail_on_words()[i].form
+            + (meaning.empty() ? "" : " (" + meaning + ")");
+    }
+    return help;
 }
 
 const char* fail_on_name(FailOn level)

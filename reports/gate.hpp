@@ -4,6 +4,7 @@
 // battery, rendered from the store.
 #pragma once
 
+#include "generators/words.hpp"
 #include "store.hpp"
 
 #include <string>
@@ -18,8 +19,10 @@ enum class FailOn {
     systematic, // the comparison across seeds classes some statistic as systematic
 };
 
-// "never", "fail", "suspect", "systematic"; anything else is an InputError.
+// A name of fail_on_words(); anything else is an InputError.
 FailOn parse_fail_on(const std::string& text);
+// "never", "fail", "suspect", "systematic" (their meanings are fail_on_help's).
+const Words& fail_on_words();
 const char* fail_on_name(FailOn level);
 // The --fail-on help text, with the thresholds of verdict.hpp: "exit 1 when <whose> verdicts
 // reach this level: never, fail (a p-value outside [1e-10, 1 - 1e-10]), ... the comparison
