@@ -14,6 +14,9 @@ set(_summary_generate "write a configuration's stream for other tools")
 set(_summary_validate "known answers, output contracts, layouts, instances")
 set(_summary_bench "throughput of configurations and references, per backend")
 set(_summary_dc "Dynamic Creator: create and verify MT parameter sets")
+# Commands whose page also holds each subcommand's --help.
+set(_subcommands_campaign plan submit status merge resubmit run)
+set(_subcommands_dc create verify)
 
 # Examples, one "command|what it does" per entry (a command holds no '|').
 set(_examples_rngvet
@@ -26,7 +29,7 @@ set(_examples_run
   "rngvet run --generator ranmar48 --seed 1802,9373 --battery SmallCrush|SmallCrush (any case) on one RM48 stream"
   "rngvet run -g ranmar48x -s 1802,9373 -n 8 --layout request:100 --seeding split:1000000 -b crush -j 8|Crush on 8 instances served 100 numbers a request, each instance a segment of one stream, 8 worker processes"
   "rngvet run -g mtdc --params nvidia-sdk-mt607 -s 777 -n 4096 --backend auto -b rabbit --nb 2^30|Rabbit on the NVIDIA SDK's 4096 twisters, on the faster backend here"
-  "rngvet run --resume 3 --jobs 4|finish run 3 of rngvet.sqlite, running only its missing tests")
+  "rngvet run --resume 3 --jobs 4|Finish run 3 of rngvet.sqlite, running only its missing tests")
 set(_examples_status
   "rngvet status --db results.sqlite|each run with its progress")
 set(_examples_campaign
@@ -115,9 +118,16 @@ function(_rngvet_see_also self out)
   endforeach()
   list(APPEND pages "rngvet-campaign(5)" "librngvet(3)")
   list(REMOVE_ITEM pages "${self}")
-  set(text "")
+  list(LENGTH pages _count)
+  set(text ".nh\n.ad l\n")
+  set(_i 0)
   foreach(_p IN LISTS pages)
-    string(REGEX REPLACE "^(.*)\\((.)\\)$" ".BR \\1 (\\2)" _line "${_p}")
+    math(EXPR _i "${_i} + 1")
+    set(_comma ",")
+    if(_i EQUAL _count)
+      set(_comma "")
+    endif()
+    string(REGEX REPLACE "^(.*)\\((.)\\)$" ".BR \\1 (\\2)${_comma}" _line "${_p}")
     string(APPEND text "${_line}\n")
   endforeach()
   string(APPEND text ".PP\nThe documentation in /usr/share/doc/rngvet.\n")
@@ -150,6 +160,13 @@ foreach(_c IN LISTS _commands)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "rngvet ${_c} --help failed: ${_rc}")
   endif()
+  foreach(_s IN LISTS _subcommands_${_c})
+    execute_process(COMMAND ${RNGVET} ${_c} ${_s} --help OUTPUT_VARIABLE _sub RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "rngvet ${_c} ${_s} --help failed: ${_rc}")
+    endif()
+    string(APPEND _help "\n${_sub}")
+  endforeach()
   string(TOUPPER "rngvet-${_c}" _title)
   _rngvet_page(${OUTPUT_DIR}/rngvet-${_c}.1 ${_title} rngvet-${_c} "${_summary_${_c}}" "${_help}"
     _examples_${_c})

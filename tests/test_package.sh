@@ -33,6 +33,7 @@ dpkg --root="$root" --force-depends --force-not-root -i "$runtime" "$dev" "$pyth
     || fail "packages not installed"
 for f in usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp \
     usr/share/man/man1/rngvet.1 usr/share/man/man1/rngvet-run.1 \
+    usr/share/man/man5/rngvet-campaign.5 usr/share/man/man3/librngvet.3 \
     usr/share/bash-completion/completions/rngvet usr/share/doc/rngvet/examples/mcpi.c \
     usr/lib/python3/dist-packages/rngvet/__init__.py usr/lib/python3/dist-packages/rngvet/_bitgen.so; do
     [ -e "$root/$f" ] || fail "$f is not installed"
@@ -61,6 +62,15 @@ completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
 listed=$("$rngvet" list | awk '/^batteries:/ { on = 1; next } /^[^ ]/ { on = 0 } on { print $1 }')
 [ "$(sort <<<"$completed")" = "$(sort <<<"$listed")" ] && grep -qx mcpi <<<"$completed" \
     || fail "--battery completes to '$completed', rngvet list names '$listed'"
+# --backend completes to auto too, --params to the built-in parameter sets, --layout to its forms.
+for option_value in --backend:auto --params:nvidia-sdk-mt607 --params:fixstars-mt521 \
+    --layout:request: --seeding:split:; do
+    option=${option_value%%:*}
+    value=${option_value#*:}
+    completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
+        COMP_WORDS=('$rngvet' run $option ''); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
+    grep -qx -- "$value" <<<"$completed" || fail "$option does not complete to $value: $completed"
+done
 
 # The examples with pkg-config ...
 export PKG_CONFIG_PATH=$libdir/pkgconfig
