@@ -5,6 +5,7 @@
 // in their canonical lower case.
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
+#include "campaigns/campaign.hpp"
 #include "generators/gf2poly.hpp"
 #include "options.hpp"
 #include "reports/gate.hpp"
@@ -145,7 +146,8 @@ TEST(Help, FormatsAndCompatModesAreAcceptedByTheBinary)
                 + std::string(w.form) + " --out " + fresh("help_format.out"));
         EXPECT_EQ(r.status, 0) << w.form << ": " << r.err;
     }
-    const CliResult bad = run_rngvet("generate --generator ranmar24 --seed 1,1 --count 2 --format u64");
+    const CliResult bad
+        = run_rngvet("generate --generator ranmar24 --seed 1,1 --count 2 --format u64");
     EXPECT_EQ(bad.status, 2);
     for (const Word& w : rngvet::cli::format_words())
         EXPECT_NE(bad.err.find(w.form), std::string::npos) << bad.err;
@@ -290,6 +292,28 @@ TEST(Help, NamesAreReadInAnyCaseAndStoredInLowerCase)
         + db);
     ASSERT_EQ(rabbit.status, 0) << rabbit.err;
     EXPECT_EQ(rngvet::Store(db).runs().back().battery, "rabbit(nb=1048576)");
+}
+
+// A campaign file reads the names in any case too, and an external stream is refused however
+// it is written.
+TEST(Help, CampaignFilesReadNamesInAnyCase)
+{
+    const std::string head = "[campaign]\nname = c\nbattery = SmallCrush\nseeds = 1802,9373\n";
+    const rngvet::campaigns::Campaign c = rngvet::campaigns::parse_campaign(head
+            + "[configuration a]\ngenerator = RANMAR48\n"
+              "backend = CPU\n",
+        "c.ini", "");
+    EXPECT_EQ(c.battery, "smallcrush");
+    for (const std::string external : { "STDIN32", "File:/dev/zero" }) {
+        try {
+            rngvet::campaigns::parse_campaign(
+                head + "[configuration a]\ngenerator = " + external + "\n", "c.ini", "");
+            ADD_FAILURE() << external << " was accepted";
+        } catch (const rngvet::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("can only run serially"), std::string::npos)
+                << e.what();
+        }
+    }
 }
 
 } // namespace
