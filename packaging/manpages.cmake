@@ -26,8 +26,10 @@ function(_rngvet_page file title name summary help)
     ".TH ${title} 1 \"\" \"rngvet ${VERSION}\" \"User Commands\"\n"
     ".SH NAME\n${name} \\- ${summary}\n"
     ".SH SYNOPSIS AND OPTIONS\n.nf\n${body}.fi\n"
-    ".SH EXIT STATUS\n0 on success; 1 when the machine fails (a full disk, an output that cannot\n"
-    "be written) or a --fail-on gate is reached; 2 for bad input, before anything is stored.\n"
+    ".SH EXIT STATUS\n0 on success; 1 when a run or a check fails or the machine does (a full disk,\n"
+    "an output that cannot be written); 2 for bad input, before anything is stored; 3 when a\n"
+    "--fail-on gate is reached (run, report, campaign merge) and nothing else failed; 130 when\n"
+    "interrupted by SIGINT or SIGTERM.\n"
     ".SH SEE ALSO\nrngvet(1); the documentation in /usr/share/doc/rngvet.\n")
 endfunction()
 
