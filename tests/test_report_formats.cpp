@@ -314,6 +314,7 @@ TEST(ReportGate, FailOnTripsOnlyForTheNamedConfigurationOrRuns)
 TEST(ReportGate, BadScopesAndFormatsAreOneLineRefusals)
 {
     const std::string db = make_store("formats_bad.sqlite");
+    int cases = 0;
     for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
              { "--run 5-1", "first run is after its last" }, { "--run x", "--run takes run ids" },
              { "--run 1-", "--run takes run ids" }, { "--run 1,,2", "--run takes run ids" },
@@ -330,7 +331,9 @@ TEST(ReportGate, BadScopesAndFormatsAreOneLineRefusals)
         EXPECT_EQ(count_lines(r.err), 1) << r.err;
         EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
         EXPECT_EQ(r.out, "");
+        ++cases;
     }
+    RecordProperty("bad_inputs", cases);
 }
 
 TEST(ReportGate, AReachedGateExitsThreeAndAFailureOfTheMachineStillOne)
@@ -370,11 +373,14 @@ TEST(ReportScope, RunRangesParseIdsRangesAndLists)
     EXPECT_EQ(scope.ranges[2].first, 7);
     EXPECT_EQ(scope.ranges[2].last, 9);
     EXPECT_EQ(scope.ranges[3].first, 11);
+    int cases = 0;
     for (const char* bad : { "", "-1", "1-", "-", "1,", ",1", "1-2-3", "a", "1 2", "+3", "3-1",
              "9223372036854775808" }) {
         RunScope s;
         EXPECT_THROW(add_run_ranges(s, bad), InputError) << bad;
+        ++cases;
     }
+    RecordProperty("bad_inputs", cases);
 }
 
 TEST(ReportScope, ValidUtf8ReplacesEveryMalformedByte)
