@@ -29,7 +29,7 @@ const Command commands[] = {
     { "status", rngvet::cli::cmd_status, "runs in a database and their progress" },
     { "campaign", rngvet::cli::cmd_campaign,
         "configurations x seeds as tasks on a Slurm queue or here" },
-    { "report", rngvet::cli::cmd_report, "write the markdown report of stored runs" },
+    { "report", rngvet::cli::cmd_report, "the report of stored runs: markdown, JSON or JUnit XML" },
     { "generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools" },
     { "validate", rngvet::cli::cmd_validate,
         "known answers, output contracts, layouts, instances" },
