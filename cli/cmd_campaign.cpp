@@ -212,8 +212,10 @@ int merge(int argc, char** argv)
     options.add_options()("dir", po::value(&dir), "campaign directory")(
         "db", po::value(&db), "campaign database (default: DIR/campaign.sqlite)")("fail-on",
         po::value(&fail_on_text)->default_value("never"),
-        "exit 1 when the merged runs' verdicts reach this level: never, fail, suspect, "
-        "systematic (as for rngvet run)");
+        ("exit " + std::to_string(gate_exit_status)
+            + " when the merged runs' verdicts reach this level: never, fail, suspect, "
+              "systematic (as for rngvet run)")
+            .c_str());
     po::variables_map vm;
     const auto pos = positional("dir");
     if (!parse(argc, argv, options, "usage: rngvet campaign merge DIR [--db CAMPAIGN.sqlite]", vm,
@@ -228,7 +230,7 @@ int merge(int argc, char** argv)
     const GateResult gate = check_fail_on(store, store.runs(), fail_on);
     if (gate.reached) {
         std::cerr << "rngvet: --fail-on " << fail_on_text << ": " << gate.reason << "\n";
-        return status == 0 ? 1 : status;
+        return status == 0 ? gate_exit_status : status;
     }
     return status;
 }

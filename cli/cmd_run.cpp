@@ -302,7 +302,7 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     const GateResult gate = gate_run(store, run_id, run, fail_on);
     if (gate.reached) {
         std::cerr << "rngvet: --fail-on " << fail_on_name(fail_on) << ": " << gate.reason << "\n";
-        return 1;
+        return gate_exit_status;
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 // Subcommands of the rngvet driver. Each takes the subcommand's own argv (argv[0] is its
-// name) and returns the process exit status: 0 success, 1 a check failed, 2 bad input.
+// name) and returns the process exit status: 0 success, 1 a check failed or the machine failed,
+// 2 bad input, 3 (gate_exit_status, reports/gate.hpp) a --fail-on level reached.
 #pragma once
 
 namespace rngvet::cli {

@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "process/die_with_parent.hpp"
+#include "reports/gate.hpp"
 #include "rngvet/version.hpp"
 
 #include <cerrno>
@@ -28,7 +29,7 @@ const Command commands[] = {
     { "status", rngvet::cli::cmd_status, "runs in a database and their progress" },
     { "campaign", rngvet::cli::cmd_campaign,
         "configurations x seeds as tasks on a Slurm queue or here" },
-    { "report", rngvet::cli::cmd_report, "write the markdown report of stored runs" },
+    { "report", rngvet::cli::cmd_report, "the report of stored runs: markdown, JSON or JUnit XML" },
     { "generate", rngvet::cli::cmd_generate, "write a configuration's stream for other tools" },
     { "validate", rngvet::cli::cmd_validate,
         "known answers, output contracts, layouts, instances" },
@@ -46,7 +47,8 @@ void usage(std::ostream& out)
 }
 
 // A command's output that did not reach standard output (a full disk, /dev/full, a closed
-// pipe) is a failure, not a success: returns 1 after one line on standard error.
+// pipe) is a failure of the machine, not a success nor a reached --fail-on gate: returns 1
+// after one line on standard error.
 int checked_output(int status)
 {
     errno = 0;
@@ -56,7 +58,7 @@ int checked_output(int status)
     const int err = errno;
     std::cerr << "rngvet: error: cannot write standard output"
               << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
-    return status == 0 ? 1 : status;
+    return status == 0 || status == rngvet::gate_exit_status ? 1 : status;
 }
 
 } // namespace

@@ -9,7 +9,7 @@ set(_summary_list "generators, batteries and backends of this build")
 set(_summary_run "run a TestU01 battery on a configuration and store it")
 set(_summary_status "runs in a database and their progress")
 set(_summary_campaign "configurations x seeds as tasks on a Slurm queue or here")
-set(_summary_report "write the markdown report of stored runs")
+set(_summary_report "the report of stored runs: markdown, JSON or JUnit XML")
 set(_summary_generate "write a configuration's stream for other tools")
 set(_summary_validate "known answers, output contracts, layouts, instances")
 set(_summary_bench "throughput of configurations and references, per backend")
@@ -142,8 +142,10 @@ function(_rngvet_page file title name summary help examples_var)
     ".TH ${title} 1 \"\" \"rngvet ${VERSION}\" \"User Commands\"\n"
     ".SH NAME\n${name} \\- ${summary}\n"
     ".SH SYNOPSIS AND OPTIONS\n.nf\n${body}.fi\n"
-    ".SH EXIT STATUS\n0 on success; 1 when the machine fails (a full disk, an output that cannot\n"
-    "be written) or a --fail-on gate is reached; 2 for bad input, before anything is stored.\n"
+    ".SH EXIT STATUS\n0 on success; 1 when a run or a check fails or the machine does (a full disk,\n"
+    "an output that cannot be written); 2 for bad input, before anything is stored; 3 when a\n"
+    "--fail-on gate is reached (run, report, campaign merge) and nothing else failed; 130 when\n"
+    "interrupted by SIGINT or SIGTERM.\n"
     ".SH ENVIRONMENT\n${_environment}"
     ".SH EXAMPLES\n${examples}"
     ".SH SEE ALSO\n${see_also}")

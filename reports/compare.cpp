@@ -335,6 +335,40 @@ const char* to_string(Verdict v)
     return "?";
 }
 
+const char* to_key(StatisticClass c)
+{
+    switch (c) {
+    case StatisticClass::pass:
+        return "pass";
+    case StatisticClass::chance:
+        return "chance";
+    case StatisticClass::resolution:
+        return "resolution";
+    case StatisticClass::nonuniform:
+        return "nonuniform";
+    case StatisticClass::some_seeds:
+        return "some_seeds";
+    case StatisticClass::systematic:
+        return "systematic";
+    }
+    return "?";
+}
+
+const char* to_key(Verdict v)
+{
+    switch (v) {
+    case Verdict::defective:
+        return "defective";
+    case Verdict::suspect:
+        return "suspect";
+    case Verdict::resolution:
+        return "resolution";
+    case Verdict::sound:
+        return "sound";
+    }
+    return "?";
+}
+
 std::string StatisticSummary::label() const
 {
     return test_name + " (test " + std::to_string(test_number) + ")";

@@ -30,7 +30,10 @@ enum class StatisticClass {
     some_seeds, // fails on fewer than half of the seeds, more often than chance explains
     systematic, // fails on at least half of the seeds, more often than chance explains
 };
-const char* to_string(StatisticClass c);
+const char* to_string(StatisticClass c); // the report's words: "seed-dependent"
+// A stable identifier for machine-readable reports: "pass", "chance", "resolution",
+// "nonuniform", "some_seeds", "systematic" (the enumerators' names).
+const char* to_key(StatisticClass c);
 
 struct StatisticSummary {
     int stat_index = 0;
@@ -57,7 +60,9 @@ struct StatisticSummary {
 };
 
 enum class Verdict { defective, suspect, resolution, sound };
-const char* to_string(Verdict v);
+const char* to_string(Verdict v); // the report's words: "sound within its resolution"
+// "defective", "suspect", "resolution", "sound" (the enumerators' names).
+const char* to_key(Verdict v);
 
 struct ConfigurationSummary {
     std::string id; // C1, C2, ... in report order

@@ -6,6 +6,8 @@
 #include "report.hpp"
 #include "verdict.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iterator>
 #include <sstream>
@@ -38,7 +40,7 @@ std::string fail_on_help(const std::string& whose, const std::string& across)
     const std::string meanings[]
         = { "", "a p-value outside " + failure_interval(), "outside " + suspect_interval(),
               "a statistic the comparison across " + across + " classes systematic" };
-    std::string help = "exit 1 when " + whose + " verdicts reach this level: ";
+    std::string help = "exit " + std::to_string(gate_exit_status) + " when " + whose + " verdicts reach this level: ";
     for (std::size_t i = 0; i < fail_on_words().size(); ++i) {
         const std::string meaning = i < std::size(meanings) ? meanings[i] : "";
         help += std::string(i ? ", " : "") + fail_on_words()[i].form
@@ -99,6 +101,85 @@ GateResult check_fail_on(Store& store, const std::vector<RunRecord>& runs, FailO
         result.reason = std::to_string(count) + " statistics "
             + (level == FailOn::fail ? "fail" : "are suspect or fail") + ", first " + first;
     return result;
+}
+
+namespace {
+
+// A run id: decimal digits only, at most INT64_MAX.
+bool parse_run_id(const std::string& text, std::int64_t& id)
+{
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+} // namespace
+
+void add_run_ranges(RunScope& scope, const std::string& text)
+{
+    const std::string syntax
+        = "--run takes run ids, ranges and lists such as 3, 1-5 or 2,4,7-9, got '" + text + "'";
+    if (text.empty()) throw InputError(syntax);
+    std::size_t at = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', at);
+        const std::string item
+            = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        RunScope::Range range;
+        range.text = item;
+        const std::size_t dash = item.find('-');
+        if (dash == std::string::npos) {
+            if (!parse_run_id(item, range.first)) throw InputError(syntax);
+            range.last = range.first;
+        } else {
+            if (!parse_run_id(item.substr(0, dash), range.first)
+                || !parse_run_id(item.substr(dash + 1), range.last))
+                throw InputError(syntax);
+            if (range.first > range.last)
+                throw InputError("--run " + item + ": the range's first run is after its last");
+        }
+        scope.ranges.push_back(range);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+}
+
+std::vector<RunRecord> select_runs(Store& store, const RunScope& scope, const std::string& db_label)
+{
+    const std::vector<RunRecord> all = store.runs();
+    if (scope.empty()) return all;
+    const auto in_range = [](const RunRecord& r, const RunScope::Range& range) {
+        return r.run_id >= range.first && r.run_id <= range.last;
+    };
+    const auto of_config = [](const RunRecord& r, const std::string& name) {
+        return r.config == name || configuration_family(r.config) == name;
+    };
+    for (const RunScope::Range& range : scope.ranges)
+        if (std::none_of(
+                all.begin(), all.end(), [&](const RunRecord& r) { return in_range(r, range); }))
+            throw InputError(range.first == range.last
+                    ? "no run " + range.text + " in " + db_label
+                    : "no run in " + range.text + " in " + db_label);
+    for (const std::string& name : scope.configs)
+        if (std::none_of(
+                all.begin(), all.end(), [&](const RunRecord& r) { return of_config(r, name); }))
+            throw InputError("no run of configuration '" + name + "' in " + db_label
+                + " (--config takes a stored configuration, or it with the seed as *)");
+    std::vector<RunRecord> chosen;
+    for (const RunRecord& r : all) {
+        const bool run_ok = scope.ranges.empty()
+            || std::any_of(scope.ranges.begin(), scope.ranges.end(),
+                [&](const RunScope::Range& range) { return in_range(r, range); });
+        const bool config_ok = scope.configs.empty()
+            || std::any_of(scope.configs.begin(), scope.configs.end(),
+                [&](const std::string& name) { return of_config(r, name); });
+        if (run_ok && config_ok) chosen.push_back(r);
+    }
+    if (chosen.empty())
+        throw InputError("no run of " + db_label + " is both in --run and of --config");
+    std::sort(chosen.begin(), chosen.end(),
+        [](const RunRecord& a, const RunRecord& b) { return a.run_id < b.run_id; });
+    return chosen;
 }
 
 std::string battery_summary(const RunRecord& run, const std::vector<StatisticRecord>& stats)

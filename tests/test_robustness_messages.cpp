@@ -572,7 +572,8 @@ const std::vector<Command>& commands()
                     "--log", "--fail-on", "--allow-unverified-params", "--engine" }) },
         { "status", { "status" }, { { "--db", "{db}" } }, { "--db" } },
         { "report", { "report" }, { { "--db", "{db}" } },
-            { "--db", "--out", "--run", "--compare", "--runs", "--fail-on" } },
+            { "--db", "--out", "--format", "--run", "--config", "--compare", "--runs",
+                "--fail-on" } },
         { "generate", { "generate" },
             // /dev/full: a huge or endless --count fails at its first write, not after filling
             // the disk.
