@@ -407,7 +407,8 @@ Campaign parse_campaign(
         }
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
-        if (o.generator == "stdin32" || o.generator.rfind("file:", 0) == 0)
+        if (o.generator == "stdin32" || o.generator == "stdin64"
+            || o.generator.rfind("file:", 0) == 0 || o.generator.rfind("file64:", 0) == 0)
             p.fail(s->line,
                 "[configuration " + s->name
                     + "]: a campaign runs its tests sharded, and the external stream '"

@@ -25,7 +25,9 @@ std::string seed_help()
         help += (help.empty() ? "seeds: " : "; ") + names + " " + rows[i].seed_format;
         names.clear();
     }
-    return help + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array)";
+    return help
+        + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array); external "
+          "streams: the seed their generator was given, recorded as given";
 }
 
 } // namespace
@@ -36,7 +38,10 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
     if (generator_required) generator_value->required();
     const std::string generator_help = "generator: " + generator_list();
     options.add_options()("generator,g", generator_value, generator_help.c_str())(
-        "seed,s", po::value(&seed), seed_help().c_str())("params", po::value(&params),
+        "seed,s", po::value(&seed), seed_help().c_str())("name", po::value(&name),
+        "external streams (stdin32, stdin64, file:PATH, file64:PATH): the name of the generator "
+        "behind them (letters, digits, . _ + -); the configuration becomes stdin32[NAME] etc., "
+        "so runs of other generators or seeds are told apart")("params", po::value(&params),
         "mtdc parameter sets: fixstars-mt521, a file (.dat of the NVIDIA SDK, or rngvet's text "
         "format), or p=P,aaa=A,maskB=B,maskC=C")("param-id", po::value(&param_id)->default_value(0),
         "mtdc: instance i uses parameter set param-id + i")(
@@ -52,8 +57,9 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "where the numbers are made: cpu (reference), openmp, opencl, cuda (see rngvet list), or "
         "auto (the faster of the GPU and openmp, measured; the run records the one chosen)")("view",
         po::value(&view)->default_value("top32"),
-        "the 32-bit words TestU01 reads: top32 (the top 32 bits), low32 (the low 32 bits), "
-        "reversed (top32 bit-reversed), packed (every output bit once, 32 at a time), sdk-float "
+        "the 32-bit words TestU01 reads: top32 (the top 32 bits; of a 64-bit word, its high "
+        "half), low32 (the low 32 bits; the low half), reversed (top32 bit-reversed), packed "
+        "(every output bit once, 32 at a time; a 64-bit word's high then low half), sdk-float "
         "(the "
         "NVIDIA SDK's float of the word), box-muller (the SDK's single-precision normals, back "
         "through the normal distribution function)");
@@ -64,6 +70,7 @@ Configuration ConfigurationOptions::configuration() const
     ConfigurationText text;
     text.generator = generator;
     text.seed = seed;
+    text.name = name;
     text.params = params;
     text.param_id = param_id;
     text.instances = instances;
@@ -81,6 +88,7 @@ std::string ConfigurationOptions::arguments() const
     std::ostringstream out;
     out << "--generator\n" << generator << "\n";
     if (!seed.empty()) out << "--seed\n" << seed << "\n";
+    if (!name.empty()) out << "--name\n" << name << "\n";
     if (!params.empty()) out << "--params\n" << params << "\n--param-id\n" << param_id << "\n";
     out << "--instances\n" << instances << "\n";
     if (!layout.empty()) out << "--layout\n" << layout << "\n";
