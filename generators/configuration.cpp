@@ -597,7 +597,7 @@ void validate(const Configuration& c)
         if (c.instances != 1)
             throw InputError(name + " is a single external stream; --instances must be 1");
         if (!c.seed.empty())
-            throw InputError(name + " records its --seed as given (stream_seed), not as numbers");
+            throw InputError(name + " takes its --seed as text, the seed its generator was given");
         if (reads_file(c.generator) && c.generator.path.empty())
             throw InputError(std::string("--generator ") + g.name + " needs a path after '"
                 + external_word(c.generator.kind) + ":'");
@@ -708,9 +708,14 @@ Configuration parse_canonical_name(
     if (parts.external) {
         const std::string& head = parts.head;
         const auto open = head.find('[');
-        if (open != std::string::npos && head.back() == ']') {
-            // KIND[NAME]: a named stream; a file's path is not in the name.
-            const std::string word = head.substr(0, open);
+        // KIND[NAME]: a named stream, its word one of the four (a file's path, which may hold
+        // brackets too, follows "file:" or "file64:" instead).
+        const std::string word = open == std::string::npos ? "" : head.substr(0, open);
+        bool named = false;
+        for (const GeneratorKind kind : { GeneratorKind::stdin32, GeneratorKind::stdin64,
+                 GeneratorKind::file, GeneratorKind::file64 })
+            named |= word == external_word(kind);
+        if (named && head.back() == ']') {
             c.stream_name = head.substr(open + 1, head.size() - open - 2);
             if (word == external_word(GeneratorKind::file)
                 || word == external_word(GeneratorKind::file64)) {

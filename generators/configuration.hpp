@@ -147,7 +147,9 @@ Configuration instance_configuration(const Configuration& config, int i);
 std::unique_ptr<Stream> make_stream(const Configuration& config);
 
 // The view of c (view.hpp) over the streams `make` builds for c's outputs (c with the top32
-// view and a skip in outputs). For top32, make(c) itself.
+// view and a skip in outputs). For top32, make(c) itself, except for 64-bit outputs (stdin64,
+// file64:), whose top32 is the view of their high halves: `make` must then return the raw
+// outputs, as make_stream's own does.
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     const std::function<std::unique_ptr<Stream>(const Configuration&)>& make);
 
