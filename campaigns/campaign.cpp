@@ -408,7 +408,8 @@ Campaign parse_campaign(
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
         const std::string generator = lower_case(o.generator); // read in any case
-        if (generator == "stdin32" || generator.rfind("file:", 0) == 0)
+        if (generator == "stdin32" || generator == "stdin64" || generator.rfind("file:", 0) == 0
+            || generator.rfind("file64:", 0) == 0)
             p.fail(s->line,
                 "[configuration " + s->name
                     + "]: a campaign runs its tests sharded, and the external stream '"

@@ -114,7 +114,7 @@ int cmd_generate(int argc, char** argv)
                 "--count must be a non-negative integer or 'inf', got '" + count_text + "'");
     }
     std::vector<std::string> inputs;
-    if (config.generator.kind == GeneratorKind::file) inputs.push_back(config.generator.path);
+    if (reads_file(config.generator)) inputs.push_back(config.generator.path);
     if (config.generator.kind == GeneratorKind::mtdc) inputs.push_back(config.params);
     refuse_overwriting_input(out_path, "--out", inputs);
     check_param_sets(config, allow_unverified);

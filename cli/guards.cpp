@@ -131,22 +131,34 @@ void check_log_path(const std::string& path)
 
 std::string check_external_input(const Configuration& config)
 {
-    if (config.generator.kind == GeneratorKind::stdin32) {
+    const int bytes = external_word_bytes(config.generator);
+    if (bytes == 0) return "";
+    const std::string word = std::to_string(8 * bytes) + "-bit word";
+    if (!reads_file(config.generator)) {
         // Waits for the first byte (or the end) and puts it back for the run to read.
         const int c = std::getc(stdin);
-        if (c == EOF) throw InputError("stdin32: standard input is empty; nothing to test");
+        if (c == EOF)
+            throw InputError(
+                to_string(config.generator) + ": standard input is empty; nothing to test");
         std::ungetc(c, stdin);
         return "";
     }
-    if (config.generator.kind != GeneratorKind::file) return "";
     const std::string& path = config.generator.path;
     struct stat st { };
     if (::stat(path.c_str(), &st) != 0)
         throw InputError("cannot open '" + path + "': " + std::strerror(errno));
     if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
-        throw InputError("'" + path + "' is not a file of 32-bit words");
+        throw InputError("'" + path + "' is not a file of " + word + "s");
     if (!S_ISREG(st.st_mode)) return ""; // a pipe or device: read once, cannot be hashed
-    if (st.st_size < 4) throw InputError("'" + path + "' holds no 32-bit word");
+    if (st.st_size < bytes) throw InputError("'" + path + "' holds no " + word);
+    // A size that is not a whole number of words: the file is not what its generator names
+    // (another word width, or cut off while written).
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const auto width = static_cast<std::uint64_t>(bytes);
+    if (size % width != 0)
+        throw InputError("'" + path + "' ends in the middle of a " + word + " ("
+            + std::to_string(size) + " bytes: " + std::to_string(size / width) + " words and "
+            + std::to_string(size % width) + " bytes)");
     return sha256_of_file(path);
 }
 

@@ -31,10 +31,10 @@ int open_special_output(const std::string& path);
 // Refuses a --log FILE whose directory does not exist or cannot be written.
 void check_log_path(const std::string& path);
 
-// The external input of a file: or stdin32 configuration, checked before a run is stored:
-// a file: must be a readable regular file of at least one 32-bit word (its SHA-256 is
-// returned, to be stored and compared on resume); standard input must not be empty (nothing
-// is consumed). Returns "" for other generators.
+// The external input of a stdin32, stdin64, file: or file64: configuration, checked before a
+// run is stored: a file must be a readable regular file of whole words (4 bytes for file:, 8
+// for file64:), at least one (its SHA-256 is returned, to be stored and compared on resume);
+// standard input must not be empty (nothing is consumed). Returns "" for other generators.
 std::string check_external_input(const Configuration& config);
 
 // mtdc parameter sets are checked as `rngvet dc verify` checks them (layout, primitive

@@ -27,7 +27,9 @@ std::string seed_help()
         help += (help.empty() ? "seeds: " : "; ") + names + " " + rows[i].seed_format;
         names.clear();
     }
-    return help + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array)";
+    return help
+        + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array); external "
+          "streams: the seed their generator was given, recorded as given";
 }
 
 } // namespace
@@ -50,7 +52,11 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
     const std::string view_help = "the 32-bit words TestU01 reads: " + word_help(view_words());
     options.add_options()("generator,g", generator_value, generator_help.c_str())("seed,s",
         po::value(&seed),
-        seed_help().c_str())("params", po::value(&params), params_help.c_str())("param-id",
+        seed_help().c_str())("name", po::value(&name),
+        "external streams (stdin32, stdin64, file:PATH, file64:PATH): the name of the generator "
+        "behind them (letters, digits, . _ + -); the configuration becomes stdin32[NAME] etc., "
+        "so runs of other generators or seeds are told apart")("params", po::value(&params),
+        params_help.c_str())("param-id",
         po::value(&param_id)->default_value(0), "mtdc: instance i uses parameter set param-id + i")(
         "instances,n", po::value(&instances)->default_value(1), "independent instances")(
         "layout", po::value(&layout), layout_help.c_str())("seeding",
@@ -131,6 +137,7 @@ Configuration ConfigurationOptions::configuration() const
     ConfigurationText text;
     text.generator = generator;
     text.seed = seed;
+    text.name = name;
     text.params = params;
     text.param_id = param_id;
     text.instances = instances;
@@ -148,6 +155,7 @@ std::string ConfigurationOptions::arguments() const
     std::ostringstream out;
     out << "--generator\n" << generator << "\n";
     if (!seed.empty()) out << "--seed\n" << seed << "\n";
+    if (!name.empty()) out << "--name\n" << name << "\n";
     if (!params.empty()) out << "--params\n" << params << "\n--param-id\n" << param_id << "\n";
     out << "--instances\n" << instances << "\n";
     if (!layout.empty()) out << "--layout\n" << layout << "\n";

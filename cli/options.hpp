@@ -46,6 +46,7 @@ void validate(boost::any& out, const std::vector<std::string>& values, Unsigned<
 struct ConfigurationOptions {
     std::string generator;
     std::string seed;
+    std::string name;
     std::string params;
     int param_id = 0;
     int instances = 1;

@@ -52,17 +52,52 @@ bool is_mtdc(const Configuration& c)
 {
     return c.generator.kind == GeneratorKind::mtdc;
 }
-// A canonical name (or its head) of an external stream, which has no other fields.
+// The word before "[NAME]" in a named external stream's canonical name: the generator's name
+// without its path ("stdin32", "file64").
+std::string external_word(GeneratorKind kind)
+{
+    const std::string row = traits(kind).name;
+    return row.substr(0, row.find(':'));
+}
+
+// A canonical name (or its head) of an external stream, which has no other fields: a stream's
+// word alone, followed by ';' options, ':PATH' (the files) or '[NAME]'.
 bool names_external(const std::string& text)
 {
     const std::string name = lower_case(text);
-    return name == "stdin32" || name.rfind("file:", 0) == 0;
+    for (const GeneratorKind kind : { GeneratorKind::stdin32, GeneratorKind::stdin64,
+             GeneratorKind::file, GeneratorKind::file64 }) {
+        const std::string word = external_word(kind);
+        if (name.rfind(word, 0) != 0) continue;
+        if (name.size() == word.size()) return true;
+        const char next = name[word.size()];
+        if (next == ';' || next == '[' || (next == ':' && reads_file(kind))) return true;
+    }
+    return false;
+}
+
+// The options an external stream's canonical name may end with, in canonical_name's order.
+const char* const external_options[] = { ";seed=", ";skip=", ";view=" };
+
+// An external stream's --name or --seed, which its canonical name holds as written: at most 64
+// letters, digits, '.', '_', '+', '-' and the characters of `more`.
+void check_external_label(const std::string& text, const char* option, const std::string& more)
+{
+    static const std::string base = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                    "0123456789._+-";
+    if (text.size() <= 64 && text.find_first_not_of(base + more) == std::string::npos) return;
+    std::string allowed = "letters, digits and . _ + -";
+    for (char ch : more)
+        allowed += std::string(" ") + ch;
+    throw InputError(std::string(option) + " '" + text + "' may hold only " + allowed
+        + " (at most 64 characters)");
 }
 
 // A canonical name cut along canonical_name's grammar, before any part is read: the head (the
 // five fields generator/instances/layout/seeding/seed, or an external stream's name) and the
-// options after ';', in canonical_name's order (zero, skip, view). A file: name keeps only its
-// view, since the path may hold ';' and '/' itself.
+// options after ';', in canonical_name's order (zero, skip, view; an external stream's seed,
+// skip, view). An external name's options are taken from its end, the last of each kind, since
+// a file's path may hold ';' and '/' itself.
 struct CanonicalParts {
     bool external = false;
     std::string head;
@@ -76,10 +111,11 @@ CanonicalParts split_canonical_name(const std::string& name)
     parts.external = names_external(name);
     parts.head = name;
     if (parts.external) {
-        const auto at = name.rfind(";view=");
-        if (at != std::string::npos) {
-            parts.options.push_back(name.substr(at + 1));
-            parts.head = name.substr(0, at);
+        for (int k = 2; k >= 0; --k) {
+            const auto at = parts.head.rfind(external_options[k]);
+            if (at == std::string::npos) continue;
+            parts.options.insert(parts.options.begin(), parts.head.substr(at + 1));
+            parts.head = parts.head.substr(0, at);
         }
         return parts;
     }
@@ -297,13 +333,15 @@ private:
     std::uint64_t position_ = 0;
 };
 
-// Raw little-endian 32-bit words from a pipe or a file. Never rewinds: running out is an
-// error that says how many words were read.
+// Raw little-endian words of 4 or 8 bytes from a pipe or a file. Never rewinds: running out is
+// an error that says how many words were read, and how many bytes of a word the stream ended
+// in the middle of.
 class ExternalStream final : public Stream {
 public:
-    ExternalStream(std::FILE* file, bool owned, std::string name)
+    ExternalStream(std::FILE* file, bool owned, int bytes, std::string name)
         : file_(file)
         , owned_(owned)
+        , bytes_(static_cast<std::size_t>(bytes))
         , name_(std::move(name))
     {
     }
@@ -311,23 +349,34 @@ public:
     {
         if (owned_) std::fclose(file_);
     }
-    int bits() const override { return 32; }
+    int bits() const override { return static_cast<int>(8 * bytes_); }
     std::string name() const override { return name_; }
     void fill(std::uint64_t* out, std::size_t n) override
     {
-        if (fill_available(out, n) != n)
-            throw InputError(name_ + ": the stream ended after " + std::to_string(words_)
-                + " words; more were needed");
+        if (fill_available(out, n) == n) return;
+        const std::string width = std::to_string(8 * bytes_) + "-bit";
+        if (partial_ != 0)
+            throw InputError(name_ + ": the stream ended in the middle of a " + width
+                + " word (after " + std::to_string(words_) + " words and "
+                + std::to_string(partial_) + " more bytes); more words were needed");
+        throw InputError(name_ + ": the stream ended after " + std::to_string(words_) + " words of "
+            + std::to_string(8 * bytes_) + " bits; more were needed");
     }
     std::size_t fill_available(std::uint64_t* out, std::size_t n) override
     {
-        buffer_.resize(n * 4);
-        const std::size_t got = std::fread(buffer_.data(), 4, n, file_);
+        if (partial_ != 0) return 0; // the end was reached in the middle of a word
+        buffer_.resize(n * bytes_);
+        // fread returns short only at the end (or on an error), so a short count is the end.
+        const std::size_t read = std::fread(buffer_.data(), 1, n * bytes_, file_);
+        const std::size_t got = read / bytes_;
+        partial_ = read % bytes_;
         words_ += got;
         for (std::size_t t = 0; t < got; ++t) {
-            const unsigned char* b = &buffer_[4 * t];
-            out[t] = std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16
-                | std::uint64_t(b[3]) << 24;
+            const unsigned char* b = &buffer_[bytes_ * t];
+            std::uint64_t x = 0;
+            for (std::size_t k = bytes_; k-- > 0;)
+                x = x << 8 | b[k];
+            out[t] = x;
         }
         return got;
     }
@@ -335,9 +384,11 @@ public:
 private:
     std::FILE* file_;
     bool owned_;
+    std::size_t bytes_;
     std::string name_;
     std::vector<unsigned char> buffer_;
     std::uint64_t words_ = 0;
+    std::size_t partial_ = 0; // bytes of an unfinished last word
 };
 
 } // namespace
@@ -491,6 +542,12 @@ std::string seed_string(const std::vector<std::int64_t>& seed)
     return s.empty() ? "-" : s;
 }
 
+std::string recorded_seed(const Configuration& c)
+{
+    if (!is_external(c)) return seed_string(c.seed);
+    return c.stream_seed.empty() ? "-" : c.stream_seed;
+}
+
 void load_param_sets(Configuration& c)
 {
     if (!is_mtdc(c)) return;
@@ -506,7 +563,12 @@ Configuration resolve_configuration(const ConfigurationText& text)
 {
     Configuration c;
     c.generator = parse_generator(text.generator);
-    if (!text.seed.empty()) c.seed = parse_seed(text.seed);
+    // An external stream's seed is the user's generator's, recorded as given.
+    if (is_external(c))
+        c.stream_seed = text.seed;
+    else if (!text.seed.empty())
+        c.seed = parse_seed(text.seed);
+    c.stream_name = text.name;
     c.params = text.params;
     c.param_id = text.param_id;
     c.instances = text.instances;
@@ -564,17 +626,30 @@ void validate(const Configuration& c)
     // (mt19937 keeps a --param-id: its instance configurations count it like mtdc's.)
     if (g.family != GeneratorFamily::mt && (!c.params.empty() || c.param_id != 0))
         throw InputError("--params and --param-id apply to mtdc, not to " + name);
+    if (g.family != GeneratorFamily::external && !c.stream_name.empty())
+        throw InputError("--name names the generator behind an external stream (stdin32, "
+                         "stdin64, file:PATH, file64:PATH), not "
+            + name);
     if (g.family == GeneratorFamily::external) {
         if (c.instances != 1)
             throw InputError(name + " is a single external stream; --instances must be 1");
-        if (!c.seed.empty()) throw InputError(name + " reads its numbers and takes no --seed");
-        if (c.generator.kind == GeneratorKind::file && c.generator.path.empty())
-            throw InputError("--generator file:PATH needs a path after 'file:'");
-        // split_canonical_name takes the last ";view=" of a file: name as its view.
-        if (c.generator.path.find(";view=") != std::string::npos)
-            throw InputError("the path '" + c.generator.path
-                + "' holds ';view=', which its canonical name cannot hold; rename the file or "
-                  "link it under another name");
+        if (!c.seed.empty())
+            throw InputError(name + " takes its --seed as text, the seed its generator was given");
+        if (reads_file(c.generator) && c.generator.path.empty())
+            throw InputError(std::string("--generator ") + g.name + " needs a path after '"
+                + external_word(c.generator.kind) + ":'");
+        check_external_label(c.stream_name, "--name", "");
+        check_external_label(c.stream_seed, "--seed", ",:");
+        if (c.stream_seed == "-")
+            throw InputError("--seed '-' stands for no seed in the store; give the seed the "
+                             "generator was started with");
+        // split_canonical_name takes the last ";seed=", ";skip=" and ";view=" of a file's name
+        // as its options.
+        for (const char* option : external_options)
+            if (c.generator.path.find(option) != std::string::npos)
+                throw InputError("the path '" + c.generator.path + "' holds '" + option
+                    + "', which its canonical name cannot hold; rename the file or link it under "
+                      "another name");
         return;
     }
     if (g.family != GeneratorFamily::ranmar && c.zero != ZeroPolicy::keep)
@@ -626,7 +701,14 @@ std::string canonical_name(const Configuration& c)
 {
     const std::string view
         = c.view == BitView::top32 ? "" : std::string(";view=") + to_string(c.view);
-    if (is_external(c)) return to_string(c.generator) + view;
+    if (is_external(c)) {
+        std::string head = c.stream_name.empty()
+            ? to_string(c.generator)
+            : external_word(c.generator.kind) + "[" + c.stream_name + "]";
+        if (!c.stream_seed.empty()) head += ";seed=" + c.stream_seed;
+        if (c.skip != 0) head += ";skip=" + std::to_string(c.skip);
+        return head + view;
+    }
     const std::string generator
         = is_mtdc(c) ? params_label(c, *mtdc_param_set(c)) : to_string(c.generator);
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
@@ -636,7 +718,8 @@ std::string canonical_name(const Configuration& c)
     return name + view;
 }
 
-Configuration parse_canonical_name(const std::string& name, const std::string& params_file)
+Configuration parse_canonical_name(
+    const std::string& name, const std::string& params_file, const std::string& input_path)
 {
     const auto refuse = [&](const std::string& why) {
         return InputError("'" + name + "' is not a canonical configuration name: " + why);
@@ -653,11 +736,37 @@ Configuration parse_canonical_name(const std::string& name, const std::string& p
             c.skip = parse_u64(value, "skip");
         else if (key == "view")
             c.view = parse_view(value);
+        else if (key == "seed" && parts.external)
+            c.stream_seed = value;
         else
-            throw refuse("unknown option '" + option + "' (valid: zero=, skip=, view=)");
+            throw refuse("unknown option '" + option
+                + "' (valid: zero=, skip=, view=" + (parts.external ? ", seed=)" : ")"));
     }
     if (parts.external) {
-        c.generator = parse_generator(parts.head);
+        const std::string& head = parts.head;
+        const auto open = head.find('[');
+        // KIND[NAME]: a named stream, its word one of the four (a file's path, which may hold
+        // brackets too, follows "file:" or "file64:" instead).
+        const std::string word = open == std::string::npos ? "" : head.substr(0, open);
+        bool named = false;
+        for (const GeneratorKind kind : { GeneratorKind::stdin32, GeneratorKind::stdin64,
+                 GeneratorKind::file, GeneratorKind::file64 })
+            named |= word == external_word(kind);
+        if (named && head.back() == ']') {
+            c.stream_name = head.substr(open + 1, head.size() - open - 2);
+            if (word == external_word(GeneratorKind::file)
+                || word == external_word(GeneratorKind::file64)) {
+                if (input_path.empty())
+                    throw refuse("a named file stream's name leaves out its path, which its "
+                                 "run records");
+                c.generator = parse_generator(word + ":" + input_path);
+            } else {
+                c.generator = parse_generator(word);
+            }
+        } else {
+            c.generator = parse_generator(head);
+        }
+        if (!is_external(c)) throw refuse("expected generator/instances/layout/seeding/seed");
     } else {
         const std::vector<std::string>& fields = parts.fields;
         if (fields.size() != 5) throw refuse("expected generator/instances/layout/seeding/seed");
@@ -710,7 +819,13 @@ Configuration parse_canonical_name(const std::string& name, const std::string& p
 std::string seed_family(const std::string& canonical)
 {
     CanonicalParts parts = split_canonical_name(canonical);
-    if (parts.external || parts.fields.size() != 5) return canonical;
+    if (parts.external) {
+        std::string family = parts.head;
+        for (const std::string& option : parts.options)
+            family += ";" + (option.rfind("seed=", 0) == 0 ? std::string("seed=*") : option);
+        return family;
+    }
+    if (parts.fields.size() != 5) return canonical;
     parts.fields[4] = "*";
     std::string family;
     for (const std::string& field : parts.fields)
@@ -722,12 +837,7 @@ std::string seed_family(const std::string& canonical)
 
 int resolution_bits(const Configuration& c)
 {
-    if (c.view != BitView::top32) {
-        Configuration outputs = c;
-        outputs.view = BitView::top32;
-        return view_resolution_bits(c.view, resolution_bits(outputs));
-    }
-    return traits(c.generator).bits;
+    return view_resolution_bits(c.view, traits(c.generator).bits);
 }
 
 Configuration instance_configuration(const Configuration& c, int i)
@@ -760,14 +870,25 @@ std::string params_sha256(const Configuration& c)
     return is_mtdc(c) ? mtdc_param_set(c)->sha256 : "";
 }
 
+namespace {
+
+// Whether c's words are a view stream over its outputs: every view but top32, and every view of
+// 64-bit outputs (whose top32 is a view too: their high halves).
+bool reads_through_view(const Configuration& c)
+{
+    return c.view != BitView::top32 || traits(c.generator).bits > 48;
+}
+
+} // namespace
+
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     const std::function<std::unique_ptr<Stream>(const Configuration&)>& make)
 {
-    if (c.view == BitView::top32) return make(c);
+    if (!reads_through_view(c)) return make(c);
     Configuration outputs = c;
     outputs.view = BitView::top32;
     return make_view_stream(
-        c.view, resolution_bits(outputs), c.skip,
+        c.view, traits(c.generator).bits, c.skip,
         [&](std::uint64_t skip) {
             Configuration at = outputs;
             at.skip = skip;
@@ -778,12 +899,13 @@ std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
 
 std::unique_ptr<Stream> make_external_reference(const Configuration& c)
 {
-    if (c.generator.kind == GeneratorKind::stdin32)
-        return std::make_unique<ExternalStream>(stdin, false, to_string(c.generator));
+    const int bytes = external_word_bytes(c.generator);
+    if (!reads_file(c.generator))
+        return std::make_unique<ExternalStream>(stdin, false, bytes, to_string(c.generator));
     const std::string& path = c.generator.path;
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
-    return std::make_unique<ExternalStream>(f, true, to_string(c.generator));
+    return std::make_unique<ExternalStream>(f, true, bytes, to_string(c.generator));
 }
 
 std::unique_ptr<Stream> make_mt_reference(const Configuration& c)
@@ -809,13 +931,23 @@ std::unique_ptr<Stream> make_ranmar_reference(const Configuration& c)
         std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
 }
 
-std::unique_ptr<Stream> make_stream(const Configuration& c)
+namespace {
+
+// The stream of c's outputs (c with the top32 view), skipped by c.skip outputs.
+std::unique_ptr<Stream> make_outputs(const Configuration& c)
 {
-    if (c.view != BitView::top32) return make_viewed_stream(c, make_stream);
     validate(c);
     std::unique_ptr<Stream> stream = traits(c.generator).make(c);
     stream->discard(c.skip);
     return stream;
+}
+
+} // namespace
+
+std::unique_ptr<Stream> make_stream(const Configuration& c)
+{
+    if (reads_through_view(c)) return make_viewed_stream(c, make_outputs);
+    return make_outputs(c);
 }
 
 RanmarState ranmar_instance_state(const Configuration& c, int instance)

@@ -34,6 +34,12 @@ struct Seeding {
 struct Configuration {
     GeneratorName generator; // a row of the registry (registry.hpp), with file:PATH's path
     std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
+    // External streams (stdin32, stdin64, file:PATH, file64:PATH) only: the name of the
+    // generator behind the stream (--name, "" for none) and the seed it was given (--seed, as
+    // given; "" for none). rngvet reads the stream and only records them: the name takes the
+    // place of the path in the canonical name, and the seed is the run's seed.
+    std::string stream_name;
+    std::string stream_seed;
     std::string params; // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
     // mtdc: the sets `params` names, read, parsed and hashed once (load_param_sets) and shared
     // by every copy of the configuration; null until loaded.
@@ -53,6 +59,7 @@ struct Configuration {
 struct ConfigurationText {
     std::string generator;
     std::string seed; // "" for none
+    std::string name; // external streams' --name; "" for none
     std::string params;
     int param_id = 0;
     int instances = 1;
@@ -82,6 +89,9 @@ std::string to_string(const Layout& layout);
 std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
 std::string seed_string(const std::vector<std::int64_t>& seed);
+// The seed a run of the configuration records: seed_string(seed), or an external stream's
+// stream_seed ("-" for none).
+std::string recorded_seed(const Configuration& config);
 
 // mtdc: loads the parameter sets config.params names (a built-in set, a file, or an inline
 // set) into config.param_sets, unless the sets loaded there are already those; other
@@ -105,7 +115,10 @@ inline constexpr std::uint64_t stream_position_limit = std::uint64_t(1) << 62;
 void check_stream_positions(const Configuration& config);
 
 // e.g. "ranmar48x/8/interleave/increment/1802,9373"; options that differ from their defaults
-// are appended (";zero=smallest", ";skip=1000").
+// are appended (";zero=smallest", ";skip=1000"). An external stream is its generator
+// ("stdin32", "file64:PATH"), or with --name NAME its kind and name ("stdin32[NAME]",
+// "file64[NAME]": the path is left out, so the files of one generator's seeds are one
+// configuration), then ";seed=S", ";skip=N" and ";view=V" where given.
 std::string canonical_name(const Configuration& config);
 
 // The exact inverse of canonical_name: the configuration a canonical name stands for (backend
@@ -113,12 +126,15 @@ std::string canonical_name(const Configuration& config);
 // relative to the working directory and its SHA-256 must match the name's. Throws InputError for
 // a name that is not canonical (canonical_name of the result must give the name back).
 // params_file, when given, is where an mtdc name's parameter sets are (a stored run's location of
-// them); its file name must be the name's.
-Configuration parse_canonical_name(const std::string& name, const std::string& params_file = "");
+// them); its file name must be the name's. input_path is where a named file stream's input is
+// ("file[NAME]" leaves its path out; a stored run's generator column holds it): such a name
+// without it is refused.
+Configuration parse_canonical_name(const std::string& name, const std::string& params_file = "",
+    const std::string& input_path = "");
 
 // The canonical name with its seed field replaced by "*": the key of a configuration's family
-// across seeds ("ranmar48/1/single/increment/*;zero=smallest"). External streams, which have
-// no seed, are their own key.
+// across seeds ("ranmar48/1/single/increment/*;zero=smallest"). An external stream's ";seed=S"
+// becomes ";seed=*" ("stdin32[xorshift];seed=*"); one without a seed is its own key.
 std::string seed_family(const std::string& canonical);
 
 // Resolution in bits of the configuration's stream.
@@ -135,7 +151,9 @@ Configuration instance_configuration(const Configuration& config, int i);
 std::unique_ptr<Stream> make_stream(const Configuration& config);
 
 // The view of c (view.hpp) over the streams `make` builds for c's outputs (c with the top32
-// view and a skip in outputs). For top32, make(c) itself.
+// view and a skip in outputs). For top32, make(c) itself, except for 64-bit outputs (stdin64,
+// file64:), whose top32 is the view of their high halves: `make` must then return the raw
+// outputs, as make_stream's own does.
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     const std::function<std::unique_ptr<Stream>(const Configuration&)>& make);
 

@@ -24,6 +24,10 @@ const std::vector<GeneratorTraits>& generator_registry()
             false, false, make_external_reference },
         { GeneratorKind::file, "file:PATH", GeneratorFamily::external, RanmarVariant::r48, 32, "",
             false, false, make_external_reference },
+        { GeneratorKind::stdin64, "stdin64", GeneratorFamily::external, RanmarVariant::r48, 64, "",
+            false, false, make_external_reference },
+        { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
+            "", false, false, make_external_reference },
     };
     return table;
 }
@@ -45,15 +49,17 @@ std::string generator_list()
 
 GeneratorName parse_generator(const std::string& name)
 {
-    static const std::string file_prefix = "file:";
     const std::string lower = lower_case(name);
-    if (lower.rfind(file_prefix, 0) == 0) {
-        if (name.size() == file_prefix.size())
-            throw InputError("--generator file:PATH needs a path after 'file:'");
-        return { GeneratorKind::file, name.substr(file_prefix.size()) };
+    for (const GeneratorKind kind : { GeneratorKind::file, GeneratorKind::file64 }) {
+        const std::string row = traits(kind).name; // "file:PATH"
+        const std::string prefix = row.substr(0, row.find(':') + 1);
+        if (lower.rfind(prefix, 0) != 0) continue;
+        if (name.size() == prefix.size())
+            throw InputError("--generator " + row + " needs a path after '" + prefix + "'");
+        return { kind, name.substr(prefix.size()) };
     }
     for (const GeneratorTraits& t : generator_registry())
-        if (t.kind != GeneratorKind::file && lower == t.name) return { t.kind };
+        if (!reads_file(t.kind) && lower == t.name) return { t.kind };
     throw InputError("unknown generator '" + name + "' (valid: " + generator_list() + ")");
 }
 
@@ -77,9 +83,22 @@ bool operator!=(const GeneratorName& a, const GeneratorName& b)
     return !(a == b);
 }
 
+bool reads_file(const GeneratorName& g)
+{
+    return g.kind == GeneratorKind::file || g.kind == GeneratorKind::file64;
+}
+
+int external_word_bytes(const GeneratorName& g)
+{
+    if (family(g) != GeneratorFamily::external) return 0;
+    return g.kind == GeneratorKind::stdin64 || g.kind == GeneratorKind::file64 ? 8 : 4;
+}
+
 std::string to_string(const GeneratorName& g)
 {
-    return g.kind == GeneratorKind::file ? "file:" + g.path : traits(g).name;
+    if (g.kind == GeneratorKind::file) return "file:" + g.path;
+    if (g.kind == GeneratorKind::file64) return "file64:" + g.path;
+    return traits(g).name;
 }
 
 const Words& zero_words()

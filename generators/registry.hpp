@@ -16,18 +16,28 @@ namespace rngvet {
 struct Configuration;
 class Stream;
 
-enum class GeneratorKind { ranmar24, ranmar48, ranmar48x, mtdc, mt19937, stdin32, file };
+enum class GeneratorKind {
+    ranmar24,
+    ranmar48,
+    ranmar48x,
+    mtdc,
+    mt19937,
+    stdin32,
+    file,
+    stdin64,
+    file64
+};
 
 // The engines behind the generators: RANMAR (the variant is in the registry row), the Mersenne
 // Twisters (Dynamic Creator sets or MT19937), and words read from outside.
 enum class GeneratorFamily { ranmar, mt, external };
 
-// A generator as a configuration names it: its kind, and for file:PATH the path. It converts
-// from its name ("ranmar48", "file:words.bin") through parse_generator, so a name that is not
-// a generator is an InputError where it is given.
+// A generator as a configuration names it: its kind, and for file:PATH and file64:PATH the
+// path. It converts from its name ("ranmar48", "file:words.bin") through parse_generator, so a
+// name that is not a generator is an InputError where it is given.
 struct GeneratorName {
     GeneratorKind kind = GeneratorKind::ranmar48;
-    std::string path; // GeneratorKind::file: the file of 32-bit words
+    std::string path; // GeneratorKind::file, file64: the file of 32-bit or 64-bit words
 
     GeneratorName() = default;
     GeneratorName(GeneratorKind k, std::string file_path = "")
@@ -45,10 +55,12 @@ bool operator!=(const GeneratorName& a, const GeneratorName& b);
 // One row of the registry: what a generator is.
 struct GeneratorTraits {
     GeneratorKind kind;
-    const char* name; // as written after --generator ("file:PATH" for the file row)
+    const char* name; // as written after --generator ("file:PATH", "file64:PATH" for the files)
     GeneratorFamily family;
     RanmarVariant variant; // GeneratorFamily::ranmar: the variant it seeds (others: unused)
-    int bits; // resolution of its outputs (before a view)
+    // Resolution of its outputs (before a view). 64 only for the 64-bit external streams, whose
+    // outputs are always read through a view of 32-bit words (make_stream).
+    int bits;
     const char* seed_format; // what --seed takes ("" for none)
     bool parameter_sets; // takes --params and --param-id
     bool on_devices; // the kernels of kernels/ run it (the others run on cpu only)
@@ -69,11 +81,16 @@ inline GeneratorFamily family(const GeneratorName& g)
     return traits(g.kind).family;
 }
 
-// "ranmar48", "file:PATH" with its path; a name in any case ("RANMAR48"), the path as given.
-// Throws InputError for a name not in the registry
+// "ranmar48", "file:PATH" and "file64:PATH" with their paths; a name in any case ("RANMAR48"),
+// the path as given. Throws InputError for a name not in the registry
 // ("unknown generator 'x' (valid: ...)") and for "file:" without a path.
 GeneratorName parse_generator(const std::string& name);
 std::string to_string(const GeneratorName& g);
+// Whether the generator reads a file (file:PATH, file64:PATH); its path is g.path.
+bool reads_file(const GeneratorName& g);
+// The external streams' word width in bytes: 4 (stdin32, file:), 8 (stdin64, file64:); 0 for
+// the generators rngvet computes.
+int external_word_bytes(const GeneratorName& g);
 // The registry's names joined by ", " (for messages and option help).
 std::string generator_list();
 

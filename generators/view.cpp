@@ -11,10 +11,10 @@ namespace rngvet {
 const Words& view_words()
 {
     static const Words words = {
-        { "top32", "the top 32 bits; the default" },
-        { "low32", "the low 32 bits" },
+        { "top32", "the top 32 bits, of a 64-bit word its high half; the default" },
+        { "low32", "the low 32 bits, of a 64-bit word its low half" },
         { "reversed", "top32 bit-reversed" },
-        { "packed", "every output bit once, 32 at a time" },
+        { "packed", "every output bit once, 32 at a time; a 64-bit word's high then low half" },
         { "sdk-float", "the NVIDIA SDK's float of the word" },
         { "box-muller",
             "the SDK's single-precision normals, back through the normal distribution function" },
@@ -60,7 +60,7 @@ bool is_transform(BitView view)
 
 int view_stream_bits(BitView view, int bits)
 {
-    if (view == BitView::top32) return bits;
+    if (view == BitView::top32) return bits > 48 ? 32 : bits; // 64: the high halves
     return is_transform(view) ? 53 : 32;
 }
 
@@ -100,6 +100,7 @@ PackedGroup packed_group(int bits)
 {
     if (bits == 24) return { 4, 3 };
     if (bits == 48) return { 2, 3 };
+    if (bits == 64) return { 1, 2 };
     return { 1, 1 };
 }
 
@@ -134,6 +135,9 @@ void pack_group(const std::uint64_t* x, int bits, std::uint32_t* out)
         out[0] = static_cast<std::uint32_t>(x[0] >> 16);
         out[1] = static_cast<std::uint32_t>((x[0] & 0xffff) << 16 | x[1] >> 32);
         out[2] = static_cast<std::uint32_t>(x[1] & 0xffffffff);
+    } else if (bits == 64) {
+        out[0] = static_cast<std::uint32_t>(x[0] >> 32);
+        out[1] = static_cast<std::uint32_t>(x[0] & 0xffffffff);
     } else {
         out[0] = top32(x[0], bits);
     }
@@ -160,8 +164,11 @@ public:
     std::string name() const override { return name_; }
     void fill(std::uint64_t* out, std::size_t n) override
     {
-        if (fill_available(out, n) != n)
-            throw InputError(name_ + ": the stream ended; more words were needed");
+        if (fill_available(out, n) == n) return;
+        // A finite stream of outputs (an external stream) says where it ended.
+        std::uint64_t more = 0;
+        outputs_->fill(&more, 1);
+        throw InputError(name_ + ": the stream ended; more words were needed");
     }
     std::size_t fill_available(std::uint64_t* out, std::size_t n) override
     {

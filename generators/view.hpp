@@ -1,16 +1,20 @@
 // Bit views: which 32-bit words of a generator's outputs TestU01 reads.
 //
-// An output is the b-bit integer x (b = 24, 32 or 48). TestU01's bit-level tests read GetBits,
+// An output is the b-bit integer x (b = 24, 32, 48, or 64 for the 64-bit external streams
+// stdin64 and file64:PATH). TestU01's bit-level tests read GetBits,
 // which by default holds the top 32 bits of x, so the low 16 bits of a 48-bit generator are
 // never tested and a 24-bit generator shows 8 constant bits. A view chooses other words:
 //
 //   top32     the default: GetBits = the top 32 bits (x << 8 for b = 24, x >> 16 for b = 48),
 //             GetU01 = x * 2^-b. No view stream is made; streams and p-values are as before.
-//   low32     the 32 least significant bits of x (for b = 24 x itself: 8 constant high bits).
+//             For b = 64 it is a view stream of the high halves x >> 32 (resolution 32).
+//   low32     the 32 least significant bits of x (for b = 24 x itself: 8 constant high bits;
+//             for b = 64 the low halves).
 //   reversed  the top-32 word with its bit order reversed (bit 31 <-> bit 0).
 //   packed    the outputs' bits concatenated, most significant first, cut into 32-bit words:
 //             every bit the generator makes is read once and none is constant. b = 24: four
-//             outputs make three words; b = 48: two outputs make three words; b = 32: top32.
+//             outputs make three words; b = 48: two outputs make three words; b = 64: each
+//             output makes two, its high half then its low half; b = 32: top32.
 //
 // A view other than top32 is a stream of 32-bit words (resolution 32): GetBits = the word,
 // GetU01 = word * 2^-32. Offsets (--skip, the segments of sharded tests) count view words; a

@@ -716,10 +716,10 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (c.backend == Backend::automatic)
         throw InputError("--backend auto is resolved once by run, generate and bench --feed "
                          "(resolve_auto_backend), not per stream");
+    if (c.backend == Backend::cpu) return make_stream(c); // with its view
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
-    if (c.backend == Backend::cpu) return make_stream(c);
     const Probe& pr = probe();
     const std::string available = join(pr.available);
     const std::string backend = to_string(c.backend);

@@ -157,7 +157,7 @@ RunRecord new_run_record(const NewRun& n)
     run.params_check = n.params_check;
     run.generator = to_string(config.generator);
     run.config = canonical_name(config);
-    run.seed = seed_string(config.seed);
+    run.seed = recorded_seed(config);
     run.backend = to_string(config.backend);
     run.battery = n.battery->name;
     run.mode = n.mode;
@@ -214,17 +214,21 @@ Configuration stored_configuration(
     }
     Configuration config;
     try {
-        config = parse_canonical_name(run.config, params);
+        // A named file stream's name leaves out its path; the generator column holds it.
+        const std::string prefix = run.generator.substr(0, run.generator.find(':') + 1);
+        const bool file = prefix == "file:" || prefix == "file64:";
+        config = parse_canonical_name(
+            run.config, params, file ? run.generator.substr(prefix.size()) : "");
     } catch (const InputError& e) {
         refuse_damaged(run, "config", run.config, e.what());
     }
     if (run.generator != to_string(config.generator))
         refuse_damaged(
             run, "generator", run.generator, "its config names " + to_string(config.generator));
-    if (run.seed != seed_string(config.seed))
-        refuse_damaged(run, "seed", run.seed, "its config has seed " + seed_string(config.seed));
+    if (run.seed != recorded_seed(config))
+        refuse_damaged(run, "seed", run.seed, "its config has seed " + recorded_seed(config));
     config.backend = backend;
-    if (config.generator.kind == GeneratorKind::file) {
+    if (reads_file(config.generator)) {
         const std::string now = input_sha256(config);
         if (!run.input_sha256.empty() && now != run.input_sha256)
             refuse_other_stream(run, "'" + config.generator.path + "'", run.input_sha256, now);
@@ -450,7 +454,7 @@ namespace {
 // the same file (or the run reads no file). Its tests may have read the changed data.
 std::string changed_input(const RunRecord& run, const Configuration& config)
 {
-    if (config.generator.kind != GeneratorKind::file || run.input_sha256.empty()) return "";
+    if (!reads_file(config.generator) || run.input_sha256.empty()) return "";
     const std::string& path = config.generator.path;
     std::string now;
     try {

@@ -5,11 +5,14 @@
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace {
 
@@ -280,6 +283,173 @@ TEST(Cli, GeneratedStreamPipedThroughStdinGivesTheSameBattery)
         EXPECT_EQ(a[i].pvalue, b[i].pvalue) << a[i].test_name;
     EXPECT_EQ(store.run(1)->params_sha256.size(), 64u);
     EXPECT_NE(store.run(1)->config.find("mtdc[fixstars-mt521#"), std::string::npos);
+}
+
+// Users' own generators keep their names and seeds: two generators piped in through stdin32,
+// each under its --name and run with two --seed values (recorded as given, commas and all),
+// are stored as stdin32[NAME];seed=S and compared as two configurations of two seeds.
+TEST(Cli, NamedStdinGeneratorsWithSeedsAreComparedAsTwoConfigurations)
+{
+    const std::string db = fresh("cli_named_streams.sqlite");
+    const std::string bin = RNGVET_BINARY;
+    struct Piped {
+        const char* producer; // rngvet generate's configuration
+        const char* name;
+        const char* seed;
+    };
+    const Piped runs[] = {
+        { "--generator mt19937 --seed 1", "mt", "1" },
+        { "--generator mt19937 --seed 2", "mt", "2" },
+        { "--generator ranmar48 --seed 1802,9373", "ranmar-x.48", "1802,9373" },
+        { "--generator ranmar48 --seed 1802,9374", "ranmar-x.48", "1802,9374" },
+    };
+    for (const Piped& p : runs) {
+        const Result r = run_rngvet(std::string("generate ") + p.producer
+            + " --count inf --format u32 | " + bin + " run --generator stdin32 --name " + p.name
+            + " --seed " + p.seed + " --battery smallcrush --tests 1 --db " + db);
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    rngvet::Store store(db);
+    const auto stored = store.runs();
+    ASSERT_EQ(stored.size(), 4u);
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        EXPECT_EQ(stored[i].generator, "stdin32");
+        EXPECT_EQ(stored[i].seed, runs[i].seed);
+        EXPECT_EQ(
+            stored[i].config, "stdin32[" + std::string(runs[i].name) + "];seed=" + runs[i].seed);
+    }
+    const Result report = run_rngvet("report --compare --db " + db);
+    ASSERT_EQ(report.status, 0) << report.err;
+    EXPECT_NE(report.out.find("stdin32[mt];seed=*"), std::string::npos) << report.out;
+    EXPECT_NE(report.out.find("stdin32[ranmar-x.48];seed=*"), std::string::npos) << report.out;
+    EXPECT_NE(report.out.find("2 (1; 2)"), std::string::npos) << report.out;
+    EXPECT_NE(report.out.find("2 (1802,9373; 1802,9374)"), std::string::npos) << report.out;
+    EXPECT_EQ(report.out.find("already counted"), std::string::npos) << report.out;
+
+    // --name belongs to external streams, and holds only what a canonical name can.
+    for (const char* bad :
+        { "run --generator ranmar48 --seed 1802,9373 --name x",
+            "run --generator stdin32 --name 'a b'", "run --generator stdin32 --name 'a]'",
+            "run --generator stdin32 --seed 'x;view=low32'", "run --generator stdin32 --seed -" }) {
+        const Result refused = run_rngvet(std::string(bad) + " --db " + db + " </dev/null");
+        EXPECT_EQ(refused.status, 2) << bad << ": " << refused.err;
+        EXPECT_EQ(count_lines(refused.err), 1) << bad << ": " << refused.err;
+    }
+    EXPECT_EQ(rngvet::Store(db).runs().size(), 4u);
+}
+
+// SplitMix64 outputs (Steele, Lea & Flood 2014) as a known 64-bit stream.
+std::vector<std::uint64_t> splitmix64_words(std::size_t n)
+{
+    std::vector<std::uint64_t> out;
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        out.push_back(z ^ (z >> 31));
+    }
+    return out;
+}
+
+// The words as stdin64 and file64: read them: 8 bytes each, little-endian.
+void write_le64(const std::string& path, const std::vector<std::uint64_t>& words)
+{
+    std::string bytes;
+    for (std::uint64_t w : words)
+        for (int k = 0; k < 8; ++k)
+            bytes += static_cast<char>((w >> (8 * k)) & 0xff);
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A 64-bit stream read through stdin64 and file64: is its high halves by default (top32), its
+// low halves with --view low32 and both, high first, with --view packed: bit for bit the
+// halves of the words written, as the 32-bit words TestU01 would read.
+TEST(Cli, SixtyFourBitStreamsAreReadAsTheirHalves)
+{
+    const std::vector<std::uint64_t> words = splitmix64_words(1000);
+    const std::string file = fresh("cli_sm64.bin");
+    write_le64(file, words);
+    std::ostringstream high, low, packed;
+    for (std::uint64_t w : words) {
+        high << (w >> 32) << "\n";
+        low << (w & 0xffffffffu) << "\n";
+        packed << (w >> 32) << "\n" << (w & 0xffffffffu) << "\n";
+    }
+    for (const std::string& source : { "--generator file64:" + file,
+             "--generator stdin64 --name splitmix64 --seed 0 <" + file }) {
+        const std::string g = "generate --format text-u32 " + source;
+        const Result top = run_rngvet(g + " --count 1000");
+        ASSERT_EQ(top.status, 0) << top.err;
+        EXPECT_EQ(top.out, high.str()) << source;
+        const Result bottom = run_rngvet(g + " --count 1000 --view low32");
+        ASSERT_EQ(bottom.status, 0) << bottom.err;
+        EXPECT_EQ(bottom.out, low.str()) << source;
+        const Result both = run_rngvet(g + " --count 2000 --view packed");
+        ASSERT_EQ(both.status, 0) << both.err;
+        EXPECT_EQ(both.out, packed.str()) << source;
+    }
+    // --skip counts the view's words: two packed words are one 64-bit word.
+    const Result skipped = run_rngvet("generate --format text-u32 --generator file64:" + file
+        + " --view packed --skip 3 --count 1");
+    ASSERT_EQ(skipped.status, 0) << skipped.err;
+    EXPECT_EQ(skipped.out, std::to_string(words[1] & 0xffffffffu) + "\n");
+
+    // A run stores the named configuration with its view, and resumes from the path its
+    // generator column records.
+    const std::string db = fresh("cli_sm64.sqlite");
+    const Result run = run_rngvet("run --generator file64:" + file
+        + " --name splitmix64 --seed 0 --view low32 --battery 'mcpi(points=100,reps=2)' --db "
+        + db);
+    ASSERT_EQ(run.status, 0) << run.err;
+    rngvet::Store store(db);
+    ASSERT_EQ(store.runs().size(), 1u);
+    const auto r = store.runs()[0];
+    EXPECT_EQ(r.config, "file64[splitmix64];seed=0;view=low32");
+    EXPECT_EQ(r.generator, "file64:" + file);
+    EXPECT_EQ(r.seed, "0");
+    EXPECT_EQ(r.resolution_bits, 32);
+    EXPECT_EQ(r.status, "complete");
+}
+
+// A 64-bit file that ends in the middle of a word is refused before anything is stored (a
+// 32-bit file: alike); a 64-bit stream that ends there fails its run, saying so.
+TEST(Cli, StreamsThatEndInTheMiddleOfAWordAreErrors)
+{
+    const std::string db = fresh("cli_midword.sqlite");
+    const std::string twelve = fresh("cli_midword12.bin");
+    const std::string six = fresh("cli_midword6.bin");
+    std::ofstream(twelve) << "abcdefghijkl";
+    std::ofstream(six) << "abcdef";
+    const Result wide = run_rngvet("run --generator file64:" + twelve + " --db " + db);
+    EXPECT_EQ(wide.status, 2);
+    EXPECT_EQ(count_lines(wide.err), 1) << wide.err;
+    EXPECT_NE(wide.err.find("ends in the middle of a 64-bit word (12 bytes: 1 words and 4 bytes)"),
+        std::string::npos)
+        << wide.err;
+    const Result narrow = run_rngvet("run --generator file:" + six + " --db " + db);
+    EXPECT_EQ(narrow.status, 2);
+    EXPECT_EQ(count_lines(narrow.err), 1) << narrow.err;
+    EXPECT_NE(narrow.err.find("ends in the middle of a 32-bit word"), std::string::npos)
+        << narrow.err;
+    EXPECT_TRUE(rngvet::Store(db).runs().empty());
+
+    const Result piped = run_rngvet("run --generator stdin64 --db " + db + " <" + twelve);
+    EXPECT_EQ(piped.status, 1) << piped.err;
+    EXPECT_NE(piped.err.find("ended in the middle of a 64-bit word (after 1 words and 4 more "
+                             "bytes)"),
+        std::string::npos)
+        << piped.err;
+    rngvet::Store store(db);
+    ASSERT_EQ(store.runs().size(), 1u);
+    EXPECT_EQ(store.runs()[0].status, "failed");
+    EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
+
+    const Result generated
+        = run_rngvet("generate --generator file64:" + twelve + " --count 2 --format text-u32");
+    EXPECT_NE(generated.status, 0);
+    EXPECT_NE(generated.err.find("in the middle of a 64-bit word"), std::string::npos)
+        << generated.err;
 }
 
 TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)

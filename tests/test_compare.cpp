@@ -253,6 +253,38 @@ TEST(ConfigurationFamily, ReplacesTheSeedFieldAndKeepsOptions)
         "mtdc[fixstars-mt521#1a2b3c4d@0]/32/interleave/same/*");
     EXPECT_EQ(configuration_family("stdin32"), "stdin32");
     EXPECT_EQ(configuration_family("file:/a/b/c/d/e.bin"), "file:/a/b/c/d/e.bin");
+    // An external stream's recorded seed is its seed field; its name (or path) and the other
+    // options stay.
+    EXPECT_EQ(configuration_family("stdin32[xorshift];seed=7"), "stdin32[xorshift];seed=*");
+    EXPECT_EQ(configuration_family("file64[splitmix64];seed=0x9e37;skip=8;view=low32"),
+        "file64[splitmix64];seed=*;skip=8;view=low32");
+    EXPECT_EQ(configuration_family("file:/a;b/w.bin;seed=3"), "file:/a;b/w.bin;seed=*");
+    EXPECT_EQ(configuration_family("stdin64;view=packed"), "stdin64;view=packed");
+}
+
+// Named external streams with recorded seeds: two generators piped in through stdin32, two
+// seeds each, are two configurations of two seeds, none of the runs left out as a repeat.
+TEST(Compare, NamedExternalStreamsAreConfigurationsWithTheirOwnSeeds)
+{
+    const std::string path = rngvet_test::fresh("compare_named_streams.sqlite");
+    Store store(path);
+    std::vector<StatisticRecord> stats;
+    for (const Stat& s : smallcrush_stats)
+        stats.push_back({ s.index, s.test, s.name, 0.5 });
+    for (const char* name : { "xorshift", "lcg" })
+        for (const char* seed : { "1", "2" })
+            store.insert_run(rngvet_test::run_record("stdin32",
+                                 "stdin32[" + std::string(name) + "];seed=" + seed, seed, 32),
+                stats);
+    const Comparison c = compare_runs(store, store.runs());
+    ASSERT_EQ(c.configurations.size(), 2u);
+    for (const char* family : { "stdin32[xorshift];seed=*", "stdin32[lcg];seed=*" }) {
+        const ConfigurationSummary& one = find(c, family);
+        EXPECT_EQ(one.seeds, (std::vector<std::string>{ "1", "2" })) << family;
+        EXPECT_EQ(one.duplicate_runs, 0) << family;
+        EXPECT_EQ(one.run_ids.size(), 2u) << family;
+    }
+    EXPECT_TRUE(c.repeated_seeds());
 }
 
 TEST(BitsRead, EveryTestOfTheThreeBatteriesHasAnEntryInTestU01Order)

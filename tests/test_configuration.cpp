@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace rngvet {
@@ -198,7 +199,11 @@ TEST(Configuration, FileStreamReadsLittleEndianWordsAndNamesTheCountAtTheEnd)
         take(*s, 1);
         FAIL() << "a stream that ended must be an error";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("ended after 2 words"), std::string::npos) << e.what();
+        // The file's last 3 bytes are not a whole word: the message says so.
+        EXPECT_NE(std::string(e.what()).find("in the middle of a 32-bit word (after 2 words and 3 "
+                                             "more bytes)"),
+            std::string::npos)
+            << e.what();
     }
     std::remove(path.c_str());
 }
@@ -344,6 +349,19 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     Configuration in;
     in.generator = GeneratorKind::stdin32;
     configs.push_back(in);
+    // 64-bit streams, with a recorded seed, a skip, a view and a name.
+    Configuration wide;
+    wide.generator = "file64:/tmp/a;b/words64.bin";
+    wide.stream_seed = "0x9e37";
+    wide.skip = 5;
+    wide.view = BitView::low32;
+    configs.push_back(wide);
+    Configuration named;
+    named.generator = GeneratorKind::stdin64;
+    named.stream_name = "splitmix64";
+    named.stream_seed = "1,2";
+    named.view = BitView::packed;
+    configs.push_back(named);
 
     // Every generator of the registry is among them.
     for (const GeneratorTraits& g : generator_registry())
@@ -364,6 +382,8 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         EXPECT_EQ(back.skip, c.skip);
         EXPECT_EQ(back.view, c.view);
         EXPECT_EQ(back.param_id, c.param_id);
+        EXPECT_EQ(back.stream_name, c.stream_name);
+        EXPECT_EQ(back.stream_seed, c.stream_seed);
         if (c.generator.kind != GeneratorKind::mtdc
             && family(c.generator) != GeneratorFamily::external) {
             // The same numbers, not only the same name.
@@ -398,6 +418,62 @@ TEST(CanonicalName, NonCanonicalSpellingsAreRefusedWithTheCanonicalForm)
             std::string(e.what()).find("ranmar48/1/single/increment/1802,9373"), std::string::npos)
             << e.what();
     }
+}
+
+// A named file stream's name leaves its path out (the files of one generator's seeds are one
+// configuration): it reads back only with the path its run records. Names and seeds hold only
+// what the name's grammar can carry, and belong to external streams only.
+TEST(CanonicalName, NamedExternalStreamsKeepTheirNameAndSeed)
+{
+    ConfigurationText text;
+    text.generator = "file64:/data/run 7/xs.bin";
+    text.name = "xorshift128+";
+    text.seed = "0xDEADBEEF";
+    text.view = "low32";
+    const Configuration c = resolve_configuration(text);
+    EXPECT_EQ(canonical_name(c), "file64[xorshift128+];seed=0xDEADBEEF;view=low32");
+    EXPECT_EQ(recorded_seed(c), "0xDEADBEEF");
+    EXPECT_EQ(resolution_bits(c), 32);
+    EXPECT_THROW(parse_canonical_name(canonical_name(c)), InputError);
+    const Configuration back = parse_canonical_name(canonical_name(c), "", "/data/run 7/xs.bin");
+    EXPECT_EQ(back.generator, c.generator);
+    EXPECT_EQ(back.stream_name, "xorshift128+");
+    EXPECT_EQ(back.stream_seed, "0xDEADBEEF");
+    EXPECT_EQ(back.view, BitView::low32);
+    EXPECT_EQ(seed_family(canonical_name(c)), "file64[xorshift128+];seed=*;view=low32");
+
+    text = ConfigurationText{};
+    text.generator = "stdin32";
+    EXPECT_EQ(recorded_seed(resolve_configuration(text)), "-");
+    for (const auto& [name, seed, says] :
+        std::vector<std::tuple<std::string, std::string, std::string>>{
+            { "a b", "", "--name 'a b' may hold only" }, { "a;view=low32", "", "may hold only" },
+            { "x]", "", "may hold only" }, { std::string(65, 'x'), "", "at most 64" },
+            { "x", "1;skip=3", "--seed '1;skip=3'" }, { "x", "-", "stands for no seed" } }) {
+        SCOPED_TRACE(name + " " + seed);
+        text.name = name;
+        text.seed = seed;
+        try {
+            resolve_configuration(text);
+            FAIL() << "accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+        }
+    }
+    text = ConfigurationText{};
+    text.generator = "ranmar48";
+    text.seed = "1802,9373";
+    text.name = "x";
+    EXPECT_THROW(resolve_configuration(text), InputError);
+    text.generator = "file64:/a;seed=1.bin";
+    text.seed = "";
+    EXPECT_THROW(resolve_configuration(text), InputError);
+    for (const char* bad : { "stdin32[]", "stdin64;seed=", "ranmar48[x]",
+             "stdin32;view=low32;seed=1", "stdin32;skip=0", "stdin32[a b]" }) {
+        SCOPED_TRACE(bad);
+        EXPECT_THROW(parse_canonical_name(bad, "", "/p.bin"), InputError);
+    }
+    EXPECT_THROW(parse_canonical_name("file64[x]"), InputError);
 }
 
 // A stored mtdc run names its parameter-set file without the directory; given where the file

@@ -177,6 +177,13 @@ const BadInput bad_inputs[] = {
     { "run --generator file:{dir} --db {db}", "not a file of 32-bit words" },
     { "run --generator file:{dir}/none.bin --db {db}", "cannot open" },
     { "run --generator file:{dir}/empty.bin --db {db}", "holds no 32-bit word" },
+    { "run --generator file:{dir}/six.bin --db {db}", "ends in the middle of a 32-bit word" },
+    { "run --generator stdin64 --db {db} </dev/null", "standard input is empty" },
+    { "run --generator file64:{dir}/empty.bin --db {db}", "holds no 64-bit word" },
+    { "run --generator file64:{dir}/twelve.bin --db {db}", "ends in the middle of a 64-bit word" },
+    { "run --generator stdin32 --name 'x y' --db {db} <{dir}/words.bin", "--name 'x y' may hold" },
+    { "run --generator stdin64 --seed 'a;skip=5' --db {db} <{dir}/words.bin", "--seed 'a;skip=5'" },
+    { "run --generator ranmar48 --seed 1802,9373 --name x --db {db}", "external stream" },
     { "run --generator mtdc --params p=521,aaa=0,maskB=0,maskC=0 --seed 1 --db {db}", "dc verify" },
     { "run --generator mtdc --params {dir}/dup-ids.txt --seed 1 --instances 2 --db {db}",
         "dc verify" },
@@ -225,6 +232,8 @@ TEST(Robustness, EveryBadInputIsOneLineExitTwoAndTheStoreIsUnchanged)
     std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
     std::ofstream(dir + "/empty.bin").close();
     std::ofstream(dir + "/words.bin") << "0123456789abcdef";
+    std::ofstream(dir + "/six.bin") << "012345";
+    std::ofstream(dir + "/twelve.bin") << "0123456789ab";
     ::link(db.c_str(), (dir + "/link.sqlite").c_str());
     // Two sets with the same id (the id is aaa's low 16 bits): distinct streams not guaranteed.
     const std::string book = slurp(std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt");

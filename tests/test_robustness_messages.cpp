@@ -559,7 +559,7 @@ struct Command {
 const std::vector<Command>& commands()
 {
     static const std::vector<std::string> configuration
-        = { "--generator", "--seed", "--params", "--param-id", "--instances", "--layout",
+        = { "--generator", "--seed", "--name", "--params", "--param-id", "--instances", "--layout",
               "--seeding", "--zero", "--skip", "--backend", "--view" };
     static const std::vector<Command> table = {
         { "run", { "run" },

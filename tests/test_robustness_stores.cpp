@@ -264,9 +264,9 @@ TEST(Stores, EveryAcceptedNameParsesBackToItself)
     fs::create_directory(folder);
     const std::string sets = std::string(RNGVET_DATA_DIR) + "/mt521_fixstars32.txt";
     int accepted = 0, refused = 0;
-    for (const std::string name :
-        { "plain", "semi;colon", "x;view=low32", "x;view=top32", "x;zero=smallest", "hash#1@2",
-            "br]ack[et", "sp ace", "per%cent", "q?uery", "trailing;", "mtdc[a#b@0]", "p=x" }) {
+    for (const std::string name : { "plain", "semi;colon", "x;view=low32", "x;view=top32",
+             "x;zero=smallest", "hash#1@2", "br]ack[et", "sp ace", "per%cent", "q?uery",
+             "trailing;", "mtdc[a#b@0]", "p=x", "x;seed=1", "x;skip=2", "file64[n]" }) {
         const std::string path = folder + "/" + name;
         fs::copy_file(sets, path);
         for (const std::string view : { "top32", "low32" }) {
@@ -279,7 +279,13 @@ TEST(Stores, EveryAcceptedNameParsesBackToItself)
             mtdc.seed = "5";
             mtdc.params = path;
             mtdc.view = view;
-            for (const rngvet::ConfigurationText& text : { file, mtdc }) {
+            // 64-bit words with a recorded seed, and named (the name leaves the path out).
+            rngvet::ConfigurationText wide = file;
+            wide.generator = "file64:" + path;
+            wide.seed = "7";
+            rngvet::ConfigurationText named = wide;
+            named.name = "gen";
+            for (const rngvet::ConfigurationText& text : { file, mtdc, wide, named }) {
                 rngvet::Configuration c;
                 try {
                     c = rngvet::resolve_configuration(text);
@@ -290,8 +296,8 @@ TEST(Stores, EveryAcceptedNameParsesBackToItself)
                 ++accepted;
                 const std::string canonical = rngvet::canonical_name(c);
                 try {
-                    const rngvet::Configuration back
-                        = rngvet::parse_canonical_name(canonical, text.params);
+                    const rngvet::Configuration back = rngvet::parse_canonical_name(
+                        canonical, text.params, text.name.empty() ? "" : c.generator.path);
                     EXPECT_EQ(rngvet::canonical_name(back), canonical);
                     EXPECT_EQ(back.generator.path, c.generator.path);
                     EXPECT_EQ(back.params, c.params);
@@ -301,7 +307,7 @@ TEST(Stores, EveryAcceptedNameParsesBackToItself)
             }
         }
     }
-    EXPECT_GT(accepted, 30);
+    EXPECT_GT(accepted, 60);
     EXPECT_GT(refused, 0);
     RecordProperty("accepted", accepted);
     RecordProperty("refused", refused);

@@ -87,7 +87,8 @@ std::vector<CheckResult> check_output_contracts()
     out.push_back(u01_contract("ranmar24 (zero smallest)", 24, false));
     out.push_back(u01_contract("ranmar48, ranmar48x (zero keep)", 48, true));
     out.push_back(u01_contract("ranmar48, ranmar48x (zero smallest)", 48, false));
-    out.push_back(u01_contract("mtdc, mt19937, stdin32, file", 32, true));
+    out.push_back(
+        u01_contract("mtdc, mt19937, stdin32, file, and the views of stdin64, file64", 32, true));
 
     // The 24-bit generators' bits reach GetBits left-aligned: bit 23 of x is bit 31.
     {
