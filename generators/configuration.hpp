@@ -32,7 +32,8 @@ struct Seeding {
 
 struct Configuration {
     GeneratorName generator; // a row of the registry (registry.hpp), with file:PATH's path
-    std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
+    std::vector<std::int64_t>
+        seed; // ranmar: {ij, kl}; mtdc, r250: {s}; mt19937: {s} or a key array
     std::string params; // mtdc: a built-in set name, a file, or p=P,aaa=A,maskB=B,maskC=C
     // mtdc: the sets `params` names, read, parsed and hashed once (load_param_sets) and shared
     // by every copy of the configuration; null until loaded.
@@ -140,6 +141,11 @@ std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
 // the host (kernels/).
 struct RanmarState;
 RanmarState ranmar_instance_state(const Configuration& config, int instance);
+
+// The seeded state of R250 instance `instance` of a validated r250 / r250gsl configuration
+// (split:S jumped), as make_stream seeds it, for backends that seed on the host (kernels/).
+struct R250State;
+R250State r250_instance_state(const Configuration& config, int instance);
 
 // The parameters and seeded states of every instance of a validated mtdc / mt19937
 // configuration: what make_stream builds, for backends that seed on the host (kernels/).
