@@ -102,6 +102,21 @@ std::vector<Backend> all_backends()
     return { Backend::cpu, Backend::openmp, Backend::opencl, Backend::cuda, Backend::automatic };
 }
 
+bool runs_on(const GeneratorTraits& g, Backend b)
+{
+    switch (b) {
+    case Backend::cpu:
+    case Backend::automatic:
+        return true;
+    case Backend::openmp:
+        return g.on_devices;
+    case Backend::opencl:
+    case Backend::cuda:
+        return g.on_devices && g.on_gpus;
+    }
+    return false;
+}
+
 Backend parse_backend(const std::string& text)
 {
     for (Backend b : all_backends())

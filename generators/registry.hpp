@@ -100,5 +100,8 @@ Backend parse_backend(const std::string& text);
 const char* to_string(Backend backend);
 // The backends a configuration can name, "auto" last.
 std::vector<Backend> all_backends();
+// Whether backend b has the generator's arithmetic: cpu every generator, openmp those
+// on_devices, opencl and cuda those on_gpus; auto every generator (it picks one that has it).
+bool runs_on(const GeneratorTraits& g, Backend b);
 
 } // namespace rngvet

@@ -773,7 +773,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
             + "' runs ranmar24, ranmar48, ranmar48x, mtdc, mt19937, r250 and r250gsl; use "
               "--backend cpu for '"
             + to_string(c.generator) + "'");
-    if (!g.on_gpus && c.backend != Backend::openmp)
+    if (!runs_on(g, c.backend))
         throw InputError("backend '" + backend + "' has no kernel for '" + to_string(c.generator)
             + "'; it runs on cpu and openmp (or --backend auto)");
     if (g.family == GeneratorFamily::r250) {
