@@ -16,6 +16,12 @@
 //      set over GF(2), so the 32 bit columns of the register are independent sequences (an
 //      LCG-filled table alone does not guarantee that).
 // The outputs are x_250, x_251, ...: the 250 seeding words are not output.
+// What the seeding implies for several seeds: 69069 = 1 (mod 4), so bit b of 69069^k s depends
+// on s mod 2^(b+1) only, and the diagonal words are the same for every seed. Two seeds equal
+// mod 2^k therefore give streams whose low k bits coincide for ever (the recurrence acts on each
+// bit column alone), and any two seeds agree in more bits than chance at their start
+// (`rngvet validate`'s instance-start check fails r250 instances under every seeding scheme but
+// split:S, which cuts one seed's stream).
 //
 // Two tap orders. R250Taps::stated (the default) follows the recurrence as Kirkpatrick and Stoll
 // and Ferrenberg et al. state it, lag 103. R250Taps::gsl is the buffer indexing of GSL's r250.c

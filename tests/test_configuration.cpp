@@ -352,6 +352,26 @@ TEST(R250Configuration, InstancesAreTheR250StreamsOfTheirSeeds)
     }
 }
 
+// The seeding's known weakness (r250.hpp): seeds equal mod 2^k share their low k bits for ever.
+TEST(R250Configuration, SeedsEqualModTwoToTheKShareTheirLowKBits)
+{
+    const auto low_bits = [](std::int64_t seed, std::uint32_t mask) {
+        Configuration c;
+        c.generator = "r250";
+        c.seed = { seed };
+        c.skip = 1000000;
+        const auto v = take(*make_stream(c), 20000);
+        std::vector<std::uint32_t> low;
+        for (std::uint64_t x : v)
+            low.push_back(static_cast<std::uint32_t>(x) & mask);
+        return low;
+    };
+    EXPECT_EQ(low_bits(3, 7), low_bits(11, 7)); // 3 = 11 (mod 8)
+    EXPECT_NE(low_bits(3, 15), low_bits(11, 15));
+    EXPECT_NE(low_bits(3, 7), low_bits(7, 7));
+    EXPECT_EQ(low_bits(3, 1), low_bits(7, 1));
+}
+
 TEST(R250Configuration, SeedsReachingZeroAndForeignOptionsAreRefused)
 {
     Configuration c;

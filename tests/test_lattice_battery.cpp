@@ -364,6 +364,32 @@ TEST(IsingCli, BuiltInR250FailsTheWolffTestAsItsWordsThroughStdin32Do)
     EXPECT_LT(stats_of(db, 3).at(4).pvalue, 1e-10);
 }
 
+// Sharded, each test of r250 starts at its segment, (k - 1) x 2^40, by the GF(2) jump-ahead: the
+// same statistics as a serial run of that test with --skip, and as openmp's.
+TEST(IsingCli, R250ShardedTestsStartAtTheirSegmentsByJumpAhead)
+{
+    const std::string db = fresh("ising_r250_sharded.sqlite");
+    const std::string config
+        = "--generator r250gsl --seed 5 --battery 'ising(L=8,therm=256,steps=2048,reps=3)'";
+    auto r = run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_rngvet(
+        "run " + config + " --tests 3 --skip " + std::to_string(2ull << 40) + " --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto sharded = stats_of(db, 1), serial = stats_of(db, 2);
+    ASSERT_EQ(serial.size(), 10u);
+    for (const auto& [index, s] : serial)
+        EXPECT_TRUE(same_bits(sharded.at(index).pvalue, s.pvalue)) << s.test_name;
+    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+        GTEST_SKIP() << "the openmp backend is not built here";
+    r = run_rngvet("run " + config + " --tests 3 --skip " + std::to_string(2ull << 40)
+        + " --backend openmp --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto omp = stats_of(db, 3);
+    for (const auto& [index, s] : serial)
+        EXPECT_TRUE(same_bits(omp.at(index).pvalue, s.pvalue)) << s.test_name;
+}
+
 TEST(IsingCli, SerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
 {
     const std::string db = fresh("ising_sharded.sqlite");
