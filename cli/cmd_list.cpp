@@ -24,7 +24,8 @@ int cmd_list(int argc, char** argv)
             std::cout << "words read, cpu only";
         else
             std::cout << "outputs, --seed " << g.seed_format
-                      << (g.parameter_sets ? ", --params" : "");
+                      << (g.parameter_sets ? ", --params" : "")
+                      << (g.on_devices && !g.on_gpus ? ", cpu and openmp only" : "");
         std::cout << ")\n";
     }
     std::cout << "batteries:\n";

@@ -7,6 +7,7 @@
 #include "layout_index.hpp"
 #include "mt.hpp"
 #include "mt_params.hpp"
+#include "r250.hpp"
 #include "ranmar.hpp"
 #include "sha256.hpp"
 
@@ -43,6 +44,10 @@ bool is_ranmar(const Configuration& c)
 bool is_mt(const Configuration& c)
 {
     return family(c.generator) == GeneratorFamily::mt;
+}
+bool is_r250(const Configuration& c)
+{
+    return family(c.generator) == GeneratorFamily::r250;
 }
 bool is_external(const Configuration& c)
 {
@@ -228,7 +233,8 @@ std::string params_label(const Configuration& c, const MtParamSet& set)
         + "]";
 }
 
-// Seed of instance i for the Mersenne Twisters (32-bit seeds, wrapping).
+// Seed of instance i for the generators of one 32-bit seed, the Mersenne Twisters and R250
+// (wrapping).
 std::uint32_t mt_instance_seed(const Configuration& c, int i)
 {
     const std::uint64_t base = static_cast<std::uint64_t>(c.seed[0]);
@@ -292,6 +298,32 @@ struct MtEngine {
     }
     Gf2Poly phi; // computed on the first jump
 };
+
+struct R250Engine {
+    R250State state;
+    std::uint64_t next() { return r250_next(state); }
+    void jump(std::uint64_t n) { r250_jump(state, n); }
+};
+
+// The smallest i >= 0 with base + stride * i = 0 (mod 2^32), or 2^32 when there is none: where
+// an R250 seeding scheme reaches the seed 0, which GSL's seeding (r250.hpp) takes as seed 1.
+std::uint64_t r250_first_zero_seed(std::uint32_t base, std::uint32_t stride)
+{
+    if (base == 0) return 0;
+    if (stride == 0) return std::uint64_t(1) << 32;
+    int v = 0;
+    while (!((stride >> v) & 1u))
+        ++v;
+    if (base & ((std::uint32_t(1) << v) - 1)) return std::uint64_t(1) << 32;
+    // (stride / 2^v) i = -base / 2^v (mod 2^(32 - v)), the inverse of the odd stride / 2^v by
+    // Newton's iteration (each step doubles the bits that are right).
+    const std::uint32_t odd = stride >> v;
+    std::uint32_t inverse = odd;
+    for (int k = 0; k < 5; ++k)
+        inverse *= 2u - odd * inverse;
+    const std::uint64_t modulus = std::uint64_t(1) << (32 - v);
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(-(base >> v) * inverse)) % modulus;
+}
 
 // N engines combined into one stream by a layout (layout_index.hpp, the arithmetic the kernels
 // use too). Outputs are consumed strictly in stream order, so each instance simply hands out
@@ -654,6 +686,23 @@ void validate(const Configuration& c)
     }
     if (g.family != GeneratorFamily::ranmar && c.zero != ZeroPolicy::keep)
         throw InputError("--zero applies to the RANMAR generators only");
+    if (g.family == GeneratorFamily::r250) {
+        if (c.seed.size() != 1) throw InputError(name + " takes one seed --seed S (1..4294967295)");
+        if (c.seed[0] < 1 || c.seed[0] > 0xFFFFFFFFll)
+            throw InputError(name + " seed " + std::to_string(c.seed[0])
+                + " is out of range 1..4294967295 (its seeding takes 0 as 1)");
+        // increment and stride:S reach the seed 0 (that is, 1) by wrapping around 2^32.
+        const auto base = static_cast<std::uint32_t>(c.seed[0]);
+        const bool stepped
+            = c.seeding.kind == SeedingKind::increment || c.seeding.kind == SeedingKind::stride;
+        const auto step = static_cast<std::uint32_t>(
+            c.seeding.kind == SeedingKind::increment ? 1 : c.seeding.stride);
+        if (stepped && r250_first_zero_seed(base, step) < static_cast<std::uint64_t>(c.instances))
+            throw InputError(name + " instance " + std::to_string(r250_first_zero_seed(base, step))
+                + " of --seeding " + to_string(c.seeding)
+                + " would get the seed 0 (seed 1's stream); choose another --seed");
+        return;
+    }
     if (g.family == GeneratorFamily::mt) {
         if (c.seed.empty()) throw InputError(name + " needs --seed S (a 32-bit seed)");
         for (std::int64_t v : c.seed)
@@ -857,6 +906,8 @@ Configuration instance_configuration(const Configuration& c, int i)
     } else if (is_mt(c)) {
         one.seed[0] = mt_instance_seed(c, i);
         if (c.seeding.kind != SeedingKind::split) one.param_id = c.param_id + i;
+    } else if (is_r250(c)) {
+        one.seed[0] = mt_instance_seed(c, i);
     }
     // split:S: the base stream from number i * S on.
     if (c.seeding.kind == SeedingKind::split)
@@ -922,6 +973,15 @@ std::unique_ptr<Stream> make_mt_reference(const Configuration& c)
         std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
 }
 
+std::unique_ptr<Stream> make_r250_reference(const Configuration& c)
+{
+    std::vector<R250Engine> engines(static_cast<std::size_t>(c.instances));
+    for (int i = 0; i < c.instances; ++i)
+        engines[static_cast<std::size_t>(i)].state = r250_instance_state(c, i);
+    return std::make_unique<CombinedStream<R250Engine>>(
+        std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
+}
+
 std::unique_ptr<Stream> make_ranmar_reference(const Configuration& c)
 {
     std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
@@ -958,6 +1018,15 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
     ranmar_seed(state, traits(c.generator).variant, ij, kl, c.zero);
     if (c.seeding.kind == SeedingKind::split)
         ranmar_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
+    return state;
+}
+
+R250State r250_instance_state(const Configuration& c, int instance)
+{
+    R250State state{};
+    r250_seed(state, mt_instance_seed(c, instance), traits(c.generator).taps);
+    if (c.seeding.kind == SeedingKind::split)
+        r250_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
 }
 

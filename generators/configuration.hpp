@@ -33,7 +33,7 @@ struct Seeding {
 
 struct Configuration {
     GeneratorName generator; // a row of the registry (registry.hpp), with file:PATH's path
-    std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc: {s}; mt19937: {s} or a key array
+    std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc, r250: {s}; mt19937: {s} or a key array
     // External streams (stdin32, stdin64, file:PATH, file64:PATH) only: the name of the
     // generator behind the stream (--name, "" for none) and the seed it was given (--seed, as
     // given; "" for none). rngvet reads the stream and only records them: the name takes the
@@ -162,6 +162,11 @@ std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
 // the host (kernels/).
 struct RanmarState;
 RanmarState ranmar_instance_state(const Configuration& config, int instance);
+
+// The seeded state of R250 instance `instance` of a validated r250 / r250gsl configuration
+// (split:S jumped), as make_stream seeds it, for backends that seed on the host (kernels/).
+struct R250State;
+R250State r250_instance_state(const Configuration& config, int instance);
 
 // The parameters and seeded states of every instance of a validated mtdc / mt19937
 // configuration: what make_stream builds, for backends that seed on the host (kernels/).

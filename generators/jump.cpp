@@ -144,6 +144,11 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& phi, std::uint64_t 
 
 Gf2Poly mt_jump_polynomial(const Gf2Poly& phi, std::uint64_t n)
 {
+    return gf2_jump_polynomial(phi, n);
+}
+
+Gf2Poly gf2_jump_polynomial(const Gf2Poly& phi, std::uint64_t n)
+{
     // g(x) = x^n mod phi by square-and-multiply.
     const Gf2Modulus mod(phi);
     Gf2Poly g = Gf2Poly::monomial(0);
@@ -168,6 +173,40 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g)
             acc.st[(acc.k + j) % nn] ^= s.st[(s.k + j) % nn];
     }
     s = acc;
+}
+
+Gf2Poly r250_characteristic_polynomial(int short_lag)
+{
+    // x_{t+250} = x_{t+250-s} XOR x_t.
+    Gf2Poly p = Gf2Poly::monomial(r250_long_lag);
+    p.set_coeff(r250_long_lag - short_lag, true);
+    p.set_coeff(0, true);
+    return p;
+}
+
+void r250_jump(R250State& s, std::uint64_t n)
+{
+    if (n == 0) return;
+    r250_jump(s, gf2_jump_polynomial(r250_characteristic_polynomial(s.short_lag), n));
+}
+
+void r250_jump(R250State& s, const Gf2Poly& g)
+{
+    constexpr int lags = r250_long_lag;
+    // y[k] = x_{t+k}, k = 0..498: the register (t = n - 250), then 249 words of the recurrence.
+    std::uint32_t y[2 * lags - 1];
+    r250_register(s, y);
+    for (int k = lags; k < 2 * lags - 1; ++k)
+        y[k] = y[k - s.short_lag] ^ y[k - lags];
+    std::uint32_t next[lags] = {};
+    for (int k = 0; k <= g.degree(); ++k) {
+        if (!g.coeff(k)) continue;
+        for (int j = 0; j < lags; ++j)
+            next[j] ^= y[j + k];
+    }
+    for (int j = 0; j < lags; ++j)
+        s.x[j] = next[j];
+    s.i = 0;
 }
 
 } // namespace rngvet

@@ -16,6 +16,12 @@
 //      set over GF(2), so the 32 bit columns of the register are independent sequences (an
 //      LCG-filled table alone does not guarantee that).
 // The outputs are x_250, x_251, ...: the 250 seeding words are not output.
+// What the seeding implies for several seeds: 69069 = 1 (mod 4), so bit b of 69069^k s depends
+// on s mod 2^(b+1) only, and the diagonal words are the same for every seed. Two seeds equal
+// mod 2^k therefore give streams whose low k bits coincide for ever (the recurrence acts on each
+// bit column alone), and any two seeds agree in more bits than chance at their start
+// (`rngvet validate`'s instance-start check fails r250 instances under every seeding scheme but
+// split:S, which cuts one seed's stream).
 //
 // Two tap orders. R250Taps::stated (the default) follows the recurrence as Kirkpatrick and Stoll
 // and Ferrenberg et al. state it, lag 103. R250Taps::gsl is the buffer indexing of GSL's r250.c
@@ -24,7 +30,8 @@
 // those of lag 103 read backwards. It reproduces GSL's gsl_rng_r250 word for word (GSL's test:
 // seed 1, the 10000th output is 1100653588). Both fail the Wolff test; the gsl order by about as
 // many standard errors as Ferrenberg et al. published, the stated order by more
-// (tests/test_lattice.cpp).
+// (tests/test_lattice.cpp). The generators `r250` and `r250gsl` of the registry are these two
+// orders (one 32-bit seed each; exact jump-ahead in jump.hpp).
 #pragma once
 
 #include "stream.hpp"
@@ -37,50 +44,84 @@ namespace rngvet {
 
 enum class R250Taps { stated, gsl };
 
+inline constexpr int r250_long_lag = 250;
+
+// The register: x[i] holds x_{n-250} before output n, the older words follow it cyclically.
+struct R250State {
+    std::uint32_t x[r250_long_lag];
+    int i; // position of x_{n-250}
+    int short_lag; // 103, or 147 for the gsl order
+};
+
+inline int r250_short_lag(R250Taps taps)
+{
+    return taps == R250Taps::stated ? 103 : 147;
+}
+
+// Kirkpatrick and Stoll's seeding, above (seed 0 is seed 1, as in GSL).
+inline void r250_seed(R250State& st, std::uint32_t seed, R250Taps taps = R250Taps::stated)
+{
+    std::uint32_t s = seed == 0 ? 1u : seed;
+    for (int k = 0; k < r250_long_lag; ++k) {
+        s = 69069u * s; // mod 2^32 by unsigned wrap-around
+        st.x[k] = s;
+    }
+    std::uint32_t diagonal = 0x80000000u;
+    std::uint32_t keep = 0xFFFFFFFFu;
+    for (int j = 0; j < 32; ++j) {
+        const int k = 7 * j + 3;
+        st.x[k] &= keep; // clear the bits left of the diagonal
+        st.x[k] |= diagonal; // set the diagonal bit
+        keep >>= 1;
+        diagonal >>= 1;
+    }
+    st.i = 0;
+    st.short_lag = r250_short_lag(taps);
+}
+
+// The next word: x[i] holds x_{n-250}; x_{n-s} (s the short lag) sits 250 - s places further
+// on (mod 250).
+inline std::uint32_t r250_next(R250State& st)
+{
+    const int i = st.i, s = st.short_lag;
+    const int j = i < s ? i + (r250_long_lag - s) : i - s;
+    const std::uint32_t x = st.x[i] ^ st.x[j];
+    st.x[i] = x;
+    st.i = i + 1 == r250_long_lag ? 0 : i + 1;
+    return x;
+}
+
+// The register, oldest word first (x_{n-250} .. x_{n-1} before output n).
+inline void r250_register(const R250State& st, std::uint32_t* out)
+{
+    for (int k = 0; k < r250_long_lag; ++k)
+        out[k] = st.x[(st.i + k) % r250_long_lag];
+}
+
+// One R250 register as a stream of its own (the lattice tests drive the Monte Carlo chains with
+// it); `rngvet run --generator r250|r250gsl` builds its streams from the same state and step
+// (configuration.cpp), with exact jump-ahead (jump.hpp).
 class R250Stream : public Stream {
 public:
-    static constexpr int long_lag = 250;
+    static constexpr int long_lag = r250_long_lag;
 
     explicit R250Stream(std::uint32_t seed, R250Taps taps = R250Taps::stated)
         : seed_(seed)
         , taps_(taps)
-        , short_lag_(taps == R250Taps::stated ? 103 : 147)
     {
-        std::uint32_t s = seed == 0 ? 1u : seed;
-        for (int i = 0; i < long_lag; ++i) {
-            s = 69069u * s; // mod 2^32 by unsigned wrap-around
-            x_[i] = s;
-        }
-        std::uint32_t diagonal = 0x80000000u;
-        std::uint32_t keep = 0xFFFFFFFFu;
-        for (int j = 0; j < 32; ++j) {
-            const int k = 7 * j + 3;
-            x_[k] &= keep; // clear the bits left of the diagonal
-            x_[k] |= diagonal; // set the diagonal bit
-            keep >>= 1;
-            diagonal >>= 1;
-        }
+        r250_seed(state_, seed, taps);
     }
 
     // The short lag: 103, or 147 for the gsl order.
-    int short_lag() const { return short_lag_; }
+    int short_lag() const { return state_.short_lag; }
 
-    // The next word: x_[i_] holds x_{n-250}; x_{n-s} (s the short lag) sits 250 - s places
-    // further on (mod 250).
-    std::uint32_t next()
-    {
-        const int j = i_ < short_lag_ ? i_ + (long_lag - short_lag_) : i_ - short_lag_;
-        const std::uint32_t x = x_[i_] ^ x_[j];
-        x_[i_] = x;
-        i_ = i_ + 1 == long_lag ? 0 : i_ + 1;
-        return x;
-    }
+    std::uint32_t next() { return r250_next(state_); }
 
     int bits() const override { return 32; }
     void fill(std::uint64_t* out, std::size_t n) override
     {
         for (std::size_t k = 0; k < n; ++k)
-            out[k] = next();
+            out[k] = r250_next(state_);
     }
     std::string name() const override
     {
@@ -88,18 +129,12 @@ public:
     }
 
     // The current register, oldest word first (x_{n-250} .. x_{n-1} before output n).
-    void register_words(std::uint32_t* out) const
-    {
-        for (int k = 0; k < long_lag; ++k)
-            out[k] = x_[(i_ + k) % long_lag];
-    }
+    void register_words(std::uint32_t* out) const { r250_register(state_, out); }
 
 private:
     std::uint32_t seed_;
     R250Taps taps_;
-    int short_lag_;
-    std::uint32_t x_[long_lag];
-    int i_ = 0;
+    R250State state_;
 };
 
 } // namespace rngvet

@@ -11,23 +11,27 @@ const std::vector<GeneratorTraits>& generator_registry()
 {
     static const std::vector<GeneratorTraits> table = {
         { GeneratorKind::ranmar24, "ranmar24", GeneratorFamily::ranmar, RanmarVariant::r24, 24,
-            "IJ,KL", false, true, make_ranmar_reference },
+            "IJ,KL", false, true, true, make_ranmar_reference },
         { GeneratorKind::ranmar48, "ranmar48", GeneratorFamily::ranmar, RanmarVariant::r48, 48,
-            "IJ,KL", false, true, make_ranmar_reference },
+            "IJ,KL", false, true, true, make_ranmar_reference },
         { GeneratorKind::ranmar48x, "ranmar48x", GeneratorFamily::ranmar, RanmarVariant::r48x, 48,
-            "IJ,KL", false, true, make_ranmar_reference },
+            "IJ,KL", false, true, true, make_ranmar_reference },
         { GeneratorKind::mtdc, "mtdc", GeneratorFamily::mt, RanmarVariant::r48, 32, "S", true, true,
-            make_mt_reference },
+            true, make_mt_reference },
         { GeneratorKind::mt19937, "mt19937", GeneratorFamily::mt, RanmarVariant::r48, 32,
-            "S or K1,K2,...", false, true, make_mt_reference },
+            "S or K1,K2,...", false, true, true, make_mt_reference },
+        { GeneratorKind::r250, "r250", GeneratorFamily::r250, RanmarVariant::r48, 32, "S", false,
+            true, false, make_r250_reference, R250Taps::stated },
+        { GeneratorKind::r250gsl, "r250gsl", GeneratorFamily::r250, RanmarVariant::r48, 32, "S",
+            false, true, false, make_r250_reference, R250Taps::gsl },
         { GeneratorKind::stdin32, "stdin32", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, false, make_external_reference },
+            false, false, false, make_external_reference },
         { GeneratorKind::file, "file:PATH", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, false, make_external_reference },
+            false, false, false, make_external_reference },
         { GeneratorKind::stdin64, "stdin64", GeneratorFamily::external, RanmarVariant::r48, 64, "",
-            false, false, make_external_reference },
+            false, false, false, make_external_reference },
         { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
-            "", false, false, make_external_reference },
+            "", false, false, false, make_external_reference },
     };
     return table;
 }
@@ -138,6 +142,21 @@ const Words& backend_words()
         { "auto", "the faster of the GPU and openmp, measured; the run records the one chosen" },
     };
     return words;
+}
+
+bool runs_on(const GeneratorTraits& g, Backend b)
+{
+    switch (b) {
+    case Backend::cpu:
+    case Backend::automatic:
+        return true;
+    case Backend::openmp:
+        return g.on_devices;
+    case Backend::opencl:
+    case Backend::cuda:
+        return g.on_devices && g.on_gpus;
+    }
+    return false;
 }
 
 Backend parse_backend(const std::string& text)

@@ -4,6 +4,7 @@
 // back by to_string; everything after the parse switches on the enums.
 #pragma once
 
+#include "r250.hpp"
 #include "ranmar.hpp"
 #include "words.hpp"
 
@@ -22,6 +23,8 @@ enum class GeneratorKind {
     ranmar48x,
     mtdc,
     mt19937,
+    r250,
+    r250gsl,
     stdin32,
     file,
     stdin64,
@@ -29,8 +32,9 @@ enum class GeneratorKind {
 };
 
 // The engines behind the generators: RANMAR (the variant is in the registry row), the Mersenne
-// Twisters (Dynamic Creator sets or MT19937), and words read from outside.
-enum class GeneratorFamily { ranmar, mt, external };
+// Twisters (Dynamic Creator sets or MT19937), R250 (the tap order is in the registry row), and
+// words read from outside.
+enum class GeneratorFamily { ranmar, mt, r250, external };
 
 // A generator as a configuration names it: its kind, and for file:PATH and file64:PATH the
 // path. It converts from its name ("ranmar48", "file:words.bin") through parse_generator, so a
@@ -63,10 +67,12 @@ struct GeneratorTraits {
     int bits;
     const char* seed_format; // what --seed takes ("" for none)
     bool parameter_sets; // takes --params and --param-id
-    bool on_devices; // the kernels of kernels/ run it (the others run on cpu only)
+    bool on_devices; // the kernels of kernels/ run it on openmp (the others run on cpu only)
+    bool on_gpus; // ... and on opencl and cuda as well
     // The reference (CPU) stream of a validated configuration of this generator, with the
     // top32 view, before its skip.
     std::unique_ptr<Stream> (*make)(const Configuration&);
+    R250Taps taps = R250Taps::stated; // GeneratorFamily::r250: the tap order (others: unused)
 };
 
 // The registry, one row per generator, in the order `rngvet list` shows them.
@@ -109,5 +115,8 @@ const Words& backend_words();
 const char* to_string(Backend backend);
 // The backends a configuration can name, "auto" last.
 std::vector<Backend> all_backends();
+// Whether backend b has the generator's arithmetic: cpu every generator, openmp those
+// on_devices, opencl and cuda those on_gpus; auto every generator (it picks one that has it).
+bool runs_on(const GeneratorTraits& g, Backend b);
 
 } // namespace rngvet

@@ -7,6 +7,7 @@
 #include "generators/ranmar.hpp"
 #include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
+#include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
 #include "process/child_pool.hpp"
 #include "process/memory.hpp"
@@ -539,6 +540,29 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
     return setup;
 }
 
+R250Setup r250_setup(const Configuration& c)
+{
+    validate(c);
+    if (family(c.generator) != GeneratorFamily::r250)
+        throw InputError("r250_setup: '" + to_string(c.generator) + "' is not R250");
+    R250Setup setup;
+    setup.instances = static_cast<std::uint64_t>(c.instances);
+    setup.layout = layout_code(c.layout);
+    setup.block = c.layout.kind == LayoutKind::single || c.layout.kind == LayoutKind::interleave
+        ? 1
+        : c.layout.block;
+    setup.start = c.skip;
+    setup.name = canonical_name(c);
+    allocate(setup.states, setup.instances, c);
+    // Each instance jumps (O(log n)) over its own numbers among the first c.skip.
+    for (std::uint64_t i = 0; i < setup.instances; ++i) {
+        R250State& s = setup.states[i];
+        s = r250_instance_state(c, static_cast<int>(i));
+        r250_jump(s, rv_layout_count_before(setup.instances, setup.layout, setup.block, i, c.skip));
+    }
+    return setup;
+}
+
 namespace {
 
 // Runs f in a child of the process pool (the parent must not initialise a GPU driver it forks
@@ -598,6 +622,16 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
     if (!traits(c.generator).on_devices) {
         if (report) *report = "auto: " + to_string(c.generator) + " runs on cpu only\n";
         return Backend::cpu;
+    }
+    if (!traits(c.generator).on_gpus) {
+        // No GPU kernel: openmp where it is built, without measuring (and without the probe,
+        // which would initialise the GPU drivers in this process).
+        std::string why;
+        const Backend host = openmp_usable(why) ? Backend::openmp : Backend::cpu;
+        if (report)
+            *report = "auto: " + to_string(c.generator) + " runs on cpu and openmp only; chose "
+                + to_string(host) + "\n";
+        return host;
     }
     // Everything in the child, the probe included: this process must not initialise a GPU
     // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
@@ -704,7 +738,9 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
 
 std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options)
 {
-    if (!traits(c.generator).on_devices || c.backend == Backend::cpu) return "";
+    if (!traits(c.generator).on_devices || !traits(c.generator).on_gpus
+        || c.backend == Backend::cpu)
+        return "";
     const SegmentPlan plan = segment_plan(c, options);
     if (plan.segments <= 1) return "";
     return std::to_string(plan.segments) + " units x " + std::to_string(plan.length)
@@ -734,8 +770,17 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     const GeneratorTraits& g = traits(c.generator);
     if (!g.on_devices)
         throw InputError("backend '" + backend
-            + "' runs ranmar24, ranmar48, ranmar48x, mtdc and mt19937; use --backend cpu for '"
+            + "' runs ranmar24, ranmar48, ranmar48x, mtdc, mt19937, r250 and r250gsl; use "
+              "--backend cpu for '"
             + to_string(c.generator) + "'");
+    if (!runs_on(g, c.backend))
+        throw InputError("backend '" + backend + "' has no kernel for '" + to_string(c.generator)
+            + "'; it runs on cpu and openmp (or --backend auto)");
+    if (g.family == GeneratorFamily::r250) {
+        const R250Setup setup = r250_setup(c);
+        return std::make_unique<DeviceStream>(
+            make_openmp_r250(setup), setup.start, 32, setup.name, options.launch_numbers);
+    }
     const SegmentPlan plan = segment_plan(c, options);
     if (g.family == GeneratorFamily::ranmar) {
         const RanmarSetup setup = ranmar_setup(c, plan.segments, plan.length);
@@ -758,7 +803,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
 Configuration resolve_configuration_here(const ConfigurationText& text)
 {
     // The generator states alone, bounded from above: a Mersenne Twister keeps p/32 + 1 words
-    // (624 for MT19937, 1391 for p = 44497), RANMAR 97 table words and its sequence.
+    // (624 for MT19937, 1391 for p = 44497), RANMAR 97 table words and its sequence, R250 250
+    // words.
     const bool mt = family(parse_generator(text.generator)) == GeneratorFamily::mt;
     const std::uint64_t state_bytes = mt ? 8192 : 1024;
     check_fits_in_memory(std::uint64_t(text.instances > 0 ? text.instances : 0) * state_bytes,

@@ -1,7 +1,8 @@
 // Backends: where a configuration's stream is computed. "cpu" is the reference engine of
 // generators/ (make_stream); "openmp", "opencl" and "cuda" run the kernels of kernels/
-// (ranmar24/48/48x, mtdc, mt19937) and produce exactly the same numbers (bit for bit,
-// tests/test_backends.cpp). External streams (stdin32, file:PATH) run on "cpu" only.
+// (ranmar24/48/48x, mtdc, mt19937; r250 and r250gsl on "openmp" only) and produce exactly the
+// same numbers (bit for bit, tests/test_backends.cpp). External streams (stdin32, file:PATH)
+// run on "cpu" only.
 #pragma once
 
 #include "generators/configuration.hpp"

@@ -154,10 +154,10 @@ Configuration rngvet::library::configuration_from_text(const char* text, std::st
 
 namespace {
 
-// "auto": a CUDA device when present, else OpenMP (jump-parallel for few instances), else the
-// CPU reference. External streams exist on the CPU only. (On the H100 host's 16 cores, ranmar48
-// on one instance, 10 doubles a call: OpenMP 2.8e8 numbers/s, the CPU reference 1.75e8; 2-core
-// development machine: about equal; docs/benchmarks.md.)
+// "auto": a CUDA device when present (for generators with a GPU kernel), else OpenMP (jump-parallel
+// for few instances), else the CPU reference. External streams exist on the CPU only. (On the H100
+// host's 16 cores, ranmar48 on one instance, 10 doubles a call: OpenMP 2.8e8 numbers/s, the CPU
+// reference 1.75e8; 2-core development machine: about equal; docs/benchmarks.md.)
 rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
 {
     using rngvet::Backend;
@@ -166,7 +166,7 @@ rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
     const std::vector<Backend> here = rngvet::available_backends();
     const auto has
         = [&](Backend b) { return std::find(here.begin(), here.end(), b) != here.end(); };
-    if (has(Backend::cuda)) return Backend::cuda;
+    if (has(Backend::cuda) && rngvet::traits(c.generator).on_gpus) return Backend::cuda;
     if (has(Backend::openmp)) return Backend::openmp;
     return Backend::cpu;
 }

@@ -12,6 +12,7 @@
 #include "generators/ranmar.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/mt_device.hpp"
+#include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
 #include "tests/support.hpp"
 
@@ -67,6 +68,7 @@ protected:
     std::unique_ptr<KernelDevice> device(
         const Configuration& c, std::uint64_t segments = 1, std::uint64_t length = 0) const
     {
+        if (family(c.generator) == GeneratorFamily::r250) return make_openmp_r250(r250_setup(c));
         if (c.generator == "mtdc" || c.generator == "mt19937") {
             const MtSetup setup = mt_setup(c, segments, length);
             if (GetParam() == "openmp") return make_openmp_mt(setup);
@@ -1064,6 +1066,58 @@ TEST(Backends, UnavailableOrUnknownBackendNamesTheAvailableOnes)
             EXPECT_NE(what.find("; available: " + list), std::string::npos) << what;
             EXPECT_EQ(what.find('\n'), std::string::npos) << what;
         }
+    }
+}
+
+// R250 (r250, r250gsl): OpenMP makes the reference's numbers bit for bit in every layout and
+// seeding, across launches, skips and discards; OpenCL and CUDA, which have no kernel for it,
+// refuse it in one line.
+TEST_P(Backend, R250RunsOnOpenmpAndIsRefusedInOneLineElsewhere)
+{
+    const Configuration configs[] = {
+        mt_config("r250", "", 1, "single", "increment", { 1 }),
+        mt_config("r250gsl", "", 1, "single", "increment", { 1 }, 0, 123456789012ull),
+        mt_config("r250", "", 7, "interleave", "hash", { 99 }, 0, 1000003),
+        mt_config("r250gsl", "", 5, "block:33", "stride:1000", { 4 }),
+        mt_config("r250", "", 6, "request:17", "split:100000", { 12345 }, 0, 777),
+    };
+    if (GetParam() != "openmp") {
+        for (const Configuration& base : configs) {
+            const Configuration c = on_backend(base);
+            SCOPED_TRACE(describe(c));
+            std::string why;
+            try {
+                (void)make_backend_stream(c);
+            } catch (const InputError& e) {
+                why = e.what();
+            }
+            EXPECT_NE(why.find("has no kernel for 'r250"), std::string::npos) << why;
+            EXPECT_NE(why.find("runs on cpu and openmp"), std::string::npos) << why;
+            EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+        }
+        return;
+    }
+    for (const Configuration& base : configs) {
+        const Configuration c = on_backend(base);
+        SCOPED_TRACE(describe(c));
+        EXPECT_TRUE(same_words(reference(c, 300007), generate(c, 300007, 65537)));
+        BackendOptions options;
+        options.launch_numbers = 4097;
+        auto stream = make_backend_stream(c, options);
+        auto ref = make_stream(c);
+        for (std::uint64_t skip : { 0ull, 5ull, 200003ull, 4097ull, 1ull }) {
+            SCOPED_TRACE("discard " + std::to_string(skip));
+            stream->discard(skip);
+            ref->discard(skip);
+            std::vector<std::uint64_t> got(1001), want(1001);
+            stream->fill(got.data(), got.size());
+            ref->fill(want.data(), want.size());
+            EXPECT_TRUE(same_words(want, got));
+        }
+        // Kernel level: launches from combined index 0, so without the skip.
+        Configuration from_start = base;
+        from_start.skip = 0;
+        expect_every_slot_once(from_start);
     }
 }
 

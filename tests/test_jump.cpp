@@ -120,6 +120,53 @@ TEST(Jump, MersenneTwisterJumpOfOneBillion)
         mt_after(s, prm, phi, 1000000000, false, 100));
 }
 
+std::vector<std::uint32_t> r250_after(R250State s, std::uint64_t jump, bool use_jump, int count)
+{
+    if (use_jump)
+        r250_jump(s, jump);
+    else
+        for (std::uint64_t i = 0; i < jump; ++i)
+            r250_next(s);
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(count));
+    for (auto& x : out)
+        x = r250_next(s);
+    return out;
+}
+
+// Both tap orders, from the seeding and from mid-register positions, for distances below,
+// at and above the register's 250 words and the usual ones.
+TEST(Jump, R250JumpEqualsStepping)
+{
+    std::vector<std::uint64_t> ns = distances();
+    for (std::uint64_t n : { 103ull, 147ull, 249ull, 250ull, 251ull, 499ull, 500ull })
+        ns.push_back(n);
+    for (R250Taps taps : { R250Taps::stated, R250Taps::gsl }) {
+        R250State s{};
+        r250_seed(s, 20261126, taps);
+        for (int k = 0; k < 77; ++k)
+            r250_next(s); // the oldest word away from x[0]
+        for (std::uint64_t n : ns) {
+            SCOPED_TRACE("short lag " + std::to_string(s.short_lag) + " n = " + std::to_string(n));
+            ASSERT_EQ(r250_after(s, n, true, 600), r250_after(s, n, false, 600));
+        }
+    }
+}
+
+// Far jumps compose: 10^12 as one jump, and as two of 5 * 10^11 by a polynomial computed once.
+TEST(Jump, R250FarJumpsCompose)
+{
+    R250State s{};
+    r250_seed(s, 7, R250Taps::gsl);
+    R250State once = s, twice = s;
+    r250_jump(once, 1000000000000ull);
+    const Gf2Poly half
+        = gf2_jump_polynomial(r250_characteristic_polynomial(s.short_lag), 500000000000ull);
+    r250_jump(twice, half);
+    r250_jump(twice, half);
+    EXPECT_EQ(r250_after(once, 0, false, 1000), r250_after(twice, 0, false, 1000));
+    EXPECT_NE(r250_after(once, 0, false, 1000), r250_after(s, 0, false, 1000));
+}
+
 TEST(Jump, CombinedStreamDiscardEqualsDroppingNumbers)
 {
     std::vector<Configuration> configs;
@@ -136,6 +183,11 @@ TEST(Jump, CombinedStreamDiscardEqualsDroppingNumbers)
         m.seed = { 0 };
         m.seeding = parse_seeding("stride:0x33ff");
         configs.push_back(m);
+        Configuration r = m;
+        r.generator = "r250";
+        r.params = "";
+        r.seed = { 9 };
+        configs.push_back(r);
     }
     for (const Configuration& c : configs) {
         for (std::uint64_t n : { 0ull, 1ull, 6ull, 7ull, 13ull, 34999ull, 123457ull }) {

@@ -291,12 +291,10 @@ TEST(IsingCli, Mt19937AndRanmar48PassAtTheDefaults)
     expect_sound(db, 2, "ranmar48 seed 1802,9373");
 }
 
-// R250 (generators/r250.hpp, seed 1) is not a generator of `rngvet run`: its words go in through
-// --generator stdin32, written here until rngvet has read what the Wolff test needs and closes
-// its end. At the defaults (2^19 clusters in all) C lies about 12 standard errors low.
-TEST(IsingCli, R250FailsTheWolffTest)
+// R250's words (generators/r250.hpp, seed 1) fed through --generator stdin32, written here until
+// rngvet has read what the Wolff test needs and closes its end; returns the exit status.
+int run_r250_words_through_stdin32(const std::string& db)
 {
-    const std::string db = fresh("ising_r250.sqlite");
     const std::string err = rngvet_test::running_test_file(".err");
     std::signal(SIGPIPE, SIG_IGN);
     std::FILE* pipe = popen((std::string(RNGVET_BINARY)
@@ -305,7 +303,8 @@ TEST(IsingCli, R250FailsTheWolffTest)
                                 + db + " >/dev/null 2>" + err)
                                 .c_str(),
         "w");
-    ASSERT_NE(pipe, nullptr);
+    EXPECT_NE(pipe, nullptr);
+    if (!pipe) return -1;
     rngvet::R250Stream r250(1);
     std::vector<std::uint32_t> block(1 << 14);
     std::uint64_t written = 0;
@@ -318,13 +317,77 @@ TEST(IsingCli, R250FailsTheWolffTest)
     }
     const int status = pclose(pipe);
     std::signal(SIGPIPE, SIG_DFL);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 3) << rngvet_test::slurp(err); // --fail-on fail reached
-    const auto stored = stats_of(db, 1);
+    EXPECT_TRUE(WIFEXITED(status)) << rngvet_test::slurp(err);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The Wolff test's verdict on R250 seed 1 (its C lies about 12 standard errors low at the
+// defaults, 2^19 clusters in all): --fail-on fail exits 3, C from blocks and C over replicas
+// fail.
+void expect_r250_fails_wolff(const std::string& db, std::int64_t run)
+{
+    const auto stored = stats_of(db, run);
     ASSERT_EQ(stored.size(), 20u);
     EXPECT_EQ(stored.at(4).test_name, "Ising Wolff, C from blocks");
     EXPECT_LT(stored.at(4).pvalue, 1e-20);
     EXPECT_LT(stored.at(2).pvalue, 1e-3); // C over replicas: Student's law with 7 degrees
+}
+
+TEST(IsingCli, R250FailsTheWolffTest)
+{
+    const std::string db = fresh("ising_r250.sqlite");
+    EXPECT_EQ(run_r250_words_through_stdin32(db), 3); // --fail-on fail
+    expect_r250_fails_wolff(db, 1);
+}
+
+// The built-in generator r250 (--generator r250 --seed 1) is the same stream: it fails the Wolff
+// test with the same statistics, bit for bit, and its stored configuration names r250.
+TEST(IsingCli, BuiltInR250FailsTheWolffTestAsItsWordsThroughStdin32Do)
+{
+    const std::string db = fresh("ising_r250_builtin.sqlite");
+    const auto r = run_rngvet(
+        "run --generator r250 --seed 1 --battery ising --tests 1 --fail-on fail --db " + db);
+    EXPECT_EQ(r.status, 3) << r.err; // --fail-on fail
+    expect_r250_fails_wolff(db, 1);
+    EXPECT_EQ(rngvet::Store(db).run(1)->config, "r250/1/single/increment/1");
+    EXPECT_EQ(run_r250_words_through_stdin32(db), 3);
+    EXPECT_EQ(rngvet::Store(db).run(2)->config, "stdin32");
+    const auto builtin = stats_of(db, 1), piped = stats_of(db, 2);
+    ASSERT_EQ(builtin.size(), piped.size());
+    for (const auto& [index, s] : builtin)
+        EXPECT_TRUE(same_bits(piped.at(index).pvalue, s.pvalue)) << s.test_name;
+    // GSL's tap order fails it as well.
+    const auto gsl = run_rngvet(
+        "run --generator r250gsl --seed 1 --battery ising --tests 1 --fail-on fail --db " + db);
+    EXPECT_EQ(gsl.status, 3) << gsl.err;
+    EXPECT_EQ(rngvet::Store(db).run(3)->config, "r250gsl/1/single/increment/1");
+    EXPECT_LT(stats_of(db, 3).at(4).pvalue, 1e-10);
+}
+
+// Sharded, each test of r250 starts at its segment, (k - 1) x 2^40, by the GF(2) jump-ahead: the
+// same statistics as a serial run of that test with --skip, and as openmp's.
+TEST(IsingCli, R250ShardedTestsStartAtTheirSegmentsByJumpAhead)
+{
+    const std::string db = fresh("ising_r250_sharded.sqlite");
+    const std::string config
+        = "--generator r250gsl --seed 5 --battery 'ising(L=8,therm=256,steps=2048,reps=3)'";
+    auto r = run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_rngvet(
+        "run " + config + " --tests 3 --skip " + std::to_string(2ull << 40) + " --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto sharded = stats_of(db, 1), serial = stats_of(db, 2);
+    ASSERT_EQ(serial.size(), 10u);
+    for (const auto& [index, s] : serial)
+        EXPECT_TRUE(same_bits(sharded.at(index).pvalue, s.pvalue)) << s.test_name;
+    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+        GTEST_SKIP() << "the openmp backend is not built here";
+    r = run_rngvet("run " + config + " --tests 3 --skip " + std::to_string(2ull << 40)
+        + " --backend openmp --db " + db);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto omp = stats_of(db, 3);
+    for (const auto& [index, s] : serial)
+        EXPECT_TRUE(same_bits(omp.at(index).pvalue, s.pvalue)) << s.test_name;
 }
 
 TEST(IsingCli, SerialEqualsShardedAndCpuEqualsOpenmpBitForBit)

@@ -59,6 +59,8 @@ std::vector<CheckResult> check_known_answers(
 {
     std::vector<CheckResult> out;
     for (const KnownAnswer& row : known_answers()) {
+        // A generator without a kernel on the backend (r250 on opencl) has nothing to check.
+        if (!runs_on(traits(parse_generator(row.generator)), parse_backend(backend))) continue;
         CheckResult r{ "known-answer " + row.label(), false, "" };
         try {
             auto stream = factory(row.configuration(backend));

@@ -19,13 +19,17 @@
 // jump-parallel generation (few instances, setup.segments > 1) one iteration per unit, on the
 // reference engine (mt_next, mt_jump).
 //
+// R250: one loop iteration per instance, on the reference engine's state and step (r250_next).
+//
 // Instance states are 64-byte aligned: a RANMAR state is 13 cache lines; an MT block owns whole
 // lines of every state row (the row stride is a multiple of 16 words). So threads never share a
 // state line.
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
+#include "generators/layout_index.hpp"
 #include "kernels/launch_plan.hpp"
 #include "kernels/mt_device.hpp"
+#include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
 
 #include <cstring>
@@ -415,6 +419,49 @@ private:
     std::vector<Gf2Poly> jumps_;
 };
 
+// R250 (r250_device.hpp): each instance makes its own numbers of the launch, one thread per
+// instance, each state on cache lines of its own.
+class OpenmpR250 final : public OpenmpDevice {
+public:
+    explicit OpenmpR250(const R250Setup& setup)
+        : instances_(setup.instances)
+        , layout_(setup.layout)
+        , block_(setup.block)
+    {
+        states_.allocate(setup.states.size(), "R250 states");
+        for (std::size_t i = 0; i < setup.states.size(); ++i)
+            states_.data[i].state = setup.states[i];
+    }
+
+protected:
+    void generate(std::uint64_t g0, std::uint64_t len, std::uint64_t* out, bool count_mode) override
+    {
+        const std::uint64_t n = instances_, layout = layout_, block = block_;
+        Slot* const states = states_.data;
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < static_cast<std::int64_t>(n); ++k) {
+            const auto i = static_cast<std::uint64_t>(k);
+            R250State& st = states[i].state;
+            const std::uint64_t end = rv_layout_count_before(n, layout, block, i, g0 + len);
+            for (std::uint64_t t = rv_layout_count_before(n, layout, block, i, g0); t < end; ++t) {
+                const std::uint32_t x = r250_next(st);
+                const std::uint64_t j = rv_layout_index(n, layout, block, i, t) - g0;
+                if (count_mode)
+                    out[j] += 1;
+                else
+                    out[j] = x;
+            }
+        }
+    }
+
+private:
+    struct alignas(cache_line) Slot {
+        R250State state;
+    };
+    std::uint64_t instances_, layout_, block_;
+    AlignedArray<Slot> states_;
+};
+
 } // namespace
 
 bool openmp_usable(std::string&)
@@ -435,6 +482,11 @@ std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup)
 std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup& setup)
 {
     return std::make_unique<OpenmpKernels>(setup);
+}
+
+std::unique_ptr<KernelDevice> make_openmp_r250(const R250Setup& setup)
+{
+    return std::make_unique<OpenmpR250>(setup);
 }
 
 } // namespace rngvet
