@@ -116,8 +116,9 @@ std::vector<Row> fast_rows(
             done += request;
             continue;
         }
-        const std::uint64_t stretch = std::min<std::uint64_t>(
-            static_cast<std::uint64_t>(f->end - f->next) / request, (count - done + request - 1) / request);
+        const std::uint64_t stretch
+            = std::min<std::uint64_t>(static_cast<std::uint64_t>(f->end - f->next) / request,
+                (count - done + request - 1) / request);
         t0 = now();
         for (std::uint64_t i = 0; i < stretch; ++i) {
             if (rngvet_u01_fast(f, d.data(), request) != RNGVET_OK) fail();

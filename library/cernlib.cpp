@@ -139,8 +139,8 @@ int open_sequence(Sequence& s)
     const Chosen& c = chosen();
     rngvet_options options;
     rngvet_options_init(&options);
-    return rngvet::library::open_configuration(&s.stream,
-        s.ijkl ? seeded(c, *s.ijkl, s.start) : c.config, c.backend, options);
+    return rngvet::library::open_configuration(
+        &s.stream, s.ijkl ? seeded(c, *s.ijkl, s.start) : c.config, c.backend, options);
 }
 
 } // namespace

@@ -283,7 +283,8 @@ struct rngvet_stream {
     std::unique_ptr<Source> source;
     // rngvet_fast_of's struct for a stream whose buffer the caller may not read inline (locked,
     // direct, device): always empty, so that every request comes to rngvet_u01.
-    rngvet_fast no_fast = { rngvet::library::no_numbers, rngvet::library::no_numbers, 0.0, nullptr };
+    rngvet_fast no_fast
+        = { rngvet::library::no_numbers, rngvet::library::no_numbers, 0.0, nullptr };
 
     // Runs f under the stream's mutex where the stream is locked.
     template <class F> int call(F&& f)
@@ -294,8 +295,8 @@ struct rngvet_stream {
     }
 };
 
-int rngvet::library::open_configuration(rngvet_stream** stream, Configuration c,
-    const std::string& backend, const rngvet_options& o)
+int rngvet::library::open_configuration(
+    rngvet_stream** stream, Configuration c, const std::string& backend, const rngvet_options& o)
 {
     *stream = nullptr;
     rngvet::Backend wanted = rngvet::Backend::automatic;

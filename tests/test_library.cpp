@@ -409,8 +409,8 @@ std::string generated_text(const Configuration& c, std::uint64_t count)
     const rngvet_test::CliResult r = run_rngvet("generate --generator " + to_string(c.generator)
         + " --seed " + seed_string(c.seed) + " --instances " + std::to_string(c.instances)
         + " --layout " + to_string(c.layout) + " --seeding " + to_string(c.seeding) + " --zero "
-        + to_string(c.zero) + " --skip " + std::to_string(c.skip) + " --view "
-        + to_string(c.view) + " --count " + std::to_string(count) + " --format text-double");
+        + to_string(c.zero) + " --skip " + std::to_string(c.skip) + " --view " + to_string(c.view)
+        + " --count " + std::to_string(count) + " --format text-double");
     EXPECT_EQ(r.status, 0) << r.err;
     return r.out;
 }
@@ -523,10 +523,10 @@ TEST_P(LibraryOnBackend, TheFastPathIsRngvetU01BitForBit)
 {
     const std::string& backend = GetParam();
     enum Op { fast, u01, raw, skip };
-    const std::pair<Op, std::size_t> ops[] = { { fast, 10 }, { fast, 10 }, { u01, 7 },
-        { fast, 10 }, { raw, 3 }, { fast, 995 }, { fast, 10 }, { skip, 1500 }, { fast, 10 },
-        { fast, 0 }, { fast, 1001 }, { skip, 5 }, { fast, 1 }, { u01, 2000 }, { fast, 10 },
-        { skip, 2600 }, { fast, 999 }, { fast, 10 }, { raw, 1 }, { fast, 10 } };
+    const std::pair<Op, std::size_t> ops[] = { { fast, 10 }, { fast, 10 }, { u01, 7 }, { fast, 10 },
+        { raw, 3 }, { fast, 995 }, { fast, 10 }, { skip, 1500 }, { fast, 10 }, { fast, 0 },
+        { fast, 1001 }, { skip, 5 }, { fast, 1 }, { u01, 2000 }, { fast, 10 }, { skip, 2600 },
+        { fast, 999 }, { fast, 10 }, { raw, 1 }, { fast, 10 } };
     std::vector<std::string> names = { "ranmar48/1/single/increment/1802,9373;zero=smallest",
         "ranmar48/64/request:1000/increment/1802,9373;zero=smallest",
         "ranmar24/4/interleave/increment/1802,9373", "mt19937/3/block:1000/hash/4357;skip=12345",
@@ -757,8 +757,8 @@ TEST(Library, VettedExampleRefusesWhatTheDatabaseHasNotValidated)
     for (const std::string& options :
         { std::string("--generator ranmar48x --instances 8 --seed 1802,9373 --zero smallest"),
             std::string("--generator ranmar48 --seed 1802,9373 --zero smallest") })
-        ASSERT_EQ(run_rngvet("run " + options + " --battery smallcrush --tests 1 --db " + db).status,
-            0);
+        ASSERT_EQ(
+            run_rngvet("run " + options + " --battery smallcrush --tests 1 --db " + db).status, 0);
     // The database's verdict on run 2 (bad) made a failure, as WeightDistrib's on every seed of
     // ranmar48 in Crush (docs/findings.md).
     sql(db, "UPDATE statistics SET pvalue = 1e-12 WHERE run_id = 2");

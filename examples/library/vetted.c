@@ -44,7 +44,8 @@ static int vet(const char* db, const char* name, const char* require)
         if (!strcmp(v[i].battery, require) && v[i].seeds > 0) required_seen = 1;
     }
     if (!required_seen) {
-        fprintf(stderr, "vetted: refusing %s: %s has no complete %s run of it\n", name, db, require);
+        fprintf(
+            stderr, "vetted: refusing %s: %s has no complete %s run of it\n", name, db, require);
         return 3;
     }
     return 0;
@@ -54,7 +55,7 @@ int main(int argc, char** argv)
 {
     const char *config = NULL, *db = NULL, *require = "smallcrush";
     long long seed = -1, ntot = 0, print = 10;
-    for (int i = 1; i < argc; ++i) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (v && !strcmp(a, "--config"))
@@ -73,10 +74,11 @@ int main(int argc, char** argv)
             fprintf(stderr, "vetted: unknown argument '%s'\n", a);
             return 2;
         }
-        ++i;
     }
     if (print < 0 || ntot < 0 || ntot > 2000000000000000000LL || seed > 900000000) {
-        fprintf(stderr, "vetted: --print must be non-negative, --ntot in 0..2*10^18, --seed at most 900000000\n");
+        fprintf(stderr,
+            "vetted: --print must be non-negative, --ntot in 0..2*10^18, --seed at most "
+            "900000000\n");
         return 2;
     }
     if (config && rngvet_cernlib_configure(config) != RNGVET_OK) return fail("configure");
