@@ -238,11 +238,14 @@ TEST_P(LibraryOnBackend, TheStreamIsWhatRngvetGenerateWrites)
         std::vector<double> lib(10000);
         g.u01(lib.data(), lib.size());
         EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend;
-        // The inline fast path, 10 a call, on a stream of its own.
+        // The inline fast path, 10 a call, on a stream of its own (C, then C++ after a move).
         rngvet::Generator h(name, &o);
         rngvet_fast* f = rngvet_fast_of(h.handle());
-        for (std::size_t i = 0; i < lib.size(); i += 10)
+        for (std::size_t i = 0; i < 5000; i += 10)
             ASSERT_EQ(rngvet_u01_fast(f, lib.data() + i, 10), RNGVET_OK);
+        rngvet::Generator moved = std::move(h);
+        for (std::size_t i = 5000; i < lib.size(); i += 10)
+            moved.u01_fast(lib.data() + i, 10);
         EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend << " fast path";
     }
 }
