@@ -7,6 +7,7 @@
 // fortran/.
 #include "generators/error.hpp"
 #include "internal.hpp"
+#include "kernels/backend.hpp"
 #include "rngvet/rngvet.h"
 
 #include <array>
@@ -68,6 +69,7 @@ Chosen choose(const char* text)
     Chosen c;
     c.backend = default_backend();
     c.config = rngvet::library::configuration_from_text(text, c.backend);
+    rngvet::parse_backend_here(c.backend); // a name that is no backend, refused here
     c.name = rngvet::canonical_name(c.config);
     return c;
 }

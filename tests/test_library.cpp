@@ -476,6 +476,9 @@ TEST(Library, CernlibEntriesRunTheChosenConfiguration)
     rngvet_test::CliResult r = run_vetted("--config 'ranmar48/1/single/increment/99999,1'");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("rngvet_cernlib_configure: "), std::string::npos) << r.err;
+    r = run_vetted("--config '--generator ranmar48 --seed 1,2 --backend gpu'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("unknown backend 'gpu'"), std::string::npos) << r.err;
     r = run_vetted("", "RNGVET_CERNLIB_CONFIG='--generator ranmar48 --colour red'");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("RNGVET_CERNLIB_CONFIG: unknown option '--colour'"), std::string::npos)
