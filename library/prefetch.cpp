@@ -81,14 +81,16 @@ void Prefetch::next_buffer()
     current_ ^= 1;
     wait_ready(current_);
     current_valid_ = true;
-    pos_ = 0;
-    have_ = size_;
+    passed_ = position();
+    begin_ = fast_.next = buffers_[current_].data();
+    fast_.end = begin_ + size_;
 }
 
 void Prefetch::skip(std::uint64_t n)
 {
-    const std::uint64_t here = std::min<std::uint64_t>(n, have_ - pos_);
-    pos_ += static_cast<std::size_t>(here);
+    const std::uint64_t here
+        = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(fast_.end - fast_.next));
+    fast_.next += here;
     n -= here;
     if (n == 0) return;
     // Once the worker is idle, the stream stands after the buffers filled and not yet
@@ -100,16 +102,19 @@ void Prefetch::skip(std::uint64_t n)
     if (n <= ahead) {
         while (n > 0) {
             next_buffer();
-            pos_ = static_cast<std::size_t>(std::min<std::uint64_t>(n, size_));
-            n -= pos_;
+            const std::uint64_t k = std::min<std::uint64_t>(n, size_);
+            fast_.next += k;
+            n -= k;
         }
         return;
     }
+    const std::uint64_t at = position() + n;
     stream_->discard(n - ahead);
     ready_[0] = ready_[1] = false;
     current_ = 1;
     current_valid_ = false;
-    pos_ = have_ = 0;
+    begin_ = fast_.next = fast_.end = no_numbers;
+    passed_ = at;
     request(0);
     request(1);
 }

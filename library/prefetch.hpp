@@ -1,8 +1,11 @@
 // The buffered interface's prefetch: two buffers of a stream's numbers, one being consumed
-// while a background thread has the backend fill the other, in stream order.
+// while a background thread has the backend fill the other, in stream order. Its position in
+// the buffer being consumed is the public rngvet_fast struct (rngvet.h), which the caller's
+// inline code advances between calls.
 #pragma once
 
 #include "generators/stream.hpp"
+#include "rngvet/rngvet.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -15,6 +18,10 @@
 
 namespace rngvet::library {
 
+// Where an empty fast-path buffer points (next == end), so that the inline code's pointer
+// difference is always between pointers into one object.
+inline const std::uint64_t no_numbers[1] = { 0 };
+
 class Prefetch {
 public:
     Prefetch(std::unique_ptr<Stream> stream, std::size_t buffer_numbers);
@@ -25,14 +32,23 @@ public:
     // Up to n (at least 1) next numbers of the stream, contiguous, valid until the next call.
     const std::uint64_t* acquire(std::size_t& n)
     {
-        if (pos_ == have_) next_buffer();
-        if (n > have_ - pos_) n = have_ - pos_;
-        const std::uint64_t* p = buffers_[current_].data() + pos_;
-        pos_ += n;
+        if (fast_.next == fast_.end) next_buffer();
+        const std::size_t have = static_cast<std::size_t>(fast_.end - fast_.next);
+        if (n > have) n = have;
+        const std::uint64_t* p = fast_.next;
+        fast_.next += n;
         return p;
     }
     // Skips n numbers: from the buffers where they hold them, else by the stream's discard.
     void skip(std::uint64_t n);
+    // Numbers taken or skipped so far, the caller's inline ones included.
+    std::uint64_t position() const
+    {
+        return passed_ + static_cast<std::uint64_t>(fast_.next - begin_);
+    }
+    // The position in the current buffer, for the caller's inline code (its stream and scale
+    // are set by the owner).
+    rngvet_fast& fast() { return fast_; }
 
 private:
     void next_buffer();
@@ -46,7 +62,11 @@ private:
     std::vector<std::uint64_t> buffers_[2];
     int current_ = 1; // the buffer being consumed (the first next_buffer() moves to 0)
     bool current_valid_ = false; // whether current_ came from the stream (then it is refilled)
-    std::size_t pos_ = 0, have_ = 0;
+    // The numbers of the current buffer are [begin_, fast_.end), the next one fast_.next;
+    // passed_ counts those before begin_ (earlier buffers and skips).
+    rngvet_fast fast_ = { no_numbers, no_numbers, 0.0, nullptr };
+    const std::uint64_t* begin_ = no_numbers;
+    std::uint64_t passed_ = 0;
 
     std::mutex mutex_;
     std::condition_variable changed_;

@@ -223,6 +223,8 @@ public:
             out += k;
         });
     }
+    // The prefetch of a buffered stream, else null.
+    rngvet::library::Prefetch* prefetch() const { return prefetch_.get(); }
     void skip(std::uint64_t n)
     {
         if (prefetch_)
@@ -277,10 +279,14 @@ struct rngvet_stream {
     std::string name;
     std::string backend;
     int bits = 0;
-    std::uint64_t position = 0;
+    std::uint64_t position = 0; // streams without a prefetch (which counts for itself)
     bool locked = false;
     std::mutex mutex;
     std::unique_ptr<Source> source;
+    // rngvet_fast_of's struct for a stream whose buffer the caller may not read inline (locked,
+    // direct, device): always empty, so that every request comes to rngvet_u01.
+    rngvet_fast no_fast
+        = { rngvet::library::no_numbers, rngvet::library::no_numbers, 0.0, nullptr };
 
     // Runs f under the stream's mutex where the stream is locked.
     template <class F> int call(F&& f)
@@ -291,33 +297,12 @@ struct rngvet_stream {
     }
 };
 
-extern "C" {
-
-void rngvet_options_init(rngvet_options* options)
+int rngvet::library::open_configuration(
+    rngvet_stream** stream, Configuration c, const std::string& backend, const rngvet_options& o)
 {
-    if (!options) return;
-    options->backend = nullptr;
-    options->interface = RNGVET_BUFFERED;
-    options->buffer_numbers = 0;
-    options->launch_numbers = 0;
-    options->locked = 0;
-}
-
-int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_options* options)
-{
-    if (!stream) {
-        last_error = "rngvet_open: stream is NULL";
-        return RNGVET_ERROR_INPUT;
-    }
     *stream = nullptr;
-    rngvet_options o;
-    rngvet_options_init(&o);
-    if (options) o = *options;
-    Configuration c;
-    std::string backend = o.backend && *o.backend ? o.backend : "auto";
     rngvet::Backend wanted = rngvet::Backend::automatic;
     int status = guarded(RNGVET_ERROR_INPUT, [&] {
-        c = rngvet::library::configuration_from_text(configuration, backend);
         if (o.interface != RNGVET_BUFFERED && o.interface != RNGVET_DIRECT
             && o.interface != RNGVET_DEVICE)
             throw InputError("interface must be RNGVET_BUFFERED (0), RNGVET_DIRECT (1) or "
@@ -350,8 +335,45 @@ int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_
             o.buffer_numbers ? o.buffer_numbers : std::size_t(1) << 20);
     });
     if (status != RNGVET_OK) return status;
+    const double scale = 1.0 / static_cast<double>(std::uint64_t(1) << s->bits);
+    s->no_fast.scale = scale;
+    s->no_fast.stream = s.get();
+    if (rngvet::library::Prefetch* p = s->source->prefetch()) {
+        p->fast().scale = scale;
+        p->fast().stream = s.get();
+    }
     *stream = s.release();
     return RNGVET_OK;
+}
+
+extern "C" {
+
+void rngvet_options_init(rngvet_options* options)
+{
+    if (!options) return;
+    options->backend = nullptr;
+    options->interface = RNGVET_BUFFERED;
+    options->buffer_numbers = 0;
+    options->launch_numbers = 0;
+    options->locked = 0;
+}
+
+int rngvet_open(rngvet_stream** stream, const char* configuration, const rngvet_options* options)
+{
+    if (!stream) {
+        last_error = "rngvet_open: stream is NULL";
+        return RNGVET_ERROR_INPUT;
+    }
+    *stream = nullptr;
+    rngvet_options o;
+    rngvet_options_init(&o);
+    if (options) o = *options;
+    Configuration c;
+    std::string backend = o.backend && *o.backend ? o.backend : "auto";
+    const int status = guarded(RNGVET_ERROR_INPUT,
+        [&] { c = rngvet::library::configuration_from_text(configuration, backend); });
+    if (status != RNGVET_OK) return status;
+    return rngvet::library::open_configuration(stream, c, backend, o);
 }
 
 int rngvet_open_with(rngvet_stream** stream, const char* configuration, const char* backend,
@@ -471,7 +493,16 @@ int rngvet_skip(rngvet_stream* s, uint64_t n)
 
 uint64_t rngvet_position(const rngvet_stream* s)
 {
-    return s ? s->position : 0;
+    if (!s) return 0;
+    const rngvet::library::Prefetch* p = s->source->prefetch();
+    return p ? p->position() : s->position;
+}
+
+rngvet_fast* rngvet_fast_of(rngvet_stream* s)
+{
+    if (!s) return nullptr;
+    rngvet::library::Prefetch* p = s->source->prefetch();
+    return p && !s->locked ? &p->fast() : &s->no_fast;
 }
 
 int rngvet_bits(const rngvet_stream* s)

@@ -238,6 +238,15 @@ TEST_P(LibraryOnBackend, TheStreamIsWhatRngvetGenerateWrites)
         std::vector<double> lib(10000);
         g.u01(lib.data(), lib.size());
         EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend;
+        // The inline fast path, 10 a call, on a stream of its own (C, then C++ after a move).
+        rngvet::Generator h(name, &o);
+        rngvet_fast* f = rngvet_fast_of(h.handle());
+        for (std::size_t i = 0; i < 5000; i += 10)
+            ASSERT_EQ(rngvet_u01_fast(f, lib.data() + i, 10), RNGVET_OK);
+        rngvet::Generator moved = std::move(h);
+        for (std::size_t i = 5000; i < lib.size(); i += 10)
+            moved.u01_fast(lib.data() + i, 10);
+        EXPECT_EQ(std::memcmp(lib.data(), file.data(), 80000), 0) << backend << " fast path";
     }
 }
 
@@ -397,6 +406,195 @@ TEST(Library, CernlibSequencesReachTheKnownAnswersAndCount)
     EXPECT_EQ(rngvet_cernlib_next(a, -1, 1), RNGVET_ERROR_INPUT);
 }
 
+// `rngvet generate --format text-double` of a configuration (its options spelled out).
+std::string generated_text(const Configuration& c, std::uint64_t count)
+{
+    const rngvet_test::CliResult r = run_rngvet("generate --generator " + to_string(c.generator)
+        + " --seed " + seed_string(c.seed) + " --instances " + std::to_string(c.instances)
+        + " --layout " + to_string(c.layout) + " --seeding " + to_string(c.seeding) + " --zero "
+        + to_string(c.zero) + " --skip " + std::to_string(c.skip) + " --view " + to_string(c.view)
+        + " --count " + std::to_string(count) + " --format text-double");
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+}
+
+// examples/library/vetted.c (the CERNLIB entries from C) with `env` before it.
+rngvet_test::CliResult run_vetted(const std::string& args, const std::string& env = "")
+{
+    const std::string out = rngvet_test::running_test_file(".vetted.out"),
+                      err = rngvet_test::running_test_file(".vetted.err");
+    const std::string cmd
+        = env + " " + std::string(RNGVET_VETTED) + " " + args + " >" + out + " 2>" + err;
+    const int raw = std::system(cmd.c_str());
+    return { WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, rngvet_test::slurp(out),
+        rngvet_test::slurp(err) };
+}
+
+// The CERNLIB entries on a chosen configuration, from $RNGVET_CERNLIB_CONFIG and from
+// rngvet_cernlib_configure (each in a process of its own: the choice is made before the first
+// number): a sequence never set is the configuration itself, and one set to IJKL after N numbers
+// is the configuration with IJKL in its seed field and N more skipped; across several of
+// rngvet_cernlib_next's buffers' refills (10 numbers a call).
+TEST(Library, CernlibEntriesRunTheChosenConfiguration)
+{
+    const char* const chosen[] = {
+        "ranmar48/64/request:1000/increment/1802,9373;zero=smallest",
+        "mt19937/3/block:1000/hash/4357;skip=12345",
+        "ranmar24/4/interleave/increment/1802,9373",
+        "ranmar48x/8/interleave/stride:7/11,22;view=low32",
+    };
+    const std::uint64_t count = 2503;
+    for (const char* name : chosen) {
+        const Configuration c = parse_canonical_name(name);
+        const std::string want = generated_text(c, count);
+        ASSERT_EQ(std::count(want.begin(), want.end(), '\n'), static_cast<long>(count));
+        // Seeded: IJKL 123456789 = (4103, 30043) for RANMAR, the seed itself for MT19937.
+        Configuration s = c;
+        if (family(c.generator) == GeneratorFamily::ranmar)
+            s.seed = { 123456789 / 30082, 123456789 % 30082 };
+        else
+            s.seed = { 123456789 };
+        s.skip += 1000000007;
+        const std::string want_seeded = generated_text(s, count);
+        for (const std::string how : { "env", "call" }) {
+            SCOPED_TRACE(std::string(name) + " by " + how);
+            const std::string env = "RNGVET_BACKEND=cpu "
+                + (how == "env" ? "RNGVET_CERNLIB_CONFIG='" + std::string(name) + "'"
+                                : std::string("RNGVET_CERNLIB_CONFIG="));
+            const std::string config = how == "call" ? " --config '" + std::string(name) + "'" : "";
+            rngvet_test::CliResult r = run_vetted(config + " --print 2503", env);
+            ASSERT_EQ(r.status, 0) << r.err;
+            EXPECT_NE(r.err.find(std::string("stream ") + name), std::string::npos) << r.err;
+            EXPECT_TRUE(r.out == want) << r.out.substr(0, 200);
+            r = run_vetted(config + " --seed 123456789 --ntot 1000000007 --print 2503", env);
+            ASSERT_EQ(r.status, 0) << r.err;
+            EXPECT_TRUE(r.out == want_seeded) << r.out.substr(0, 200);
+        }
+    }
+    // What cannot be used is one line and a non-zero exit, from the call and from the
+    // environment; a file stream has no seed for RMMAQD to set.
+    rngvet_test::CliResult r = run_vetted("--config 'ranmar48/1/single/increment/99999,1'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("rngvet_cernlib_configure: "), std::string::npos) << r.err;
+    r = run_vetted("--config '--generator ranmar48 --seed 1,2 --backend gpu'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("unknown backend 'gpu'"), std::string::npos) << r.err;
+    r = run_vetted("", "RNGVET_CERNLIB_CONFIG='--generator ranmar48 --colour red'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("RNGVET_CERNLIB_CONFIG: unknown option '--colour'"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    const std::string words = fresh("cernlib_words.bin");
+    {
+        std::ofstream out(words, std::ios::binary);
+        const std::uint32_t w[4] = { 1, 2, 3, 4 };
+        out.write(reinterpret_cast<const char*>(w), sizeof w);
+    }
+    r = run_vetted("--config file:" + words + " --seed 5");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("has no seed to set"), std::string::npos) << r.err;
+}
+
+// Once a number has been delivered the configuration is fixed: rngvet_cernlib_configure is
+// refused with a message, and the sequences go on in the configuration they started in.
+TEST(Library, CernlibConfigurationIsRefusedAfterTheFirstNumber)
+{
+    const char* before = rngvet_cernlib_configuration();
+    ASSERT_NE(before, nullptr) << rngvet_last_error();
+    const std::string name = before;
+    double x[3];
+    ASSERT_EQ(rngvet_cernlib_next(x, 3, 2), RNGVET_OK) << rngvet_last_error();
+    EXPECT_EQ(rngvet_cernlib_configure("mt19937/1/single/increment/1"), RNGVET_ERROR_INPUT);
+    const std::string message = rngvet_last_error();
+    EXPECT_NE(message.find("already delivered numbers of " + name), std::string::npos) << message;
+    EXPECT_EQ(rngvet_cernlib_configuration(), name);
+    int ijkl = 0, ntot = 0, ntot2 = 0;
+    ASSERT_EQ(rngvet_cernlib_get(2, &ijkl, &ntot, &ntot2), RNGVET_OK);
+    double y[5];
+    ASSERT_EQ(rngvet_cernlib_next(y, 5, 2), RNGVET_OK);
+    Configuration c = parse_canonical_name(name);
+    c.skip += static_cast<std::uint64_t>(ntot) + static_cast<std::uint64_t>(ntot2) * 1000000000;
+    auto ref = make_stream(c);
+    for (double v : y) {
+        std::uint64_t w;
+        ref->fill(&w, 1);
+        EXPECT_EQ(v, to_u01(w, resolution_bits(c)));
+    }
+}
+
+// The inline fast path is rngvet_u01 bit for bit, mixed with every other call on the stream, on
+// several configurations, across buffer refills (buffers of 1000), skips, requests larger than a
+// buffer and requests of 0; through the library alone for locked and direct streams.
+TEST_P(LibraryOnBackend, TheFastPathIsRngvetU01BitForBit)
+{
+    const std::string& backend = GetParam();
+    enum Op { fast, u01, raw, skip };
+    const std::pair<Op, std::size_t> ops[] = { { fast, 10 }, { fast, 10 }, { u01, 7 }, { fast, 10 },
+        { raw, 3 }, { fast, 995 }, { fast, 10 }, { skip, 1500 }, { fast, 10 }, { fast, 0 },
+        { fast, 1001 }, { skip, 5 }, { fast, 1 }, { u01, 2000 }, { fast, 10 }, { skip, 2600 },
+        { fast, 999 }, { fast, 10 }, { raw, 1 }, { fast, 10 } };
+    std::vector<std::string> names = { "ranmar48/1/single/increment/1802,9373;zero=smallest",
+        "ranmar48/64/request:1000/increment/1802,9373;zero=smallest",
+        "ranmar24/4/interleave/increment/1802,9373", "mt19937/3/block:1000/hash/4357;skip=12345",
+        "ranmar48x/2/interleave/same/7,11;view=low32" };
+    for (const std::string& name : names) {
+        const Configuration c = parse_canonical_name(name);
+        const int bits = resolution_bits(c);
+        for (int mode = 0; mode < 3; ++mode) { // buffered, locked, direct
+            SCOPED_TRACE(name + " on " + backend + " mode " + std::to_string(mode));
+            rngvet_options o;
+            rngvet_options_init(&o);
+            o.backend = backend.c_str();
+            o.interface = mode == 2 ? RNGVET_DIRECT : RNGVET_BUFFERED;
+            o.locked = mode == 1;
+            o.buffer_numbers = 1000;
+            o.launch_numbers = 4096;
+            rngvet_stream* s = nullptr;
+            ASSERT_EQ(rngvet_open(&s, name.c_str(), &o), RNGVET_OK) << rngvet_last_error();
+            rngvet_fast* f = rngvet_fast_of(s);
+            ASSERT_NE(f, nullptr);
+            EXPECT_EQ(f->stream, s);
+            auto ref = make_stream(c);
+            std::uint64_t at = 0;
+            int i = 0;
+            for (const auto& [op, n] : ops) {
+                std::vector<std::uint64_t> want(n);
+                if (op == skip)
+                    ref->discard(n);
+                else
+                    ref->fill(want.data(), n);
+                std::vector<double> got(n);
+                std::vector<std::uint64_t> words(n);
+                if (op == fast) {
+                    ASSERT_EQ(rngvet_u01_fast(f, got.data(), n), RNGVET_OK) << rngvet_last_error();
+                    // A locked or direct stream's buffer stays empty: every request went
+                    // through rngvet_u01.
+                    if (mode != 0) {
+                        EXPECT_EQ(f->next, f->end);
+                    }
+                } else if (op == u01) {
+                    ASSERT_EQ(rngvet_u01(s, got.data(), n), RNGVET_OK);
+                } else if (op == raw) {
+                    ASSERT_EQ(rngvet_raw(s, words.data(), n), RNGVET_OK);
+                    EXPECT_EQ(words, want) << "operation " << i;
+                } else {
+                    ASSERT_EQ(rngvet_skip(s, n), RNGVET_OK);
+                }
+                if (op == fast || op == u01)
+                    for (std::size_t k = 0; k < n; ++k) {
+                        const double w = to_u01(want[k], bits);
+                        ASSERT_EQ(std::memcmp(&got[k], &w, sizeof w), 0)
+                            << "operation " << i << " number " << k;
+                    }
+                at += n;
+                EXPECT_EQ(rngvet_position(s), at) << "operation " << i;
+                ++i;
+            }
+            rngvet_close(s);
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Library, LibraryOnBackend, testing::ValuesIn(every_backend()),
     [](const testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
@@ -552,6 +750,44 @@ TEST(Library, StoredVerdictsCountSeedsAndRuns)
         RNGVET_ERROR_STORE);
     EXPECT_EQ(rngvet_stored_verdicts(db.c_str(), "ranmar48/1/single/increment/1", v, 4, &count),
         RNGVET_ERROR_INPUT);
+}
+
+// examples/library/vetted.c refuses at start-up (exit 3, nothing drawn) a configuration the
+// database has a failed seed of, or no complete run of the required battery, whether it was
+// chosen by the call or the environment; a validated one runs and draws its numbers.
+TEST(Library, VettedExampleRefusesWhatTheDatabaseHasNotValidated)
+{
+    const std::string db = fresh("library_vetted.sqlite");
+    const std::string good = "ranmar48x/8/interleave/increment/1802,9373;zero=smallest";
+    const std::string bad = "ranmar48/1/single/increment/1802,9373;zero=smallest";
+    for (const std::string& options :
+        { std::string("--generator ranmar48x --instances 8 --seed 1802,9373 --zero smallest"),
+            std::string("--generator ranmar48 --seed 1802,9373 --zero smallest") })
+        ASSERT_EQ(
+            run_rngvet("run " + options + " --battery smallcrush --tests 1 --db " + db).status, 0);
+    // The database's verdict on run 2 (bad) made a failure, as WeightDistrib's on every seed of
+    // ranmar48 in Crush (docs/findings.md).
+    sql(db, "UPDATE statistics SET pvalue = 1e-12 WHERE run_id = 2");
+    rngvet_test::CliResult r = run_vetted("--db " + db + " --config '" + good + "' --print 100");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, generated_text(parse_canonical_name(good), 100));
+    EXPECT_NE(r.err.find("smallcrush: 1 seeds, 0 failed"), std::string::npos) << r.err;
+    for (const std::string& env : { std::string(), "RNGVET_CERNLIB_CONFIG='" + bad + "'" }) {
+        r = run_vetted("--db " + db + (env.empty() ? " --config '" + bad + "'" : ""), env);
+        EXPECT_EQ(r.status, 3) << env;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_NE(r.err.find("refusing " + bad + ": smallcrush failed on 1 of 1 seeds"),
+            std::string::npos)
+            << r.err;
+    }
+    r = run_vetted("--db " + db + " --config mt19937/1/single/increment/5489");
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("has no complete smallcrush run"), std::string::npos) << r.err;
+    r = run_vetted("--db " + db + " --config '" + good + "' --require crush");
+    EXPECT_EQ(r.status, 3);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    r = run_vetted("--db /nonexistent/x.sqlite --config '" + good + "'");
+    EXPECT_EQ(r.status, 1);
 }
 
 } // namespace

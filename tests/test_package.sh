@@ -124,6 +124,22 @@ for program in "$work/corsika_pc" "$work/examples/corsika"; do
 done
 echo "RMMARD/RMMAQD: CERNLIB RM48's known answers and counters"
 
+# The CERNLIB entries on a chosen configuration ($name, whose seed is IJKL 54217137), from the
+# environment and from the call, in Fortran and in C: rngvet generate's numbers.
+for how in env call; do
+    if [ $how = env ]; then
+        RNGVET_CERNLIB_CONFIG="$name" "$work/examples/corsika" 54217137 0 0 30000 >"$work/corsika.txt"
+        RNGVET_CERNLIB_CONFIG="$name" "$work/examples/vetted" --print 30000 >"$work/vetted.txt"
+    else
+        "$work/examples/corsika" 54217137 0 0 30000 "$name" >"$work/corsika.txt"
+        "$work/examples/vetted" --config "$name" --print 30000 >"$work/vetted.txt"
+    fi
+    head -30000 "$work/corsika.txt" | awk '{ printf "%.17g\n", $1 }' >"$work/got.txt"
+    cmp -s "$work/want.txt" "$work/got.txt" || fail "corsika on $name ($how) differs from rngvet generate"
+    cmp -s "$work/want.txt" "$work/vetted.txt" || fail "vetted on $name ($how) differs from rngvet generate"
+done
+echo "RMMARD on $name (RNGVET_CERNLIB_CONFIG and rngvet_cernlib_configure): rngvet generate's numbers"
+
 # The Python module of python3-rngvet (Debian's python3 with python3-numpy): numpy's Generator
 # draws the same 30000 numbers on every backend here.
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then

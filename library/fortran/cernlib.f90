@@ -1,5 +1,7 @@
-! CERNLIB / CORSIKA-compatible entries over librngvet's ranmar48 with CERNLIB's zero rule, so
-! that a code written for CERNLIB's RM48 or CORSIKA's RMMARD can link these instead:
+! CERNLIB / CORSIKA-compatible entries over a librngvet configuration (by default CERNLIB's
+! ranmar48 with its zero rule; rngvet_cernlib_configure of module rngvet, or
+! $RNGVET_CERNLIB_CONFIG, chooses another before the first number; rngvet.h says how IJKL maps
+! onto it), so that a code written for CERNLIB's RM48 or CORSIKA's RMMARD can link these instead:
 !
 !   CALL RMMARD(RVEC, LENV, ISEQ)      LENV numbers of sequence ISEQ into DOUBLE PRECISION RVEC
 !   CALL RMMAQD(ISEED, ISEQ, CHOPT)    CHOPT 'S': start sequence ISEQ at IJKL = ISEED(1) after

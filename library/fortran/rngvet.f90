@@ -19,7 +19,8 @@ module rngvet
   integer, parameter, public :: RNGVET_BUFFERED = 0, RNGVET_DIRECT = 1
 
   public :: rngvet_open, rngvet_close, rngvet_u01, rngvet_u32, rngvet_skip, rngvet_error, &
-       rngvet_name, rngvet_backend, rngvet_position
+       rngvet_name, rngvet_backend, rngvet_position, rngvet_cernlib_configure, &
+       rngvet_cernlib_configuration
 
   interface
      function c_open_with(stream, configuration, backend, iface, buffer) &
@@ -74,6 +75,16 @@ module rngvet
        type(c_ptr), value :: stream
        type(c_ptr) :: p
      end function c_stream_backend
+     function c_cernlib_configure(configuration) bind(C, name='rngvet_cernlib_configure') &
+          result(status)
+       import :: c_char, c_int
+       character(kind=c_char), dimension(*), intent(in) :: configuration
+       integer(c_int) :: status
+     end function c_cernlib_configure
+     function c_cernlib_configuration() bind(C, name='rngvet_cernlib_configuration') result(p)
+       import :: c_ptr
+       type(c_ptr) :: p
+     end function c_cernlib_configuration
      function c_strlen(s) bind(C, name='strlen') result(n)
        import :: c_ptr, c_size_t
        type(c_ptr), value :: s
@@ -170,5 +181,27 @@ contains
     character(len=:), allocatable :: text
     text = from_c(c_stream_backend(stream))
   end function rngvet_backend
+
+  ! Chooses the configuration of the CERNLIB entries (RMMARD, RMMAQD, RM48, ...; cernlib.f90)
+  ! before their first number: a canonical name or the options form. Refused (a status, with
+  ! rngvet_error()) once a number has been delivered, and for a configuration that is not valid.
+  function rngvet_cernlib_configure(configuration) result(status)
+    character(len=*), intent(in) :: configuration
+    integer :: status
+    status = c_cernlib_configure(trim(configuration) // c_null_char)
+  end function rngvet_cernlib_configure
+
+  ! The canonical name of the CERNLIB entries' configuration ('' with rngvet_error() set when
+  ! $RNGVET_CERNLIB_CONFIG is not a configuration).
+  function rngvet_cernlib_configuration() result(text)
+    character(len=:), allocatable :: text
+    type(c_ptr) :: p
+    p = c_cernlib_configuration()
+    if (c_associated(p)) then
+       text = from_c(p)
+    else
+       text = ''
+    end if
+  end function rngvet_cernlib_configuration
 
 end module rngvet

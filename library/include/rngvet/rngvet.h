@@ -94,6 +94,43 @@ RNGVET_API int rngvet_raw_device(rngvet_stream* stream, uint64_t* out, size_t n)
 /* Skips n numbers (exact jump-ahead where the backend has it). */
 RNGVET_API int rngvet_skip(rngvet_stream* stream, uint64_t n);
 
+/* The inline fast path for small requests: rngvet_u01_fast below copies the numbers out of the
+   stream's prefetch buffer in the caller's own code and calls into the library only when the
+   buffer holds fewer than asked for. Its numbers are rngvet_u01's, bit for bit, and the two
+   (and every other call on the stream) may be mixed freely: the struct is the stream's own
+   position in its buffer, so each number is delivered once, in stream order.
+
+   ABI: the struct is owned by the stream (rngvet_fast_of), valid until rngvet_close; its four
+   fields keep their types and offsets for as long as the library's major version (soname
+   librngvet.so.0) stays, and new fields can only be appended after them. The inline code reads
+   next, end and scale, writes next, and otherwise calls rngvet_u01. A stream that is locked, or
+   opened with RNGVET_DIRECT or RNGVET_DEVICE, gets a struct whose buffer is always empty, so
+   every request goes through rngvet_u01 (correct, not faster). Not for several threads at once:
+   the one-thread-at-a-time rule of the stream applies. */
+typedef struct rngvet_fast {
+    const uint64_t* next; /* the stream's next number in the buffer */
+    const uint64_t* end; /* one past the last number buffered */
+    double scale; /* 2^-bits: next[i] * scale is rngvet_u01's double */
+    rngvet_stream* stream; /* where requests the buffer cannot serve go */
+} rngvet_fast;
+
+/* The stream's fast-path struct; NULL for a NULL stream. */
+RNGVET_API rngvet_fast* rngvet_fast_of(rngvet_stream* stream);
+
+/* rngvet_u01 through the fast path: out must hold n doubles. */
+static inline int rngvet_u01_fast(rngvet_fast* fast, double* out, size_t n)
+{
+    const uint64_t* p = fast->next;
+    if ((size_t)(fast->end - p) >= n) {
+        const double scale = fast->scale;
+        for (size_t i = 0; i < n; ++i)
+            out[i] = (double)p[i] * scale;
+        fast->next = p + n;
+        return RNGVET_OK;
+    }
+    return rngvet_u01(fast->stream, out, n);
+}
+
 /* Numbers delivered or skipped since the stream was opened (the configuration's own skip not
    counted). */
 RNGVET_API uint64_t rngvet_position(const rngvet_stream* stream);
@@ -129,16 +166,36 @@ typedef struct rngvet_battery_verdict {
 RNGVET_API int rngvet_stored_verdicts(const char* database, const char* configuration,
     rngvet_battery_verdict* verdicts, size_t capacity, size_t* count);
 
-/* CERNLIB RM48 / CORSIKA RMMARD, over ranmar48 with CERNLIB's zero rule (an exact 0 becomes
-   2^-48), one stream per sequence iseq = 1..RNGVET_CERNLIB_SEQUENCES. Sequence iseq starts as
-   CERNLIB's default seed 54217137 unless set. The backend is $RNGVET_BACKEND (default auto);
-   the Fortran entries RMMARD, RMMAQD, RM48, RM48IN and RM48UT call these. */
+/* CERNLIB RM48 / CORSIKA RMMARD over one configuration, one stream of it per sequence
+   iseq = 1..RNGVET_CERNLIB_SEQUENCES; the Fortran entries RMMARD, RMMAQD, RM48, RM48IN and
+   RM48UT call these.
+
+   The configuration: the one given to rngvet_cernlib_configure, else $RNGVET_CERNLIB_CONFIG
+   (a canonical name or the options form, as rngvet_open takes), else CERNLIB's own,
+   "ranmar48/1/single/increment/1802,9373;zero=smallest" (ranmar48 with CERNLIB's zero rule:
+   an exact 0 becomes 2^-48). The backend is the configuration's --backend, else
+   $RNGVET_BACKEND, else auto. A sequence never set is the configuration as named, its seed
+   included. Setting a sequence to CERNLIB seed ijkl after ntot + ntot2 * 10^9 numbers puts
+   ijkl in the configuration's seed field (RANMAR generators: IJ = ijkl / 30082,
+   KL = ijkl mod 30082, CERNLIB's split; the Mersenne Twisters: the seed ijkl; a file stream
+   has no seed and refuses) and skips ntot + ntot2 * 10^9 numbers beyond the configuration's
+   own skip, by exact jump-ahead. Instances, layout, seeding scheme and view stay those of the
+   configuration. */
 #define RNGVET_CERNLIB_SEQUENCES 32
+/* Chooses the configuration; RNGVET_ERROR_INPUT, with nothing changed, for one that is not
+   valid, and once any sequence has delivered a number (the stream never switches mid-run).
+   Sequences already set keep their seeds on the new configuration. */
+RNGVET_API int rngvet_cernlib_configure(const char* configuration);
+/* The canonical name of the configuration in use (its own seed), or NULL with the error set
+   (an invalid $RNGVET_CERNLIB_CONFIG). Valid until the next rngvet_cernlib_configure. */
+RNGVET_API const char* rngvet_cernlib_configuration(void);
 RNGVET_API int rngvet_cernlib_next(double* out, int n, int iseq);
 /* Starts sequence iseq at seed ijkl (0 <= ijkl <= 900000000) after ntot + ntot2 * 10^9
    numbers, by exact jump-ahead. */
 RNGVET_API int rngvet_cernlib_set(int iseq, int ijkl, int ntot, int ntot2);
-/* The seed and the numbers delivered so far, ntot + ntot2 * 10^9, of sequence iseq. */
+/* The seed and the numbers delivered so far, ntot + ntot2 * 10^9, of sequence iseq. For a
+   sequence never set, ijkl is the configuration's seed as a CERNLIB seed (IJ * 30082 + KL; a
+   Mersenne Twister's seed), or -1 where it has none in 0..900000000. */
 RNGVET_API int rngvet_cernlib_get(int iseq, int* ijkl, int* ntot, int* ntot2);
 
 #ifdef __cplusplus

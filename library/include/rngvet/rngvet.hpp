@@ -29,14 +29,17 @@ public:
     explicit Generator(const std::string& configuration, const rngvet_options* options = nullptr)
     {
         check(rngvet_open(&stream_, configuration.c_str(), options));
+        fast_ = rngvet_fast_of(stream_);
     }
     Generator(Generator&& other) noexcept
         : stream_(std::exchange(other.stream_, nullptr))
+        , fast_(std::exchange(other.fast_, nullptr))
     {
     }
     Generator& operator=(Generator&& other) noexcept
     {
         std::swap(stream_, other.stream_);
+        std::swap(fast_, other.fast_);
         return *this;
     }
     Generator(const Generator&) = delete;
@@ -44,6 +47,12 @@ public:
     ~Generator() { rngvet_close(stream_); }
 
     void u01(double* out, std::size_t n) { check(rngvet_u01(stream_, out, n)); }
+    // The same numbers through the inline fast path (rngvet.h's rngvet_u01_fast): the library
+    // is called only when the stream's buffer holds fewer than n.
+    void u01_fast(double* out, std::size_t n)
+    {
+        check(fast_ ? rngvet_u01_fast(fast_, out, n) : rngvet_u01(stream_, out, n));
+    }
     void f32(float* out, std::size_t n) { check(rngvet_f32(stream_, out, n)); }
     void u32(std::uint32_t* out, std::size_t n) { check(rngvet_u32(stream_, out, n)); }
     void raw(std::uint64_t* out, std::size_t n) { check(rngvet_raw(stream_, out, n)); }
@@ -77,6 +86,7 @@ private:
         if (status != RNGVET_OK) throw Error(status, rngvet_last_error());
     }
     rngvet_stream* stream_ = nullptr;
+    rngvet_fast* fast_ = nullptr; // the stream's
 };
 
 } // namespace rngvet
