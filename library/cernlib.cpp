@@ -102,6 +102,7 @@ Configuration seeded(const Chosen& chosen, int ijkl, std::uint64_t start)
         c.seed = { ijkl / ij_divisor, ijkl % ij_divisor };
         break;
     case rngvet::GeneratorFamily::mt:
+    case rngvet::GeneratorFamily::r250:
         c.seed = { ijkl };
         break;
     case rngvet::GeneratorFamily::external:
@@ -119,7 +120,9 @@ int own_ijkl(const Configuration& c)
     long long v = -1;
     if (rngvet::family(c.generator) == rngvet::GeneratorFamily::ranmar && c.seed.size() == 2)
         v = c.seed[0] * ij_divisor + c.seed[1];
-    else if (rngvet::family(c.generator) == rngvet::GeneratorFamily::mt && c.seed.size() == 1)
+    else if ((rngvet::family(c.generator) == rngvet::GeneratorFamily::mt
+                 || rngvet::family(c.generator) == rngvet::GeneratorFamily::r250)
+        && c.seed.size() == 1)
         v = c.seed[0];
     return v >= 0 && v <= ijkl_max ? static_cast<int>(v) : -1;
 }

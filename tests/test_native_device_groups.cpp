@@ -1,11 +1,12 @@
-// The device paths of svaria_WeightDistrib, sknuth_SimpPoker, sknuth_Permutation and
-// sknuth_CollisionPermut, end to end through the families: device_counts.hpp's algorithms are
-// compiled here by g++ for Thrust's OpenMP system and stand in for device.hpp's functions (this
-// executable defines all of them, so the families call these instead of the ones a build without
-// CUDA links), and each family is run twice on the same words: once on a host stream (its CPU
-// path, which the family's own test holds equal to TestU01) and once on a source that writes its
-// words into the system's memory (the device path). Every statistic and p-value must be equal as
-// bits, the same count of numbers read, and the device path must have been taken.
+// The device paths of svaria_WeightDistrib, sknuth_SimpPoker, sknuth_Permutation,
+// sknuth_CollisionPermut, sknuth_MaxOft and svaria_SampleProd, end to end through the families:
+// device_counts.hpp's algorithms are compiled here by g++ for Thrust's OpenMP system and stand in
+// for device.hpp's functions (this executable defines all of them, so the families call these
+// instead of the ones a build without CUDA links), and each family is run twice on the same words:
+// once on a host stream (its CPU path, which the family's own test holds equal to TestU01) and once
+// on a source that writes its words into the system's memory (the device path). Every statistic and
+// p-value must be equal as bits, the same count of numbers read, and the device path must have been
+// taken.
 //
 // The streams: the harness's five generators, a grid of few values (ties, equal values, the ends
 // of the intervals) and 60-bit words (StripD's steps round).
@@ -14,6 +15,7 @@
 #include "batteries/native/gap.hpp"
 #include "batteries/native/max_oft.hpp"
 #include "batteries/native/sknuth_order.hpp"
+#include "batteries/native/svaria_more.hpp"
 #include "native_support.hpp"
 
 #include <cstring>
@@ -22,6 +24,7 @@
 extern "C" {
 #include <testu01/sknuth.h>
 #include <testu01/sres.h>
+#include <testu01/svaria.h>
 }
 
 static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
@@ -60,9 +63,9 @@ std::optional<std::vector<std::vector<std::uint64_t>>> device_poker_histograms(
 std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histograms(
     Numbers& in, long N, long n, int r, int t)
 {
-    // Small chunks, so that a replication spans several fills.
+    // Smaller chunks than on a GPU, so that a replication spans several fills.
     return device::group_histograms(in, N, n, t, device::factorial(t),
-        device::PermutationCell{ device::strip_d_for(in, r), t }, 4099);
+        device::PermutationCell{ device::strip_d_for(in, r), t }, std::size_t(1) << 16);
 }
 
 std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
@@ -70,6 +73,18 @@ std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
 {
     return device::group_distinct(
         in, N, n, t, device::PermutationCell{ device::strip_d_for(in, r), t }, 5003);
+}
+
+bool device_maxima(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done)
+{
+    return device::group_values(
+        in, N, n, t, device::MaxCell{ device::strip_d_for(in, r), t }, done, std::size_t(1) << 16);
+}
+
+bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done)
+{
+    return device::group_values(in, N, n, t, device::ProductCell{ device::strip_d_for(in, r), t },
+        done, std::size_t(1) << 16);
 }
 
 namespace {
@@ -183,7 +198,7 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
     return o << c.name;
 }
 
-constexpr long small_numbers = 400000;
+constexpr long small_numbers = 200000;
 
 long smaller(long N, long n, long group)
 {
@@ -363,6 +378,91 @@ INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::collision_permut)),
         testing::ValuesIn(streams())),
     [](const testing::TestParamInfo<DeviceCollisionPermut::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+// --- sknuth_MaxOft and svaria_SampleProd -----------------------------------------------------
+
+std::vector<Case> max_oft_cases()
+{
+    std::vector<Case> cases;
+    for (const native::MaxOftRow& row : native::max_oft_rows())
+        cases.push_back({ row_name(row.battery, row.number), std::min(row.N, 3L),
+            smaller(std::min(row.N, 3L), row.n, row.t), row.r, row.t, row.d, 0, 0 });
+    cases.push_back({ "n1_t3", 2, 1, 0, 3, 10, 0, 0 });
+    return cases;
+}
+
+class DeviceMaxOft : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceMaxOft, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> a(sknuth_CreateRes1(), sknuth_DeleteRes1);
+    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> b(sknuth_CreateRes1(), sknuth_DeleteRes1);
+    const int t = static_cast<int>(c.k);
+    {
+        native::Numbers in(runs.host);
+        native::max_oft(in, a.get(), c.N, c.n, c.r, c.d, t, 2);
+    }
+    {
+        native::Numbers in(runs.source);
+        native::max_oft(in, b.get(), c.N, c.n, c.r, c.d, t, 2);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    expect_same_chi2(a->Chi, b->Chi);
+    expect_same(a->Bas->sVal2, b->Bas->sVal2, gofw_NTestTypes, "Bas sVal2");
+    expect_same(a->Bas->pVal2, b->Bas->pVal2, gofw_NTestTypes, "Bas pVal2");
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
+    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceMaxOft::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+std::vector<Case> sample_prod_cases()
+{
+    std::vector<Case> cases;
+    for (const native::SvariaRow& row : native::svaria_more_rows())
+        if (row.test == native::SvariaTest::SampleProd)
+            cases.push_back({ row_name(row.battery, row.number), row.N,
+                smaller(row.N, row.n, row.t), row.r, row.t, 0, 0, 0 });
+    cases.push_back({ "N3_t2", 3, 5000, 3, 2, 0, 0, 0 });
+    cases.push_back({ "n1_t4", 2, 1, 0, 4, 0, 0, 0 });
+    return cases;
+}
+
+class DeviceSampleProd : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceSampleProd, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
+    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const int t = static_cast<int>(c.k);
+    {
+        native::Numbers in(runs.host);
+        native::sample_prod(in, a.get(), c.N, c.n, c.r, t, 2);
+    }
+    {
+        native::Numbers in(runs.source);
+        native::sample_prod(in, b.get(), c.N, c.n, c.r, t, 2);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
+    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
+    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
+    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleProd,
+    testing::Combine(testing::ValuesIn(sample_prod_cases()), testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceSampleProd::ParamType>& p) {
         return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
     });
 

@@ -15,6 +15,7 @@
 #include "source.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -49,5 +50,12 @@ std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histog
 // N replications (2 <= t <= 20).
 std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
     Numbers& in, long N, long n, int r, int t);
+
+// For each of the N replications of n groups of t words of sknuth_MaxOft (the maxima, MaxU) or
+// svaria_SampleProd (the products): the n values, then done(replication, values); false, with
+// nothing read and done never called, where the stream cannot write device memory.
+using GroupValuesDone = std::function<void(long, const double*)>;
+bool device_maxima(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done);
+bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done);
 
 } // namespace rngvet::native

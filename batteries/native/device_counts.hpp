@@ -487,4 +487,83 @@ struct PermutationCell {
     }
 };
 
+// ---------------------------------------------------------------------------------------------
+// Tests that reduce each group of consecutive words to one double, computed from the group's
+// StripD values with TestU01's operations in TestU01's order (so, on CUDA with --fmad=false,
+// rounded as the host rounds them): sknuth_MaxOft's maxima and svaria_SampleProd's products.
+// Only these values (8 bytes a group instead of 8 a word) go to the host, where the families
+// continue with their CPU path's code.
+
+// The value of group i of a chunk, from its words.
+template <class ValueOf> struct GroupValue {
+    const Word* words;
+    Index group;
+    ValueOf value_of;
+
+    RNGVET_DEVICE_FN double operator()(Index i) const { return value_of(words + i * group); }
+};
+
+// For each of N replications of n groups of `group` words, in stream order: the groups' values
+// into a host array of n doubles, then done(replication, values). As group_histograms for the
+// rest (nullopt, with nothing read and done never called, where `in` cannot write device
+// memory).
+template <class ValueOf, class Done>
+bool group_values(Numbers& in, long N, long n_long, long group_long, const ValueOf& value_of,
+    const Done& done, std::size_t max_words = chunk_words)
+{
+    if (!in.fill_device(nullptr, 0)) return false;
+    const std::size_t n = static_cast<std::size_t>(n_long);
+    const std::size_t group = static_cast<std::size_t>(group_long);
+    const std::size_t chunk = std::min(n, std::max<std::size_t>(1, max_words / group));
+
+    thrust::device_vector<Word> words(chunk * group);
+    thrust::device_vector<double> values(chunk);
+    const GroupValue<ValueOf> build{ thrust::raw_pointer_cast(words.data()),
+        static_cast<Index>(group), value_of };
+    const thrust::counting_iterator<Index> index(0);
+    std::vector<double> host(n);
+    for (long rep = 0; rep < N; ++rep) {
+        for (std::size_t done_groups = 0; done_groups < n;) {
+            const std::size_t m = std::min(chunk, n - done_groups);
+            if (!fill(in, words, m * group, rep == 0 && done_groups == 0)) return false;
+            thrust::transform(index, index + static_cast<std::ptrdiff_t>(m), values.begin(), build);
+            thrust::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m),
+                host.begin() + static_cast<std::ptrdiff_t>(done_groups));
+            done_groups += m;
+        }
+        done(rep, host.data());
+    }
+    return true;
+}
+
+// sknuth_MaxOft's MaxU of t words: the first StripD value, replaced by any greater one.
+struct MaxCell {
+    StripD strip;
+    int t;
+
+    RNGVET_DEVICE_FN double operator()(const Word* w) const
+    {
+        double m = strip(w[0]);
+        for (int j = 1; j < t; ++j) {
+            const double x = strip(w[j]);
+            if (x > m) m = x;
+        }
+        return m;
+    }
+};
+
+// svaria_SampleProd's product of t words' StripD values, multiplied in order.
+struct ProductCell {
+    StripD strip;
+    int t;
+
+    RNGVET_DEVICE_FN double operator()(const Word* w) const
+    {
+        double p = strip(w[0]);
+        for (int j = 1; j < t; ++j)
+            p *= strip(w[j]);
+        return p;
+    }
+};
+
 } // namespace rngvet::native::device_counts

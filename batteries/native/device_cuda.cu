@@ -102,4 +102,24 @@ std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
     });
 }
 
+bool device_maxima(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done)
+{
+    return on_device(in, "sknuth_MaxOft", [&]() -> std::optional<bool> {
+        if (!device_counts::group_values(
+                in, N, n, t, device_counts::MaxCell{ device_counts::strip_d_for(in, r), t }, done))
+            return std::nullopt;
+        return true;
+    }).value_or(false);
+}
+
+bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done)
+{
+    return on_device(in, "svaria_SampleProd", [&]() -> std::optional<bool> {
+        if (!device_counts::group_values(in, N, n, t,
+                device_counts::ProductCell{ device_counts::strip_d_for(in, r), t }, done))
+            return std::nullopt;
+        return true;
+    }).value_or(false);
+}
+
 } // namespace rngvet::native

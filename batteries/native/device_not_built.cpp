@@ -39,4 +39,14 @@ std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
     return std::nullopt;
 }
 
+bool device_maxima(Numbers&, long, long, int, int, const GroupValuesDone&)
+{
+    return false;
+}
+
+bool device_products(Numbers&, long, long, int, int, const GroupValuesDone&)
+{
+    return false;
+}
+
 } // namespace rngvet::native

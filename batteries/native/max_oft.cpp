@@ -172,28 +172,10 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
     const StripKey key(in, r);
 
-    for (long Seq = 1; Seq <= N; ++Seq) {
-        double* u = U.data() + 1;
-        for_groups(in, n, t, threads, [&](const std::uint64_t* v, long g, int) {
-            std::uint64_t any = 0, max_key = 0;
-            for (int j = 0; j < t; ++j) {
-                any |= v[j];
-                max_key = std::max(max_key, key(v[j]));
-            }
-            double MaxU;
-            if (key.holds(any)) {
-                MaxU = in.u01(max_key);
-            } else {
-                // sknuth_MaxOft's loop: the first value, replaced by any greater one.
-                MaxU = in.strip_d(v[0], r);
-                for (int j = 1; j < t; ++j) {
-                    const double x = in.strip_d(v[j], r);
-                    if (x > MaxU) MaxU = x;
-                }
-            }
-            if (g == 0) first_max = MaxU;
-            u[g] = std::pow(MaxU, tReal);
-        });
+    double* u = U.data() + 1;
+    // One replication, once u[0, n) holds pow (MaxU, tReal) of its groups: the classes, the
+    // chi-square and the Anderson-Darling statistic.
+    auto replication = [&] {
         // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
         std::fill(count.begin(), count.end(), 0);
         for (long g = 0; g < n; ++g) {
@@ -229,6 +211,37 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
         active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
         if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
         statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
+    };
+    // On the device the stream runs on, where it is a CUDA one: the maxima of each replication.
+    const bool on_device = device_maxima(in, N, n, r, t, [&](long, const double* maxima) {
+        first_max = maxima[0];
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (long g = 0; g < n; ++g)
+            u[g] = std::pow(maxima[g], tReal);
+        replication();
+    });
+    for (long Seq = 1; Seq <= N && !on_device; ++Seq) {
+        for_groups(in, n, t, threads, [&](const std::uint64_t* v, long g, int) {
+            std::uint64_t any = 0, max_key = 0;
+            for (int j = 0; j < t; ++j) {
+                any |= v[j];
+                max_key = std::max(max_key, key(v[j]));
+            }
+            double MaxU;
+            if (key.holds(any)) {
+                MaxU = in.u01(max_key);
+            } else {
+                // sknuth_MaxOft's loop: the first value, replaced by any greater one.
+                MaxU = in.strip_d(v[0], r);
+                for (int j = 1; j < t; ++j) {
+                    const double x = in.strip_d(v[j], r);
+                    if (x > MaxU) MaxU = x;
+                }
+            }
+            if (g == 0) first_max = MaxU;
+            u[g] = std::pow(MaxU, tReal);
+        });
+        replication();
     }
 
     double V[1] = { static_cast<double>(d - 1) };

@@ -28,6 +28,7 @@
 #include "svaria_more.hpp"
 
 #include "active_tests.hpp"
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -416,7 +417,21 @@ void sample_prod(Numbers& in, sres_Basic* res, long N, long n, int r, int t, int
     int last = 0;
     const std::size_t group = static_cast<std::size_t>(t);
     const int helpers = work_threads(threads);
-    for (long Seq = 1; Seq <= N; ++Seq) {
+    // On the device the stream runs on, where it is a CUDA one: each replication's products,
+    // then on the host their distribution values, the sort and ActiveTests0 as below.
+    const bool on_device = device_products(in, N, n, r, t, [&](long, const double* products) {
+        Replication& set = sets[0];
+        double* u = set.U.data() + 1;
+        set.first_product = products[0];
+#pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && n >= 4096)
+        for (long i = 0; i < n; ++i)
+            u[i] = prod_distribution(Par, products[i]);
+        parallel_sort(set.U.data() + 1, n, threads);
+        active_tests0(set.U.data(), n, set.sVal2, set.pVal2, threads);
+        if (n == 1) set.sVal2[gofw_Mean] = set.first_product;
+        statcoll_AddObs(res->sVal1, set.pVal2[gofw_AD]);
+    });
+    for (long Seq = 1; Seq <= N && !on_device; ++Seq) {
         Replication& set = sets[Seq % 2];
         long next_group = 1;
         pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(n) * group, group),
