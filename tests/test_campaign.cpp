@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <set>
@@ -322,6 +323,221 @@ TEST(CampaignText, RangesQuotingAndScripts)
     EXPECT_NE(script.find("  11) RUN=(--generator ranmar48x --seed 17,42"), std::string::npos);
     const std::string merge = merge_script(c, table, { "/opt/rngvet", "/scratch/c" });
     EXPECT_NE(merge.find("exec /opt/rngvet campaign merge /scratch/c\n"), std::string::npos);
+}
+
+// ---- GPUs on Slurm ---------------------------------------------------------------------
+
+// small_campaign with the configurations' backend and [slurm] keys added.
+std::string gpu_campaign(const std::string& backend, const std::string& slurm_keys)
+{
+    std::string text = small_campaign;
+    for (const char* conf : { "generator = ranmar48\n", "layout = interleave\n" })
+        text.replace(text.find(conf), std::string(conf).size(),
+            std::string(conf) + "backend = " + backend + "\n");
+    return text + slurm_keys;
+}
+
+std::string script_of(const Campaign& c)
+{
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = slurm_shape(c).tasks_per_array_task;
+    return array_script(c, table, { "/opt/rngvet", "/scratch/c" });
+}
+
+bool asks_for_gpu(const std::string& script)
+{
+    return script.find("#SBATCH --gres") != std::string::npos
+        || script.find("#SBATCH --gpus") != std::string::npos;
+}
+
+TEST(CampaignGpu, OnlyTasksThatNeedAGpuAskForOne)
+{
+    // Backend cpu: no GPU line, and the script is the one-task-per-array-task script.
+    const std::string cpu = script_of(parse_campaign(small_campaign, "c.ini", "."));
+    EXPECT_FALSE(asks_for_gpu(cpu)) << cpu;
+    EXPECT_EQ(cpu.find("GPU"), std::string::npos) << cpu;
+    EXPECT_NE(cpu.find("#SBATCH --array=0-11\n"), std::string::npos);
+    // Backend cuda: one --gres=gpu:1 line by default, for the array tasks and not the merge.
+    const Campaign cuda = parse_campaign(gpu_campaign("cuda", ""), "c.ini", ".");
+    const std::string gpu = script_of(cuda);
+    EXPECT_NE(gpu.find("#SBATCH --gres=gpu:1\n"), std::string::npos) << gpu;
+    EXPECT_EQ(gpu.find("#SBATCH --gres"), gpu.rfind("#SBATCH --gres"));
+    EXPECT_FALSE(asks_for_gpu(merge_script(
+        cuda, { "small-1", "small", "smallcrush", "", {} }, { "/opt/rngvet", "/scratch/c" })));
+    // The site's forms; gres beside [slurm] gres goes into one --gres line.
+    const std::vector<std::pair<std::string, std::string>> forms = {
+        { "gpu-request = gres=gpu:h100:1\n", "#SBATCH --gres=gpu:h100:1\n" },
+        { "gpu-request = gres=gpu:h100:1\ngres = tmpfs:10G\n",
+            "#SBATCH --gres=tmpfs:10G,gpu:h100:1\n" },
+        { "gpu-request = gpus-per-task=1\n", "#SBATCH --gpus-per-task=1\n" },
+        { "gpu-request = gpus=a100:1\n", "#SBATCH --gpus=a100:1\n" },
+        { "gpu-request = gpus-per-node=2\n", "#SBATCH --gpus-per-node=2\n" },
+    };
+    for (const auto& [keys, line] : forms) {
+        const std::string script
+            = script_of(parse_campaign(gpu_campaign("cuda", keys), "c.ini", "."));
+        EXPECT_NE(script.find(line), std::string::npos) << keys << script;
+        EXPECT_EQ(script.find("#SBATCH --gres=gpu:1\n"), std::string::npos) << keys;
+    }
+    // none: the script asks for no GPU. gpu = yes: backend auto (or cpu) asks; gpu = no: none.
+    EXPECT_FALSE(asks_for_gpu(
+        script_of(parse_campaign(gpu_campaign("cuda", "gpu-request = none\n"), "c.ini", "."))));
+    EXPECT_NE(script_of(parse_campaign(gpu_campaign("auto", "gpu = yes\n"), "c.ini", "."))
+                  .find("#SBATCH --gres=gpu:1\n"),
+        std::string::npos);
+    EXPECT_FALSE(asks_for_gpu(
+        script_of(parse_campaign(gpu_campaign("auto", "gpu = auto\n"), "c.ini", "."))));
+    EXPECT_FALSE(
+        asks_for_gpu(script_of(parse_campaign(gpu_campaign("cpu", "gpu = no\n"), "c.ini", "."))));
+}
+
+TEST(CampaignGpu, BadKeysAndCampaignsThatCannotBeOneArrayAreOneLineErrors)
+{
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        { "gpu-request = gpu:1\n", "c.ini:21: GPU request 'gpu:1' is none of gres=SPEC" },
+        { "gpu-request = gres=\n", "c.ini:21: GPU request 'gres=': '' is not a Slurm resource" },
+        { "gpu-request = mem=4G\n", "c.ini:21: GPU request 'mem=4G': 'mem' is no GPU option" },
+        { "gpu-request = gpus-per-task=0\n",
+            "c.ini:21: GPU request 'gpus-per-task=0': "
+            "gpus-per-task takes [TYPE:]N" },
+        { "gpu-request = gpus=h100\n", "gpus takes [TYPE:]N" },
+        { "gpu-request = gres=gpu;1\n", "is not a Slurm resource" },
+        { "gpu-request = gres=gpu:1 \"x\"\n", "c.ini:21: 'gpu-request' goes into an #SBATCH line" },
+        { "gpu = maybe\n", "c.ini:21: 'gpu' is auto (tasks of backend cuda ask for a GPU), yes" },
+        { "tasks-per-gpu = 0\n", "c.ini:21: 'tasks-per-gpu' must be an integer in 1..1024" },
+        { "tasks-per-gpu = two\n", "c.ini:21: 'tasks-per-gpu' must be an integer" },
+        { "gpu-reqest = none\n", "c.ini:21: unknown key 'gpu-reqest' in [slurm]" },
+    };
+    for (const auto& [keys, expected] : cases) {
+        const std::string message = expect_error(gpu_campaign("cuda", keys));
+        EXPECT_NE(message.find(expected), std::string::npos) << "got: " << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    // Parsed, but not one Slurm array: refused by slurm_shape (and so by submit and the script).
+    const std::vector<std::pair<std::string, std::string>> shapes = {
+        { gpu_campaign("cpu", "tasks-per-gpu = 2\n"),
+            "[slurm] tasks-per-gpu = 2 packs tasks onto a GPU, and no task of this campaign asks "
+            "for one" },
+        { gpu_campaign("cuda", "gpu = no\n"),
+            "[configuration single] runs on backend cuda and needs a GPU" },
+        { std::string(small_campaign)
+                .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n"),
+            "[configuration x4] needs a GPU (backend cuda) and [configuration single] none "
+            "(backend cpu)" },
+    };
+    for (const auto& [text, expected] : shapes) {
+        const Campaign c = parse_campaign(text, "c.ini", ".");
+        try {
+            (void)slurm_shape(c);
+            ADD_FAILURE() << "accepted: " << expected;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+        }
+        EXPECT_THROW((void)script_of(c), InputError);
+    }
+    // A mixed campaign that asks for nothing and packs nothing is one array.
+    const std::string mixed
+        = std::string(small_campaign)
+              .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n")
+        + "gpu-request = none\n";
+    EXPECT_FALSE(slurm_shape(parse_campaign(mixed, "c.ini", ".")).gpu);
+    EXPECT_EQ(check_gpu_request("gpus-per-task=h100:2"), "gpus-per-task=h100:2");
+    EXPECT_THROW((void)check_gpu_request(""), InputError);
+}
+
+TEST(CampaignGpu, PackingMapsCampaignTasksOntoArrayTasks)
+{
+    EXPECT_EQ(array_tasks_of({ 1, 5, 6, 7 }, 2), (std::vector<int>{ 0, 2, 3 }));
+    EXPECT_EQ(array_tasks_of({ 1, 5, 6, 7 }, 1), (std::vector<int>{ 1, 5, 6, 7 }));
+    EXPECT_EQ(tasks_of_array_tasks({ 0, 2, 3 }, 2, 7), (std::vector<int>{ 0, 1, 4, 5, 6 }));
+    EXPECT_EQ(tasks_of_array_tasks({ 3 }, 4, 13), (std::vector<int>{ 12 }));
+
+    // 12 tasks, 5 per GPU: array tasks 0-2, the last with 2 tasks.
+    const Campaign c = parse_campaign(gpu_campaign("cuda", "tasks-per-gpu = 5\n"), "c.ini", ".");
+    EXPECT_EQ(slurm_shape(c).tasks_per_array_task, 5);
+    const std::string script = script_of(c);
+    for (const char* line : { "#SBATCH --array=0-2\n", "#SBATCH --gres=gpu:1\n", "PER=5 ",
+             "TASKS=12\n", "#SBATCH --output=/scratch/c/logs/array-%a.job-%A.out\n" })
+        EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
+    EXPECT_EQ(std::system(("bash -n <<'EOF'\n" + script + "EOF\n").c_str()), 0);
+
+    // The table keeps the packing; an unpacked table's text is as before (no such line).
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 5;
+    const std::string path = fresh("packed.tsv");
+    std::ofstream(path) << write_task_table(table);
+    EXPECT_EQ(read_task_table(path).tasks_per_array_task, 5);
+    table.tasks_per_array_task = 1;
+    EXPECT_EQ(write_task_table(table).find("tasks-per-array-task"), std::string::npos);
+    EXPECT_EQ(read_task_table((std::ofstream(path) << write_task_table(table), path))
+                  .tasks_per_array_task,
+        1);
+    // A script for a table of another packing is refused.
+    EXPECT_THROW(array_script(c, table, { "/opt/rngvet", "/scratch/c" }), InputError);
+}
+
+// The packed script run by hand as Slurm would run array task 1 of tasks-per-gpu = 5: tasks 5
+// to 9 run at once (five 2-second tasks in well under 10 s), each its own process with its own log
+// and database; a task that fails fails the array task, the others still finish.
+TEST(CampaignGpu, APackedArrayTaskRunsItsTasksAtOnce)
+{
+    const std::string dir = fresh("packed_run");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + "/logs " + dir + "/tasks").c_str()), 0);
+    // A stand-in for rngvet: `campaign prepare` prints nothing (no run to resume); `run` notes
+    // its task database and when it started and ended; task 7's run fails.
+    const std::string fake = dir + "/fake-rngvet";
+    std::ofstream(fake) << "#!/bin/bash\n"
+                           "[ \"$1\" = campaign ] && exit 0\n"
+                           "db=${@: -1}\n"
+                           "echo \"start $db $(date +%s.%N)\" >>"
+            + dir
+            + "/calls\n"
+              "sleep 2\n"
+              "echo \"end $db $(date +%s.%N)\" >>"
+            + dir
+            + "/calls\n"
+              "echo \"args $*\"\n"
+              "case $db in *task-7.sqlite) exit 3 ;; esac\n";
+    ASSERT_EQ(::chmod(fake.c_str(), 0755), 0);
+    const Campaign c = parse_campaign(gpu_campaign("cuda", "tasks-per-gpu = 5\n"), "c.ini", ".");
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 5;
+    const std::string script = dir + "/campaign.sbatch";
+    std::ofstream(script) << array_script(c, table, { fake, dir });
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(("SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=77 "
+                                    "SLURM_CPUS_PER_TASK=10 bash "
+        + script + " >" + dir + "/out 2>&1")
+                                       .c_str());
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    EXPECT_LT(seconds, 8) << "five 2-second tasks did not run at once";
+    std::ifstream calls(dir + "/calls");
+    std::multiset<std::string> started;
+    for (std::string what, db, when; calls >> what >> db >> when;)
+        if (what == "start") started.insert(db.substr(db.rfind('/') + 1));
+    EXPECT_EQ(started,
+        (std::multiset<std::string>{
+            "task-5.sqlite", "task-6.sqlite", "task-7.sqlite", "task-8.sqlite", "task-9.sqlite" }));
+    for (int t = 5; t <= 9; ++t) {
+        std::ifstream log(dir + "/logs/task-" + std::to_string(t) + ".job-77.out");
+        const std::string text((std::istreambuf_iterator<char>(log)), {});
+        // Task t's own arguments, its own database, 10 CPUs / 5 tasks each.
+        EXPECT_NE(text.find("--seed " + table.tasks[t].seed), std::string::npos) << text;
+        EXPECT_NE(
+            text.find("--jobs 2 --db " + dir + "/tasks/task-" + std::to_string(t) + ".sqlite"),
+            std::string::npos)
+            << text;
+    }
+    std::ifstream out(dir + "/out");
+    const std::string text((std::istreambuf_iterator<char>(out)), {});
+    EXPECT_NE(text.find("task 7: exit status 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("task 9: done"), std::string::npos) << text;
+    // Array task 3 is past the campaign's 12 tasks.
+    EXPECT_NE(
+        std::system(("SLURM_ARRAY_TASK_ID=3 bash " + script + " >/dev/null 2>&1").c_str()), 0);
 }
 
 // ---- merge ---------------------------------------------------------------------------
