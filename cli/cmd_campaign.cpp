@@ -224,9 +224,11 @@ int resubmit(int argc, char** argv)
         std::vector<int> again;
         std::set_difference(
             job.tasks.begin(), job.tasks.end(), ids.begin(), ids.end(), std::back_inserter(again));
-        if (!again.empty())
-            std::cout << "; tasks " << id_ranges(again) << " of the same array tasks only confirm"
-                      << (again.size() == 1 ? "s" : "") << " their runs";
+        if (again.size() == 1)
+            std::cout << "; task " << again[0] << " of the same array task only confirms its run";
+        else if (!again.empty())
+            std::cout << "; tasks " << id_ranges(again)
+                      << " of the same array tasks only confirm their runs";
         std::cout << ")";
     }
     std::cout << ", merge job " << job.merge << "\n";
