@@ -165,6 +165,11 @@ int submit(int argc, char** argv)
                                  + " array tasks"
                              : "")
                   << "\n";
+    if (shape.tasks_per_array_task > c.slurm.cpus_per_task)
+        std::cout << "note: cpus-per-task = " << c.slurm.cpus_per_task << " for "
+                  << shape.tasks_per_array_task
+                  << " tasks at once: they share it (give cpus-per-task "
+                  << shape.tasks_per_array_task << " times the CPUs one task should have)\n";
     if (dry_run) {
         std::cout << "not submitted (--dry-run). To submit by hand:\n"
                   << "  A=$(sbatch --parsable " << dir << "/campaign.sbatch)\n"

@@ -4,6 +4,7 @@
 // stopped by SIGTERM that stops its task in flight.
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
+#include "campaigns/directory.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
@@ -540,6 +541,32 @@ TEST(CampaignGpu, APackedArrayTaskRunsItsTasksAtOnce)
         std::system(("SLURM_ARRAY_TASK_ID=3 bash " + script + " >/dev/null 2>&1").c_str()), 0);
 }
 
+// squeue answers for array task 1 of job 16, which runs campaign tasks 2 and 3 with two tasks
+// per array task (and would be task 1 alone without packing).
+TEST(CampaignGpu, AQueuedArrayTaskCountsForEachOfItsTasks)
+{
+    const std::string dir = fresh("packed_queue");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + "/bin").c_str()), 0);
+    std::ofstream(dir + "/bin/squeue") << "#!/bin/sh\necho '16_1 RUNNING'\n";
+    ASSERT_EQ(::chmod((dir + "/bin/squeue").c_str(), 0755), 0);
+    std::ofstream(dir + "/jobs.tsv") << "array\t16\t0-3\t2026-11-26T00:00:00Z\n";
+    const char* old_path = std::getenv("PATH");
+    const std::string saved = old_path ? old_path : "";
+    ::setenv("PATH", (dir + "/bin:" + saved).c_str(), 1);
+    const QueueState packed = queue_state(dir, 2);
+    const QueueState single = queue_state(dir, 1);
+    ::setenv("PATH", saved.c_str(), 1);
+    ASSERT_TRUE(packed.known);
+    EXPECT_EQ(packed.tasks, (std::map<int, std::string>{ { 2, "RUNNING" }, { 3, "RUNNING" } }));
+    EXPECT_EQ(single.tasks, (std::map<int, std::string>{ { 1, "RUNNING" } }));
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 2;
+    const TaskState s = inspect(dir, table, table.tasks[3], packed);
+    EXPECT_EQ(s.state, State::running);
+    EXPECT_EQ(s.detail, "job 16_1 RUNNING");
+}
+
 // ---- merge ---------------------------------------------------------------------------
 
 std::string dump(const std::string& db)
@@ -732,7 +759,7 @@ bool exists(const std::string& path)
 
 TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
 {
-    const std::string file = write_file("c.ini", small_campaign);
+    const std::string file = rngvet_test::write_file("c.ini", small_campaign);
     const std::string dir = fresh("submit_dir");
     // No sbatch on PATH.
     auto r = run_rngvet("campaign submit " + file + " --slurm --out " + dir, "PATH=/nonexistent");
@@ -740,7 +767,7 @@ TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
     EXPECT_NE(r.err.find("rngvet: error: sbatch is not on PATH"), std::string::npos) << r.err;
     EXPECT_FALSE(exists(dir));
     // A malformed file, an unknown queue, a directory that cannot be made.
-    const std::string bad = write_file(
+    const std::string bad = rngvet_test::write_file(
         "bad.ini", std::string(small_campaign) + "[configuration y]\ngenerator = nope\n");
     r = run_rngvet("campaign submit " + bad + " --slurm --dry-run --out " + dir);
     EXPECT_EQ(r.status, 2);
@@ -786,7 +813,7 @@ int count(const std::string& db, const std::string& sql)
 // same p-values as one sharded run of the whole battery.
 TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 {
-    const std::string file = write_file("local.ini",
+    const std::string file = rngvet_test::write_file("local.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 3\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     const std::string dir = fresh("local_dir");
@@ -846,7 +873,7 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.err.find("0 of 3 tasks to run"), std::string::npos) << r.err;
     EXPECT_EQ(dump(db), before);
-    const std::string other = write_file("other.ini",
+    const std::string other = rngvet_test::write_file("other.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 2\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     r = run_rngvet("campaign run " + other + " --out " + dir);
@@ -873,7 +900,7 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 // the task's run is marked interrupted, so that running the campaign again resumes it.
 TEST(CampaignCli, LocalRunStoppedBySigtermStopsTheTaskInFlight)
 {
-    const std::string file = write_file("stop.ini",
+    const std::string file = rngvet_test::write_file("stop.ini",
         "[campaign]\nname = stop\nbattery = crush\ntests = 76\nshards = 1\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     const std::string dir = fresh("stop_dir");

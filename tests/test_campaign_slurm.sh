@@ -150,6 +150,11 @@ gpu           = yes
 gpu-request   = none
 tasks-per-gpu = 2
 EOF
+# jobcomp.txt outlives earlier starts of this Slurm, whose job ids may recur: count only what
+# is written after a line number taken before each submission.
+jobcomp_lines() { wc -l <"$SLURM_CI_DIR/jobcomp.txt" 2>/dev/null || echo 0; }
+array_tasks_since() { tail -n +"$(($1 + 1))" "$SLURM_CI_DIR/jobcomp.txt" | grep -c "ArrayJobId=$2 " || true; }
+before=$(jobcomp_lines)
 "$RNGVET" campaign submit "$W/packed.ini" --slurm --out "$P" || fail "packed submit"
 grep -q '^#SBATCH --array=0-1$' "$P/campaign.sbatch" || fail "packed script: $(grep SBATCH "$P/campaign.sbatch")"
 if grep -qE '^#SBATCH --(gres|gpus)' "$P/campaign.sbatch"; then fail "gpu-request = none asked for a GPU"; fi
@@ -159,7 +164,7 @@ PM=$(awk '$1 == "merge" {print $2}' "$P/jobs.tsv")
 wait_queue "$PA,$PM" 120
 grep -q "4 tasks: 4 done" "$P"/logs/merge.job-"$PM".out || fail "packed merge: $(cat "$P"/logs/merge.job-"$PM".out)"
 # Slurm ran exactly 2 array tasks; each campaign task has its own log and database.
-ran=$(grep -c "ArrayJobId=$PA " "$SLURM_CI_DIR/jobcomp.txt" || true)
+ran=$(array_tasks_since "$before" "$PA")
 [ "$ran" = 2 ] || fail "packed: Slurm ran $ran array tasks, not 2"
 for t in 0 1 2 3; do
   [ -s "$P/logs/task-$t.job-$PA.out" ] || fail "packed: no log of task $t"
@@ -167,6 +172,16 @@ for t in 0 1 2 3; do
     || fail "packed: task $t: $(q "$P/tasks/task-$t.sqlite" "SELECT run_id, status FROM runs")"
 done
 [ "$(q "$P/campaign.sqlite" "SELECT count(*) FROM statistics")" = 60 ] || fail "packed statistics"
+# The two tasks of an array task ran at once: each started before the other finished.
+for pair in "0 1" "2 3"; do
+  set -- $pair
+  a_start=$(q "$P/tasks/task-$1.sqlite" "SELECT started_at FROM runs")
+  a_end=$(q "$P/tasks/task-$1.sqlite" "SELECT finished_at FROM runs")
+  b_start=$(q "$P/tasks/task-$2.sqlite" "SELECT started_at FROM runs")
+  b_end=$(q "$P/tasks/task-$2.sqlite" "SELECT finished_at FROM runs")
+  [[ "$a_start" < "$b_end" && "$b_start" < "$a_end" ]] \
+    || fail "packed: tasks $1 ($a_start to $a_end) and $2 ($b_start to $b_end) did not run at once"
+done
 
 # Task 3 as a run killed part way leaves it (its last test gone, still 'running'); the campaign
 # database is set aside, so the next merge builds it afresh. Resubmit runs array task 1 again:
@@ -176,6 +191,7 @@ mv "$P/campaign.sqlite" "$W/packed-first.sqlite"
 status=$("$RNGVET" campaign status "$P")
 echo "$status"
 echo "$status" | grep -q "4 tasks: 3 done, 0 running, 1 failed, 0 missing" || fail "packed status after the damage"
+before=$(jobcomp_lines)
 out=$("$RNGVET" campaign resubmit "$P") || fail "packed resubmit"
 echo "$out"
 echo "$out" | grep -q "resubmitted tasks 3 as array job [0-9]* (array tasks 1; task 2 of the same array task only confirms its run)" \
@@ -185,7 +201,7 @@ PM2=$(awk '$1 == "merge" {m = $2} END {print m}' "$P/jobs.tsv")
 [ "$(awk '$1 == "array" {t = $3} END {print t}' "$P/jobs.tsv")" = "2-3" ] || fail "packed resubmit jobs.tsv: $(cat "$P/jobs.tsv")"
 wait_queue "$PA2,$PM2" 120
 grep -q "4 tasks: 4 done" "$P"/logs/merge.job-"$PM2".out || fail "packed second merge: $(cat "$P"/logs/merge.job-"$PM2".out)"
-ran=$(grep -c "ArrayJobId=$PA2 " "$SLURM_CI_DIR/jobcomp.txt" || true)
+ran=$(array_tasks_since "$before" "$PA2")
 [ "$ran" = 1 ] || fail "packed resubmit ran $ran array tasks, not 1"
 [ ! -e "$P/logs/task-0.job-$PA2.out" ] && [ ! -e "$P/logs/task-1.job-$PA2.out" ] || fail "packed resubmit ran task 0 or 1"
 for t in 2 3; do
