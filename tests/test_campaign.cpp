@@ -541,6 +541,43 @@ TEST(CampaignGpu, APackedArrayTaskRunsItsTasksAtOnce)
         std::system(("SLURM_ARRAY_TASK_ID=3 bash " + script + " >/dev/null 2>&1").c_str()), 0);
 }
 
+// submit --gpu-request takes the place of the file's key; a bad one, or a campaign that cannot
+// be one array, is refused with one line before anything is written.
+TEST(CampaignGpu, SubmitGpuRequestOptionIsCheckedBeforeAnythingIsWritten)
+{
+    const std::string file
+        = rngvet_test::write_file("gpu.ini", gpu_campaign("cuda", "tasks-per-gpu = 3\n"));
+    const std::string dir = fresh("gpu_submit");
+    for (const char* bad : { "gpu:1", "gres=", "gpus-per-task=0", "cpus=1", "gres=gpu:1'" }) {
+        const auto r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir
+            + " --gpu-request \"" + bad + "\"");
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_EQ(r.err.rfind("rngvet: error: --gpu-request: GPU request", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(exists(dir)) << bad;
+    }
+    const std::string mixed = rngvet_test::write_file("mixed.ini",
+        std::string(small_campaign)
+            .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n"));
+    auto r = run_rngvet("campaign submit " + mixed + " --slurm --dry-run --out " + dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("split the campaign in two"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir));
+    r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir
+        + " --gpu-request gpus-per-task=h100:1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("runs 3 tasks at once on it: 4 array tasks"), std::string::npos) << r.out;
+    std::ifstream in(dir + "/campaign.sbatch");
+    const std::string script((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(script.find("#SBATCH --gpus-per-task=h100:1\n"), std::string::npos) << script;
+    EXPECT_NE(script.find("#SBATCH --array=0-3\n"), std::string::npos);
+    EXPECT_FALSE(script.find("#SBATCH --gres") != std::string::npos);
+    EXPECT_EQ(read_task_table(dir + "/tasks.tsv").tasks_per_array_task, 3);
+    // status reads the packed table.
+    r = run_rngvet("campaign status " + dir);
+    EXPECT_NE(r.out.find("12 tasks: 0 done, 0 running, 0 failed, 12 missing"), std::string::npos);
+}
+
 // squeue answers for array task 1 of job 16, which runs campaign tasks 2 and 3 with two tasks
 // per array task (and would be task 1 alone without packing).
 TEST(CampaignGpu, AQueuedArrayTaskCountsForEachOfItsTasks)
