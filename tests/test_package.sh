@@ -61,6 +61,10 @@ completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
 listed=$("$rngvet" list | awk '/^batteries:/ { on = 1; next } /^[^ ]/ { on = 0 } on { print $1 }')
 [ "$(sort <<<"$completed")" = "$(sort <<<"$listed")" ] && grep -qx mcpi <<<"$completed" \
     || fail "--battery completes to '$completed', rngvet list names '$listed'"
+# campaign and dc complete the options of their subcommand.
+completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
+    COMP_WORDS=('$rngvet' campaign submit --gpu); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
+[ "$completed" = --gpu-request ] || fail "campaign submit --gpu completes to '$completed'"
 
 # The examples with pkg-config ...
 export PKG_CONFIG_PATH=$libdir/pkgconfig
