@@ -1,7 +1,8 @@
 // Campaigns: the file format and its errors, task expansion, shard balance, the task table, the
 // merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
 // local `rngvet campaign run` that is killed part way and completed by running it again, and one
-// stopped by SIGTERM that stops its task in flight.
+// stopped by SIGTERM that stops its task in flight; the GPU request of the Slurm script and the
+// packing of several tasks into one array task (tasks-per-gpu).
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
 #include "campaigns/directory.hpp"
