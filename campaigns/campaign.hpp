@@ -37,6 +37,15 @@ struct SlurmResources {
     std::string partition, account, qos, time, mem, gres, constraint;
     std::string merge_time = "01:00:00";
     int cpus_per_task = 1;
+    // Which tasks ask for a GPU: "auto" (those of a configuration with backend cuda), "yes"
+    // (every task: backend auto on a build with CUDA, or a GPU the backend does not name),
+    // "no" (none).
+    std::string gpu = "auto";
+    // How a task asks for its GPU (check_gpu_request): "gres=SPEC", "gpus=[TYPE:]N",
+    // "gpus-per-task=[TYPE:]N", "gpus-per-node=[TYPE:]N", or "none" (the site gives one unasked).
+    std::string gpu_request = "gres=gpu:1";
+    // Campaign tasks one Slurm array task runs at once on the GPU it holds.
+    int tasks_per_gpu = 1;
 };
 
 struct Campaign {
@@ -50,9 +59,28 @@ struct Campaign {
     SlurmResources slurm;
 };
 
+// A GPU request as [slurm] gpu-request or campaign submit --gpu-request gives it, checked: the
+// value itself, or an InputError of one line naming the forms.
+std::string check_gpu_request(const std::string& value);
+
+// How the campaign's tasks map onto one Slurm job array (every element of an array asks for the
+// same resources): whether each array task asks for a GPU, and how many campaign tasks it runs
+// (array task i runs campaign tasks i*K .. i*K+K-1). InputError when the tasks cannot share one
+// array: some need a GPU and some not, tasks-per-gpu without a GPU, backend cuda with gpu = no.
+struct SlurmShape {
+    bool gpu = false;
+    int tasks_per_array_task = 1;
+};
+SlurmShape slurm_shape(const Campaign& campaign);
+// The array tasks that run campaign tasks `ids` with K campaign tasks each (ascending, once).
+std::vector<int> array_tasks_of(const std::vector<int>& ids, int tasks_per_array_task);
+// Every campaign task those array tasks run (ascending), of `count` tasks in all.
+std::vector<int> tasks_of_array_tasks(
+    const std::vector<int>& array_tasks, int tasks_per_array_task, std::size_t count);
+
 // One task: one configuration, one seed, one shard of the tests.
 struct CampaignTask {
-    int id = 0; // 0-based; the Slurm array index
+    int id = 0; // 0-based; the Slurm array index (with K tasks per array task: id / K)
     std::string configuration; // the campaign's name of the configuration
     std::string config; // canonical configuration name (runs.config)
     std::string seed; // canonical seed string (runs.seed)
@@ -101,6 +129,8 @@ struct TaskTable {
     std::string battery;
     std::string tests_selected; // "" for the whole battery
     std::vector<CampaignTask> tasks; // run_arguments only as text in the file
+    // Campaign tasks per Slurm array task (SlurmShape); a header line only when above 1.
+    int tasks_per_array_task = 1;
 };
 std::string write_task_table(const TaskTable& table);
 TaskTable read_task_table(const std::string& path); // throws InputError

@@ -5,6 +5,7 @@
 #include "generators/input_file.hpp"
 #include "process/files.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -216,9 +217,10 @@ std::int64_t prepare_task(const std::string& dir, const TaskTable& table, int id
 }
 
 // Tasks of this campaign that Slurm still has queued or running (squeue).
-QueueState queue_state(const std::string& dir)
+QueueState queue_state(const std::string& dir, int tasks_per_array_task)
 {
     QueueState q;
+    q.tasks_per_array_task = std::max(1, tasks_per_array_task);
     std::ifstream in(jobs_path(dir));
     if (!in || !find_in_path("squeue")) return q;
     std::vector<std::string> arrays;
@@ -247,8 +249,10 @@ QueueState queue_state(const std::string& dir)
         for (std::string id, state; lines >> id >> state;) {
             const auto underscore = id.find('_');
             if (underscore == std::string::npos || id.substr(0, underscore) != job) continue;
-            const int task = std::atoi(id.c_str() + underscore + 1);
-            if (q.job.count(task) && q.job[task] == job) q.tasks[task] = state;
+            const int element = std::atoi(id.c_str() + underscore + 1);
+            for (int task = element * q.tasks_per_array_task;
+                 task < (element + 1) * q.tasks_per_array_task; ++task)
+                if (q.job.count(task) && q.job[task] == job) q.tasks[task] = state;
         }
     }
     q.known = true;
@@ -296,8 +300,9 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     const auto queued = queue.tasks.find(task.id);
     if (queued != queue.tasks.end()) {
         s.state = State::running;
-        s.detail
-            = "job " + queue.job.at(task.id) + "_" + std::to_string(task.id) + " " + queued->second;
+        s.detail = "job " + queue.job.at(task.id) + "_"
+            + std::to_string(task.id / std::max(1, queue.tasks_per_array_task)) + " "
+            + queued->second;
     }
     const std::string db = task_db(dir, task.id);
     if (!exists(db)) {
@@ -434,7 +439,7 @@ MergeResult merge_tasks(const std::string& dir, const TaskTable& table, const st
             result.refused.push_back(describe(t) + ": " + e.what());
         }
     }
-    result.states = inspect_all(dir, table, queue_state(dir));
+    result.states = inspect_all(dir, table, queue_state(dir, table.tasks_per_array_task));
     return result;
 }
 
@@ -444,25 +449,30 @@ int MergeResult::exit_status() const
     return summarise(states)[State::done] == static_cast<int>(states.size()) ? 0 : 1;
 }
 
-// Submits the array for `ids` and the merge job after it; returns {array, merge}.
-std::pair<std::string, std::string> submit_jobs(const std::string& dir, const std::vector<int>& ids)
+// Submits the array for the tasks `ids` and the merge job after it.
+Submission submit_jobs(const std::string& dir, const TaskTable& table, const std::vector<int>& ids)
 {
-    const std::string ranges = id_ranges(ids);
-    const std::string array = sbatch_job_id(
-        capture({ "sbatch", "--parsable", "--array=" + ranges, dir + "/campaign.sbatch" }),
+    Submission s;
+    const int per = table.tasks_per_array_task;
+    s.array_tasks = array_tasks_of(ids, per);
+    s.tasks = tasks_of_array_tasks(s.array_tasks, per, table.tasks.size());
+    s.array = sbatch_job_id(capture({ "sbatch", "--parsable", "--array=" + id_ranges(s.array_tasks),
+                                dir + "/campaign.sbatch" }),
         "task array");
-    record_job(dir, "array", array, ranges);
-    const std::string merge
-        = sbatch_job_id(capture({ "sbatch", "--parsable", "--dependency=afterany:" + array,
-                            "--kill-on-invalid-dep=yes", dir + "/merge.sbatch" }),
-            "merge job");
-    record_job(dir, "merge", merge, array);
-    return { array, merge };
+    // The campaign tasks the array runs (queue_state maps its indices back with the table).
+    record_job(dir, "array", s.array, id_ranges(s.tasks));
+    s.merge = sbatch_job_id(capture({ "sbatch", "--parsable", "--dependency=afterany:" + s.array,
+                                "--kill-on-invalid-dep=yes", dir + "/merge.sbatch" }),
+        "merge job");
+    record_job(dir, "merge", s.merge, s.array);
+    return s;
 }
 
 SlurmCampaign write_slurm_campaign(const std::string& file, const Campaign& c,
     const std::vector<CampaignTask>& tasks, std::string dir, const std::string& rngvet)
 {
+    // A campaign that cannot be one Slurm array is refused before anything is written.
+    const SlurmShape shape = slurm_shape(c);
     if (dir.empty()) dir = default_dir(c);
     const auto refuse_unwritable = [](const std::string& d) {
         if (d.find_first_of(" \t\n%") != std::string::npos)
@@ -479,6 +489,7 @@ SlurmCampaign write_slurm_campaign(const std::string& file, const Campaign& c,
     refuse_unwritable(dir);
     const ScriptPaths paths{ rngvet, dir };
     TaskTable table{ new_campaign_id(c.name), c.name, c.battery, join_ints(c.tests), tasks };
+    table.tasks_per_array_task = shape.tasks_per_array_task;
     write_file(dir + "/campaign.ini", read_text(file));
     write_file(dir + "/campaign.sbatch", array_script(c, table, paths), 0755);
     write_file(dir + "/merge.sbatch", merge_script(c, table, paths), 0755);

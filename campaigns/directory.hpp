@@ -51,9 +51,11 @@ struct QueueState {
     bool known = false; // Slurm answered for every job of the campaign
     std::map<int, std::string> tasks; // task -> state (PENDING, RUNNING, ...) while queued
     std::map<int, std::string> job; // task -> array job id of its latest submission
+    int tasks_per_array_task = 1; // task t runs in array task t / tasks_per_array_task
 };
-// Tasks of this campaign that Slurm still has queued or running (squeue), from DIR/jobs.tsv.
-QueueState queue_state(const std::string& dir);
+// Tasks of this campaign that Slurm still has queued or running (squeue), from DIR/jobs.tsv;
+// an array task queued or running counts for every campaign task it runs.
+QueueState queue_state(const std::string& dir, int tasks_per_array_task = 1);
 
 enum class State { done, running, failed, missing };
 const char* name(State s);
@@ -109,9 +111,14 @@ SlurmCampaign write_slurm_campaign(const std::string& file, const Campaign& camp
 
 // Refuses (InputError) when sbatch is not on PATH.
 void need_sbatch();
-// Submits the array job for `ids` and the merge job after it, records both in DIR/jobs.tsv and
-// returns {array, merge} job ids.
-std::pair<std::string, std::string> submit_jobs(
-    const std::string& dir, const std::vector<int>& ids);
+// Submits the array job for campaign tasks `ids` (the array tasks that hold them: with several
+// tasks per array task, the others of those array tasks run again too, a done one only
+// confirming its run) and the merge job after it, and records both in DIR/jobs.tsv.
+struct Submission {
+    std::string array, merge; // job ids
+    std::vector<int> array_tasks; // the array's indices
+    std::vector<int> tasks; // every campaign task they run
+};
+Submission submit_jobs(const std::string& dir, const TaskTable& table, const std::vector<int>& ids);
 
 } // namespace rngvet::campaigns

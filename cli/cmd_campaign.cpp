@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <thread>
 
 namespace rngvet::cli {
@@ -87,6 +88,21 @@ int plan(int argc, char** argv)
               << p.slots << " tasks at once): " << clock_time(p.wall_seconds) << "\n"
               << "(estimates from the catalogue's test costs, seconds on one ~3 GHz core; Slurm's "
                  "scheduling adds to them)\n";
+    try {
+        const SlurmShape shape = slurm_shape(c);
+        const int per = shape.tasks_per_array_task;
+        if (shape.gpu)
+            std::cout << "slurm: " << (tasks.size() + per - 1) / per
+                      << " array tasks, each asking for a GPU ("
+                      << (c.slurm.gpu_request == "none" ? "gpu-request = none"
+                                                        : "--" + c.slurm.gpu_request)
+                      << ")"
+                      << (per > 1 ? " and running " + std::to_string(per) + " tasks at once on it"
+                                  : "")
+                      << "\n";
+    } catch (const InputError& e) {
+        std::cout << "slurm: campaign submit --slurm refuses this campaign: " << e.what() << "\n";
+    }
     if (tasks.size() > 1000)
         std::cout << "note: Slurm's default MaxArraySize is 1001; this campaign needs array "
                      "indices up to "
@@ -99,21 +115,36 @@ int plan(int argc, char** argv)
 
 int submit(int argc, char** argv)
 {
-    std::string file, dir;
+    std::string file, dir, gpu_request;
     bool slurm = false, dry_run = false;
     po::options_description options("rngvet campaign submit options");
     options.add_options()("file", po::value(&file), "campaign file")(
         "slurm", po::bool_switch(&slurm), "submit to Slurm (the only queue supported)")("dry-run",
         po::bool_switch(&dry_run), "write the scripts and the task table, submit nothing")(
-        "out", po::value(&dir), "campaign directory (default: campaign-NAME)");
+        "out", po::value(&dir), "campaign directory (default: campaign-NAME)")("gpu-request",
+        po::value(&gpu_request),
+        "how a task that needs a GPU asks for it, in place of [slurm] gpu-request: "
+        "gres=SPEC (default gres=gpu:1), gpus=[TYPE:]N, gpus-per-task=[TYPE:]N, "
+        "gpus-per-node=[TYPE:]N or none");
     po::variables_map vm;
     const auto pos = positional("file");
     if (!parse(argc, argv, options,
-            "usage: rngvet campaign submit FILE --slurm [--dry-run] [--out DIR]", vm, &pos))
+            "usage: rngvet campaign submit FILE --slurm [--dry-run] [--out DIR] "
+            "[--gpu-request REQUEST]",
+            vm, &pos))
         return 0;
     require(vm, "file", "campaign FILE");
+    if (vm.count("gpu-request")) {
+        try {
+            gpu_request = check_gpu_request(gpu_request);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--gpu-request: ") + e.what());
+        }
+    }
     if (!slurm) throw InputError("name the queue: --slurm (the only one supported)");
-    const Campaign c = parse_campaign_file(file);
+    Campaign c = parse_campaign_file(file);
+    if (vm.count("gpu-request")) c.slurm.gpu_request = gpu_request;
+    const SlurmShape shape = slurm_shape(c);
     const auto tasks = expand(c);
     if (!dry_run) need_sbatch();
     const SlurmCampaign written = write_slurm_campaign(file, c, tasks, dir, self_exe());
@@ -121,6 +152,24 @@ int submit(int argc, char** argv)
     const TaskTable& table = written.table;
     std::cout << "campaign " << table.campaign_id << ": " << tasks.size() << " tasks written to "
               << dir << "\n";
+    if (shape.gpu)
+        std::cout << "each array task asks for a GPU ("
+                  << (c.slurm.gpu_request == "none" ? "none requested: gpu-request = none"
+                                                    : "--" + c.slurm.gpu_request)
+                  << ")"
+                  << (shape.tasks_per_array_task > 1
+                             ? " and runs " + std::to_string(shape.tasks_per_array_task)
+                                 + " tasks at once on it: "
+                                 + std::to_string((tasks.size() + shape.tasks_per_array_task - 1)
+                                     / shape.tasks_per_array_task)
+                                 + " array tasks"
+                             : "")
+                  << "\n";
+    if (shape.tasks_per_array_task > c.slurm.cpus_per_task)
+        std::cout << "note: cpus-per-task = " << c.slurm.cpus_per_task << " for "
+                  << shape.tasks_per_array_task
+                  << " tasks at once: they share it (give cpus-per-task "
+                  << shape.tasks_per_array_task << " times the CPUs one task should have)\n";
     if (dry_run) {
         std::cout << "not submitted (--dry-run). To submit by hand:\n"
                   << "  A=$(sbatch --parsable " << dir << "/campaign.sbatch)\n"
@@ -133,9 +182,11 @@ int submit(int argc, char** argv)
     std::vector<int> ids;
     for (const auto& t : tasks)
         ids.push_back(t.id);
-    const auto [array, merge] = submit_jobs(dir, ids);
-    std::cout << "submitted array job " << array << " (tasks " << id_ranges(ids)
-              << ") and merge job " << merge << "\n'rngvet campaign status " << dir
+    const Submission job = submit_jobs(dir, table, ids);
+    std::cout << "submitted array job " << job.array << " (tasks " << id_ranges(ids);
+    if (table.tasks_per_array_task > 1)
+        std::cout << " in array tasks " << id_ranges(job.array_tasks);
+    std::cout << ") and merge job " << job.merge << "\n'rngvet campaign status " << dir
               << "' shows progress\n";
     return 0;
 }
@@ -152,7 +203,7 @@ int resubmit(int argc, char** argv)
     const TaskTable table = load(dir);
     need_sbatch();
     dir = absolute(dir);
-    const QueueState queue = queue_state(dir);
+    const QueueState queue = queue_state(dir, table.tasks_per_array_task);
     if (exists(jobs_path(dir)) && !queue.known)
         throw InputError(
             "squeue did not answer for the campaign's jobs; cannot tell which tasks still run");
@@ -171,9 +222,21 @@ int resubmit(int argc, char** argv)
         std::cout << "nothing to resubmit; " << counts(states) << "\n";
         return 0;
     }
-    const auto [array, merge] = submit_jobs(dir, ids);
-    std::cout << "resubmitted tasks " << id_ranges(ids) << " as array job " << array
-              << ", merge job " << merge << "\n";
+    const Submission job = submit_jobs(dir, table, ids);
+    std::cout << "resubmitted tasks " << id_ranges(ids) << " as array job " << job.array;
+    if (table.tasks_per_array_task > 1) {
+        std::cout << " (array tasks " << id_ranges(job.array_tasks);
+        std::vector<int> again;
+        std::set_difference(
+            job.tasks.begin(), job.tasks.end(), ids.begin(), ids.end(), std::back_inserter(again));
+        if (again.size() == 1)
+            std::cout << "; task " << again[0] << " of the same array task only confirms its run";
+        else if (!again.empty())
+            std::cout << "; tasks " << id_ranges(again)
+                      << " of the same array tasks only confirm their runs";
+        std::cout << ")";
+    }
+    std::cout << ", merge job " << job.merge << "\n";
     return 0;
 }
 
@@ -190,7 +253,7 @@ int status(int argc, char** argv)
         return 0;
     require(vm, "dir", "campaign DIR");
     const TaskTable table = load(dir);
-    const QueueState queue = queue_state(dir);
+    const QueueState queue = queue_state(dir, table.tasks_per_array_task);
     const auto states = inspect_all(dir, table, queue);
     std::cout << "campaign " << table.campaign_id << " (" << table.battery << ")"
               << (queue.known                     ? ""

@@ -1,9 +1,11 @@
 // Campaigns: the file format and its errors, task expansion, shard balance, the task table, the
 // merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
 // local `rngvet campaign run` that is killed part way and completed by running it again, and one
-// stopped by SIGTERM that stops its task in flight.
+// stopped by SIGTERM that stops its task in flight; the GPU request of the Slurm script and the
+// packing of several tasks into one array task (tasks-per-gpu).
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
+#include "campaigns/directory.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <set>
@@ -324,6 +327,284 @@ TEST(CampaignText, RangesQuotingAndScripts)
     EXPECT_NE(merge.find("exec /opt/rngvet campaign merge /scratch/c\n"), std::string::npos);
 }
 
+// ---- GPUs on Slurm ---------------------------------------------------------------------
+
+// small_campaign with the configurations' backend and [slurm] keys added.
+std::string gpu_campaign(const std::string& backend, const std::string& slurm_keys)
+{
+    std::string text = small_campaign;
+    for (const char* conf : { "generator = ranmar48\n", "layout = interleave\n" })
+        text.replace(text.find(conf), std::string(conf).size(),
+            std::string(conf) + "backend = " + backend + "\n");
+    return text + slurm_keys;
+}
+
+std::string script_of(const Campaign& c)
+{
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = slurm_shape(c).tasks_per_array_task;
+    return array_script(c, table, { "/opt/rngvet", "/scratch/c" });
+}
+
+bool asks_for_gpu(const std::string& script)
+{
+    return script.find("#SBATCH --gres") != std::string::npos
+        || script.find("#SBATCH --gpus") != std::string::npos;
+}
+
+TEST(CampaignGpu, OnlyTasksThatNeedAGpuAskForOne)
+{
+    // Backend cpu: no GPU line, and the script is the one-task-per-array-task script.
+    const std::string cpu = script_of(parse_campaign(small_campaign, "c.ini", "."));
+    EXPECT_FALSE(asks_for_gpu(cpu)) << cpu;
+    EXPECT_EQ(cpu.find("GPU"), std::string::npos) << cpu;
+    EXPECT_NE(cpu.find("#SBATCH --array=0-11\n"), std::string::npos);
+    // Backend cuda: one --gres=gpu:1 line by default, for the array tasks and not the merge.
+    const Campaign cuda = parse_campaign(gpu_campaign("cuda", ""), "c.ini", ".");
+    const std::string gpu = script_of(cuda);
+    EXPECT_NE(gpu.find("#SBATCH --gres=gpu:1\n"), std::string::npos) << gpu;
+    EXPECT_EQ(gpu.find("#SBATCH --gres"), gpu.rfind("#SBATCH --gres"));
+    EXPECT_FALSE(asks_for_gpu(merge_script(
+        cuda, { "small-1", "small", "smallcrush", "", {} }, { "/opt/rngvet", "/scratch/c" })));
+    // The site's forms; gres beside [slurm] gres goes into one --gres line.
+    const std::vector<std::pair<std::string, std::string>> forms = {
+        { "gpu-request = gres=gpu:h100:1\n", "#SBATCH --gres=gpu:h100:1\n" },
+        { "gpu-request = gres=gpu:h100:1\ngres = tmpfs:10G\n",
+            "#SBATCH --gres=tmpfs:10G,gpu:h100:1\n" },
+        { "gpu-request = gpus-per-task=1\n", "#SBATCH --gpus-per-task=1\n" },
+        { "gpu-request = gpus=a100:1\n", "#SBATCH --gpus=a100:1\n" },
+        { "gpu-request = gpus-per-node=2\n", "#SBATCH --gpus-per-node=2\n" },
+    };
+    for (const auto& [keys, line] : forms) {
+        const std::string script
+            = script_of(parse_campaign(gpu_campaign("cuda", keys), "c.ini", "."));
+        EXPECT_NE(script.find(line), std::string::npos) << keys << script;
+        EXPECT_EQ(script.find("#SBATCH --gres=gpu:1\n"), std::string::npos) << keys;
+    }
+    // none: the script asks for no GPU. gpu = yes: backend auto (or cpu) asks; gpu = no: none.
+    EXPECT_FALSE(asks_for_gpu(
+        script_of(parse_campaign(gpu_campaign("cuda", "gpu-request = none\n"), "c.ini", "."))));
+    EXPECT_NE(script_of(parse_campaign(gpu_campaign("auto", "gpu = yes\n"), "c.ini", "."))
+                  .find("#SBATCH --gres=gpu:1\n"),
+        std::string::npos);
+    EXPECT_FALSE(asks_for_gpu(
+        script_of(parse_campaign(gpu_campaign("auto", "gpu = auto\n"), "c.ini", "."))));
+    EXPECT_FALSE(
+        asks_for_gpu(script_of(parse_campaign(gpu_campaign("cpu", "gpu = no\n"), "c.ini", "."))));
+}
+
+TEST(CampaignGpu, BadKeysAndCampaignsThatCannotBeOneArrayAreOneLineErrors)
+{
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        { "gpu-request = gpu:1\n", "c.ini:21: GPU request 'gpu:1' is none of gres=SPEC" },
+        { "gpu-request = gres=\n", "c.ini:21: GPU request 'gres=': '' is not a Slurm resource" },
+        { "gpu-request = mem=4G\n", "c.ini:21: GPU request 'mem=4G': 'mem' is no GPU option" },
+        { "gpu-request = gpus-per-task=0\n",
+            "c.ini:21: GPU request 'gpus-per-task=0': "
+            "gpus-per-task takes [TYPE:]N" },
+        { "gpu-request = gpus=h100\n", "gpus takes [TYPE:]N" },
+        { "gpu-request = gres=gpu;1\n", "is not a Slurm resource" },
+        { "gpu-request = gres=gpu:1 \"x\"\n", "c.ini:21: 'gpu-request' goes into an #SBATCH line" },
+        { "gpu = maybe\n", "c.ini:21: 'gpu' is auto (tasks of backend cuda ask for a GPU), yes" },
+        { "tasks-per-gpu = 0\n", "c.ini:21: 'tasks-per-gpu' must be an integer in 1..1024" },
+        { "tasks-per-gpu = two\n", "c.ini:21: 'tasks-per-gpu' must be an integer" },
+        { "gpu-reqest = none\n", "c.ini:21: unknown key 'gpu-reqest' in [slurm]" },
+    };
+    for (const auto& [keys, expected] : cases) {
+        const std::string message = expect_error(gpu_campaign("cuda", keys));
+        EXPECT_NE(message.find(expected), std::string::npos) << "got: " << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    // Parsed, but not one Slurm array: refused by slurm_shape (and so by submit and the script).
+    const std::vector<std::pair<std::string, std::string>> shapes = {
+        { gpu_campaign("cpu", "tasks-per-gpu = 2\n"),
+            "[slurm] tasks-per-gpu = 2 packs tasks onto a GPU, and no task of this campaign asks "
+            "for one" },
+        { gpu_campaign("cuda", "gpu = no\n"),
+            "[configuration single] runs on backend cuda and needs a GPU" },
+        { std::string(small_campaign)
+                .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n"),
+            "[configuration x4] needs a GPU (backend cuda) and [configuration single] none "
+            "(backend cpu)" },
+    };
+    for (const auto& [text, expected] : shapes) {
+        const Campaign c = parse_campaign(text, "c.ini", ".");
+        try {
+            (void)slurm_shape(c);
+            ADD_FAILURE() << "accepted: " << expected;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+        }
+        EXPECT_THROW((void)script_of(c), InputError);
+    }
+    // A mixed campaign that asks for nothing and packs nothing is one array.
+    const std::string mixed
+        = std::string(small_campaign)
+              .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n")
+        + "gpu-request = none\n";
+    EXPECT_FALSE(slurm_shape(parse_campaign(mixed, "c.ini", ".")).gpu);
+    EXPECT_EQ(check_gpu_request("gpus-per-task=h100:2"), "gpus-per-task=h100:2");
+    EXPECT_THROW((void)check_gpu_request(""), InputError);
+}
+
+TEST(CampaignGpu, PackingMapsCampaignTasksOntoArrayTasks)
+{
+    EXPECT_EQ(array_tasks_of({ 1, 5, 6, 7 }, 2), (std::vector<int>{ 0, 2, 3 }));
+    EXPECT_EQ(array_tasks_of({ 1, 5, 6, 7 }, 1), (std::vector<int>{ 1, 5, 6, 7 }));
+    EXPECT_EQ(tasks_of_array_tasks({ 0, 2, 3 }, 2, 7), (std::vector<int>{ 0, 1, 4, 5, 6 }));
+    EXPECT_EQ(tasks_of_array_tasks({ 3 }, 4, 13), (std::vector<int>{ 12 }));
+
+    // 12 tasks, 5 per GPU: array tasks 0-2, the last with 2 tasks.
+    const Campaign c = parse_campaign(gpu_campaign("cuda", "tasks-per-gpu = 5\n"), "c.ini", ".");
+    EXPECT_EQ(slurm_shape(c).tasks_per_array_task, 5);
+    const std::string script = script_of(c);
+    for (const char* line : { "#SBATCH --array=0-2\n", "#SBATCH --gres=gpu:1\n", "PER=5 ",
+             "TASKS=12\n", "#SBATCH --output=/scratch/c/logs/array-%a.job-%A.out\n" })
+        EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
+    EXPECT_EQ(std::system(("bash -n <<'EOF'\n" + script + "EOF\n").c_str()), 0);
+
+    // The table keeps the packing; an unpacked table's text is as before (no such line).
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 5;
+    const std::string path = fresh("packed.tsv");
+    std::ofstream(path) << write_task_table(table);
+    EXPECT_EQ(read_task_table(path).tasks_per_array_task, 5);
+    table.tasks_per_array_task = 1;
+    EXPECT_EQ(write_task_table(table).find("tasks-per-array-task"), std::string::npos);
+    EXPECT_EQ(read_task_table((std::ofstream(path) << write_task_table(table), path))
+                  .tasks_per_array_task,
+        1);
+    // A script for a table of another packing is refused.
+    EXPECT_THROW(array_script(c, table, { "/opt/rngvet", "/scratch/c" }), InputError);
+}
+
+// The packed script run by hand as Slurm would run array task 1 of tasks-per-gpu = 5: tasks 5
+// to 9 run at once (five 2-second tasks in well under 10 s), each its own process with its own log
+// and database; a task that fails fails the array task, the others still finish.
+TEST(CampaignGpu, APackedArrayTaskRunsItsTasksAtOnce)
+{
+    const std::string dir = fresh("packed_run");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + "/logs " + dir + "/tasks").c_str()), 0);
+    // A stand-in for rngvet: `campaign prepare` prints nothing (no run to resume); `run` notes
+    // its task database and when it started and ended; task 7's run fails.
+    const std::string fake = dir + "/fake-rngvet";
+    std::ofstream(fake) << "#!/bin/bash\n"
+                           "[ \"$1\" = campaign ] && exit 0\n"
+                           "db=${@: -1}\n"
+                           "echo \"start $db $(date +%s.%N)\" >>"
+            + dir
+            + "/calls\n"
+              "sleep 2\n"
+              "echo \"end $db $(date +%s.%N)\" >>"
+            + dir
+            + "/calls\n"
+              "echo \"args $*\"\n"
+              "case $db in *task-7.sqlite) exit 3 ;; esac\n";
+    ASSERT_EQ(::chmod(fake.c_str(), 0755), 0);
+    const Campaign c = parse_campaign(gpu_campaign("cuda", "tasks-per-gpu = 5\n"), "c.ini", ".");
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 5;
+    const std::string script = dir + "/campaign.sbatch";
+    std::ofstream(script) << array_script(c, table, { fake, dir });
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(("SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=77 "
+                                    "SLURM_CPUS_PER_TASK=10 bash "
+        + script + " >" + dir + "/out 2>&1")
+                                       .c_str());
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    EXPECT_LT(seconds, 8) << "five 2-second tasks did not run at once";
+    std::ifstream calls(dir + "/calls");
+    std::multiset<std::string> started;
+    for (std::string what, db, when; calls >> what >> db >> when;)
+        if (what == "start") started.insert(db.substr(db.rfind('/') + 1));
+    EXPECT_EQ(started,
+        (std::multiset<std::string>{
+            "task-5.sqlite", "task-6.sqlite", "task-7.sqlite", "task-8.sqlite", "task-9.sqlite" }));
+    for (int t = 5; t <= 9; ++t) {
+        std::ifstream log(dir + "/logs/task-" + std::to_string(t) + ".job-77.out");
+        const std::string text((std::istreambuf_iterator<char>(log)), {});
+        // Task t's own arguments, its own database, 10 CPUs / 5 tasks each.
+        EXPECT_NE(text.find("--seed " + table.tasks[t].seed), std::string::npos) << text;
+        EXPECT_NE(
+            text.find("--jobs 2 --db " + dir + "/tasks/task-" + std::to_string(t) + ".sqlite"),
+            std::string::npos)
+            << text;
+    }
+    std::ifstream out(dir + "/out");
+    const std::string text((std::istreambuf_iterator<char>(out)), {});
+    EXPECT_NE(text.find("task 7: exit status 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("task 9: done"), std::string::npos) << text;
+    // Array task 3 is past the campaign's 12 tasks.
+    EXPECT_NE(
+        std::system(("SLURM_ARRAY_TASK_ID=3 bash " + script + " >/dev/null 2>&1").c_str()), 0);
+}
+
+// submit --gpu-request takes the place of the file's key; a bad one, or a campaign that cannot
+// be one array, is refused with one line before anything is written.
+TEST(CampaignGpu, SubmitGpuRequestOptionIsCheckedBeforeAnythingIsWritten)
+{
+    const std::string file
+        = rngvet_test::write_file("gpu.ini", gpu_campaign("cuda", "tasks-per-gpu = 3\n"));
+    const std::string dir = fresh("gpu_submit");
+    for (const char* bad : { "gpu:1", "gres=", "gpus-per-task=0", "cpus=1", "gres=gpu:1'" }) {
+        const auto r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir
+            + " --gpu-request \"" + bad + "\"");
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_EQ(r.err.rfind("rngvet: error: --gpu-request: GPU request", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(exists(dir)) << bad;
+    }
+    const std::string mixed = rngvet_test::write_file("mixed.ini",
+        std::string(small_campaign)
+            .replace(std::string(small_campaign).find("layout = "), 0, "backend = cuda\n"));
+    auto r = run_rngvet("campaign submit " + mixed + " --slurm --dry-run --out " + dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("split the campaign in two"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir));
+    r = run_rngvet("campaign submit " + file + " --slurm --dry-run --out " + dir
+        + " --gpu-request gpus-per-task=h100:1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("runs 3 tasks at once on it: 4 array tasks"), std::string::npos) << r.out;
+    std::ifstream in(dir + "/campaign.sbatch");
+    const std::string script((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(script.find("#SBATCH --gpus-per-task=h100:1\n"), std::string::npos) << script;
+    EXPECT_NE(script.find("#SBATCH --array=0-3\n"), std::string::npos);
+    EXPECT_FALSE(script.find("#SBATCH --gres") != std::string::npos);
+    EXPECT_EQ(read_task_table(dir + "/tasks.tsv").tasks_per_array_task, 3);
+    // status reads the packed table.
+    r = run_rngvet("campaign status " + dir);
+    EXPECT_NE(r.out.find("12 tasks: 0 done, 0 running, 0 failed, 12 missing"), std::string::npos);
+}
+
+// squeue answers for array task 1 of job 16, which runs campaign tasks 2 and 3 with two tasks
+// per array task (and would be task 1 alone without packing).
+TEST(CampaignGpu, AQueuedArrayTaskCountsForEachOfItsTasks)
+{
+    const std::string dir = fresh("packed_queue");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + "/bin").c_str()), 0);
+    std::ofstream(dir + "/bin/squeue") << "#!/bin/sh\necho '16_1 RUNNING'\n";
+    ASSERT_EQ(::chmod((dir + "/bin/squeue").c_str(), 0755), 0);
+    std::ofstream(dir + "/jobs.tsv") << "array\t16\t0-3\t2026-11-26T00:00:00Z\n";
+    const char* old_path = std::getenv("PATH");
+    const std::string saved = old_path ? old_path : "";
+    ::setenv("PATH", (dir + "/bin:" + saved).c_str(), 1);
+    const QueueState packed = queue_state(dir, 2);
+    const QueueState single = queue_state(dir, 1);
+    ::setenv("PATH", saved.c_str(), 1);
+    ASSERT_TRUE(packed.known);
+    EXPECT_EQ(packed.tasks, (std::map<int, std::string>{ { 2, "RUNNING" }, { 3, "RUNNING" } }));
+    EXPECT_EQ(single.tasks, (std::map<int, std::string>{ { 1, "RUNNING" } }));
+    const Campaign c = parse_campaign(small_campaign, "c.ini", ".");
+    TaskTable table{ "small-1", "small", "smallcrush", "", expand(c) };
+    table.tasks_per_array_task = 2;
+    const TaskState s = inspect(dir, table, table.tasks[3], packed);
+    EXPECT_EQ(s.state, State::running);
+    EXPECT_EQ(s.detail, "job 16_1 RUNNING");
+}
+
 // ---- merge ---------------------------------------------------------------------------
 
 std::string dump(const std::string& db)
@@ -516,7 +797,7 @@ bool exists(const std::string& path)
 
 TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
 {
-    const std::string file = write_file("c.ini", small_campaign);
+    const std::string file = rngvet_test::write_file("c.ini", small_campaign);
     const std::string dir = fresh("submit_dir");
     // No sbatch on PATH.
     auto r = run_rngvet("campaign submit " + file + " --slurm --out " + dir, "PATH=/nonexistent");
@@ -524,7 +805,7 @@ TEST(CampaignCli, SubmitRefusesBeforeWritingOrSubmittingAnything)
     EXPECT_NE(r.err.find("rngvet: error: sbatch is not on PATH"), std::string::npos) << r.err;
     EXPECT_FALSE(exists(dir));
     // A malformed file, an unknown queue, a directory that cannot be made.
-    const std::string bad = write_file(
+    const std::string bad = rngvet_test::write_file(
         "bad.ini", std::string(small_campaign) + "[configuration y]\ngenerator = nope\n");
     r = run_rngvet("campaign submit " + bad + " --slurm --dry-run --out " + dir);
     EXPECT_EQ(r.status, 2);
@@ -570,7 +851,7 @@ int count(const std::string& db, const std::string& sql)
 // same p-values as one sharded run of the whole battery.
 TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 {
-    const std::string file = write_file("local.ini",
+    const std::string file = rngvet_test::write_file("local.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 3\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     const std::string dir = fresh("local_dir");
@@ -630,7 +911,7 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.err.find("0 of 3 tasks to run"), std::string::npos) << r.err;
     EXPECT_EQ(dump(db), before);
-    const std::string other = write_file("other.ini",
+    const std::string other = rngvet_test::write_file("other.ini",
         "[campaign]\nname = local\nbattery = smallcrush\nshards = 2\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     r = run_rngvet("campaign run " + other + " --out " + dir);
@@ -657,7 +938,7 @@ TEST(CampaignCli, LocalRunKilledPartWayCompletesWithEveryStatisticOnce)
 // the task's run is marked interrupted, so that running the campaign again resumes it.
 TEST(CampaignCli, LocalRunStoppedBySigtermStopsTheTaskInFlight)
 {
-    const std::string file = write_file("stop.ini",
+    const std::string file = rngvet_test::write_file("stop.ini",
         "[campaign]\nname = stop\nbattery = crush\ntests = 76\nshards = 1\n"
         "[configuration a]\ngenerator = ranmar48\nseeds = 1802,9373\n");
     const std::string dir = fresh("stop_dir");

@@ -3,7 +3,9 @@
 # two seeds x SmallCrush in three shards = 12 array tasks) is submitted; one task is killed with
 # SIGKILL part way; the queue drains (the afterany merge job runs anyway); resubmit runs only that
 # task, which resumes its finished tests; the merged database then holds every statistic of every
-# task exactly once, merging again changes nothing, and rngvet report reads it.
+# task exactly once, merging again changes nothing, and rngvet report reads it. Then a campaign
+# of 4 tasks with tasks-per-gpu = 2 runs as 2 array tasks (on backend cpu: no GPU here), and a
+# task of it cut short is resumed by resubmitting its array task.
 #
 # usage: test_campaign_slurm.sh RNGVET SOURCE_DIR     exit 77 (skip) when Slurm cannot run here
 set -euo pipefail
@@ -126,3 +128,91 @@ echo "$report" | grep -q "ranmar48/1/single/increment" || fail "report lacks a c
 [ "$(awk -v a="$A" '/ArrayJobId=/ {if ($0 ~ "ArrayJobId=" a " ") n++} END {print n + 0}' "$SLURM_CI_DIR/jobcomp.txt")" -ge 12 ] \
   || fail "jobcomp.txt lacks array tasks"
 echo "PASS: campaign on Slurm: 12 tasks, one killed and resumed, 60 statistics each once"
+
+# ---- packing: tasks-per-gpu = 2 runs 4 campaign tasks in 2 array tasks -----------------------
+# No GPU here: the tasks run on backend cpu, and gpu = yes with gpu-request = none makes them GPU
+# tasks that ask Slurm for nothing, so the packing itself runs.
+P="$W/packed"
+cat >"$W/packed.ini" <<'EOF'
+[campaign]
+name    = packed
+battery = smallcrush
+seeds   = 1802,9373 17,42 5,6 7,8
+
+[configuration ranmar48]
+generator = ranmar48
+backend   = cpu
+
+[slurm]
+time          = 00:10:00
+cpus-per-task = 2
+gpu           = yes
+gpu-request   = none
+tasks-per-gpu = 2
+EOF
+# jobcomp.txt outlives earlier starts of this Slurm, whose job ids may recur: count only what
+# is written after a line number taken before each submission.
+jobcomp_lines() { wc -l <"$SLURM_CI_DIR/jobcomp.txt" 2>/dev/null || echo 0; }
+array_tasks_since() { tail -n +"$(($1 + 1))" "$SLURM_CI_DIR/jobcomp.txt" | grep -c "ArrayJobId=$2 " || true; }
+before=$(jobcomp_lines)
+"$RNGVET" campaign submit "$W/packed.ini" --slurm --out "$P" || fail "packed submit"
+grep -q '^#SBATCH --array=0-1$' "$P/campaign.sbatch" || fail "packed script: $(grep SBATCH "$P/campaign.sbatch")"
+if grep -qE '^#SBATCH --(gres|gpus)' "$P/campaign.sbatch"; then fail "gpu-request = none asked for a GPU"; fi
+PA=$(awk '$1 == "array" {print $2}' "$P/jobs.tsv")
+PM=$(awk '$1 == "merge" {print $2}' "$P/jobs.tsv")
+[ "$(awk '$1 == "array" {print $3}' "$P/jobs.tsv")" = "0-3" ] || fail "packed jobs.tsv: $(cat "$P/jobs.tsv")"
+wait_queue "$PA,$PM" 120
+grep -q "4 tasks: 4 done" "$P"/logs/merge.job-"$PM".out || fail "packed merge: $(cat "$P"/logs/merge.job-"$PM".out)"
+# Slurm ran exactly 2 array tasks; each campaign task has its own log and database.
+ran=$(array_tasks_since "$before" "$PA")
+[ "$ran" = 2 ] || fail "packed: Slurm ran $ran array tasks, not 2"
+for t in 0 1 2 3; do
+  [ -s "$P/logs/task-$t.job-$PA.out" ] || fail "packed: no log of task $t"
+  [ "$(q "$P/tasks/task-$t.sqlite" "SELECT count(*) || ' ' || min(status) FROM runs")" = "1 complete" ] \
+    || fail "packed: task $t: $(q "$P/tasks/task-$t.sqlite" "SELECT run_id, status FROM runs")"
+done
+[ "$(q "$P/campaign.sqlite" "SELECT count(*) FROM statistics")" = 60 ] || fail "packed statistics"
+# The two tasks of an array task ran at once: each started before the other finished.
+for pair in "0 1" "2 3"; do
+  set -- $pair
+  a_start=$(q "$P/tasks/task-$1.sqlite" "SELECT started_at FROM runs")
+  a_end=$(q "$P/tasks/task-$1.sqlite" "SELECT finished_at FROM runs")
+  b_start=$(q "$P/tasks/task-$2.sqlite" "SELECT started_at FROM runs")
+  b_end=$(q "$P/tasks/task-$2.sqlite" "SELECT finished_at FROM runs")
+  [[ "$a_start" < "$b_end" && "$b_start" < "$a_end" ]] \
+    || fail "packed: tasks $1 ($a_start to $a_end) and $2 ($b_start to $b_end) did not run at once"
+done
+
+# Task 3 as a run killed part way leaves it (its last test gone, still 'running'); the campaign
+# database is set aside, so the next merge builds it afresh. Resubmit runs array task 1 again:
+# task 3 resumes its run, task 2 (done) only confirms its own.
+q "$P/tasks/task-3.sqlite" "DELETE FROM statistics WHERE test_number = 10; DELETE FROM tests WHERE test_number = 10; UPDATE runs SET status = 'running'"
+mv "$P/campaign.sqlite" "$W/packed-first.sqlite"
+status=$("$RNGVET" campaign status "$P")
+echo "$status"
+echo "$status" | grep -q "4 tasks: 3 done, 0 running, 1 failed, 0 missing" || fail "packed status after the damage"
+before=$(jobcomp_lines)
+out=$("$RNGVET" campaign resubmit "$P") || fail "packed resubmit"
+echo "$out"
+echo "$out" | grep -q "resubmitted tasks 3 as array job [0-9]* (array tasks 1; task 2 of the same array task only confirms its run)" \
+  || fail "packed resubmit did not pick array task 1 for task 3"
+PA2=$(awk '$1 == "array" {a = $2} END {print a}' "$P/jobs.tsv")
+PM2=$(awk '$1 == "merge" {m = $2} END {print m}' "$P/jobs.tsv")
+[ "$(awk '$1 == "array" {t = $3} END {print t}' "$P/jobs.tsv")" = "2-3" ] || fail "packed resubmit jobs.tsv: $(cat "$P/jobs.tsv")"
+wait_queue "$PA2,$PM2" 120
+grep -q "4 tasks: 4 done" "$P"/logs/merge.job-"$PM2".out || fail "packed second merge: $(cat "$P"/logs/merge.job-"$PM2".out)"
+ran=$(array_tasks_since "$before" "$PA2")
+[ "$ran" = 1 ] || fail "packed resubmit ran $ran array tasks, not 1"
+[ ! -e "$P/logs/task-0.job-$PA2.out" ] && [ ! -e "$P/logs/task-1.job-$PA2.out" ] || fail "packed resubmit ran task 0 or 1"
+for t in 2 3; do
+  [ -s "$P/logs/task-$t.job-$PA2.out" ] || fail "packed: task $t did not run in the resubmitted array task"
+  [ "$(q "$P/tasks/task-$t.sqlite" "SELECT count(*) || ' ' || min(status) FROM runs")" = "1 complete" ] \
+    || fail "packed: task $t after resubmit: $(q "$P/tasks/task-$t.sqlite" "SELECT run_id, status FROM runs")"
+  [ "$(q "$P/tasks/task-$t.sqlite" "SELECT count(*) = 10 AND count(*) = count(DISTINCT test_number) FROM tests")" = 1 ] \
+    || fail "packed: task $t does not hold each test once"
+done
+[ "$(q "$P/campaign.sqlite" "SELECT count(*) FROM statistics")" = 60 ] || fail "packed statistics after resume"
+pvalues="SELECT group_concat(pvalue) FROM (SELECT pvalue FROM pvalues ORDER BY config, seed, stat_index)"
+[ "$(q "$P/campaign.sqlite" "$pvalues")" = "$(q "$W/packed-first.sqlite" "$pvalues")" ] \
+  || fail "packed: the resumed campaign's p-values differ from the first"
+echo "PASS: packed campaign on Slurm: 4 tasks in 2 array tasks, task 3 resumed in array task 1"

@@ -71,6 +71,10 @@ for option_value in --backend:auto --params:nvidia-sdk-mt607 --params:fixstars-m
         COMP_WORDS=('$rngvet' run $option ''); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
     grep -qx -- "$value" <<<"$completed" || fail "$option does not complete to $value: $completed"
 done
+# campaign and dc complete the options of their subcommand.
+completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
+    COMP_WORDS=('$rngvet' campaign submit --gpu); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
+[ "$completed" = --gpu-request ] || fail "campaign submit --gpu completes to '$completed'"
 
 # The examples with pkg-config ...
 export PKG_CONFIG_PATH=$libdir/pkgconfig

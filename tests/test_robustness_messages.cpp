@@ -599,7 +599,7 @@ const std::vector<Command>& commands()
             { "--file", "--nodes", "--cpus-per-node", "--list" } },
         { "campaign_submit", { "campaign", "submit" },
             { { "--file", "{ini}" }, { "--slurm", "" }, { "--dry-run", "" }, { "--out", "{out}" } },
-            { "--file", "--slurm", "--dry-run", "--out" } },
+            { "--file", "--slurm", "--dry-run", "--out", "--gpu-request" } },
         { "campaign_status", { "campaign", "status" }, { { "--dir", "{campaign}" } },
             { "--dir", "--all" } },
         { "campaign_merge", { "campaign", "merge" },
