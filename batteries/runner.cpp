@@ -179,19 +179,27 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
         [&](int a, int b) { return battery.test(a).cost > battery.test(b).cost; });
     ChildPool pool(options.jobs);
     std::size_t next = 0;
+    const int cores = native::threads();
     auto stopping = [&] { return options.stop_flag && *options.stop_flag; };
     while (next < tests.size() || !pool.empty()) {
         while (!stopping() && next < tests.size() && !pool.full()) {
             const int test = tests[next++];
+            // The native engine's threads: the cores shared by the workers that run beside this
+            // one (fewer at the end of the run), twice over, so that a test whose replications
+            // run in parallel (ClosePairs) is not left alone on one core at the end while others
+            // stay busy; the kernel shares the cores among the threads.
+            const int beside = static_cast<int>(std::min<std::size_t>(
+                static_cast<std::size_t>(options.jobs), tests.size() - next + 1));
+            const int worker_threads
+                = std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
             // Worker: default signal handling, no database, one test, report, exit.
             pool.start(
                 test, "test " + std::to_string(test),
-                [&, test] {
+                [&, test, worker_threads] {
                     const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
                     auto stream = make(start);
                     RunnerOptions worker = options;
-                    // The native engine's threads share the cores with the other workers.
-                    native::set_threads(std::max(1, native::threads() / options.jobs));
+                    native::set_threads(worker_threads);
                     worker.stop_flag = nullptr;
                     worker.on_failure = nullptr;
                     TestU01Generator gen(*stream, name, feed_options(worker));

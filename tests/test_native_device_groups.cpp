@@ -1,12 +1,12 @@
 // The device paths of svaria_WeightDistrib, sknuth_SimpPoker, sknuth_Permutation,
-// sknuth_CollisionPermut, sknuth_MaxOft and svaria_SampleProd, end to end through the families:
-// device_counts.hpp's algorithms are compiled here by g++ for Thrust's OpenMP system and stand in
-// for device.hpp's functions (this executable defines all of them, so the families call these
-// instead of the ones a build without CUDA links), and each family is run twice on the same words:
-// once on a host stream (its CPU path, which the family's own test holds equal to TestU01) and once
-// on a source that writes its words into the system's memory (the device path). Every statistic and
-// p-value must be equal as bits, the same count of numbers read, and the device path must have been
-// taken.
+// sknuth_CollisionPermut, sknuth_MaxOft, svaria_SampleProd and sknuth_Gap, end to end through the
+// families: device_counts.hpp's algorithms are compiled here by g++ for Thrust's OpenMP system and
+// stand in for device.hpp's functions (this executable defines all of them, so the families call
+// these instead of the ones a build without CUDA links), and each family is run twice on the same
+// words: once on a host stream (its CPU path, which the family's own test holds equal to TestU01)
+// and once on a source that writes its words into the system's memory (the device path). Every
+// statistic and p-value must be equal as bits, the same count of numbers read, and the device path
+// must have been taken.
 //
 // The streams: the harness's five generators, a grid of few values (ties, equal values, the ends
 // of the intervals) and 60-bit words (StripD's steps round).
@@ -85,6 +85,35 @@ bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValue
 {
     return device::group_values(in, N, n, t, device::ProductCell{ device::strip_d_for(in, r), t },
         done, std::size_t(1) << 16);
+}
+
+namespace {
+
+class HostGapScan : public DeviceGapScan {
+public:
+    HostGapScan(Numbers& in, int r, double alpha, double beta, long t)
+        : scan_(in, r, alpha, beta, t, 4099)
+    {
+    }
+    std::size_t max_words() const override { return scan_.max_words(); }
+    bool scan(std::size_t size, long& first, long& visits, long& trailing,
+        std::vector<long>& counts) override
+    {
+        return scan_.scan(size, first, visits, trailing, counts);
+    }
+
+private:
+    device::GapScan scan_;
+};
+
+} // namespace
+
+// Blocks of at most 4099 words, so that a replication spans many.
+std::unique_ptr<DeviceGapScan> device_gap_scan(
+    Numbers& in, int r, double alpha, double beta, long t)
+{
+    if (!in.fill_device(nullptr, 0)) return nullptr;
+    return std::make_unique<HostGapScan>(in, r, alpha, beta, t);
 }
 
 namespace {
@@ -465,5 +494,61 @@ INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleProd,
     [](const testing::TestParamInfo<DeviceSampleProd::ParamType>& p) {
         return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
     });
+
+// --- sknuth_Gap ------------------------------------------------------------------------------
+
+std::vector<Case> gap_cases()
+{
+    std::vector<Case> cases;
+    for (const native::GapRow& row : native::gap_rows())
+        if (row.test == native::GapRow::gap)
+            cases.push_back({ row_name(row.battery, row.number), 1,
+                std::max(100L,
+                    std::min(row.n, static_cast<long>(small_numbers * (row.beta - row.alpha)))),
+                row.r, 0, 0, row.alpha, row.beta });
+    cases.push_back({ "N3_half", 3, 20000, 1, 0, 0, 0.25, 0.75 });
+    // A gap longer than n interrupts the test.
+    cases.push_back({ "interrupted", 1, 8, 0, 0, 0, 0.0, 1e-5 });
+    return cases;
+}
+
+class DeviceGap : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceGap, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    native::Chi2Outcome a, b;
+    {
+        native::Numbers in(runs.host);
+        a = native::gap_test(in, c.N, c.n, c.r, c.alpha, c.beta);
+    }
+    {
+        native::Numbers in(runs.source);
+        b = native::gap_test(in, c.N, c.n, c.r, c.alpha, c.beta);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    EXPECT_EQ(a.interrupted, b.interrupted);
+    ASSERT_EQ(a.sval1.size(), b.sval1.size());
+    expect_same(a.sval1.data(), b.sval1.data(), static_cast<int>(a.sval1.size()), "sVal1");
+    expect_same(a.sval2.data(), b.sval2.data(), gofw_NTestTypes, "sVal2");
+    expect_same(a.pval2.data(), b.pval2.data(), gofw_NTestTypes, "pVal2");
+    EXPECT_EQ(a.counts, b.counts);
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceGap,
+    testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceGap::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+// The interrupted case is interrupted (a gap longer than n) on at least one stream.
+TEST(DeviceGapForms, OneInterrupts)
+{
+    TwoRuns runs("mt19937");
+    native::Numbers in(runs.source);
+    EXPECT_TRUE(native::gap_test(in, 1, 8, 0, 0.0, 1e-5).interrupted);
+}
 
 } // namespace

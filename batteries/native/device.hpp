@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -57,5 +58,23 @@ std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
 using GroupValuesDone = std::function<void(long, const double*)>;
 bool device_maxima(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done);
 bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done);
+
+// sknuth_Gap's scan of one block of words on the device (gap.cpp joins the blocks): the first
+// visit of [alpha, beta) (-1 for none), the visits, the numbers after the last one, and
+// counts[0..t] the gaps between visits by length, capped at t.
+class DeviceGapScan {
+public:
+    virtual ~DeviceGapScan() = default;
+    // Blocks of at most this many words.
+    virtual std::size_t max_words() const = 0;
+    // Reads the next `size` words and scans them. False, with nothing read, where the test's
+    // first block finds no device memory to write (the test then reads on the host).
+    virtual bool scan(
+        std::size_t size, long& first, long& visits, long& trailing, std::vector<long>& counts)
+        = 0;
+};
+// nullptr, with nothing read, where the stream cannot write device memory.
+std::unique_ptr<DeviceGapScan> device_gap_scan(
+    Numbers& in, int r, double alpha, double beta, long t);
 
 } // namespace rngvet::native

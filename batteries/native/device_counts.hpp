@@ -566,4 +566,102 @@ struct ProductCell {
     }
 };
 
+// ---------------------------------------------------------------------------------------------
+// sknuth_Gap, a block at a time: the visits of [alpha, beta) among the block's words and the
+// lengths of the gaps between them, as gap.cpp's scan_gap_part gives them for one part; gap.cpp
+// joins the blocks in stream order and bounds each block so that no word past the test's last
+// is read.
+
+// Whether a word's StripD value lies in [alpha, beta): !(U < alpha || U >= beta), as sknuth_Gap.
+struct GapInside {
+    StripD strip;
+    double alpha, beta;
+
+    RNGVET_DEVICE_FN bool operator()(Word w) const
+    {
+        const double u = strip(w);
+        return !(u < alpha || u >= beta);
+    }
+};
+
+// The length of the gap between visits i and i + 1 (the numbers outside between them), capped
+// at t.
+struct GapLength {
+    const Index* at;
+    Index t;
+
+    RNGVET_DEVICE_FN Cell operator()(Index i) const
+    {
+        const Index len = at[i + 1] - at[i] - 1;
+        return len < t ? len : t;
+    }
+};
+
+class GapScan {
+public:
+    GapScan(Numbers& in, int r, double alpha, double beta, long t, std::size_t max_words)
+        : in_(in)
+        , inside_{ strip_d_for(in, r), alpha, beta }
+        , t_(t)
+        , words_(max_words)
+        , at_(max_words)
+        , lengths_(max_words)
+        , distinct_(max_words)
+        , counts_(max_words)
+    {
+    }
+    std::size_t max_words() const { return words_.size(); }
+
+    // Reads the next `size` words (at most max_words) and scans them: the first visit's
+    // position (-1 for none), the visits, the numbers after the last visit, and counts[0..t] the
+    // gaps between visits by length. False, with nothing read, where the first fill of the test
+    // finds no device memory to write.
+    bool scan(
+        std::size_t size, long& first, long& visits, long& trailing, std::vector<long>& counts)
+    {
+        if (!fill(in_, words_, size, first_fill_)) return false;
+        first_fill_ = false;
+        const thrust::counting_iterator<Index> index(0);
+        const auto end = thrust::copy_if(
+            index, index + static_cast<std::ptrdiff_t>(size), words_.begin(), at_.begin(), inside_);
+        const std::size_t v = static_cast<std::size_t>(end - at_.begin());
+        std::fill(counts.begin(), counts.end(), 0);
+        visits = static_cast<long>(v);
+        if (v == 0) {
+            first = -1;
+            trailing = static_cast<long>(size);
+            return true;
+        }
+        first = static_cast<long>(static_cast<Index>(at_[0]));
+        trailing = static_cast<long>(size) - 1 - static_cast<long>(static_cast<Index>(at_[v - 1]));
+        if (v < 2) return true;
+        const std::ptrdiff_t gaps = static_cast<std::ptrdiff_t>(v - 1);
+        thrust::transform(index, index + gaps, lengths_.begin(),
+            GapLength{ thrust::raw_pointer_cast(at_.data()), static_cast<Index>(t_) });
+        thrust::sort(lengths_.begin(), lengths_.begin() + gaps);
+        const auto ends = thrust::reduce_by_key(lengths_.begin(), lengths_.begin() + gaps,
+            thrust::constant_iterator<Index>(1), distinct_.begin(), counts_.begin());
+        const std::size_t kinds = static_cast<std::size_t>(ends.first - distinct_.begin());
+        std::vector<Cell> length(kinds);
+        std::vector<Index> number(kinds);
+        thrust::copy(distinct_.begin(), distinct_.begin() + static_cast<std::ptrdiff_t>(kinds),
+            length.begin());
+        thrust::copy(
+            counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(kinds), number.begin());
+        for (std::size_t i = 0; i < kinds; ++i)
+            counts[static_cast<std::size_t>(length[i])] += static_cast<long>(number[i]);
+        return true;
+    }
+
+private:
+    Numbers& in_;
+    GapInside inside_;
+    long t_;
+    bool first_fill_ = true;
+    thrust::device_vector<Word> words_;
+    thrust::device_vector<Index> at_;
+    thrust::device_vector<Cell> lengths_, distinct_;
+    thrust::device_vector<Index> counts_;
+};
+
 } // namespace rngvet::native::device_counts

@@ -122,4 +122,39 @@ bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValue
     }).value_or(false);
 }
 
+namespace {
+
+class CudaGapScan : public DeviceGapScan {
+public:
+    CudaGapScan(Numbers& in, int r, double alpha, double beta, long t)
+        : in_(in)
+        , scan_(in, r, alpha, beta, t, device_counts::chunk_words)
+    {
+    }
+    std::size_t max_words() const override { return scan_.max_words(); }
+    bool scan(std::size_t size, long& first, long& visits, long& trailing,
+        std::vector<long>& counts) override
+    {
+        return on_device(in_, "sknuth_Gap", [&]() -> std::optional<bool> {
+            if (!scan_.scan(size, first, visits, trailing, counts)) return std::nullopt;
+            return true;
+        }).value_or(false);
+    }
+
+private:
+    Numbers& in_;
+    device_counts::GapScan scan_;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceGapScan> device_gap_scan(
+    Numbers& in, int r, double alpha, double beta, long t)
+{
+    if (!in.fill_device(nullptr, 0)) return nullptr;
+    return on_device(in, "sknuth_Gap", [&]() -> std::optional<std::unique_ptr<DeviceGapScan>> {
+        return std::make_unique<CudaGapScan>(in, r, alpha, beta, t);
+    }).value_or(nullptr);
+}
+
 } // namespace rngvet::native

@@ -49,4 +49,9 @@ bool device_products(Numbers&, long, long, int, int, const GroupValuesDone&)
     return false;
 }
 
+std::unique_ptr<DeviceGapScan> device_gap_scan(Numbers&, int, double, double, long)
+{
+    return nullptr;
+}
+
 } // namespace rngvet::native

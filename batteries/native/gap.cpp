@@ -388,6 +388,9 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
     for (GapPart& part : parts)
         part.counts.assign(counts.size(), 0);
 
+    // On the device the stream runs on, where it is a CUDA one: each block's scan.
+    std::unique_ptr<DeviceGapScan> on_device = device_gap_scan(in, r, alpha, beta, t);
+
     for (long rep = 0; rep < N; ++rep) {
         std::fill(counts.begin(), counts.end(), 0);
         long done = 0; // gaps completed
@@ -396,22 +399,32 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
             // The test reads at least one more number per remaining gap, and the current gap
             // reads at most n + 1 numbers in all (the (n+1)-th interrupts the test).
             const long bound = std::min(n - done, n + 1 - reads);
-            const std::size_t size
-                = static_cast<std::size_t>(std::min<long>(bound, static_cast<long>(words.size())));
-            in.read(words.data(), size);
-            const int nparts = split ? threads_for(size) : 1;
-            const std::uint64_t* w = words.data();
+            int nparts = 1;
+            if (on_device) {
+                const std::size_t size = static_cast<std::size_t>(
+                    std::min<long>(bound, static_cast<long>(on_device->max_words())));
+                GapPart& part = parts[0];
+                if (!on_device->scan(size, part.first, part.visits, part.trailing, part.counts))
+                    on_device.reset(); // nothing read: this block and the rest on the host
+            }
+            if (!on_device) {
+                const std::size_t size = static_cast<std::size_t>(
+                    std::min<long>(bound, static_cast<long>(words.size())));
+                in.read(words.data(), size);
+                nparts = split ? threads_for(size) : 1;
+                const std::uint64_t* w = words.data();
 #pragma omp parallel for num_threads(nparts) schedule(static, 1) if (nparts > 1)
-            for (int k = 0; k < nparts; ++k) {
-                GapPart& part = parts[static_cast<std::size_t>(k)];
-                const std::size_t begin = part_begin(size, k, nparts);
-                const std::size_t end = part_begin(size, k + 1, nparts);
-                if (interval.exact())
-                    scan_gap_part(w + begin, end - begin, t, part,
-                        [&](std::uint64_t x) { return interval.inside_exact(x); });
-                else
-                    scan_gap_part(w + begin, end - begin, t, part,
-                        [&](std::uint64_t x) { return interval.inside(x); });
+                for (int k = 0; k < nparts; ++k) {
+                    GapPart& part = parts[static_cast<std::size_t>(k)];
+                    const std::size_t begin = part_begin(size, k, nparts);
+                    const std::size_t end = part_begin(size, k + 1, nparts);
+                    if (interval.exact())
+                        scan_gap_part(w + begin, end - begin, t, part,
+                            [&](std::uint64_t x) { return interval.inside_exact(x); });
+                    else
+                        scan_gap_part(w + begin, end - begin, t, part,
+                            [&](std::uint64_t x) { return interval.inside(x); });
+                }
             }
             // Join the parts in stream order: the gap open before a part ends at its first visit.
             for (int k = 0; k < nparts; ++k) {
