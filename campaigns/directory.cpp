@@ -3,6 +3,7 @@
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
+#include "merge.hpp"
 #include "process/files.hpp"
 
 #include <cctype>
@@ -426,7 +427,7 @@ MergeResult merge_tasks(const std::string& dir, const TaskTable& table, const st
         CampaignTaskSpec spec{ stamp_of(table, t), t.config, table.battery, table.tests_selected,
             battery_tests };
         try {
-            const CampaignMerge m = store.merge_campaign_task(task_db(dir, t.id), spec, utc_now());
+            const CampaignMerge m = merge_campaign_task(store, task_db(dir, t.id), spec, utc_now());
             result.tests += m.tests_added;
             result.statistics += m.statistics_added;
             result.merged += m.run_id != 0;

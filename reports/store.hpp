@@ -6,8 +6,10 @@
 #include "batteries/records.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 struct sqlite3;
@@ -42,7 +44,8 @@ struct RunRecord {
     std::string tests_selected; // "" for the whole battery, else e.g. "1,5,10"
     std::string input_sha256; // file: generators: SHA-256 of the input file at the start
     std::string params_check; // mtdc: "verified", "verified (cached)" or "unverified (allowed)"
-    std::string engine = "testu01"; // asked for: testu01, native or auto (each test's: tests.engine)
+    std::string engine
+        = "testu01"; // asked for: testu01, native or auto (each test's: tests.engine)
 };
 
 // TestRecord (one test's provenance) and the statistics are the runner's own structs.
@@ -76,23 +79,12 @@ struct CampaignStamp {
     std::string tests; // the task's tests, e.g. "1,4,7"
 };
 
-// What a campaign database expects of one task database.
-struct CampaignTaskSpec {
-    CampaignStamp stamp;
-    std::string config; // canonical configuration name (runs.config)
-    std::string battery; // runs.battery
-    std::string tests_selected; // the campaign's selection of the battery, "" for all of it
-    int battery_tests = 0; // tests in that selection: the folded run is complete with all
-};
+// "campaign C task T (configuration, seed S, tests L)"; whether two stamps are the same.
+std::string describe_stamp(const CampaignStamp& s);
+bool same_stamp(const CampaignStamp& a, const CampaignStamp& b);
 
-// What merging one task database did.
-struct CampaignMerge {
-    std::int64_t run_id = 0; // the campaign run the task was folded into (0: no run yet)
-    std::int64_t tests_added = 0;
-    std::int64_t statistics_added = 0;
-    std::string task_status; // status of the task's run; "" when the task has no run yet
-    std::size_t task_tests = 0; // tests the task database holds
-};
+// A value bound to an SQL parameter.
+using SqlValue = std::variant<std::int64_t, double, std::string>;
 
 // Refuses, with a one-line InputError, a store path that would keep nothing or cannot hold a
 // store: "" and ":memory:" (SQLite's names for stores that vanish), and a path that exists and
@@ -151,13 +143,20 @@ public:
     std::vector<std::string> campaign_ids();
     void stamp_campaign_task(const CampaignStamp& stamp);
 
-    // Folds the runs of the task database at `task_db` into this campaign database, in one
-    // transaction: one run per (campaign, configuration, seed), each test and statistic at most
-    // once, so merging again adds nothing and changes nothing. A file that is not an rngvet
-    // store, is damaged, or carries another stamp (or runs of another configuration) is refused
-    // with InputError before anything is written.
-    CampaignMerge merge_campaign_task(
-        const std::string& task_db, const CampaignTaskSpec& spec, const std::string& merged_at);
+    // Copies into `table` the rows of the same table of the store attached as schema `from`
+    // (of schema version `from_version`) that `where` selects (SQL on the source's columns,
+    // ?1, ?2, ... bound to `values`): each column the source has, except that a column named
+    // in `set` takes that SQL expression instead ("" leaves it out: its default, or a new id
+    // for a rowid). Columns newer than `from_version` take their defaults. `or_ignore`: a row
+    // whose key is already here stays as it is. Returns the rows inserted. The columns come
+    // from the table's column list (schema.hpp), so a new column is copied with no change here.
+    std::int64_t copy_rows(const std::string& table, const std::string& from, int from_version,
+        const std::map<std::string, std::string>& set, const std::string& where,
+        const std::vector<SqlValue>& values, bool or_ignore);
+
+    // The connection, for code that writes SQL of its own on this store through
+    // reports/sql.hpp (the campaign merge, campaigns/merge.hpp).
+    sqlite3* connection() { return db_; }
 
 private:
     void migrate();
