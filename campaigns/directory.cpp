@@ -320,7 +320,7 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
         const auto runs = store.runs();
         if (!stamp && !runs.empty()) throw InputError("it holds runs but no campaign stamp");
         if (!runs.empty()) {
-            status = runs.back().status;
+            status = to_text(runs.back().status);
             done = store.tests(runs.back().run_id).size();
         }
     } catch (const InputError& e) {
@@ -338,15 +338,16 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     if (status.empty()) {
         s.state = State::missing;
         s.detail = "no run stored yet";
-    } else if (status == "complete" && done == task.tests.size()) {
+    } else if (status == to_text(RunStatus::complete) && done == task.tests.size()) {
         s.state = State::done;
         s.detail = progress;
-    } else if (status == "running" && !queue.known) {
+    } else if (status == to_text(RunStatus::running) && !queue.known) {
         s.state = State::running;
         s.detail = progress + " (no queue information: running, or killed)";
     } else {
         s.state = State::failed;
-        s.detail = (status == "running" ? "stopped while running" : status) + ", " + progress;
+        s.detail = (status == to_text(RunStatus::running) ? "stopped while running" : status) + ", "
+            + progress;
     }
     return s;
 }

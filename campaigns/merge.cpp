@@ -198,9 +198,12 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
             // run; the sums and the status are recomputed below from what it holds. Columns
             // newer than the task's schema take their defaults.
             store.copy_rows("runs", "task", static_cast<int>(version),
-                { { "run_id", "" }, { "status", "'running'" }, { "finished_at", "NULL" },
+                { { "run_id", "" }, { "status", "?3" }, { "finished_at", "NULL" },
                     { "tests_selected", "?2" } },
-                "run_id = ?1", { task_runs.front().id, spec.tests_selected }, false);
+                "run_id = ?1",
+                { task_runs.front().id, spec.tests_selected,
+                    std::string(to_text(RunStatus::running)) },
+                false);
             result.run_id = sqlite3_last_insert_rowid(db);
             Statement link(db,
                 "INSERT INTO campaign_runs (run_id, campaign_id, configuration, "
@@ -246,26 +249,30 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
         // of the selection is there (finished when the last of them finished).
         const std::int64_t have = sql::single_integer(
             db, "SELECT count(*) FROM tests WHERE run_id = ?1", result.run_id);
-        const bool any_running = sql::single_integer(db,
-                                     "SELECT count(*) FROM campaign_tasks WHERE "
-                                     "run_id = ?1 AND status = 'running'",
-                                     result.run_id)
-            != 0;
-        const char* status = have >= spec.battery_tests ? "complete"
-            : any_running                               ? "running"
-                                                        : "interrupted";
+        Statement running(
+            db, "SELECT count(*) FROM campaign_tasks WHERE run_id = ?1 AND status = ?2");
+        running.bind(1, result.run_id).bind(2, std::string(to_text(RunStatus::running)));
+        running.step();
+        const bool any_running = running.integer(0) != 0;
+        const RunStatus status = have >= spec.battery_tests ? RunStatus::complete
+            : any_running                                   ? RunStatus::running
+                                                            : RunStatus::interrupted;
         Statement fold(db,
             "UPDATE runs SET status = ?2, "
             "numbers_used = (SELECT coalesce(sum(numbers_used), 0) FROM tests WHERE run_id = ?1), "
             "cpu_seconds = (SELECT coalesce(sum(cpu_seconds), 0) FROM tests WHERE run_id = ?1), "
             "started_at = min(started_at, coalesce((SELECT min(started_at) FROM tests WHERE run_id "
             "= ?1), started_at)), "
-            "finished_at = CASE WHEN ?2 = 'complete' THEN (SELECT max(finished_at) FROM tests "
-            "WHERE run_id = ?1) END, "
+            "finished_at = CASE WHEN ?4 THEN (SELECT max(finished_at) FROM tests WHERE run_id = "
+            "?1) "
+            "END, "
             "testu01_version = CASE WHEN testu01_version = '' THEN "
             "(SELECT testu01_version FROM task.runs WHERE run_id = ?3) ELSE testu01_version END "
             "WHERE run_id = ?1");
-        fold.bind(1, result.run_id).bind(2, std::string(status)).bind(3, task_runs.back().id);
+        fold.bind(1, result.run_id)
+            .bind(2, std::string(to_text(status)))
+            .bind(3, task_runs.back().id);
+        fold.bind(4, std::int64_t{ status == RunStatus::complete });
         fold.step();
         t.commit();
     } catch (const InputError& e) {

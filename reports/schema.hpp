@@ -23,7 +23,7 @@ namespace rngvet::schema {
 // columns (written by the merge's own SQL).
 template <class R>
 using Member = std::variant<std::monostate, std::string R::*, int R::*, std::int64_t R::*,
-    std::uint64_t R::*, double R::*>;
+    std::uint64_t R::*, double R::*, RunStatus R::*>;
 
 template <class R> struct Column {
     const char* name;
@@ -115,6 +115,8 @@ template <class R> void bind(sql::Statement& q, int i, const Column<R>& c, const
                         q.bind(i, v);
                 } else if constexpr (std::is_same_v<V, double>) {
                     q.bind(i, v);
+                } else if constexpr (std::is_same_v<V, RunStatus>) {
+                    q.bind(i, std::string(to_text(v)));
                 } else {
                     q.bind(i, static_cast<std::int64_t>(v));
                 }
@@ -136,7 +138,14 @@ template <class R> void read(sql::Statement& q, int i, const Column<R>& c, R& r)
                     v = q.text(i);
                 else if constexpr (std::is_same_v<V, double>)
                     v = q.real(i);
-                else
+                else if constexpr (std::is_same_v<V, RunStatus>) {
+                    const std::string text = q.text(i);
+                    const auto status = run_status_from_text(text);
+                    if (!status)
+                        throw InputError("its stored " + std::string(c.name) + " '" + text
+                            + "' is damaged (not " + run_status_words() + ")");
+                    v = *status;
+                } else
                     v = static_cast<V>(q.integer(i));
             }
         },
@@ -172,9 +181,11 @@ std::int64_t insert(sqlite3* db, const Table<R>& t, const R& r, std::int64_t key
 }
 
 // The rows of table t that `where` (SQL after WHERE, ?1 bound to `key`) selects, in `order`.
+// A value its member cannot hold is an InputError naming the row as `row` and its first column
+// ("run 3 cannot be read: ...").
 template <class R>
 std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, std::int64_t key,
-    const std::string& order)
+    const std::string& order, const char* row = "row")
 {
     const auto held
         = [](const Column<R>& c) { return !std::holds_alternative<std::monostate>(c.member); };
@@ -186,8 +197,12 @@ std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, 
     while (q.step()) {
         R r;
         int i = 0;
-        for (const Column<R>& c : t.columns)
-            if (held(c)) read(q, i++, c, r);
+        try {
+            for (const Column<R>& c : t.columns)
+                if (held(c)) read(q, i++, c, r);
+        } catch (const InputError& e) {
+            throw InputError(std::string(row) + " " + q.text(0) + " cannot be read: " + e.what());
+        }
         out.push_back(std::move(r));
     }
     return out;

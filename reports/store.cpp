@@ -21,8 +21,10 @@ using sql::Transaction;
 // migration 1 shipped it; only the upper bounds are now written `1 - level`, the same doubles.
 std::string verdict_case_sql()
 {
-    return "CASE WHEN " + sql_is_failure("s.pvalue") + " THEN 'fail'\n            WHEN "
-        + sql_is_suspect("s.pvalue") + " THEN 'suspect'\n            ELSE 'pass' END";
+    const auto word = [](PValueVerdict v) { return std::string("'") + to_text(v) + "'"; };
+    return "CASE WHEN " + sql_is_failure("s.pvalue") + " THEN " + word(PValueVerdict::fail)
+        + "\n            WHEN " + sql_is_suspect("s.pvalue") + " THEN "
+        + word(PValueVerdict::suspect) + "\n            ELSE " + word(PValueVerdict::pass) + " END";
 }
 
 // The migration to schema `version`: the tables it created and the columns it added (the column
@@ -62,11 +64,20 @@ void use_write_ahead_log(sqlite3* db)
 
 } // namespace
 
-const char* verdict(double p)
+std::optional<RunStatus> run_status_from_text(const std::string& text)
 {
-    if (is_failure(p)) return "fail";
-    if (is_suspect(p)) return "suspect";
-    return "pass";
+    for (const auto& [status, word] : run_status_texts)
+        if (text == word) return status;
+    return std::nullopt;
+}
+
+std::string run_status_words()
+{
+    std::string out;
+    const std::size_t n = std::size(run_status_texts);
+    for (std::size_t i = 0; i < n; ++i)
+        out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(run_status_texts[i].second);
+    return out;
 }
 
 void check_store_path(const std::string& path)
@@ -250,12 +261,11 @@ void Store::insert_test(
     t.commit();
 }
 
-void Store::finish_run(
-    std::int64_t run_id, const std::string& status, const std::string& finished_at)
+void Store::finish_run(std::int64_t run_id, RunStatus status, const std::string& finished_at)
 {
     Transaction t(db_);
     Statement q(db_, "UPDATE runs SET status = ?2, finished_at = ?3 WHERE run_id = ?1");
-    q.bind(1, run_id).bind(2, status).bind(3, finished_at);
+    q.bind(1, run_id).bind(2, std::string(to_text(status))).bind(3, finished_at);
     q.step();
     t.commit();
 }
@@ -287,12 +297,12 @@ std::vector<BenchRecord> Store::bench()
 
 std::vector<RunRecord> Store::runs()
 {
-    return schema::select(db_, schema::runs(), "", 0, "run_id");
+    return schema::select(db_, schema::runs(), "", 0, "run_id", "run");
 }
 
 std::optional<RunRecord> Store::run(std::int64_t run_id)
 {
-    auto found = schema::select(db_, schema::runs(), "run_id = ?1", run_id, "");
+    auto found = schema::select(db_, schema::runs(), "run_id = ?1", run_id, "", "run");
     if (found.empty()) return std::nullopt;
     return found.front();
 }

@@ -4,11 +4,13 @@
 #pragma once
 
 #include "batteries/records.hpp"
+#include "verdict.hpp"
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -18,6 +20,26 @@ namespace rngvet {
 
 inline constexpr int store_schema_version = 5;
 
+// A run's status as stored (runs.status, campaign_tasks.status): one row per status, its text in
+// the store. The CHECK of runs.status (reports/schema.cpp) names the same words.
+enum class RunStatus { running, complete, interrupted, failed };
+inline constexpr std::pair<RunStatus, const char*> run_status_texts[] = {
+    { RunStatus::running, "running" },
+    { RunStatus::complete, "complete" },
+    { RunStatus::interrupted, "interrupted" },
+    { RunStatus::failed, "failed" },
+};
+constexpr const char* to_text(RunStatus s)
+{
+    for (const auto& [status, text] : run_status_texts)
+        if (status == s) return text;
+    return "?";
+}
+// nullopt for any other text.
+std::optional<RunStatus> run_status_from_text(const std::string& text);
+// "running, complete, interrupted or failed"
+std::string run_status_words();
+
 struct RunRecord {
     std::int64_t run_id = 0;
     std::string generator; // e.g. ranmar48
@@ -26,7 +48,7 @@ struct RunRecord {
     std::string backend; // cpu, openmp, opencl, cuda
     std::string battery; // smallcrush, crush, bigcrush
     std::string mode = "serial";
-    std::string status; // running, complete, interrupted, failed
+    RunStatus status = RunStatus::running;
     int resolution_bits = 0;
     std::string params_sha256;
     std::string testu01_version;
@@ -63,10 +85,6 @@ struct BenchRecord {
     std::string measured_at;
     std::string command_line;
 };
-
-// Verdict of one p-value: "pass" inside [0.001, 0.999], "fail" beyond [1e-10, 1 - 1e-10]
-// (L'Ecuyer & Simard's "clear failure"), "suspect" in between (the thresholds: verdict.hpp).
-const char* verdict(double pvalue);
 
 // Campaigns (schema 3; rngvet campaign, docs/campaigns.md).
 
@@ -122,7 +140,7 @@ public:
     std::int64_t create_run(const RunRecord& run);
     void insert_test(
         std::int64_t run_id, const TestRecord& test, const std::vector<StatisticRecord>& stats);
-    void finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at);
+    void finish_run(std::int64_t run_id, RunStatus status, const std::string& finished_at);
     std::vector<TestRecord> tests(std::int64_t run_id);
     void set_testu01_version(std::int64_t run_id, const std::string& version);
 

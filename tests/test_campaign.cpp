@@ -360,14 +360,14 @@ CampaignTaskSpec spec_for(const std::string& campaign, int task, const std::stri
 // `provenance` (when given) fills the run's description and each test's columns beyond the ones
 // set here.
 void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
-    const std::vector<int>& done, const std::string& status,
+    const std::vector<int>& done, RunStatus status,
     void (*provenance)(RunRecord&, TestRecord&) = nullptr)
 {
     Store s(path);
     s.stamp_campaign_task(spec.stamp);
     RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
     r.mode = "sharded";
-    r.status = "running";
+    r.status = RunStatus::running;
     r.host = "node7";
     r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";
     r.tests_selected = spec.stamp.tests;
@@ -392,22 +392,22 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
             stats.push_back({ first + k, n, entry.name, 0.01 * n + 0.001 * k });
         s.insert_test(id, t, stats);
     }
-    s.finish_run(id, status, status == "complete" ? "2026-11-22T00:01:00Z" : "");
+    s.finish_run(id, status, status == RunStatus::complete ? "2026-11-22T00:01:00Z" : "");
 }
 
 TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
 {
     const std::string campaign_db = fresh("campaign.sqlite"), t0 = fresh("t0.sqlite"),
                       t1 = fresh("t1.sqlite");
-    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, "interrupted");
-    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, "complete");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, RunStatus::interrupted);
+    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, RunStatus::complete);
     Store store(campaign_db);
     auto m0 = merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
     auto m1 = merge_campaign_task(store, t1, spec_for("c1", 1, "6,7,8,9,10"), "now");
     EXPECT_EQ(m0.run_id, m1.run_id);
     EXPECT_EQ(m0.statistics_added, 3);
     EXPECT_EQ(m1.statistics_added, 10); // test 6 has 2 statistics, 10 has 5
-    EXPECT_EQ(store.run(m0.run_id)->status, "interrupted");
+    EXPECT_EQ(store.run(m0.run_id)->status, rngvet::RunStatus::interrupted);
     EXPECT_EQ(store.run(m0.run_id)->tests_selected, "");
 
     const std::string before = dump(campaign_db);
@@ -417,12 +417,12 @@ TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
     EXPECT_EQ(dump(campaign_db), before);
 
     // The task is resumed and finishes: merging adds exactly its missing tests.
-    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, "complete");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, RunStatus::complete);
     m0 = merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
     EXPECT_EQ(m0.tests_added, 2);
     EXPECT_EQ(m0.statistics_added, 2);
     const auto run = store.run(m0.run_id);
-    EXPECT_EQ(run->status, "complete");
+    EXPECT_EQ(run->status, rngvet::RunStatus::complete);
     EXPECT_EQ(run->finished_at, "2026-11-22T00:00:19Z");
     EXPECT_EQ(run->numbers_used, 55000u);
     EXPECT_EQ(store.runs().size(), 1u);
@@ -487,10 +487,10 @@ TEST(CampaignMerge, MergedRowsEqualTheTaskRowsInEveryColumn)
 {
     const std::string campaign_db = fresh("campaign_columns.sqlite"), t0 = fresh("columns0.sqlite"),
                       t1 = fresh("columns1.sqlite");
-    write_task_db(
-        t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, "complete", full_provenance);
-    write_task_db(
-        t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, "complete", full_provenance);
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, RunStatus::complete,
+        full_provenance);
+    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, RunStatus::complete,
+        full_provenance);
     {
         Store store(campaign_db);
         merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
@@ -533,7 +533,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
 {
     const std::string campaign_db = fresh("campaign_refuse.sqlite");
     const std::string good = fresh("good.sqlite");
-    write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, "running");
+    write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, RunStatus::running);
     Store store(campaign_db);
     merge_campaign_task(store, good, spec_for("c1", 0, "1,2,3,4,5"), "now");
     const std::string before = dump(campaign_db);
@@ -550,7 +550,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
           };
     // Another campaign's task, and another task of this campaign.
     const std::string foreign = fresh("foreign.sqlite");
-    write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, "running");
+    write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, RunStatus::running);
     refused(foreign, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c2 task 1");
     refused(good, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c1 task 0");
     // Random bytes; an rngvet store without a stamp; a file that is no rngvet store.
@@ -576,7 +576,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
     refused(other, spec_for("c1", 0, "1,2,3,4,5"), "not an rngvet task database");
     // A stamped database whose pages were overwritten in the middle.
     const std::string damaged = fresh("damaged.sqlite");
-    write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, "running");
+    write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, RunStatus::running);
     {
         Store checkpoint(damaged); // the WAL is folded in when the last connection closes
     }

@@ -111,9 +111,9 @@ TEST(Store, RoundTripsARunAndItsStatisticsThroughThePvaluesView)
     EXPECT_EQ(rows[1][9], "fail");
     EXPECT_EQ(rows[2][9], "suspect");
     EXPECT_EQ(rows[3][9], "fail");
-    EXPECT_STREQ(verdict(0.5), "pass");
-    EXPECT_STREQ(verdict(0.0005), "suspect");
-    EXPECT_STREQ(verdict(1e-11), "fail");
+    EXPECT_STREQ(to_text(verdict(0.5)), "pass");
+    EXPECT_STREQ(to_text(verdict(0.0005)), "suspect");
+    EXPECT_STREQ(to_text(verdict(1e-11)), "fail");
 }
 
 // The view's verdict is generated from reports/verdict.hpp: at each threshold and the doubles
@@ -135,7 +135,7 @@ TEST(Store, ThePvaluesViewAgreesWithVerdictAtEveryThreshold)
         "FROM pvalues ORDER BY stat_index");
     ASSERT_EQ(rows.size(), stats.size());
     for (std::size_t i = 0; i < stats.size(); ++i) {
-        EXPECT_EQ(rows[i][0], verdict(stats[i].pvalue)) << stats[i].pvalue;
+        EXPECT_EQ(rows[i][0], to_text(verdict(stats[i].pvalue))) << stats[i].pvalue;
         EXPECT_EQ(rows[i][0], rows[i][1]) << stats[i].pvalue;
     }
 }
@@ -341,7 +341,7 @@ TEST(Store, ReadsAStoreOfTheShippedSchemaFieldForField)
     ASSERT_TRUE(r);
     EXPECT_EQ(r->generator + r->config + r->seed + r->backend + r->battery + r->mode,
         "gcsopenmpsmallcrushsharded");
-    EXPECT_EQ(r->status, "interrupted");
+    EXPECT_EQ(r->status, rngvet::RunStatus::interrupted);
     EXPECT_EQ(r->resolution_bits, 32);
     EXPECT_EQ(r->params_sha256 + r->testu01_version + r->rngvet_version + r->host + r->command_line,
         "phtvrvhcl");
@@ -387,6 +387,53 @@ TEST(Store, ReadsAStoreOfTheShippedSchemaFieldForField)
         (std::vector<std::string>{ "verified", "abc", "2026-11-22T00:00:10Z", "complete" }));
     EXPECT_EQ(query(path, "SELECT start_offset, engine FROM tests WHERE test_number = 4")[0],
         (std::vector<std::string>{ "5", "native" }));
+}
+
+// Each status is stored as the word the store has always written, and reads back as itself; a
+// stored word that is none of them (the CHECK bypassed) is refused naming the run and the column.
+TEST(Store, EveryRunStatusIsStoredAsItsWordAndReadsBack)
+{
+    const std::string path = rngvet_test::fresh("store_statuses.sqlite");
+    Store s(path);
+    const std::pair<RunStatus, std::string> words[]
+        = { { RunStatus::running, "running" }, { RunStatus::complete, "complete" },
+              { RunStatus::interrupted, "interrupted" }, { RunStatus::failed, "failed" } };
+    for (const auto& [status, word] : words) {
+        RunRecord r = sample_run();
+        r.status = status;
+        const auto id = s.create_run(r);
+        EXPECT_EQ(query(path, "SELECT status FROM runs WHERE run_id = " + std::to_string(id))[0][0],
+            word);
+        EXPECT_EQ(s.run(id)->status, status);
+        s.finish_run(id, RunStatus::running, "");
+        s.finish_run(id, status, "t");
+        EXPECT_EQ(query(path, "SELECT status FROM runs WHERE run_id = " + std::to_string(id))[0][0],
+            word);
+        EXPECT_EQ(run_status_from_text(word), status);
+    }
+    EXPECT_EQ(run_status_from_text("Complete"), std::nullopt);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                  "PRAGMA ignore_check_constraints = ON; UPDATE runs SET status = 'paused' "
+                  "WHERE run_id = 2",
+                  nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+    EXPECT_EQ(s.run(1)->status, RunStatus::running);
+    for (int pass = 0; pass < 2; ++pass) {
+        try {
+            if (pass == 0)
+                (void)s.run(2);
+            else
+                (void)s.runs();
+            ADD_FAILURE() << "read a run whose status is 'paused'";
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                "run 2 cannot be read: its stored status 'paused' is damaged (not running, "
+                "complete, interrupted or failed)");
+        }
+    }
 }
 
 TEST(Store, RefusesAFileThatIsNotAStore)
