@@ -5,6 +5,7 @@
 #include "verdict.hpp"
 
 #include <chrono>
+#include <iterator>
 #include <sqlite3.h>
 #include <stdexcept>
 #include <sys/stat.h>
