@@ -15,7 +15,7 @@ int cmd_report(int argc, char** argv)
 {
     std::string db_path, out_path;
     std::vector<std::int64_t> run_ids;
-    bool compare = false;
+    bool compare = false, with_runs = false;
     std::string fail_on_text = "never";
     po::options_description options("rngvet report options");
     options.add_options()(
@@ -25,12 +25,17 @@ int cmd_report(int argc, char** argv)
         po::bool_switch(&compare),
         "only the comparison of configurations across seeds (it is included anyway when a "
         "configuration has several seeds); with --out, SVG plots are written beside the report")(
-        "fail-on", po::value(&fail_on_text)->default_value("never"),
+        "runs", po::bool_switch(&with_runs),
+        "one section per run (provenance and every p-value) also when the comparison across seeds "
+        "is shown, as an appendix; without it such a report leaves them out")("fail-on",
+        po::value(&fail_on_text)->default_value("never"),
         fail_on_help("the reported runs'", "seeds").c_str());
     po::variables_map vm;
     if (!parse(argc, argv, options,
-            "usage: rngvet report [--db FILE] [--out report.md] [--compare]", vm))
+            "usage: rngvet report [--db FILE] [--out report.md] [--compare | --runs]", vm))
         return 0;
+    if (compare && with_runs)
+        throw InputError("--compare leaves out the runs that --runs asks for; give one of them");
 
     const FailOn fail_on = parse_fail_on(fail_on_text);
     struct stat st { };
@@ -48,6 +53,7 @@ int cmd_report(int argc, char** argv)
                 + ", which is not a p-value in [0, 1]; the store is damaged");
     ReportOptions report_options;
     report_options.compare_only = compare;
+    report_options.runs = with_runs;
     // Plots go beside the markdown file, named after it: report.md -> report-heatmap-*.svg.
     std::string dir;
     if (!out_path.empty()) {

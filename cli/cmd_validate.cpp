@@ -1,13 +1,17 @@
 #include "batteries/engine.hpp"
+#include "batteries/runner.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
+#include "reports/store.hpp"
+#include "rngvet/version.hpp"
 #include "runs/stored_run.hpp"
 #include "validators/checks.hpp"
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace rngvet::cli {
 namespace {
@@ -68,14 +72,16 @@ int cmd_validate(int argc, char** argv)
     po::options_description options("rngvet validate options");
     // Without --generator a built-in set of configurations is checked.
     config_options.add_to(options, false);
-    std::string engine_text, battery_name = "smallcrush", tests_text;
+    std::string engine_text, battery_name = "smallcrush", tests_text, db_path;
     options.add_options()("quiet,q", "print failed checks and the summary only")("engine",
         po::value(&engine_text),
         "native: check rngvet's native engine against TestU01's own functions instead (every "
         "native test of --battery, equal p-values as bits and equal numbers read)")("battery",
         po::value(&battery_name)->default_value("smallcrush"),
-        "with --engine native: smallcrush, crush or bigcrush")(
-        "tests", po::value(&tests_text), "with --engine native: only these tests, e.g. 1,5,10");
+        "with --engine native: smallcrush, crush or bigcrush")("tests", po::value(&tests_text),
+        "with --engine native: only these tests, e.g. 1,5,10")("db", po::value(&db_path),
+        "store the start check (instance-start) of each configuration with several instances "
+        "in this SQLite result store, where rngvet report shows it");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet validate [--backend B] [--generator G ... configuration options]", vm))
@@ -83,6 +89,8 @@ int cmd_validate(int argc, char** argv)
 
     if (!vm.count("engine") && (!vm["battery"].defaulted() || vm.count("tests")))
         throw InputError("--battery and --tests go with --engine native");
+    if (vm.count("engine") && vm.count("db"))
+        throw InputError("--db stores the start check, which --engine native does not run");
     if (vm.count("engine")) {
         if (parse_engine(engine_text) != Engine::native)
             throw InputError("rngvet validate checks --engine native, got '" + engine_text + "'");
@@ -109,17 +117,37 @@ int cmd_validate(int argc, char** argv)
     } else {
         configs.push_back(config_options.configuration());
     }
+    // Opened (created, migrated) before any check runs: a path that cannot hold a store is
+    // refused first.
+    std::unique_ptr<Store> store;
+    if (vm.count("db")) store = std::make_unique<Store>(db_path);
     // Every check runs on the chosen backend; the layout checks compare against the reference.
     const StreamFactory factory = [](const Configuration& c) { return make_backend_stream(c); };
 
     std::vector<CheckResult> results = check_known_answers(factory, config_options.backend);
     for (auto& r : check_output_contracts())
         results.push_back(r);
+    std::vector<StartCheckRecord> start_checks;
     for (const Configuration& c : configs) {
         for (auto& r : check_layout(c, factory))
             results.push_back(r);
-        for (auto& r : check_instances(c))
+        StartCorrelation start;
+        for (auto& r : check_instances(c, &start))
             results.push_back(r);
+        if (c.instances < 2) continue;
+        StartCheckRecord record;
+        record.config = canonical_name(c);
+        record.bits = start.bits;
+        record.pairs = start.pairs;
+        record.steps = start.steps;
+        record.agreement = start.agreement;
+        record.z = start.z;
+        record.p = start.p;
+        record.worst_pair = start.worst_pair;
+        record.worst_agreement = start.worst_agreement;
+        record.worst_p = start.worst_p;
+        record.passed = start_check_result(c, start).passed;
+        start_checks.push_back(std::move(record));
     }
 
     int failed = 0, findings = 0;
@@ -136,6 +164,20 @@ int cmd_validate(int argc, char** argv)
     if (findings)
         std::cout << ", " << findings << " violation(s) of conversions rngvet does not use";
     std::cout << "\n";
+    if (store) {
+        for (StartCheckRecord& record : start_checks) {
+            record.checked_at = utc_now();
+            record.rngvet_version = std::string(version) + " (" + git_commit + ")";
+            record.host = host_name();
+            record.command_line = recorded_command_line();
+            store->insert_start_check(record);
+        }
+        std::cout << start_checks.size()
+                  << (start_checks.size() == 1 ? " start check" : " start checks") << " stored in "
+                  << db_path
+                  << (start_checks.empty() ? " (no configuration has several instances)" : "")
+                  << "\n";
+    }
     return failed ? 1 : 0;
 }
 

@@ -637,16 +637,16 @@ void render_configurations(std::ostream& o, const Comparison& comparison)
         "llllllrl");
     for (const auto& c : configs) {
         const double per_seed = c.cpu_seconds / static_cast<double>(c.seeds.size());
-        table.row({ c.id, code(c.family), battery_title(c.battery), seed_list(c),
-            std::to_string(c.resolution_bits) + " bits",
+        table.row({ c.id, (c.label.empty() ? "" : "**" + md(c.label) + "** ") + code(c.family),
+            battery_title(c.battery), seed_list(c), std::to_string(c.resolution_bits) + " bits",
             std::string("**") + to_string(c.verdict) + "**", duration(per_seed), throughput(c) });
     }
     o << table.str();
     for (const auto& c : configs) {
-        o << "- **" << c.id << "** " << code(c.family) << ", " << battery_title(c.battery) << ": "
-          << md(c.verdict_line) << ". Battery CPU time " << duration(c.cpu_seconds) << " for "
-          << c.seeds.size() << (c.seeds.size() == 1 ? " seed" : " seeds") << "; throughput "
-          << throughput(c) << ".";
+        o << "- **" << c.id << "** " << (c.label.empty() ? "" : md(c.label) + " ") << code(c.family)
+          << ", " << battery_title(c.battery) << ": " << md(c.verdict_line) << ". Battery CPU time "
+          << duration(c.cpu_seconds) << " for " << c.seeds.size()
+          << (c.seeds.size() == 1 ? " seed" : " seeds") << "; throughput " << throughput(c) << ".";
         if (c.duplicate_runs > 0)
             o << " " << c.duplicate_runs
               << " further run(s) of seeds already counted were left out.";
@@ -688,7 +688,7 @@ HeatMap heat_map(const ComparisonAnalysis::Matrix& m)
         = std::string(battery_title(m.battery)) + ": fraction of seeds with a suspect p-value";
     map.value_label = "fraction of seeds suspect";
     for (const auto* c : m.configurations)
-        map.row_labels.push_back(c->id + " " + c->family);
+        map.row_labels.push_back(c->id + " " + (c->label.empty() ? c->family : c->label));
     for (const auto& r : m.rows)
         map.column_labels.push_back("#" + std::to_string(r.stat_index) + " " + r.first->test_name);
     for (const auto* c : m.configurations) {
@@ -844,12 +844,22 @@ void render_second_level(std::ostream& o, const ComparisonAnalysis& a)
     }
 }
 
-// Histograms of the suspect statistics.
+// Histograms of the suspect statistics, or a sentence saying there is none.
 void render_histograms(std::ostream& o, const ComparisonAnalysis& a, const std::string& plot_prefix,
     std::vector<ReportFile>& files)
 {
-    if (plot_prefix.empty() || a.picks.empty()) return;
     o << "### p-value histograms\n\n";
+    if (a.picks.empty()) {
+        o << "No statistic run on 2 or more seeds was suspect or non-uniform: there is nothing "
+             "suspect to plot.\n\n";
+        return;
+    }
+    if (plot_prefix.empty()) {
+        o << a.picks.size() << (a.picks.size() == 1 ? " statistic" : " statistics")
+          << " that did not pass, run on 2 or more seeds, would be plotted here; a report "
+             "written with --out draws their histograms beside it.\n\n";
+        return;
+    }
     o << "p-values of the suspect statistics over their seeds (10 bins on [0, 1]; dashed: the "
          "count per bin of a uniform sample)";
     if (a.picks.size() > max_histograms)
@@ -867,6 +877,71 @@ void render_histograms(std::ostream& o, const ComparisonAnalysis& a, const std::
         o << "![" << md(c.id + " " + s.label()) << "](" << link(name) << ")\n";
     }
     o << "\n";
+}
+
+// The p-values of the configurations that pass (verdict sound or resolution), within their
+// resolution, pooled over statistics and seeds: counts in 10 bins, and a histogram each.
+void render_passing_histograms(std::ostream& o, const Comparison& comparison,
+    const std::string& plot_prefix, std::vector<ReportFile>& files)
+{
+    constexpr int bins = 10;
+    std::vector<const ConfigurationSummary*> passing;
+    for (const auto& c : comparison.configurations)
+        if (c.verdict == Verdict::sound || c.verdict == Verdict::resolution) passing.push_back(&c);
+    o << "### p-values of the passing configurations\n\n";
+    if (passing.empty()) {
+        o << "No configuration passed: every one is defective or suspect.\n\n";
+        return;
+    }
+    o << "All p-values of each passing configuration within its resolution, over every statistic "
+         "and seed, counted in "
+      << bins
+      << " bins on [0, 1]. For a sound generator each bin expects a tenth of them (the last "
+         "column); a bin far from it, or a slope across the bins, is worth a look even where no "
+         "single p-value is suspect. Statistics with discrete p-values (BirthdaySpacings, the "
+         "collision tests) crowd some bins by themselves.\n\n";
+    std::vector<std::string> header = { "", "p-values" };
+    std::string align = "lr";
+    for (int b = 0; b < bins; ++b) {
+        header.push_back(printf_string("%.1f", b / static_cast<double>(bins)) + "-"
+            + printf_string("%.1f", (b + 1) / static_cast<double>(bins)));
+        align += 'r';
+    }
+    header.push_back("Expected per bin");
+    align += 'r';
+    Table table(header, align);
+    std::string images;
+    std::size_t drawn = 0;
+    for (const auto* c : passing) {
+        std::vector<double> values;
+        for (const auto& s : c->stats)
+            if (!s.beyond_resolution)
+                values.insert(values.end(), s.pvalues.begin(), s.pvalues.end());
+        const std::vector<int> counts = histogram_counts(values, bins);
+        std::vector<std::string> row = { c->id, std::to_string(values.size()) };
+        for (int n : counts)
+            row.push_back(std::to_string(n));
+        row.push_back(printf_string("%.1f", static_cast<double>(values.size()) / bins));
+        table.row(row);
+        if (plot_prefix.empty() || drawn >= max_histograms || values.empty()) continue;
+        Histogram h;
+        h.title = c->id + " " + (c->label.empty() ? c->family : c->label) + ": "
+            + std::to_string(values.size()) + " p-values";
+        h.values = values;
+        h.bins = bins;
+        h.y_label = "p-values";
+        const std::string name = plot_prefix + "-pass-" + std::to_string(++drawn) + ".svg";
+        files.push_back({ name, histogram_svg(h) });
+        images += "![" + md(c->id + " " + battery_title(c->battery) + ", all p-values") + "]("
+            + link(name) + ")\n";
+    }
+    o << table.str();
+    if (!images.empty()) {
+        if (drawn < passing.size())
+            o << "Histograms of the first " << drawn << " of " << passing.size()
+              << " passing configurations:\n\n";
+        o << images << "\n";
+    }
 }
 
 } // namespace
@@ -890,6 +965,7 @@ std::string render_comparison(
     render_resolution(o, a);
     render_second_level(o, a);
     render_histograms(o, a, plot_prefix, files);
+    render_passing_histograms(o, comparison, plot_prefix, files);
     return o.str();
 }
 

@@ -61,6 +61,7 @@ const char* to_string(Verdict v);
 
 struct ConfigurationSummary {
     std::string id; // C1, C2, ... in report order
+    std::string label; // the campaign's name of the configuration, "" outside campaigns
     std::string family;
     std::string battery;
     std::string generator;

@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "batteries/registry.hpp"
+#include "conclusion.hpp"
 #include "generators/error.hpp"
 #include "markdown.hpp"
 #include "verdict.hpp"
@@ -147,18 +148,34 @@ RenderedReport render_validation_report(Store& store, const std::string& db_labe
         << ". With many statistics, some suspect values "
            "are expected by chance alone: about 0.2% of them.\n\n";
     if (runs.empty()) out << "The database holds no runs yet.\n";
+    bool compared = false;
     if (!runs.empty()) {
+        Comparison comparison = compare_runs(store, runs);
+        label_configurations(comparison, store.campaign_labels());
+        const std::vector<StartCheckRecord> start_checks = store.start_checks();
+        out << render_conclusion(comparison, runs, start_checks, db_label);
+        out << render_start_checks(start_checks);
         // The comparison comes first when it says more than the single runs can: on request,
         // or as soon as some configuration was run with several seeds.
-        const Comparison comparison = compare_runs(store, runs);
-        if (options.compare_only || comparison.repeated_seeds())
+        compared = options.compare_only || comparison.repeated_seeds();
+        if (compared)
             out << render_comparison(comparison, options.plot_prefix, report.files);
         else // single seeds: still mcpi beside SmallCrush, before the runs
             out << render_mcpi_beside_smallcrush(comparison, true);
     }
-    if (!options.compare_only)
+    if (compared && !options.compare_only && !options.runs) {
+        out << "## Runs\n\n"
+            << "The " << runs.size() << (runs.size() == 1 ? " run's" : " runs'")
+            << " provenance and p-values are left out of this comparison: "
+            << code("rngvet report --runs") << " adds one section per run, and "
+            << code("sqlite3 " + db_label + " 'select * from pvalues'")
+            << " lists every p-value.\n";
+    }
+    if (!options.compare_only && (options.runs || !compared)) {
+        if (compared) out << "## Appendix: the runs\n\n" << runs.size() << " runs follow.\n\n";
         for (const RunRecord& r : runs)
             write_run(out, r, store.statistics(r.run_id), store.tests(r.run_id));
+    }
     report.markdown = out.str();
     return report;
 }

@@ -149,6 +149,34 @@ const Table<NoRecord>& campaign_tasks()
     return t;
 }
 
+// 6: the start check of rngvet validate (validators/checks.hpp, docs/reports.md): how strongly
+// neighbouring instances of a configuration agree at the start of their streams, stored by
+// `rngvet validate --db` so that the report can show it beside the runs.
+const Table<StartCheckRecord>& start_checks()
+{
+    using R = StartCheckRecord;
+    static const Table<R> t{ "start_checks", 6,
+        {
+            { "check_id", "INTEGER PRIMARY KEY", 6, &R::check_id },
+            { "config", "TEXT NOT NULL", 6, &R::config },
+            { "bits", "INTEGER NOT NULL", 6, &R::bits },
+            { "pairs", "INTEGER NOT NULL", 6, &R::pairs },
+            { "steps", "INTEGER NOT NULL", 6, &R::steps },
+            { "agreement", "REAL NOT NULL", 6, &R::agreement },
+            { "z", "REAL NOT NULL", 6, &R::z },
+            { "p", "REAL NOT NULL", 6, &R::p },
+            { "worst_pair", "INTEGER NOT NULL", 6, &R::worst_pair },
+            { "worst_agreement", "REAL NOT NULL", 6, &R::worst_agreement },
+            { "worst_p", "REAL NOT NULL", 6, &R::worst_p },
+            { "passed", "INTEGER NOT NULL CHECK (passed IN (0, 1))", 6, &R::passed },
+            { "checked_at", "TEXT NOT NULL", 6, &R::checked_at },
+            { "rngvet_version", "TEXT NOT NULL", 6, &R::rngvet_version },
+            { "host", "TEXT NOT NULL", 6, &R::host },
+            { "command_line", "TEXT NOT NULL", 6, &R::command_line },
+        } };
+    return t;
+}
+
 std::vector<ColumnInfo> columns_of(const std::string& table)
 {
     std::vector<ColumnInfo> out;

@@ -23,7 +23,7 @@ namespace rngvet::schema {
 // columns (written by the merge's own SQL).
 template <class R>
 using Member = std::variant<std::monostate, std::string R::*, int R::*, std::int64_t R::*,
-    std::uint64_t R::*, double R::*, RunStatus R::*>;
+    std::uint64_t R::*, double R::*, bool R::*, RunStatus R::*>;
 
 template <class R> struct Column {
     const char* name;
@@ -48,6 +48,7 @@ const Table<RunRecord>& runs();
 const Table<Statistic>& statistics();
 const Table<TestRecord>& tests();
 const Table<BenchRecord>& bench();
+const Table<StartCheckRecord>& start_checks();
 const Table<CampaignStamp>& campaign_stamp();
 const Table<NoRecord>& campaign_runs();
 const Table<NoRecord>& campaign_tasks();
@@ -62,6 +63,7 @@ template <class F> void for_each_table(F&& f)
     f(campaign_stamp());
     f(campaign_runs());
     f(campaign_tasks());
+    f(start_checks());
 }
 
 // A column's name, definition and version, whatever its table's record.

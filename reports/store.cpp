@@ -296,6 +296,19 @@ std::vector<BenchRecord> Store::bench()
     return schema::select(db_, schema::bench(), "", 0, "bench_id");
 }
 
+std::int64_t Store::insert_start_check(const StartCheckRecord& c)
+{
+    Transaction t(db_);
+    const std::int64_t id = schema::insert(db_, schema::start_checks(), c);
+    t.commit();
+    return id;
+}
+
+std::vector<StartCheckRecord> Store::start_checks()
+{
+    return schema::select(db_, schema::start_checks(), "", 0, "check_id");
+}
+
 std::vector<RunRecord> Store::runs()
 {
     return schema::select(db_, schema::runs(), "", 0, "run_id", "run");
@@ -333,6 +346,16 @@ std::vector<std::string> Store::campaign_ids()
         ids.push_back(q.text(0));
     return ids;
 }
+
+std::map<std::int64_t, std::string> Store::campaign_labels()
+{
+    std::map<std::int64_t, std::string> labels;
+    Statement q(db_, "SELECT run_id, configuration FROM campaign_runs");
+    while (q.step())
+        labels[q.integer(0)] = q.text(1);
+    return labels;
+}
+
 std::optional<CampaignStamp> Store::campaign_stamp()
 {
     const auto stamps = schema::select(db_, schema::campaign_stamp(), "", 0, "");

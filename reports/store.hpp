@@ -18,7 +18,7 @@ struct sqlite3;
 
 namespace rngvet {
 
-inline constexpr int store_schema_version = 5;
+inline constexpr int store_schema_version = 6;
 
 // A run's status as stored (runs.status, campaign_tasks.status): one row per status, its text in
 // the store. The CHECK of runs.status (reports/schema.cpp) names the same words.
@@ -86,6 +86,28 @@ struct BenchRecord {
     std::string command_line;
 };
 
+// The start check of `rngvet validate` on one multi-instance configuration (schema 6;
+// validators/checks.hpp's StartCorrelation, docs/reports.md): the bits of neighbouring
+// instances compared over the first `steps` numbers of `pairs` pairs.
+struct StartCheckRecord {
+    std::int64_t check_id = 0;
+    std::string config; // canonical configuration name, as runs.config
+    int bits = 32; // bits of each word compared
+    int pairs = 0;
+    int steps = 0;
+    double agreement = 0.5; // fraction of the compared bits that agree
+    double z = 0;
+    double p = 1; // two-sided
+    int worst_pair = 0; // i of the most extreme pair (i, i+1)
+    double worst_agreement = 0.5;
+    double worst_p = 1; // Bonferroni-corrected
+    bool passed = true;
+    std::string checked_at; // UTC, ISO 8601
+    std::string rngvet_version;
+    std::string host;
+    std::string command_line;
+};
+
 // Campaigns (schema 3; rngvet campaign, docs/campaigns.md).
 
 // Which task of which campaign a task database holds; written before the task's run starts.
@@ -147,6 +169,10 @@ public:
     std::int64_t insert_bench(const BenchRecord& bench);
     std::vector<BenchRecord> bench();
 
+    // The start checks of rngvet validate --db, in the order they were stored.
+    std::int64_t insert_start_check(const StartCheckRecord& check);
+    std::vector<StartCheckRecord> start_checks();
+
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
@@ -160,6 +186,8 @@ public:
     // The campaigns whose task runs a campaign database holds (none for other stores).
     std::vector<std::string> campaign_ids();
     void stamp_campaign_task(const CampaignStamp& stamp);
+    // The campaign file's name of the configuration of each campaign run, by run id.
+    std::map<std::int64_t, std::string> campaign_labels();
 
     // Copies into `table` the rows of the same table of the store attached as schema `from`
     // (of schema version `from_version`) that `where` selects (SQL on the source's columns,

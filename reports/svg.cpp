@@ -176,15 +176,22 @@ std::string heat_map_svg(const HeatMap& map)
     return o.str();
 }
 
+std::vector<int> histogram_counts(const std::vector<double>& values, int bins)
+{
+    if (bins < 1) throw std::invalid_argument("histogram_counts: bins < 1");
+    std::vector<int> counts(static_cast<std::size_t>(bins), 0);
+    for (double v : values) {
+        const double clamped = std::min(1.0, std::max(0.0, v));
+        const int b = std::min(bins - 1, static_cast<int>(clamped * bins));
+        ++counts[static_cast<std::size_t>(b)];
+    }
+    return counts;
+}
+
 std::string histogram_svg(const Histogram& h)
 {
     if (h.bins < 1) throw std::invalid_argument("histogram_svg: bins < 1");
-    std::vector<int> counts(static_cast<std::size_t>(h.bins), 0);
-    for (double v : h.values) {
-        const double clamped = std::min(1.0, std::max(0.0, v));
-        const int b = std::min(h.bins - 1, static_cast<int>(clamped * h.bins));
-        ++counts[static_cast<std::size_t>(b)];
-    }
+    const std::vector<int> counts = histogram_counts(h.values, h.bins);
     const double expected = static_cast<double>(h.values.size()) / h.bins;
     const double top_count = std::max(1.0,
         std::max(expected, static_cast<double>(*std::max_element(counts.begin(), counts.end()))));
@@ -222,7 +229,8 @@ std::string histogram_svg(const Histogram& h)
     o << "<text x=\"" << num(x0 - 6) << "\" y=\"" << num(y_of(top_count) + 4)
       << "\" text-anchor=\"end\">" << static_cast<long>(std::lround(top_count)) << "</text>\n";
     o << "<text x=\"14\" y=\"" << num((y0 + y1) / 2) << "\" transform=\"rotate(-90 14 "
-      << num((y0 + y1) / 2) << ")\" text-anchor=\"middle\">seeds</text>\n";
+      << num((y0 + y1) / 2) << ")\" text-anchor=\"middle\">" << xml_escape(h.y_label)
+      << "</text>\n";
     o << "</svg>\n";
     return o.str();
 }

@@ -36,10 +36,16 @@ struct Histogram {
     std::vector<double> values; // in [0, 1]
     int bins = 10;
     std::string x_label = "p-value";
+    std::string y_label = "seeds";
 };
 
-// Bars (<rect class="bar">, one per bin) over [0, 1] and a dashed line at the count a uniform
-// sample would give per bin.
+// The values counted in `bins` equal bins over [0, 1]: bin b holds [b / bins, (b + 1) / bins),
+// the last one 1 as well; values outside [0, 1] count in the nearest bin. Throws
+// std::invalid_argument when bins < 1.
+std::vector<int> histogram_counts(const std::vector<double>& values, int bins);
+
+// Bars (<rect class="bar">, one per bin, counted by histogram_counts) over [0, 1] and a dashed line
+// at the count a uniform sample would give per bin.
 std::string histogram_svg(const Histogram& h);
 
 } // namespace rngvet

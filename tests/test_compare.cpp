@@ -507,8 +507,8 @@ TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
     const std::string& md = r.markdown;
 
     EXPECT_TRUE(contains(md, "## Comparison across seeds"));
-    EXPECT_TRUE(contains(md, "## Run 1: `ranmar24/1/single/increment/100,200`, SmallCrush"))
-        << "the per-run sections stay";
+    EXPECT_FALSE(contains(md, "## Run 1: `ranmar24/1/single/increment/100,200`, SmallCrush"))
+        << "the per-run sections go behind --runs when the comparison is shown";
     // Matrix cells: counts over seeds and the most extreme p-value.
     EXPECT_TRUE(contains(md, "**10/10 (1.0e-15)**")) << md;
     EXPECT_TRUE(contains(md, "10/10 (1.0e-20) res.")) << md;
@@ -570,7 +570,20 @@ TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
     }
     EXPECT_GE(histograms, 5u);
     EXPECT_LE(histograms, 10u);
-    EXPECT_EQ(r.files.size(), histograms + 1);
+    // One histogram of all p-values for each passing configuration (A within its resolution,
+    // C sound).
+    std::size_t passing = 0;
+    for (const auto& s : c.configurations)
+        passing += s.verdict == Verdict::sound || s.verdict == Verdict::resolution;
+    EXPECT_EQ(passing, 2u);
+    std::size_t passing_plots = 0;
+    for (const auto& file : r.files)
+        if (file.name.rfind("report-pass-", 0) == 0) {
+            ++passing_plots;
+            EXPECT_EQ(check_svg(file.content, "bar"), 10) << file.name;
+        }
+    EXPECT_EQ(passing_plots, passing);
+    EXPECT_EQ(r.files.size(), histograms + passing_plots + 1);
 }
 
 TEST(Svg, EscapesTextAndRefusesAMismatchedGrid)

@@ -2,8 +2,8 @@
 # The Debian packages, installed with dpkg into a fresh root folder: their files, the binary,
 # man pages and completion; the C and Fortran examples built against the installed files with
 # pkg-config and with find_package(rngvet), run on every backend here, their numbers compared
-# with the installed `rngvet generate`, and the CORSIKA-style caller reaching CERNLIB RM48's
-# values.
+# with the installed `rngvet generate`, the CORSIKA-style caller reaching CERNLIB RM48's
+# values, and the Python module's numpy draws equal to the same numbers.
 #
 #   test_package.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -17,21 +17,24 @@ cpack --config "$build/CPackConfig.cmake" -B "$work/packages" >"$work/cpack.log"
     || { cat "$work/cpack.log"; fail "cpack"; }
 runtime=$(ls "$work"/packages/rngvet_*.deb)
 dev=$(ls "$work"/packages/librngvet-dev_*.deb)
+python=$(ls "$work"/packages/python3-rngvet_*.deb)
 dpkg-deb --field "$runtime" Package Depends
 dpkg-deb --field "$dev" Package Depends
+dpkg-deb --field "$python" Package Depends
 
 # A root of its own with an empty dpkg database; the system libraries the packages depend on
 # are this machine's, so dependencies are not checked there.
 root=$work/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
 touch "$root/var/lib/dpkg/status"
-dpkg --root="$root" --force-depends --force-not-root -i "$runtime" "$dev" >"$work/dpkg.log" 2>&1 \
-    || { cat "$work/dpkg.log"; fail "dpkg -i"; }
-dpkg --root="$root" -s rngvet librngvet-dev | grep -q '^Status: install ok installed' \
+dpkg --root="$root" --force-depends --force-not-root -i "$runtime" "$dev" "$python" \
+    >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i"; }
+[ "$(dpkg --root="$root" -s rngvet librngvet-dev python3-rngvet | grep -c '^Status: install ok installed')" -eq 3 ] \
     || fail "packages not installed"
 for f in usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp \
     usr/share/man/man1/rngvet.1 usr/share/man/man1/rngvet-run.1 \
-    usr/share/bash-completion/completions/rngvet usr/share/doc/rngvet/examples/mcpi.c; do
+    usr/share/bash-completion/completions/rngvet usr/share/doc/rngvet/examples/mcpi.c \
+    usr/lib/python3/dist-packages/rngvet/__init__.py usr/lib/python3/dist-packages/rngvet/_bitgen.so; do
     [ -e "$root/$f" ] || fail "$f is not installed"
 done
 libdir=$(dirname "$(find "$root/usr" -name 'librngvet.so.0' | head -1)")
@@ -110,6 +113,27 @@ for program in "$work/corsika_pc" "$work/examples/corsika"; do
         || fail "RMMAQD 'R' counters: $(tail -1 "$work/corsika.txt")"
 done
 echo "RMMARD/RMMAQD: CERNLIB RM48's known answers and counters"
+
+# The Python module of python3-rngvet (Debian's python3 with python3-numpy): numpy's Generator
+# draws the same 30000 numbers on every backend here.
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    for backend in $backends; do
+        PYTHONPATH=$root/usr/lib/python3/dist-packages /usr/bin/python3 - "$root" "$name" "$backend" \
+            "$work/want.txt" <<'PY' || fail "the Python module on $backend differs from rngvet generate"
+import sys
+import numpy as np
+import rngvet
+root, name, backend, want = sys.argv[1:]
+assert rngvet.__file__.startswith(root), rngvet.__file__
+got = np.random.Generator(rngvet.BitGenerator(name, backend=backend)).random(30000)
+with open(want) as f:
+    assert [float(line) for line in f] == got.tolist()
+PY
+        echo "Python module on $backend: 30000 numbers equal rngvet generate's"
+    done
+else
+    echo "Python module: not run (no python3-numpy; scripts/setup installs it)"
+fi
 
 "$work/examples/mcpi" --points 100000 --reps 4 | grep -E 'sigma' || fail "mcpi"
 "$work/examples/mcpi_fortran" | grep -E 'sigma' || fail "mcpi_fortran"

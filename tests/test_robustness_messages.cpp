@@ -572,7 +572,7 @@ const std::vector<Command>& commands()
                     "--log", "--fail-on", "--allow-unverified-params", "--engine" }) },
         { "status", { "status" }, { { "--db", "{db}" } }, { "--db" } },
         { "report", { "report" }, { { "--db", "{db}" } },
-            { "--db", "--out", "--run", "--compare", "--fail-on" } },
+            { "--db", "--out", "--run", "--compare", "--runs", "--fail-on" } },
         { "generate", { "generate" },
             // /dev/full: a huge or endless --count fails at its first write, not after filling
             // the disk.
@@ -582,7 +582,7 @@ const std::vector<Command>& commands()
         { "validate", { "validate" },
             { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--backend", "cpu" },
                 { "--quiet", "" } },
-            cat(configuration, { "--quiet", "--engine", "--battery", "--tests" }) },
+            cat(configuration, { "--quiet", "--engine", "--battery", "--tests", "--db" }) },
         { "bench", { "bench" },
             { { "--backend", "cpu" }, { "--seconds", "0.01" }, { "--only", "nomatch" },
                 { "--db", "{db}" } },

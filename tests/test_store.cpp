@@ -142,7 +142,7 @@ TEST(Store, ThePvaluesViewAgreesWithVerdictAtEveryThreshold)
 
 // --- the schema each version shipped --------------------------------------------------------
 
-// The SQL of the migrations to versions 1 to 5 as they shipped, the view's verdict written out
+// The SQL of the migrations to versions 1 to 6 as they shipped, the view's verdict written out
 // as the store writes it (the upper bounds `1 - level`, the same doubles as migration 1's):
 // the store builds its tables from its column lists, and they must be these.
 const char* const shipped_migrations[] = {
@@ -250,6 +250,26 @@ ALTER TABLE runs ADD COLUMN params_check TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
 ALTER TABLE tests ADD COLUMN engine TEXT NOT NULL DEFAULT 'testu01';
 ALTER TABLE tests ADD COLUMN wall_seconds REAL NOT NULL DEFAULT 0;
+)sql",
+    R"sql(
+CREATE TABLE start_checks (
+    check_id        INTEGER PRIMARY KEY,
+    config          TEXT NOT NULL,
+    bits            INTEGER NOT NULL,
+    pairs           INTEGER NOT NULL,
+    steps           INTEGER NOT NULL,
+    agreement       REAL NOT NULL,
+    z               REAL NOT NULL,
+    p               REAL NOT NULL,
+    worst_pair      INTEGER NOT NULL,
+    worst_agreement REAL NOT NULL,
+    worst_p         REAL NOT NULL,
+    passed          INTEGER NOT NULL CHECK (passed IN (0, 1)),
+    checked_at      TEXT NOT NULL,
+    rngvet_version  TEXT NOT NULL,
+    host            TEXT NOT NULL,
+    command_line    TEXT NOT NULL
+);
 )sql",
 };
 

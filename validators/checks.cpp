@@ -221,7 +221,11 @@ StartCorrelation start_correlation(const Configuration& config, int steps)
 
 CheckResult check_start_correlation(const Configuration& config)
 {
-    const StartCorrelation r = start_correlation(config);
+    return start_check_result(config, start_correlation(config));
+}
+
+CheckResult start_check_result(const Configuration& config, const StartCorrelation& r)
+{
     const std::string name = "instance-start " + canonical_name(config);
     if (r.pairs < 1) return { name, true, "one instance: nothing to correlate" };
     char detail[400];
@@ -234,7 +238,7 @@ CheckResult check_start_correlation(const Configuration& config)
     return { name, r.p >= 0.001 && r.worst_p >= 0.001, detail };
 }
 
-std::vector<CheckResult> check_instances(const Configuration& config)
+std::vector<CheckResult> check_instances(const Configuration& config, StartCorrelation* start)
 {
     std::vector<CheckResult> out;
     const std::string name = canonical_name(config);
@@ -274,7 +278,11 @@ std::vector<CheckResult> check_instances(const Configuration& config)
                     + " parameter sets, characteristic polynomials pairwise distinct"
                            : shared + " share a characteristic polynomial" });
     }
-    if (config.instances > 1) out.push_back(check_start_correlation(config));
+    if (config.instances > 1) {
+        const StartCorrelation r = start_correlation(config);
+        if (start) *start = r;
+        out.push_back(start_check_result(config, r));
+    }
     return out;
 }
 

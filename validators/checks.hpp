@@ -35,9 +35,14 @@ std::vector<CheckResult> check_output_contracts();
 // the layout's order, chunked generation equal to one-shot.
 std::vector<CheckResult> check_layout(const Configuration& config, const StreamFactory& factory);
 
+struct StartCorrelation;
+
 // No two instances start from the same state (a precondition, not evidence of independence);
 // for DC sets, no two instances share a characteristic polynomial; and the start check below.
-std::vector<CheckResult> check_instances(const Configuration& config);
+// When `start` is given and the configuration has several instances, the start check's
+// figures are written there as well.
+std::vector<CheckResult> check_instances(
+    const Configuration& config, StartCorrelation* start = nullptr);
 
 // How strongly neighbouring instances agree at the start of their streams. For every pair of
 // instances (i, i+1), i < min(N, 256) - 1, and each of their first `steps` numbers, the b bits
@@ -59,5 +64,7 @@ struct StartCorrelation {
 };
 StartCorrelation start_correlation(const Configuration& config, int steps = 2048);
 CheckResult check_start_correlation(const Configuration& config);
+// The check's verdict and line for figures already computed.
+CheckResult start_check_result(const Configuration& config, const StartCorrelation& r);
 
 } // namespace rngvet

@@ -1,7 +1,9 @@
-// The per-replication counts of smarsa_BirthdaySpacings and smarsa_CollisionOver computed on the
-// CUDA device a stream runs on (device_counts.hpp's algorithms, built into device_cuda.cu), for
-// the families' hooks (birthday_spacings.cpp, collision.cpp): where a count vector comes back,
-// the family computes its p-value from it with the code of its CPU path.
+// The per-replication counts of smarsa_BirthdaySpacings, smarsa_CollisionOver,
+// svaria_WeightDistrib, sknuth_SimpPoker, sknuth_Permutation and sknuth_CollisionPermut computed
+// on the CUDA device a stream runs on (device_counts.hpp's algorithms, built into
+// device_cuda.cu), for the families' hooks (birthday_spacings.cpp, collision.cpp, max_oft.cpp,
+// gap.cpp, sknuth_order.cpp): where counts come back, the family computes its p-value from them
+// with the code of its CPU path.
 //
 // Each function decides at its start: nullopt, with nothing read, where the stream's words
 // cannot be written into device memory (a stream on the host, a build without CUDA, no usable
@@ -27,5 +29,25 @@ std::optional<std::vector<long>> device_birthday_collisions(
 // its N replications, for parameters collision_over accepts.
 std::optional<std::vector<std::uint64_t>> device_collision_over_distinct(
     Numbers& in, long N, long n, int r, long d, int t);
+
+// svaria_WeightDistrib's histogram of W (0 .. k) for each of its N replications of n groups of k
+// words, W the number of StripD(r) values in [alpha, beta).
+std::optional<std::vector<std::vector<std::uint64_t>>> device_weight_histograms(
+    Numbers& in, long N, long n, int r, long k, double alpha, double beta);
+
+// sknuth_SimpPoker's histogram of the number of distinct StripL(r, d) values (0 .. k) in each
+// hand of k words, for each of its N replications of n hands (2 <= d, k <= 127).
+std::optional<std::vector<std::vector<std::uint64_t>>> device_poker_histograms(
+    Numbers& in, long N, long n, int r, int d, int k);
+
+// sknuth_Permutation's counts of its t! cells (smultin_GenerCellPermut) for each of its N
+// replications of n groups of t words (t! of them fitting in device memory).
+std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histograms(
+    Numbers& in, long N, long n, int r, int t);
+
+// sknuth_CollisionPermut's number of distinct cells among the n groups of t words of each of its
+// N replications (2 <= t <= 20).
+std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
+    Numbers& in, long N, long n, int r, int t);
 
 } // namespace rngvet::native

@@ -28,8 +28,12 @@
 #include <string>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/fill.h>
+#include <thrust/for_each.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
@@ -72,6 +76,27 @@ struct StripL {
             dd * (v - static_cast<double>(static_cast<std::int64_t>(v))));
     }
 };
+
+// unif01_StripD(gen, r) of one word, as Numbers::strip_d: 2^r U - (long) 2^r U.
+struct StripD {
+    double scale; // 2^-bits
+    double two_r; // 2^r
+    int r;
+
+    RNGVET_DEVICE_FN double operator()(Word w) const
+    {
+        const double u = static_cast<double>(w) * scale;
+        if (r == 0) return u;
+        const double v = two_r * u;
+        return v - static_cast<double>(static_cast<std::int64_t>(v));
+    }
+};
+
+inline StripD strip_d_for(const Numbers& in, int r)
+{
+    return StripD{ 1.0 / static_cast<double>(std::uint64_t(1) << in.bits()), Numbers::two_exp(r),
+        r };
+}
 
 inline StripL strip_for(const Numbers& in, int r, long d)
 {
@@ -279,5 +304,187 @@ inline std::optional<std::vector<std::uint64_t>> collision_over_counts(
     }
     return distinct;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests that class groups of consecutive words: svaria_WeightDistrib, sknuth_SimpPoker,
+// sknuth_Permutation and sknuth_CollisionPermut. Each reads N replications of n groups of
+// `group` words, and a group's class (its cell) is an integer computed from its words alone, so
+// the per-replication counts of the cells are integers that any exact sort gives as the host
+// gives them; the families compute their statistics from them with their CPU path's code.
+
+// The cell of group i of a chunk, from its words w[i group .. i group + group - 1].
+template <class CellOf> struct GroupCell {
+    const Word* words;
+    Index group;
+    CellOf cell_of;
+
+    RNGVET_DEVICE_FN Cell operator()(Index i) const { return cell_of(words + i * group); }
+};
+
+// Adds counts[i] to table[cells[i]] (the cells of one chunk, distinct after reduce_by_key).
+struct AddCount {
+    const Cell* cells;
+    const Index* counts;
+    Index* table;
+
+    RNGVET_DEVICE_FN void operator()(Index i) const { table[cells[i]] += counts[i]; }
+};
+
+// The counts of the cells 0 .. cells - 1 among the n groups of each of N replications (N rows of
+// `cells` counts, in stream order), cell_of(group's words) < cells. As birthday_spacings_counts
+// for the rest (nullopt with nothing read where `in` cannot write device memory).
+template <class CellOf>
+std::optional<std::vector<std::vector<std::uint64_t>>> group_histograms(Numbers& in, long N,
+    long n_long, long group_long, std::uint64_t cells, const CellOf& cell_of,
+    std::size_t max_words = chunk_words)
+{
+    if (!in.fill_device(nullptr, 0)) return std::nullopt;
+    const std::size_t n = static_cast<std::size_t>(n_long);
+    const std::size_t group = static_cast<std::size_t>(group_long);
+    const std::size_t chunk = std::min(n, std::max<std::size_t>(1, max_words / group));
+
+    thrust::device_vector<Word> words(chunk * group);
+    thrust::device_vector<Cell> keys(chunk), distinct(chunk);
+    thrust::device_vector<Index> counts(chunk), table(static_cast<std::size_t>(cells));
+    const GroupCell<CellOf> build{ thrust::raw_pointer_cast(words.data()),
+        static_cast<Index>(group), cell_of };
+    const thrust::counting_iterator<Index> index(0);
+
+    std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(N));
+    for (std::size_t rep = 0; rep < rows.size(); ++rep) {
+        thrust::fill(table.begin(), table.end(), Index(0));
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t m = std::min(chunk, n - done);
+            if (!fill(in, words, m * group, rep == 0 && done == 0)) return std::nullopt;
+            thrust::transform(index, index + static_cast<std::ptrdiff_t>(m), keys.begin(), build);
+            thrust::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(m));
+            const auto ends
+                = thrust::reduce_by_key(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(m),
+                    thrust::constant_iterator<Index>(1), distinct.begin(), counts.begin());
+            thrust::for_each(index, index + (ends.first - distinct.begin()),
+                AddCount{ thrust::raw_pointer_cast(distinct.data()),
+                    thrust::raw_pointer_cast(counts.data()),
+                    thrust::raw_pointer_cast(table.data()) });
+            done += m;
+        }
+        rows[rep].resize(static_cast<std::size_t>(cells));
+        thrust::copy(table.begin(), table.end(), rows[rep].begin());
+    }
+    return rows;
+}
+
+// The number of distinct cells among the n groups of each of N replications; otherwise as
+// group_histograms (all n cells of a replication are held in device memory).
+template <class CellOf>
+std::optional<std::vector<std::uint64_t>> group_distinct(Numbers& in, long N, long n_long,
+    long group_long, const CellOf& cell_of, std::size_t max_words = chunk_words)
+{
+    if (!in.fill_device(nullptr, 0)) return std::nullopt;
+    const std::size_t n = static_cast<std::size_t>(n_long);
+    const std::size_t group = static_cast<std::size_t>(group_long);
+    const std::size_t chunk = std::min(n, std::max<std::size_t>(1, max_words / group));
+
+    thrust::device_vector<Word> words(chunk * group);
+    thrust::device_vector<Cell> keys(n);
+    const GroupCell<CellOf> build{ thrust::raw_pointer_cast(words.data()),
+        static_cast<Index>(group), cell_of };
+    const thrust::counting_iterator<Index> index(0);
+
+    std::vector<std::uint64_t> distinct(static_cast<std::size_t>(N));
+    for (std::size_t rep = 0; rep < distinct.size(); ++rep) {
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t m = std::min(chunk, n - done);
+            if (!fill(in, words, m * group, rep == 0 && done == 0)) return std::nullopt;
+            thrust::transform(index, index + static_cast<std::ptrdiff_t>(m),
+                keys.begin() + static_cast<std::ptrdiff_t>(done), build);
+            done += m;
+        }
+        thrust::sort(keys.begin(), keys.end());
+        distinct[rep] = thrust::transform_reduce(index, index + static_cast<std::ptrdiff_t>(n),
+            NewValue{ thrust::raw_pointer_cast(keys.data()) }, Index(0), thrust::plus<Index>());
+    }
+    return distinct;
+}
+
+// t! (t <= 20: below 2^63).
+inline std::uint64_t factorial(int t)
+{
+    std::uint64_t k = 1;
+    for (int i = 2; i <= t; ++i)
+        k *= static_cast<std::uint64_t>(i);
+    return k;
+}
+
+// svaria_WeightDistrib's W of k words: how many of their StripD values U have alpha <= U < beta.
+struct WeightCell {
+    StripD strip;
+    double alpha, beta;
+    Index k;
+
+    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    {
+        Cell W = 0;
+        for (Index j = 0; j < k; ++j) {
+            const double U = strip(w[j]);
+            if (U >= alpha && U < beta) ++W;
+        }
+        return W;
+    }
+};
+
+// The bits set in x (a portable popcount for host and device compilers alike).
+RNGVET_DEVICE_FN inline Cell bits_set(std::uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return static_cast<Cell>((x * 0x0101010101010101ull) >> 56);
+}
+
+// sknuth_SimpPoker's class of a hand of k words: the number of distinct StripL(r, d) values among
+// them (d <= 127; a value is at most d, d itself where U rounds to 1).
+struct PokerCell {
+    StripL strip;
+    Index k;
+
+    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    {
+        std::uint64_t seen[2] = { 0, 0 };
+        for (Index j = 0; j < k; ++j) {
+            const std::uint64_t v = static_cast<std::uint64_t>(strip(w[j]));
+            seen[v >> 6] |= std::uint64_t(1) << (v & 63);
+        }
+        return bits_set(seen[0]) + bits_set(seen[1]);
+    }
+};
+
+// smultin_GenerCellPermut of t words (t <= 20) through their StripD values: for i = t down to 2,
+// the position s of the first greatest of u[1..i] is the digit s - 1 of weight i, and u[i] takes
+// u[s]'s place (sknuth_order.cpp's cell_of, on the doubles themselves).
+struct PermutationCell {
+    StripD strip;
+    int t;
+
+    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    {
+        double u[21];
+        for (int j = 1; j <= t; ++j)
+            u[j] = strip(w[j - 1]);
+        Cell cell = 0;
+        for (int i = t; i >= 2; --i) {
+            int s = 1;
+            double best = u[1];
+            for (int j = 2; j <= i; ++j) {
+                if (u[j] > best) {
+                    s = j;
+                    best = u[j];
+                }
+            }
+            cell = cell * static_cast<Cell>(i) + static_cast<Cell>(s - 1);
+            u[s] = u[i];
+        }
+        return cell;
+    }
+};
 
 } // namespace rngvet::native::device_counts

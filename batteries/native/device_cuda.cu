@@ -64,4 +64,42 @@ std::optional<std::vector<std::uint64_t>> device_collision_over_distinct(
         [&] { return device_counts::collision_over_counts(in, N, n, r, d, t); });
 }
 
+std::optional<std::vector<std::vector<std::uint64_t>>> device_weight_histograms(
+    Numbers& in, long N, long n, int r, long k, double alpha, double beta)
+{
+    return on_device(in, "svaria_WeightDistrib", [&] {
+        return device_counts::group_histograms(in, N, n, k, static_cast<std::uint64_t>(k) + 1,
+            device_counts::WeightCell{ device_counts::strip_d_for(in, r), alpha, beta,
+                static_cast<device_counts::Index>(k) });
+    });
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_poker_histograms(
+    Numbers& in, long N, long n, int r, int d, int k)
+{
+    return on_device(in, "sknuth_SimpPoker", [&] {
+        return device_counts::group_histograms(in, N, n, k, static_cast<std::uint64_t>(k) + 1,
+            device_counts::PokerCell{
+                device_counts::strip_for(in, r, d), static_cast<device_counts::Index>(k) });
+    });
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histograms(
+    Numbers& in, long N, long n, int r, int t)
+{
+    return on_device(in, "sknuth_Permutation", [&] {
+        return device_counts::group_histograms(in, N, n, t, device_counts::factorial(t),
+            device_counts::PermutationCell{ device_counts::strip_d_for(in, r), t });
+    });
+}
+
+std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
+    Numbers& in, long N, long n, int r, int t)
+{
+    return on_device(in, "sknuth_CollisionPermut", [&] {
+        return device_counts::group_distinct(
+            in, N, n, t, device_counts::PermutationCell{ device_counts::strip_d_for(in, r), t });
+    });
+}
+
 } // namespace rngvet::native

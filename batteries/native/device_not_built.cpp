@@ -15,4 +15,28 @@ std::optional<std::vector<std::uint64_t>> device_collision_over_distinct(
     return std::nullopt;
 }
 
+std::optional<std::vector<std::vector<std::uint64_t>>> device_weight_histograms(
+    Numbers&, long, long, int, long, double, double)
+{
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_poker_histograms(
+    Numbers&, long, long, int, int, int)
+{
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histograms(
+    Numbers&, long, long, int, int)
+{
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
+    Numbers&, long, long, int, int)
+{
+    return std::nullopt;
+}
+
 } // namespace rngvet::native

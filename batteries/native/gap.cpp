@@ -18,6 +18,7 @@
 #include "gap.hpp"
 
 #include "classes.hpp"
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -506,6 +507,23 @@ Chi2Outcome simp_poker_test(Numbers& in, long N, long n, int r, int d, int k)
         return wide ? distinct_values<true>(w, hand, cell) : distinct_values<false>(w, hand, cell);
     };
 
+    // On the device the stream runs on, where it is a CUDA one: every replication's histogram of
+    // the distinct values per hand.
+    if (const auto on_device = device_poker_histograms(in, N, n, r, d, k)) {
+        for (const std::vector<std::uint64_t>& h : *on_device) {
+            std::vector<long> row(width, 0);
+            for (std::size_t s = 0; s < h.size(); ++s) {
+                if (h[s] == 0) continue;
+                if (s >= width)
+                    throw std::runtime_error("sknuth_SimpPoker: a hand has more distinct values "
+                                             "than the test has classes");
+                row[static_cast<std::size_t>(loc[s])] += static_cast<long>(h[s]);
+            }
+            add_replication(res.get(), row, jlow, jhigh);
+        }
+        finish(res.get(), N, classes - 1, true);
+        return outcome_of(res.get());
+    }
     for (long rep = 0; rep < N;) {
         if (reps_per_batch == 1) {
             std::vector<long> row(width, 0);

@@ -19,6 +19,7 @@
 
 #include "active_tests.hpp"
 #include "crew.hpp"
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -283,26 +284,33 @@ void weight_distrib(Numbers& in, sres_Chi2* res, long N, long n, int r, long k, 
         = key.exact ? static_cast<std::uint64_t>(std::ceil(beta * two_bits)) : 0;
     const std::uint64_t width = high > low ? high - low : 0;
 
+    // On the device the stream runs on, where it is a CUDA one: every replication's histogram.
+    const auto on_device = device_weight_histograms(in, N, n, r, k, alpha, beta);
     for (long Seq = 1; Seq <= N; ++Seq) {
         for (std::vector<long>& h : hist)
             std::fill(h.begin(), h.end(), 0);
-        for_groups(in, n, k, threads, [&](const std::uint64_t* v, long, int thread) {
-            std::uint64_t any = 0;
-            long W = 0;
-            for (long j = 0; j < k; ++j) {
-                any |= v[j];
-                W += key(v[j]) - low < width;
-            }
-            if (!key.holds(any)) {
-                // svaria_WeightDistrib's loop on StripD's values.
-                W = 0;
+        if (on_device) {
+            const std::vector<std::uint64_t>& row = (*on_device)[static_cast<std::size_t>(Seq - 1)];
+            std::transform(row.begin(), row.end(), hist[0].begin(),
+                [](std::uint64_t c) { return static_cast<long>(c); });
+        } else
+            for_groups(in, n, k, threads, [&](const std::uint64_t* v, long, int thread) {
+                std::uint64_t any = 0;
+                long W = 0;
                 for (long j = 0; j < k; ++j) {
-                    const double U = in.strip_d(v[j], r);
-                    if (U >= alpha && U < beta) ++W;
+                    any |= v[j];
+                    W += key(v[j]) - low < width;
                 }
-            }
-            ++hist[static_cast<std::size_t>(thread)][static_cast<std::size_t>(W)];
-        });
+                if (!key.holds(any)) {
+                    // svaria_WeightDistrib's loop on StripD's values.
+                    W = 0;
+                    for (long j = 0; j < k; ++j) {
+                        const double U = in.strip_d(v[j], r);
+                        if (U >= alpha && U < beta) ++W;
+                    }
+                }
+                ++hist[static_cast<std::size_t>(thread)][static_cast<std::size_t>(W)];
+            });
         for (long i = 0; i <= k; ++i)
             res->Count[i] = 0;
         for (const std::vector<long>& h : hist)

@@ -31,6 +31,7 @@
 
 #include "collision.hpp"
 #include "crew.hpp"
+#include "device.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -71,6 +72,8 @@ constexpr std::size_t block_words = std::size_t(1) << 15;
 constexpr double lim_dense = 6.0;
 // Memory for Permutation's per-thread tables of counts.
 constexpr std::size_t count_memory = std::size_t(1) << 28;
+// Permutation's cells counted on a device at most (its table of counts: 8 bytes a cell).
+constexpr std::size_t device_cells = std::size_t(1) << 26;
 // smultin_GenerCellPermut's largest t (USE_LONGLONG).
 constexpr int max_t = 20;
 
@@ -492,40 +495,51 @@ void permutation_test(Numbers& in, sres_Chi2* res, long N, long n, int r, int t,
         // Cells counted in a table per thread (as many threads as tables of k counts fit in
         // count_memory), summed cell by cell (CalcPowDivEqual).
         const std::size_t kk = static_cast<std::size_t>(k);
-        const int team = static_cast<int>(std::max<std::size_t>(1,
-            std::min<std::size_t>(
-                static_cast<std::size_t>(threads), count_memory / (kk * sizeof(std::uint64_t)))));
-        std::vector<std::vector<std::uint64_t>> counts(
-            static_cast<std::size_t>(team), std::vector<std::uint64_t>(kk, 0));
-        for_permutation_cells(
-            in, N, n, r, t, team,
-            [&](long, long, long count, const std::uint64_t* c, int thread) {
-                std::uint64_t* h = counts[static_cast<std::size_t>(thread)].data();
-                for (long i = 0; i < count; ++i)
-                    ++h[c[i]];
-            },
-            [&](long seq) {
-                std::vector<std::uint64_t>& total = counts[0];
-                for (std::size_t i = 1; i < counts.size(); ++i) {
-                    for (std::size_t j = 0; j < kk; ++j)
-                        total[j] += counts[i][j];
-                    std::fill(counts[i].begin(), counts[i].end(), 0);
+        // X of one replication from its cells' counts.
+        auto chi2 = [&](const std::vector<std::uint64_t>& total) {
+            double X = 0.0;
+            if (table) {
+                for (std::size_t j = 0; j < kk; ++j)
+                    X += term(static_cast<long>(total[j]));
+            } else {
+                for (std::size_t j = 0; j < kk; ++j) {
+                    const double temp = static_cast<double>(static_cast<long>(total[j])) - NbExp;
+                    X += temp * temp;
                 }
-                double X = 0.0;
-                if (table) {
-                    for (std::size_t j = 0; j < kk; ++j)
-                        X += term(static_cast<long>(total[j]));
-                } else {
-                    for (std::size_t j = 0; j < kk; ++j) {
-                        const double temp
-                            = static_cast<double>(static_cast<long>(total[j])) - NbExp;
-                        X += temp * temp;
+                X /= NbExp;
+            }
+            return X;
+        };
+        // On the device the stream runs on, where it is a CUDA one: every replication's counts.
+        const auto on_device
+            = kk <= device_cells ? device_permutation_histograms(in, N, n, r, t) : std::nullopt;
+        if (on_device) {
+            for (long seq = 0; seq < N; ++seq)
+                add(seq, chi2((*on_device)[static_cast<std::size_t>(seq)]));
+        } else {
+            const int team = static_cast<int>(std::max<std::size_t>(1,
+                std::min<std::size_t>(static_cast<std::size_t>(threads),
+                    count_memory / (kk * sizeof(std::uint64_t)))));
+            std::vector<std::vector<std::uint64_t>> counts(
+                static_cast<std::size_t>(team), std::vector<std::uint64_t>(kk, 0));
+            for_permutation_cells(
+                in, N, n, r, t, team,
+                [&](long, long, long count, const std::uint64_t* c, int thread) {
+                    std::uint64_t* h = counts[static_cast<std::size_t>(thread)].data();
+                    for (long i = 0; i < count; ++i)
+                        ++h[c[i]];
+                },
+                [&](long seq) {
+                    std::vector<std::uint64_t>& total = counts[0];
+                    for (std::size_t i = 1; i < counts.size(); ++i) {
+                        for (std::size_t j = 0; j < kk; ++j)
+                            total[j] += counts[i][j];
+                        std::fill(counts[i].begin(), counts[i].end(), 0);
                     }
-                    X /= NbExp;
-                }
-                std::fill(total.begin(), total.end(), 0);
-                add(seq, X);
-            });
+                    add(seq, chi2(total));
+                    std::fill(total.begin(), total.end(), 0);
+                });
+        }
     }
 
     // CalcResultsPowDiv (Sparse = FALSE), then sknuth_Permutation's copy into res.
@@ -572,24 +586,30 @@ void collision_permut_test(Numbers& in, sknuth_Res2* res, long N, long n, int r,
 
     std::vector<double> values; // the collector
     double NbCollisions = 0.0, SumX = 0.0, SumX2 = 0.0, X0Pre = 0.0;
-    std::vector<std::uint64_t> cells(static_cast<std::size_t>(n));
-    for_permutation_cells(
-        in, N, n, r, t, threads,
-        [&](long, long first, long count, const std::uint64_t* c, int) {
-            std::copy(c, c + count, cells.begin() + first);
-        },
-        [&](long) {
-            // Multinom: X (the collisions, n minus the distinct cells: a sum of integers below
-            // 2^53 in either of TestU01's ways of counting), X0, NbCollisions, the collector.
-            const std::uint64_t distinct = distinct_count(cells, k, threads);
-            const double X = static_cast<double>(static_cast<std::uint64_t>(n) - distinct);
-            const double X0 = (X - Mu) / Sigma;
-            NbCollisions += X;
-            values.push_back(X);
-            SumX += X0;
-            SumX2 += X0 * X0Pre;
-            X0Pre = X0;
-        });
+    // Multinom: X (the collisions, n minus the distinct cells: a sum of integers below 2^53 in
+    // either of TestU01's ways of counting), X0, NbCollisions, the collector.
+    auto replication = [&](std::uint64_t distinct) {
+        const double X = static_cast<double>(static_cast<std::uint64_t>(n) - distinct);
+        const double X0 = (X - Mu) / Sigma;
+        NbCollisions += X;
+        values.push_back(X);
+        SumX += X0;
+        SumX2 += X0 * X0Pre;
+        X0Pre = X0;
+    };
+    // On the device the stream runs on, where it is a CUDA one: every replication's count.
+    if (const auto on_device = device_permutation_distinct(in, N, n, r, t)) {
+        for (const std::uint64_t distinct : *on_device)
+            replication(distinct);
+    } else {
+        std::vector<std::uint64_t> cells(static_cast<std::size_t>(n));
+        for_permutation_cells(
+            in, N, n, r, t, threads,
+            [&](long, long first, long count, const std::uint64_t* c, int) {
+                std::copy(c, c + count, cells.begin() + first);
+            },
+            [&](long) { replication(distinct_count(cells, k, threads)); });
+    }
 
     // CalcResultsPowDiv (collision test, Sparse).
     double sVal2[gofw_NTestTypes], pVal2[gofw_NTestTypes];

@@ -1,0 +1,369 @@
+// The device paths of svaria_WeightDistrib, sknuth_SimpPoker, sknuth_Permutation and
+// sknuth_CollisionPermut, end to end through the families: device_counts.hpp's algorithms are
+// compiled here by g++ for Thrust's OpenMP system and stand in for device.hpp's functions (this
+// executable defines all of them, so the families call these instead of the ones a build without
+// CUDA links), and each family is run twice on the same words: once on a host stream (its CPU
+// path, which the family's own test holds equal to TestU01) and once on a source that writes its
+// words into the system's memory (the device path). Every statistic and p-value must be equal as
+// bits, the same count of numbers read, and the device path must have been taken.
+//
+// The streams: the harness's five generators, a grid of few values (ties, equal values, the ends
+// of the intervals) and 60-bit words (StripD's steps round).
+#include "batteries/native/device.hpp"
+#include "batteries/native/device_counts.hpp"
+#include "batteries/native/gap.hpp"
+#include "batteries/native/max_oft.hpp"
+#include "batteries/native/sknuth_order.hpp"
+#include "native_support.hpp"
+
+#include <cstring>
+#include <memory>
+
+extern "C" {
+#include <testu01/sknuth.h>
+#include <testu01/sres.h>
+}
+
+static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
+    "test_native_device_groups runs the device algorithms on Thrust's OpenMP system");
+
+namespace rngvet::native {
+namespace device = device_counts;
+
+std::optional<std::vector<long>> device_birthday_collisions(
+    Numbers& in, const BirthdaySpacingsParams& p)
+{
+    return device::birthday_spacings_counts(in, p);
+}
+
+std::optional<std::vector<std::uint64_t>> device_collision_over_distinct(
+    Numbers& in, long N, long n, int r, long d, int t)
+{
+    return device::collision_over_counts(in, N, n, r, d, t);
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_weight_histograms(
+    Numbers& in, long N, long n, int r, long k, double alpha, double beta)
+{
+    return device::group_histograms(in, N, n, k, static_cast<std::uint64_t>(k) + 1,
+        device::WeightCell{
+            device::strip_d_for(in, r), alpha, beta, static_cast<device::Index>(k) });
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_poker_histograms(
+    Numbers& in, long N, long n, int r, int d, int k)
+{
+    return device::group_histograms(in, N, n, k, static_cast<std::uint64_t>(k) + 1,
+        device::PokerCell{ device::strip_for(in, r, d), static_cast<device::Index>(k) });
+}
+
+std::optional<std::vector<std::vector<std::uint64_t>>> device_permutation_histograms(
+    Numbers& in, long N, long n, int r, int t)
+{
+    // Small chunks, so that a replication spans several fills.
+    return device::group_histograms(in, N, n, t, device::factorial(t),
+        device::PermutationCell{ device::strip_d_for(in, r), t }, 4099);
+}
+
+std::optional<std::vector<std::uint64_t>> device_permutation_distinct(
+    Numbers& in, long N, long n, int r, int t)
+{
+    return device::group_distinct(
+        in, N, n, t, device::PermutationCell{ device::strip_d_for(in, r), t }, 5003);
+}
+
+namespace {
+int test_threads = 2;
+} // namespace
+[[gnu::weak]] void set_threads(int threads)
+{
+    test_threads = threads;
+}
+[[gnu::weak]] int threads()
+{
+    return test_threads;
+}
+
+} // namespace rngvet::native
+
+namespace {
+
+namespace native = rngvet::native;
+using rngvet_test::same_bits;
+
+// A source whose fill_device writes host memory (Thrust's OpenMP system) and counts its fills.
+class HostSystemSource : public native::WordSource {
+public:
+    explicit HostSystemSource(native::WordSource& feed)
+        : feed_(feed)
+    {
+    }
+    int bits() const override { return feed_.bits(); }
+    rngvet::Stream::View peek(std::size_t n) override { return feed_.peek(n); }
+    void advance(std::size_t k) override { feed_.advance(k); }
+    bool fill_device(void* out, std::size_t n) override
+    {
+        if (n == 0) return true;
+        ++fills;
+        auto* o = static_cast<std::uint64_t*>(out);
+        while (n > 0) {
+            const rngvet::Stream::View v = feed_.peek(n);
+            std::memcpy(o, v.data, v.size * sizeof *o);
+            feed_.advance(v.size);
+            o += v.size;
+            n -= v.size;
+        }
+        return true;
+    }
+    long fills = 0;
+
+private:
+    native::WordSource& feed_;
+};
+
+// The streams a case runs on: a harness generator, "grid" or "wide60".
+const std::vector<std::string>& streams()
+{
+    static const std::vector<std::string> s = [] {
+        std::vector<std::string> v = rngvet_test::harness_generators();
+        v.push_back("grid");
+        v.push_back("wide60");
+        return v;
+    }();
+    return s;
+}
+
+std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
+{
+    if (name == "grid") return std::make_unique<rngvet_test::GridStream>(32, 5);
+    if (name == "wide60") return std::make_unique<rngvet_test::WideStream>();
+    return rngvet_test::harness_stream(name);
+}
+
+// A family run twice on the stream's words: host (CPU path), then device.
+struct TwoRuns {
+    explicit TwoRuns(const std::string& name)
+        : host_stream(make_stream(name))
+        , device_stream(make_stream(name))
+        , host(*host_stream, name)
+        , device(*device_stream, name)
+        , source(device)
+    {
+    }
+    std::unique_ptr<rngvet::Stream> host_stream, device_stream;
+    rngvet::TestU01Generator host, device;
+    HostSystemSource source;
+};
+
+void expect_same(const double* a, const double* b, int n, const char* what)
+{
+    for (int i = 0; i < n; ++i)
+        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
+}
+
+void expect_same_chi2(const sres_Chi2* a, const sres_Chi2* b)
+{
+    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
+    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
+    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
+    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+}
+
+struct Case {
+    std::string name;
+    long N, n;
+    int r;
+    long k; // WeightDistrib's k, SimpPoker's k, Permutation's and CollisionPermut's t
+    int d; // SimpPoker
+    double alpha, beta; // WeightDistrib
+};
+
+std::ostream& operator<<(std::ostream& o, const Case& c)
+{
+    return o << c.name;
+}
+
+constexpr long small_numbers = 400000;
+
+long smaller(long N, long n, long group)
+{
+    return std::max(5L, std::min(n, small_numbers / (N * group)));
+}
+
+std::string row_name(const char* battery, int number)
+{
+    return std::string(battery) + std::to_string(number);
+}
+
+// --- svaria_WeightDistrib --------------------------------------------------------------------
+
+std::vector<Case> weight_cases()
+{
+    std::vector<Case> cases;
+    for (const native::WeightDistribRow& row : native::weight_distrib_rows())
+        cases.push_back({ row_name(row.battery, row.number), row.N, smaller(row.N, row.n, row.k),
+            row.r, row.k, 0, row.alpha, row.beta });
+    cases.push_back({ "N3_k16_quarter", 3, 4000, 3, 16, 0, 0.25, 0.5 });
+    return cases;
+}
+
+class DeviceWeightDistrib : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
+    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    {
+        native::Numbers in(runs.host);
+        native::weight_distrib(in, a.get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
+    }
+    {
+        native::Numbers in(runs.source);
+        native::weight_distrib(in, b.get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    expect_same_chi2(a.get(), b.get());
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceWeightDistrib,
+    testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceWeightDistrib::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+// --- sknuth_SimpPoker ------------------------------------------------------------------------
+
+std::vector<Case> poker_cases()
+{
+    std::vector<Case> cases;
+    for (const native::GapRow& row : native::gap_rows())
+        if (row.test == native::GapRow::simp_poker)
+            cases.push_back({ row_name(row.battery, row.number), 1, smaller(1, row.n, row.k), row.r,
+                row.k, row.d, 0, 0 });
+    cases.push_back({ "N4_d5_k9", 4, 3000, 2, 9, 5, 0, 0 });
+    cases.push_back({ "d127_k127", 1, 2000, 0, 127, 127, 0, 0 });
+    return cases;
+}
+
+class DeviceSimpPoker : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    native::Chi2Outcome a, b;
+    const int k = static_cast<int>(c.k);
+    {
+        native::Numbers in(runs.host);
+        a = native::simp_poker_test(in, c.N, c.n, c.r, c.d, k);
+    }
+    {
+        native::Numbers in(runs.source);
+        b = native::simp_poker_test(in, c.N, c.n, c.r, c.d, k);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    ASSERT_EQ(a.sval1.size(), b.sval1.size());
+    expect_same(a.sval1.data(), b.sval1.data(), static_cast<int>(a.sval1.size()), "sVal1");
+    expect_same(a.sval2.data(), b.sval2.data(), gofw_NTestTypes, "sVal2");
+    expect_same(a.pval2.data(), b.pval2.data(), gofw_NTestTypes, "pVal2");
+    EXPECT_EQ(a.counts, b.counts);
+    EXPECT_EQ(a.degrees_of_freedom, b.degrees_of_freedom);
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceSimpPoker,
+    testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceSimpPoker::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+// --- sknuth_Permutation and sknuth_CollisionPermut -------------------------------------------
+
+std::vector<Case> order_cases(native::OrderRow::Test test)
+{
+    std::vector<Case> cases;
+    for (const native::OrderRow& row : native::order_rows())
+        if (row.test == test) {
+            long n = smaller(row.N, row.n, row.t);
+            // Permutation counts on the device where it counts a table (n >= t!, not hashing).
+            if (test == native::OrderRow::permutation)
+                n = std::max<long>(n, static_cast<long>(native::device_counts::factorial(row.t)));
+            cases.push_back({ row_name(row.battery, row.number), row.N, n, row.r, row.t, 0, 0, 0 });
+        }
+    if (test == native::OrderRow::permutation) {
+        cases.push_back({ "N3_t4", 3, 20000, 1, 4, 0, 0, 0 });
+        cases.push_back({ "t7_few_per_cell", 1, 30000, 0, 7, 0, 0, 0 });
+    } else {
+        cases.push_back({ "N2_t6", 2, 3000, 0, 6, 0, 0, 0 });
+        cases.push_back({ "t12", 1, 40000, 5, 12, 0, 0, 0 });
+    }
+    return cases;
+}
+
+class DevicePermutation : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DevicePermutation, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
+    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const int t = static_cast<int>(c.k);
+    {
+        native::Numbers in(runs.host);
+        native::permutation_test(in, a.get(), c.N, c.n, c.r, t, 2);
+    }
+    {
+        native::Numbers in(runs.source);
+        native::permutation_test(in, b.get(), c.N, c.n, c.r, t, 2);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    expect_same_chi2(a.get(), b.get());
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DevicePermutation,
+    testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::permutation)),
+        testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DevicePermutation::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+class DeviceCollisionPermut : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+
+TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
+{
+    const Case& c = std::get<0>(GetParam());
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> a(sknuth_CreateRes2(), sknuth_DeleteRes2);
+    std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> b(sknuth_CreateRes2(), sknuth_DeleteRes2);
+    const int t = static_cast<int>(c.k);
+    {
+        native::Numbers in(runs.host);
+        native::collision_permut_test(in, a.get(), c.N, c.n, c.r, t, 2);
+    }
+    {
+        native::Numbers in(runs.source);
+        native::collision_permut_test(in, b.get(), c.N, c.n, c.r, t, 2);
+    }
+    EXPECT_GT(runs.source.fills, 0);
+    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    EXPECT_TRUE(same_bits(a->Pois->sVal2, b->Pois->sVal2)) << "collisions";
+    EXPECT_TRUE(same_bits(a->Pois->pVal2, b->Pois->pVal2)) << "Pois pVal2";
+    EXPECT_TRUE(same_bits(a->Pois->pLeft, b->Pois->pLeft)) << "pLeft";
+    EXPECT_TRUE(same_bits(a->Pois->pRight, b->Pois->pRight)) << "pRight";
+    expect_same(a->Bas->sVal2, b->Bas->sVal2, gofw_NTestTypes, "sVal2");
+    expect_same(a->Bas->pVal2, b->Bas->pVal2, gofw_NTestTypes, "pVal2");
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
+    testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::collision_permut)),
+        testing::ValuesIn(streams())),
+    [](const testing::TestParamInfo<DeviceCollisionPermut::ParamType>& p) {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    });
+
+} // namespace
