@@ -3,6 +3,7 @@
 #include "batteries/runner.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
+#include "merge.hpp"
 #include "process/files.hpp"
 
 #include <algorithm>
@@ -324,7 +325,7 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
         const auto runs = store.runs();
         if (!stamp && !runs.empty()) throw InputError("it holds runs but no campaign stamp");
         if (!runs.empty()) {
-            status = runs.back().status;
+            status = to_text(runs.back().status);
             done = store.tests(runs.back().run_id).size();
         }
     } catch (const InputError& e) {
@@ -342,15 +343,16 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
     if (status.empty()) {
         s.state = State::missing;
         s.detail = "no run stored yet";
-    } else if (status == "complete" && done == task.tests.size()) {
+    } else if (status == to_text(RunStatus::complete) && done == task.tests.size()) {
         s.state = State::done;
         s.detail = progress;
-    } else if (status == "running" && !queue.known) {
+    } else if (status == to_text(RunStatus::running) && !queue.known) {
         s.state = State::running;
         s.detail = progress + " (no queue information: running, or killed)";
     } else {
         s.state = State::failed;
-        s.detail = (status == "running" ? "stopped while running" : status) + ", " + progress;
+        s.detail = (status == to_text(RunStatus::running) ? "stopped while running" : status) + ", "
+            + progress;
     }
     return s;
 }
@@ -431,7 +433,7 @@ MergeResult merge_tasks(const std::string& dir, const TaskTable& table, const st
         CampaignTaskSpec spec{ stamp_of(table, t), t.config, table.battery, table.tests_selected,
             battery_tests };
         try {
-            const CampaignMerge m = store.merge_campaign_task(task_db(dir, t.id), spec, utc_now());
+            const CampaignMerge m = merge_campaign_task(store, task_db(dir, t.id), spec, utc_now());
             result.tests += m.tests_added;
             result.statistics += m.statistics_added;
             result.merged += m.run_id != 0;

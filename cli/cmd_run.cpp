@@ -189,7 +189,7 @@ int cmd_run(int argc, char** argv)
         if (to_run.empty()) {
             std::cout << "run " << run_id << " has every test already\n";
             store->finish_run(
-                run_id, "complete", run.finished_at.empty() ? utc_now() : run.finished_at);
+                run_id, RunStatus::complete, run.finished_at.empty() ? utc_now() : run.finished_at);
             return 0;
         }
     } else {
@@ -280,10 +280,10 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
         Progress progress(battery, to_run, std::cerr, isatty(STDERR_FILENO) != 0);
         result = run_stored_tests(store, run_id, run, config, battery, to_run, ro, progress);
     }
-    std::cout << "run " << run_id << " " << result.status << " in " << db_path << ": "
+    std::cout << "run " << run_id << " " << to_text(result.status) << " in " << db_path << ": "
               << result.statistics << " statistics stored now, " << result.suspect << " suspect, "
               << result.failed << " failed\n";
-    if (const auto stored = store.run(run_id); stored && result.status == "complete")
+    if (const auto stored = store.run(run_id); stored && result.status == RunStatus::complete)
         std::cout << battery_summary(*stored, store.statistics(run_id));
     if (!result.input_changed.empty()) {
         std::cerr << "rngvet: error: " << one_line(result.input_changed) << "; run " << run_id

@@ -36,11 +36,11 @@ int cmd_status(int argc, char** argv)
             problem = e.what();
         }
         std::size_t done = store.tests(r.run_id).size();
-        if (done == 0 && r.status == "complete" && total != "?")
+        if (done == 0 && r.status == RunStatus::complete && total != "?")
             done = std::stoul(total); // stored in one transaction
         char line[192];
         std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4s %-11s %-8s %-8s ",
-            static_cast<long long>(r.run_id), one_line(r.status).c_str(), done, total.c_str(),
+            static_cast<long long>(r.run_id), to_text(r.status), done, total.c_str(),
             one_line(r.battery).c_str(), one_line(r.mode).c_str(), one_line(r.engine).c_str());
         std::cout << line << one_line(r.config)
                   << (problem.empty() ? "" : "  (unreadable: " + one_line(problem) + ")") << "\n";

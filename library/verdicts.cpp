@@ -92,7 +92,8 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
           "   AND ("
         + rngvet::sql_is_suspect("s.pvalue")
         + "))"
-          " FROM runs r WHERE r.status = 'complete' ORDER BY r.run_id";
+          " FROM runs r WHERE r.status = '"
+        + rngvet::to_text(rngvet::RunStatus::complete) + "' ORDER BY r.run_id";
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
         const std::string why

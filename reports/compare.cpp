@@ -448,7 +448,7 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
                     ? r.resolution_bits
                     : std::min(c.resolution_bits, r.resolution_bits);
                 c.cpu_seconds += r.cpu_seconds;
-                if (r.status != "complete") ++c.incomplete_runs;
+                if (r.status != RunStatus::complete) ++c.incomplete_runs;
             }
             for (const auto& st : entry.stats) {
                 StatisticSummary& s = stats[st.stat_index];

@@ -90,8 +90,9 @@ GateResult check_fail_on(Store& store, const std::vector<RunRecord>& runs, FailO
     std::string first;
     for (const RunRecord& run : runs)
         for (const StatisticRecord& s : store.statistics(run.run_id)) {
-            const std::string v = verdict(s.pvalue);
-            if (v == "pass" || (level == FailOn::fail && v == "suspect")) continue;
+            const PValueVerdict v = verdict(s.pvalue);
+            if (v == PValueVerdict::pass || (level == FailOn::fail && v == PValueVerdict::suspect))
+                continue;
             if (!count++)
                 first = s.test_name + " (test " + std::to_string(s.test_number) + ") of run "
                     + std::to_string(run.run_id) + ", p = " + format_pvalue(s.pvalue);
@@ -197,7 +198,7 @@ std::string battery_summary(const RunRecord& run, const std::vector<StatisticRec
         << " Total CPU time:   " << cpu << "\n";
     std::vector<const StatisticRecord*> outside;
     for (const StatisticRecord& s : stats)
-        if (verdict(s.pvalue) != std::string("pass")) outside.push_back(&s);
+        if (verdict(s.pvalue) != PValueVerdict::pass) outside.push_back(&s);
     if (outside.empty()) {
         out << "\n All tests were passed\n\n";
         return out.str();

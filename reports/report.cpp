@@ -52,7 +52,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| Backend | " << r.backend << " |\n";
     out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, " << stats.size()
         << " statistics |\n";
-    out << "| Status | " << r.status << " |\n";
+    out << "| Status | " << to_text(r.status) << " |\n";
     out << "| Engine | " << engines_text(r, tests) << " |\n";
     // A battery of rngvet's own (mcpi): its version names its statistics' definition.
     const BatteryFamily* family = find_battery_family(battery_family(r.battery));
@@ -90,7 +90,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "### Summary\n\n";
     std::vector<const StatisticRecord*> outside;
     for (const auto& s : stats)
-        if (std::string(verdict(s.pvalue)) != "pass") outside.push_back(&s);
+        if (verdict(s.pvalue) != PValueVerdict::pass) outside.push_back(&s);
     if (outside.empty()) {
         out << "All tests were passed: every p-value lies in " << suspect_interval() << ".\n\n";
     } else {
@@ -99,7 +99,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
         out << "| Test | Statistic | p-value | Verdict |\n|---:|---|---:|---|\n";
         for (const auto* s : outside)
             out << "| " << s->test_number << " | " << cell(s->test_name) << " | "
-                << format_pvalue(s->pvalue) << " | " << verdict(s->pvalue) << " |\n";
+                << format_pvalue(s->pvalue) << " | " << to_text(verdict(s->pvalue)) << " |\n";
         out << "\n"
             << (stats.size() - outside.size()) << " of " << stats.size()
             << " statistics were passed.\n\n";
@@ -109,7 +109,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| # | Test | Statistic | p-value | Verdict |\n|---:|---:|---|---:|---|\n";
     for (const auto& s : stats)
         out << "| " << s.stat_index << " | " << s.test_number << " | " << cell(s.test_name) << " | "
-            << format_pvalue(s.pvalue) << " | " << verdict(s.pvalue) << " |\n";
+            << format_pvalue(s.pvalue) << " | " << to_text(verdict(s.pvalue)) << " |\n";
     out << "\n";
 }
 

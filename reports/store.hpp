@@ -4,11 +4,14 @@
 #pragma once
 
 #include "batteries/records.hpp"
+#include "verdict.hpp"
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 struct sqlite3;
@@ -16,6 +19,26 @@ struct sqlite3;
 namespace rngvet {
 
 inline constexpr int store_schema_version = 6;
+
+// A run's status as stored (runs.status, campaign_tasks.status): one row per status, its text in
+// the store. The CHECK of runs.status (reports/schema.cpp) names the same words.
+enum class RunStatus { running, complete, interrupted, failed };
+inline constexpr std::pair<RunStatus, const char*> run_status_texts[] = {
+    { RunStatus::running, "running" },
+    { RunStatus::complete, "complete" },
+    { RunStatus::interrupted, "interrupted" },
+    { RunStatus::failed, "failed" },
+};
+constexpr const char* to_text(RunStatus s)
+{
+    for (const auto& [status, text] : run_status_texts)
+        if (status == s) return text;
+    return "?";
+}
+// nullopt for any other text.
+std::optional<RunStatus> run_status_from_text(const std::string& text);
+// "running, complete, interrupted or failed"
+std::string run_status_words();
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -25,7 +48,7 @@ struct RunRecord {
     std::string backend; // cpu, openmp, opencl, cuda
     std::string battery; // smallcrush, crush, bigcrush
     std::string mode = "serial";
-    std::string status; // running, complete, interrupted, failed
+    RunStatus status = RunStatus::running;
     int resolution_bits = 0;
     std::string params_sha256;
     std::string testu01_version;
@@ -85,10 +108,6 @@ struct StartCheckRecord {
     std::string command_line;
 };
 
-// Verdict of one p-value: "pass" inside [0.001, 0.999], "fail" beyond [1e-10, 1 - 1e-10]
-// (L'Ecuyer & Simard's "clear failure"), "suspect" in between (the thresholds: verdict.hpp).
-const char* verdict(double pvalue);
-
 // Campaigns (schema 3; rngvet campaign, docs/campaigns.md).
 
 // Which task of which campaign a task database holds; written before the task's run starts.
@@ -100,23 +119,12 @@ struct CampaignStamp {
     std::string tests; // the task's tests, e.g. "1,4,7"
 };
 
-// What a campaign database expects of one task database.
-struct CampaignTaskSpec {
-    CampaignStamp stamp;
-    std::string config; // canonical configuration name (runs.config)
-    std::string battery; // runs.battery
-    std::string tests_selected; // the campaign's selection of the battery, "" for all of it
-    int battery_tests = 0; // tests in that selection: the folded run is complete with all
-};
+// "campaign C task T (configuration, seed S, tests L)"; whether two stamps are the same.
+std::string describe_stamp(const CampaignStamp& s);
+bool same_stamp(const CampaignStamp& a, const CampaignStamp& b);
 
-// What merging one task database did.
-struct CampaignMerge {
-    std::int64_t run_id = 0; // the campaign run the task was folded into (0: no run yet)
-    std::int64_t tests_added = 0;
-    std::int64_t statistics_added = 0;
-    std::string task_status; // status of the task's run; "" when the task has no run yet
-    std::size_t task_tests = 0; // tests the task database holds
-};
+// A value bound to an SQL parameter.
+using SqlValue = std::variant<std::int64_t, double, std::string>;
 
 // Refuses, with a one-line InputError, a store path that would keep nothing or cannot hold a
 // store: "" and ":memory:" (SQLite's names for stores that vanish), and a path that exists and
@@ -154,7 +162,7 @@ public:
     std::int64_t create_run(const RunRecord& run);
     void insert_test(
         std::int64_t run_id, const TestRecord& test, const std::vector<StatisticRecord>& stats);
-    void finish_run(std::int64_t run_id, const std::string& status, const std::string& finished_at);
+    void finish_run(std::int64_t run_id, RunStatus status, const std::string& finished_at);
     std::vector<TestRecord> tests(std::int64_t run_id);
     void set_testu01_version(std::int64_t run_id, const std::string& version);
 
@@ -181,13 +189,20 @@ public:
     // The campaign file's name of the configuration of each campaign run, by run id.
     std::map<std::int64_t, std::string> campaign_labels();
 
-    // Folds the runs of the task database at `task_db` into this campaign database, in one
-    // transaction: one run per (campaign, configuration, seed), each test and statistic at most
-    // once, so merging again adds nothing and changes nothing. A file that is not an rngvet
-    // store, is damaged, or carries another stamp (or runs of another configuration) is refused
-    // with InputError before anything is written.
-    CampaignMerge merge_campaign_task(
-        const std::string& task_db, const CampaignTaskSpec& spec, const std::string& merged_at);
+    // Copies into `table` the rows of the same table of the store attached as schema `from`
+    // (of schema version `from_version`) that `where` selects (SQL on the source's columns,
+    // ?1, ?2, ... bound to `values`): each column the source has, except that a column named
+    // in `set` takes that SQL expression instead ("" leaves it out: its default, or a new id
+    // for a rowid). Columns newer than `from_version` take their defaults. `or_ignore`: a row
+    // whose key is already here stays as it is. Returns the rows inserted. The columns come
+    // from the table's column list (schema.hpp), so a new column is copied with no change here.
+    std::int64_t copy_rows(const std::string& table, const std::string& from, int from_version,
+        const std::map<std::string, std::string>& set, const std::string& where,
+        const std::vector<SqlValue>& values, bool or_ignore);
+
+    // The connection, for code that writes SQL of its own on this store through
+    // reports/sql.hpp (the campaign merge, campaigns/merge.hpp).
+    sqlite3* connection() { return db_; }
 
 private:
     void migrate();

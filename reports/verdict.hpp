@@ -11,7 +11,9 @@
 #pragma once
 
 #include <charconv>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace rngvet {
 
@@ -29,6 +31,34 @@ constexpr bool is_suspect(double p)
 constexpr bool is_failure(double p)
 {
     return p < failure_level || p > 1 - failure_level;
+}
+
+// A p-value's verdict, and the words for it: the pvalues view's verdict column, reports, help.
+enum class PValueVerdict { pass, suspect, fail };
+inline constexpr std::pair<PValueVerdict, const char*> pvalue_verdict_texts[] = {
+    { PValueVerdict::pass, "pass" },
+    { PValueVerdict::suspect, "suspect" },
+    { PValueVerdict::fail, "fail" },
+};
+constexpr const char* to_text(PValueVerdict v)
+{
+    for (const auto& [verdict, text] : pvalue_verdict_texts)
+        if (verdict == v) return text;
+    return "?";
+}
+inline std::optional<PValueVerdict> pvalue_verdict_from_text(const std::string& text)
+{
+    for (const auto& [verdict, word] : pvalue_verdict_texts)
+        if (text == word) return verdict;
+    return std::nullopt;
+}
+
+// Verdict of one p-value: fail beyond the failure level, suspect beyond the suspect level.
+constexpr PValueVerdict verdict(double p)
+{
+    return is_failure(p) ? PValueVerdict::fail
+        : is_suspect(p)  ? PValueVerdict::suspect
+                         : PValueVerdict::pass;
 }
 
 // The shortest decimal text that reads back as v: "0.001", "1e-10", "0.999".

@@ -77,9 +77,6 @@ std::string duration(double seconds)
 // The run's fields that its plan is read from, each checked.
 const BatteryCatalogue& stored_battery(const RunRecord& run)
 {
-    static const std::set<std::string> statuses{ "running", "complete", "interrupted", "failed" };
-    if (!statuses.count(run.status))
-        refuse_damaged(run, "status", run.status, "running, complete, interrupted or failed");
     if (run.mode != "serial" && run.mode != "sharded")
         refuse_damaged(run, "mode", run.mode, "serial or sharded");
     if (run.jobs < 1) refuse_damaged(run, "jobs", std::to_string(run.jobs), "at least 1");
@@ -161,7 +158,7 @@ RunRecord new_run_record(const NewRun& n)
     run.backend = to_string(config.backend);
     run.battery = n.battery->name;
     run.mode = n.mode;
-    run.status = "running";
+    run.status = RunStatus::running;
     run.resolution_bits = resolution_bits(config);
     run.params_sha256 = params_sha256(config);
     run.testu01_version = "";
@@ -435,7 +432,7 @@ RunLock::~RunLock()
 std::int64_t open_run(Store& store, const RunRecord& run, std::int64_t run_id)
 {
     if (run_id == 0) return store.create_run(run);
-    store.finish_run(run_id, "running", "");
+    store.finish_run(run_id, RunStatus::running, "");
     return run_id;
 }
 
@@ -443,7 +440,8 @@ void mark_failed_if_running(Store& store, std::int64_t run_id) noexcept
 {
     try {
         const auto now = store.run(run_id);
-        if (now && now->status == "running") store.finish_run(run_id, "failed", utc_now());
+        if (now && now->status == RunStatus::running)
+            store.finish_run(run_id, RunStatus::failed, utc_now());
     } catch (...) {
     }
 }
@@ -477,7 +475,7 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     // A serial run that is stopped, or whose stream fails, ends inside TestU01 with _Exit, which
     // runs no destructor: the reserve is given back, the run marked and the store closed here,
     // so the store is one whole file, as on every other exit.
-    const auto end_with = [&](const char* status) {
+    const auto end_with = [&](RunStatus status) {
         return [&store, &reserve, run_id, status] {
             reserve.release();
             try {
@@ -487,8 +485,8 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
             store.close();
         };
     };
-    runner.on_stop = end_with("interrupted");
-    runner.on_failure = end_with("failed");
+    runner.on_stop = end_with(RunStatus::interrupted);
+    runner.on_failure = end_with(RunStatus::failed);
     StoredRunResult result;
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;
@@ -498,9 +496,9 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     const RunnerResult ran = run_tests(at, run.config + " backend=" + to_string(config.backend),
         battery, to_run, runner, [&](const TestOutcome& t) {
             for (const Statistic& s : t.statistics) {
-                const std::string v = verdict(s.pvalue);
-                result.suspect += v == "suspect";
-                result.failed += v == "fail";
+                const PValueVerdict v = verdict(s.pvalue);
+                result.suspect += v == PValueVerdict::suspect;
+                result.failed += v == PValueVerdict::fail;
             }
             result.statistics += t.statistics.size();
             store.insert_test(run_id, t, t.statistics);
@@ -509,9 +507,11 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
         });
     result.unfinished = ran.failed;
     result.interrupted = ran.interrupted;
-    result.status = ran.interrupted ? "interrupted" : ran.failed.empty() ? "complete" : "failed";
+    result.status = ran.interrupted ? RunStatus::interrupted
+        : ran.failed.empty()        ? RunStatus::complete
+                                    : RunStatus::failed;
     result.input_changed = changed_input(run, config);
-    if (!result.input_changed.empty()) result.status = "failed";
+    if (!result.input_changed.empty()) result.status = RunStatus::failed;
     store.finish_run(run_id, result.status, utc_now());
     return result;
 }

@@ -111,7 +111,7 @@ private:
 };
 
 struct StoredRunResult {
-    std::string status; // complete, interrupted or failed, as stored
+    RunStatus status = RunStatus::complete; // complete, interrupted or failed, as stored
     std::size_t statistics = 0; // stored now
     int suspect = 0, failed = 0; // statistics by verdict
     std::vector<int> unfinished; // tests whose worker died or failed

@@ -155,7 +155,7 @@ inline rngvet::RunRecord run_record(const std::string& generator, const std::str
     r.seed = seed;
     r.backend = "cpu";
     r.battery = "smallcrush";
-    r.status = "complete";
+    r.status = rngvet::RunStatus::complete;
     r.resolution_bits = resolution_bits;
     r.testu01_version = "TestU01 1.2.3";
     r.rngvet_version = "test";

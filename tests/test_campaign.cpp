@@ -6,6 +6,7 @@
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
 #include "campaigns/directory.hpp"
+#include "campaigns/merge.hpp"
 #include "generators/error.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
@@ -637,17 +638,22 @@ CampaignTaskSpec spec_for(const std::string& campaign, int task, const std::stri
 }
 
 // A task database like `rngvet run` writes one: stamped, one sharded run, `done` of its tests.
+// `provenance` (when given) fills the run's description and each test's columns beyond the ones
+// set here.
 void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
-    const std::vector<int>& done, const std::string& status)
+    const std::vector<int>& done, RunStatus status,
+    void (*provenance)(RunRecord&, TestRecord&) = nullptr)
 {
     Store s(path);
     s.stamp_campaign_task(spec.stamp);
     RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
     r.mode = "sharded";
-    r.status = "running";
+    r.status = RunStatus::running;
     r.host = "node7";
     r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";
     r.tests_selected = spec.stamp.tests;
+    TestRecord no_test;
+    if (provenance) provenance(r, no_test);
     const auto id = s.runs().empty() ? s.create_run(r) : s.runs().back().run_id;
     std::set<int> stored;
     for (const auto& t : s.tests(id))
@@ -656,6 +662,8 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
         if (stored.count(n)) continue;
         TestRecord t{ n, static_cast<std::uint64_t>(n - 1) << 40, 1000u * n, 0.5, "node7:1", 1, 0,
             "2026-11-22T00:00:10Z", "2026-11-22T00:00:1" + std::to_string(n % 10) + "Z" };
+        RunRecord no_run;
+        if (provenance) provenance(no_run, t);
         std::vector<StatisticRecord> stats;
         const auto& entry = smallcrush_catalogue().test(n);
         int first = 1;
@@ -665,37 +673,37 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
             stats.push_back({ first + k, n, entry.name, 0.01 * n + 0.001 * k });
         s.insert_test(id, t, stats);
     }
-    s.finish_run(id, status, status == "complete" ? "2026-11-22T00:01:00Z" : "");
+    s.finish_run(id, status, status == RunStatus::complete ? "2026-11-22T00:01:00Z" : "");
 }
 
 TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
 {
     const std::string campaign_db = fresh("campaign.sqlite"), t0 = fresh("t0.sqlite"),
                       t1 = fresh("t1.sqlite");
-    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, "interrupted");
-    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, "complete");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3 }, RunStatus::interrupted);
+    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, RunStatus::complete);
     Store store(campaign_db);
-    auto m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
-    auto m1 = store.merge_campaign_task(t1, spec_for("c1", 1, "6,7,8,9,10"), "now");
+    auto m0 = merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
+    auto m1 = merge_campaign_task(store, t1, spec_for("c1", 1, "6,7,8,9,10"), "now");
     EXPECT_EQ(m0.run_id, m1.run_id);
     EXPECT_EQ(m0.statistics_added, 3);
     EXPECT_EQ(m1.statistics_added, 10); // test 6 has 2 statistics, 10 has 5
-    EXPECT_EQ(store.run(m0.run_id)->status, "interrupted");
+    EXPECT_EQ(store.run(m0.run_id)->status, rngvet::RunStatus::interrupted);
     EXPECT_EQ(store.run(m0.run_id)->tests_selected, "");
 
     const std::string before = dump(campaign_db);
-    m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
-    m1 = store.merge_campaign_task(t1, spec_for("c1", 1, "6,7,8,9,10"), "later");
+    m0 = merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
+    m1 = merge_campaign_task(store, t1, spec_for("c1", 1, "6,7,8,9,10"), "later");
     EXPECT_EQ(m0.statistics_added + m1.statistics_added + m0.tests_added + m1.tests_added, 0);
     EXPECT_EQ(dump(campaign_db), before);
 
     // The task is resumed and finishes: merging adds exactly its missing tests.
-    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, "complete");
-    m0 = store.merge_campaign_task(t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, RunStatus::complete);
+    m0 = merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "later");
     EXPECT_EQ(m0.tests_added, 2);
     EXPECT_EQ(m0.statistics_added, 2);
     const auto run = store.run(m0.run_id);
-    EXPECT_EQ(run->status, "complete");
+    EXPECT_EQ(run->status, rngvet::RunStatus::complete);
     EXPECT_EQ(run->finished_at, "2026-11-22T00:00:19Z");
     EXPECT_EQ(run->numbers_used, 55000u);
     EXPECT_EQ(store.runs().size(), 1u);
@@ -705,19 +713,116 @@ TEST(CampaignMerge, FoldsShardsIntoOneRunOnceAndMergingAgainChangesNothing)
         EXPECT_EQ(stats[i].stat_index, static_cast<int>(i + 1));
 }
 
+// The rows of `table` in the store at `db`, each column by name as SQLite holds it (its type
+// and value, NULL as NULL), so that a column added to the store later is compared as well.
+std::vector<std::map<std::string, std::string>> rows(
+    const std::string& db, const std::string& table)
+{
+    sqlite3* h = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(
+                  h, ("SELECT * FROM " + table + " ORDER BY 1, 2").c_str(), -1, &st, nullptr),
+        SQLITE_OK);
+    std::vector<std::map<std::string, std::string>> out;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        std::map<std::string, std::string> row;
+        for (int i = 0; i < sqlite3_column_count(st); ++i) {
+            const int type = sqlite3_column_type(st, i);
+            const auto* text = sqlite3_column_text(st, i);
+            row[sqlite3_column_name(st, i)] = type == SQLITE_NULL
+                ? "NULL"
+                : std::to_string(type) + ":" + reinterpret_cast<const char*>(text);
+        }
+        out.push_back(row);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return out;
+}
+
+// A run's provenance with no column at its default: the parameter check of a run whose sets
+// were taken from the cache, the input's hash, the machine, the engine.
+void full_provenance(RunRecord& r, TestRecord& t)
+{
+    r.backend = "openmp";
+    r.params_sha256 = "5e7a";
+    r.jobs = 3;
+    r.cpu_model = "cpu model";
+    r.gpu_model = "gpu model";
+    r.options = "--generator ranmar48\n--seed 1802,9373";
+    r.input_sha256 = "0f1e2d";
+    r.params_check = "verified (cached)";
+    r.engine = "native";
+    t.engine = "native";
+    t.wall_seconds = 0.75;
+    t.refills = 4;
+    t.refill_waits = 2;
+}
+
+// A campaign of two tasks merged: the campaign store's rows are the task stores' rows in every
+// column. The folded run's description (every column but its id, the status, the selection and
+// what the fold sums over its tests) equals each task run's, provenance included; each test and
+// statistic row equals the task's but for the run it belongs to.
+TEST(CampaignMerge, MergedRowsEqualTheTaskRowsInEveryColumn)
+{
+    const std::string campaign_db = fresh("campaign_columns.sqlite"), t0 = fresh("columns0.sqlite"),
+                      t1 = fresh("columns1.sqlite");
+    write_task_db(t0, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4, 5 }, RunStatus::complete,
+        full_provenance);
+    write_task_db(t1, spec_for("c1", 1, "6,7,8,9,10"), { 6, 7, 8, 9, 10 }, RunStatus::complete,
+        full_provenance);
+    {
+        Store store(campaign_db);
+        merge_campaign_task(store, t0, spec_for("c1", 0, "1,2,3,4,5"), "now");
+        merge_campaign_task(store, t1, spec_for("c1", 1, "6,7,8,9,10"), "now");
+    }
+    const auto merged = rows(campaign_db, "runs");
+    ASSERT_EQ(merged.size(), 1u);
+    const std::set<std::string> folded{ "run_id", "status", "tests_selected", "numbers_used",
+        "cpu_seconds", "started_at", "finished_at" };
+    for (const std::string& task : { t0, t1 }) {
+        const auto task_runs = rows(task, "runs");
+        ASSERT_EQ(task_runs.size(), 1u);
+        ASSERT_EQ(
+            task_runs[0].at("params_check"), std::to_string(SQLITE_TEXT) + ":verified (cached)");
+        ASSERT_EQ(task_runs[0].size(), merged[0].size());
+        for (const auto& [column, value] : task_runs[0]) {
+            if (!folded.count(column)) {
+                EXPECT_EQ(merged[0].at(column), value) << "runs." << column;
+            }
+        }
+    }
+    EXPECT_EQ(merged[0].at("status"), std::to_string(SQLITE_TEXT) + ":complete");
+    EXPECT_EQ(merged[0].at("numbers_used"), std::to_string(SQLITE_INTEGER) + ":55000");
+
+    for (const char* table : { "tests", "statistics" }) {
+        std::vector<std::map<std::string, std::string>> expected;
+        for (const std::string& task : { t0, t1 })
+            for (auto row : rows(task, table)) {
+                row["run_id"] = merged[0].at("run_id");
+                expected.push_back(row);
+            }
+        const auto have = rows(campaign_db, table);
+        ASSERT_EQ(have.size(), expected.size()) << table;
+        for (std::size_t i = 0; i < have.size(); ++i)
+            EXPECT_EQ(have[i], expected[i]) << table << " row " << i;
+    }
+}
+
 TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWriting)
 {
     const std::string campaign_db = fresh("campaign_refuse.sqlite");
     const std::string good = fresh("good.sqlite");
-    write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, "running");
+    write_task_db(good, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2 }, RunStatus::running);
     Store store(campaign_db);
-    store.merge_campaign_task(good, spec_for("c1", 0, "1,2,3,4,5"), "now");
+    merge_campaign_task(store, good, spec_for("c1", 0, "1,2,3,4,5"), "now");
     const std::string before = dump(campaign_db);
 
     auto refused
         = [&](const std::string& path, const CampaignTaskSpec& spec, const std::string& why) {
               try {
-                  store.merge_campaign_task(path, spec, "now");
+                  merge_campaign_task(store, path, spec, "now");
                   ADD_FAILURE() << "merged " << path;
               } catch (const InputError& e) {
                   EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
@@ -726,7 +831,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
           };
     // Another campaign's task, and another task of this campaign.
     const std::string foreign = fresh("foreign.sqlite");
-    write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, "running");
+    write_task_db(foreign, spec_for("c2", 1, "6,7,8,9,10"), { 6 }, RunStatus::running);
     refused(foreign, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c2 task 1");
     refused(good, spec_for("c1", 1, "6,7,8,9,10"), "belongs to campaign c1 task 0");
     // Random bytes; an rngvet store without a stamp; a file that is no rngvet store.
@@ -752,7 +857,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
     refused(other, spec_for("c1", 0, "1,2,3,4,5"), "not an rngvet task database");
     // A stamped database whose pages were overwritten in the middle.
     const std::string damaged = fresh("damaged.sqlite");
-    write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, "running");
+    write_task_db(damaged, spec_for("c1", 0, "1,2,3,4,5"), { 1, 2, 3, 4 }, RunStatus::running);
     {
         Store checkpoint(damaged); // the WAL is folded in when the last connection closes
     }
@@ -767,7 +872,7 @@ TEST(CampaignMerge, RefusesDamagedForeignAndMismatchedTaskDatabasesWithoutWritin
     }
     refused(damaged, spec_for("c1", 0, "1,2,3,4,5"), "refused");
     EXPECT_THROW(
-        store.merge_campaign_task(fresh("absent.sqlite"), spec_for("c1", 0, "1,2,3,4,5"), "now"),
+        merge_campaign_task(store, fresh("absent.sqlite"), spec_for("c1", 0, "1,2,3,4,5"), "now"),
         InputError);
     struct stat none { };
     EXPECT_NE(stat(fresh("absent.sqlite").c_str(), &none), 0)

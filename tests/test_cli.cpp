@@ -32,7 +32,7 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].config, "ranmar48/1/single/increment/1802,9373");
     EXPECT_EQ(runs[0].resolution_bits, 48);
-    EXPECT_EQ(runs[0].status, "complete");
+    EXPECT_EQ(runs[0].status, rngvet::RunStatus::complete);
     EXPECT_GT(runs[0].numbers_used, 1000000u);
     const auto stats = store.statistics(runs[0].run_id);
     ASSERT_EQ(stats.size(), 15u);
@@ -53,8 +53,7 @@ TEST(Cli, SmallCrushOnRanmar48IsStoredAndReported)
     EXPECT_NE(text.find("RandomWalk1 C"), std::string::npos);
     // Every statistic outside [0.001, 0.999] is named in the summary.
     for (const auto& s : stats) {
-        const std::string verdict = rngvet::verdict(s.pvalue);
-        if (verdict == "pass") continue;
+        if (rngvet::verdict(s.pvalue) == rngvet::PValueVerdict::pass) continue;
         EXPECT_NE(text.find("| " + std::to_string(s.test_number) + " | " + s.test_name + " |"),
             std::string::npos)
             << s.test_name;
@@ -206,7 +205,7 @@ TEST(Cli, ShortStdinIsAnErrorNamingTheWordsRead)
     // The run had started: it is kept, marked failed, with no statistics.
     rngvet::Store store(db);
     ASSERT_EQ(store.runs().size(), 1u);
-    EXPECT_EQ(store.runs()[0].status, "failed");
+    EXPECT_EQ(store.runs()[0].status, rngvet::RunStatus::failed);
     EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
 }
 

@@ -469,7 +469,7 @@ TEST(IsingCli, ResumeAfterLostTestsGivesTheSameStatistics)
         }
         const auto resumed = run_rngvet("run --resume 1 --db " + db);
         ASSERT_EQ(resumed.status, 0) << resumed.err;
-        EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
+        EXPECT_EQ(rngvet::Store(db).run(1)->status, rngvet::RunStatus::complete);
         const auto again = stats_of(db, 1);
         ASSERT_EQ(again.size(), 30u);
         for (const auto& [index, s] : whole)
@@ -510,7 +510,7 @@ TEST(IsingCli, CampaignMergesToTheShardedRunAndTheReportShowsIt)
     ASSERT_EQ(runs.size(), 2u);
     for (const auto& run : runs) {
         EXPECT_EQ(run.battery, "ising(L=8,K=0.4406867935097715,therm=256,steps=2048,reps=3)");
-        EXPECT_EQ(run.status, "complete");
+        EXPECT_EQ(run.status, rngvet::RunStatus::complete);
     }
     const std::string whole = fresh("ising_campaign_whole.sqlite");
     r = run_rngvet("run --generator mt19937 --seed 2 --battery ising --ising-L 8 --ising-therm "

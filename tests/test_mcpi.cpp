@@ -418,7 +418,7 @@ TEST(McpiCli, ARunKilledAfterItsFirstTestResumesToTheSameStatistics)
     {
         rngvet::Store store(db);
         ASSERT_EQ(store.tests(1).size(), 1u) << "not killed between its two tests";
-        EXPECT_EQ(store.run(1)->status, "running");
+        EXPECT_EQ(store.run(1)->status, rngvet::RunStatus::running);
     }
     // The battery's parameters are the run's: resume refuses to change them, storing nothing.
     for (const char* change : { " --mcpi-points 1000", " --mcpi-reps 3", " --battery mcpi" }) {
@@ -429,7 +429,7 @@ TEST(McpiCli, ARunKilledAfterItsFirstTestResumesToTheSameStatistics)
     }
     const auto r = run_rngvet("run --resume 1 --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
+    EXPECT_EQ(rngvet::Store(db).run(1)->status, rngvet::RunStatus::complete);
     const auto resumed = stats_of(db, 1), whole = stats_of(reference, 1);
     ASSERT_EQ(resumed.size(), 26u);
     for (const auto& [index, s] : whole)
@@ -454,7 +454,7 @@ TEST(McpiCli, CampaignWithMcpiMergesAndTheReportShowsIt)
     ASSERT_EQ(runs.size(), 2u);
     for (const auto& run : runs) {
         EXPECT_EQ(run.battery, "mcpi(points=10000,reps=3)");
-        EXPECT_EQ(run.status, "complete");
+        EXPECT_EQ(run.status, rngvet::RunStatus::complete);
         EXPECT_EQ(store.statistics(run.run_id).size(), 12u);
     }
     // The campaign's tasks read the sharded mode's segments: as one sharded run of seed 2.

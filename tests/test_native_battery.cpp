@@ -85,7 +85,7 @@ TEST_P(NativeBattery, SmallCrushAutoStoresTestU01sPValuesAndCounts)
     const StoredRun automatic = smallcrush("auto", GetParam());
     EXPECT_EQ(reference.run.engine, "testu01");
     EXPECT_EQ(automatic.run.engine, "auto");
-    EXPECT_EQ(automatic.run.status, "complete");
+    EXPECT_EQ(automatic.run.status, rngvet::RunStatus::complete);
     ASSERT_EQ(reference.statistics.size(), 15u);
     ASSERT_EQ(automatic.statistics.size(), reference.statistics.size());
     for (std::size_t i = 0; i < reference.statistics.size(); ++i) {
@@ -161,7 +161,7 @@ TEST(NativeEngine, ResumeKeepsTheEngineAndRefusesADamagedOne)
     ASSERT_EQ(resumed.status, 0) << resumed.err;
     const StoredRun after = stored(db, 1);
     EXPECT_EQ(after.run.engine, "auto");
-    EXPECT_EQ(after.run.status, "complete");
+    EXPECT_EQ(after.run.status, rngvet::RunStatus::complete);
     ASSERT_EQ(after.tests.size(), 2u);
     const std::set<int> native = listed_native_tests("smallcrush");
     EXPECT_EQ(after.tests[1].engine, native.count(2) ? "native" : "testu01");

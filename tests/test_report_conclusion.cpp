@@ -192,7 +192,7 @@ TEST(Conclusion, ADefectRestsOnTheSeedsItsStatisticRanOn)
         RunRecord r
             = rngvet_test::run_record("mt19937", "mt19937/1/single/increment/778", "778", 32);
         r.battery = "crush";
-        r.status = "interrupted";
+        r.status = RunStatus::interrupted;
         r.options = options_of("mt19937", "778");
         std::vector<StatisticRecord> first = statistics(1);
         first.resize(10);

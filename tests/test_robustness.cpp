@@ -521,7 +521,7 @@ TEST(Robustness, KillNineAtRandomPointsThenResumeGivesEveryStatisticOnceAndTheSa
             const Result resumed = run_rngvet("run --resume 1 --db " + db);
             ASSERT_EQ(resumed.status, 0) << resumed.err;
             EXPECT_EQ(pvalues(db, 1), whole);
-            EXPECT_EQ(rngvet::Store(db).run(1)->status, "complete");
+            EXPECT_EQ(rngvet::Store(db).run(1)->status, rngvet::RunStatus::complete);
         }
     }
     RecordProperty("faults", faults);

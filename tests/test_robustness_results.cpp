@@ -273,10 +273,10 @@ TEST(RobustnessResults, AFileInputChangedDuringItsRunFailsTheRun)
     changed[17] = static_cast<char>(changed[17] ^ 0x40);
 
     const rngvet::StoredRunResult same = run_on_changed_file("input_same", words, words);
-    EXPECT_EQ(same.status, "complete");
+    EXPECT_EQ(same.status, rngvet::RunStatus::complete);
     EXPECT_EQ(same.input_changed, "");
     const rngvet::StoredRunResult other = run_on_changed_file("input_changed", words, changed);
-    EXPECT_EQ(other.status, "failed");
+    EXPECT_EQ(other.status, rngvet::RunStatus::failed);
     EXPECT_NE(other.input_changed.find("changed during the run"), std::string::npos)
         << other.input_changed;
     EXPECT_NE(other.input_changed.find(rngvet::sha256_hex(changed)), std::string::npos);
