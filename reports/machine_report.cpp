@@ -198,7 +198,7 @@ void write_run(JsonWriter& j, const RunRecord& r, const std::vector<StatisticRec
     j.string("backend", r.backend);
     j.string("mode", r.mode);
     j.string("engine", r.engine);
-    j.string("status", r.status);
+    j.string("status", to_text(r.status));
     j.integer("resolution_bits", r.resolution_bits);
     j.string_or_null("started_at", r.started_at);
     j.string_or_null("finished_at", r.finished_at);
@@ -210,7 +210,7 @@ void write_run(JsonWriter& j, const RunRecord& r, const std::vector<StatisticRec
     j.string("command_line", r.command_line);
     int pass = 0, suspect = 0, fail = 0;
     for (const StatisticRecord& s : stats) {
-        const std::string v = verdict(s.pvalue);
+        const std::string v = to_text(verdict(s.pvalue));
         pass += v == "pass";
         suspect += v == "suspect";
         fail += v == "fail";
@@ -228,7 +228,7 @@ void write_run(JsonWriter& j, const RunRecord& r, const std::vector<StatisticRec
         j.integer("test", s.test_number);
         j.string("name", s.test_name);
         j.number("pvalue", s.pvalue);
-        j.string("verdict", verdict(s.pvalue));
+        j.string("verdict", to_text(verdict(s.pvalue)));
         j.end_object();
     }
     j.end_array();
@@ -388,7 +388,7 @@ Failure failure_of(const StatisticRecord& s, const RunRecord& run, FailOn level,
                 + " seeds, more often than chance allows" };
     }
     if (level == FailOn::suspect && is_suspect(s.pvalue))
-        return { verdict(s.pvalue), p + ": outside " + suspect_interval() + " (suspect)" };
+        return { to_text(verdict(s.pvalue)), p + ": outside " + suspect_interval() + " (suspect)" };
     if (is_failure(s.pvalue))
         return { "fail", p + ": outside " + failure_interval() + " (a clear failure)" };
     return {};
@@ -445,7 +445,7 @@ std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs
                     + std::to_string(s.test_number) + ")")
                 + "\" classname=\"" + xml(battery_title(r.battery) + "." + r.config) + "\"";
             const Failure f = failure_of(s, r, level, classes);
-            const std::string v = verdict(s.pvalue);
+            const std::string v = to_text(verdict(s.pvalue));
             if (!f.type.empty()) {
                 ++run_failures;
                 cases += ">\n      <failure type=\"" + xml(f.type) + "\" message=\""
@@ -474,7 +474,7 @@ std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs
         for (const auto& [name, value] :
             std::vector<std::pair<std::string, std::string>>{ { "configuration", r.config },
                 { "configuration_family", configuration_family(r.config) }, { "seed", r.seed },
-                { "battery", r.battery }, { "backend", r.backend }, { "status", r.status },
+                { "battery", r.battery }, { "backend", r.backend }, { "status", to_text(r.status) },
                 { "fail_on", fail_on_name(level) } })
             suites += "      <property name=\"" + xml(name) + "\" value=\"" + xml(value) + "\"/>\n";
         suites += "    </properties>\n" + cases + "  </testsuite>\n";

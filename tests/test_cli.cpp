@@ -408,7 +408,7 @@ TEST(Cli, SixtyFourBitStreamsAreReadAsTheirHalves)
     EXPECT_EQ(r.generator, "file64:" + file);
     EXPECT_EQ(r.seed, "0");
     EXPECT_EQ(r.resolution_bits, 32);
-    EXPECT_EQ(r.status, "complete");
+    EXPECT_EQ(r.status, rngvet::RunStatus::complete);
 }
 
 // A 64-bit file that ends in the middle of a word is refused before anything is stored (a
@@ -441,7 +441,7 @@ TEST(Cli, StreamsThatEndInTheMiddleOfAWordAreErrors)
         << piped.err;
     rngvet::Store store(db);
     ASSERT_EQ(store.runs().size(), 1u);
-    EXPECT_EQ(store.runs()[0].status, "failed");
+    EXPECT_EQ(store.runs()[0].status, rngvet::RunStatus::failed);
     EXPECT_TRUE(store.statistics(store.runs()[0].run_id).empty());
 
     const Result generated

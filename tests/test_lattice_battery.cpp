@@ -527,7 +527,8 @@ TEST(IsingCli, CampaignMergesToTheShardedRunAndTheReportShowsIt)
         for (const auto& [index, s] : reference)
             EXPECT_TRUE(same_bits(merged.at(index).pvalue, s.pvalue)) << s.test_name;
     }
-    r = run_rngvet("report --db " + db);
+    // The per-run sections (provenance, every p-value) are in a campaign report with --runs.
+    r = run_rngvet("report --runs --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(
         r.out.find("Ising (L = 8, K = 0.4406867935097715, therm = 256, steps = 2048, reps = 3)"),

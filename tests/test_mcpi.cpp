@@ -472,7 +472,8 @@ TEST(McpiCli, CampaignWithMcpiMergesAndTheReportShowsIt)
         for (const auto& [index, s] : reference)
             EXPECT_EQ(merged.at(index).pvalue, s.pvalue) << s.test_name;
     }
-    r = run_rngvet("report --db " + db);
+    // The per-run sections (provenance, every p-value) are in a campaign report with --runs.
+    r = run_rngvet("report --runs --db " + db);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("| mcpi (points = 10000, reps = 3) | 2 (1; 2) |"), std::string::npos)
         << r.out;
