@@ -415,10 +415,14 @@ INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
 std::vector<Case> max_oft_cases()
 {
     std::vector<Case> cases;
-    for (const native::MaxOftRow& row : native::max_oft_rows())
-        cases.push_back({ row_name(row.battery, row.number), std::min(row.N, 3L),
-            smaller(std::min(row.N, 3L), row.n, row.t), row.r, row.t, row.d, 0, 0 });
-    cases.push_back({ "n1_t3", 2, 1, 0, 3, 10, 0, 0 });
+    for (const native::MaxOftRow& row : native::max_oft_rows()) {
+        const long N = std::min(row.N, 3L);
+        const long n = smaller(N, row.n, row.t);
+        // d lowered with n: sknuth_MaxOft needs n / d >= gofs_MinExpected (10).
+        cases.push_back({ row_name(row.battery, row.number), N, n, row.r, row.t,
+            static_cast<int>(std::min<long>(row.d, n / 16)), 0, 0 });
+    }
+    cases.push_back({ "N2_t3_d10", 2, 400, 0, 3, 10, 0, 0 });
     return cases;
 }
 
@@ -501,14 +505,18 @@ std::vector<Case> gap_cases()
 {
     std::vector<Case> cases;
     for (const native::GapRow& row : native::gap_rows())
-        if (row.test == native::GapRow::gap)
-            cases.push_back({ row_name(row.battery, row.number), 1,
-                std::max(100L,
-                    std::min(row.n, static_cast<long>(small_numbers * (row.beta - row.alpha)))),
-                row.r, 0, 0, row.alpha, row.beta });
+        if (row.test == native::GapRow::gap) {
+            // Enough gaps for classes (sknuth_Gap stops before reading where n p is small).
+            const double p = row.beta - row.alpha;
+            const long n = std::min(
+                row.n, std::max(static_cast<long>(20.0 / p), static_cast<long>(small_numbers * p)));
+            cases.push_back(
+                { row_name(row.battery, row.number), 1, n, row.r, 0, 0, row.alpha, row.beta });
+        }
     cases.push_back({ "N3_half", 3, 20000, 1, 0, 0, 0.25, 0.75 });
-    // A gap longer than n interrupts the test.
-    cases.push_back({ "interrupted", 1, 8, 0, 0, 0, 0.0, 1e-5 });
+    // Between two values of the grid's (multiples of 1/32): a gap longer than n interrupts the
+    // test there.
+    cases.push_back({ "between_grid_values", 1, 2000, 0, 0, 0, 0.5 + 1.0 / 128, 0.5 + 2.0 / 128 });
     return cases;
 }
 
@@ -543,12 +551,13 @@ INSTANTIATE_TEST_SUITE_P(Forms, DeviceGap,
         return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
     });
 
-// The interrupted case is interrupted (a gap longer than n) on at least one stream.
-TEST(DeviceGapForms, OneInterrupts)
+// The case between the grid's values is interrupted (a gap longer than n) on the grid.
+TEST(DeviceGapForms, BetweenGridValuesInterrupts)
 {
-    TwoRuns runs("mt19937");
+    TwoRuns runs("grid");
     native::Numbers in(runs.source);
-    EXPECT_TRUE(native::gap_test(in, 1, 8, 0, 0.0, 1e-5).interrupted);
+    EXPECT_TRUE(native::gap_test(in, 1, 2000, 0, 0.5 + 1.0 / 128, 0.5 + 2.0 / 128).interrupted);
+    EXPECT_GT(runs.source.fills, 0);
 }
 
 } // namespace
