@@ -193,4 +193,41 @@ inline void expect_same_statistics(const std::vector<rngvet::native::NativeStati
     }
 }
 
+// A source whose fill_device writes host memory, which is the "device" memory of Thrust's OpenMP
+// system (the device tests build the device algorithms for it): the words are read from `feed`,
+// copied there, and consumed. After `fills` fills (-1: no limit) it answers false, as a stream
+// that stopped writing device memory would. `filled` counts the fills that wrote words.
+class HostSystemSource : public rngvet::native::WordSource {
+public:
+    explicit HostSystemSource(rngvet::native::WordSource& feed, long fills = -1)
+        : feed_(feed)
+        , fills_(fills)
+    {
+    }
+    int bits() const override { return feed_.bits(); }
+    rngvet::Stream::View peek(std::size_t n) override { return feed_.peek(n); }
+    void advance(std::size_t k) override { feed_.advance(k); }
+    bool fill_device(void* out, std::size_t n) override
+    {
+        if (fills_ == 0) return false;
+        if (n == 0) return true;
+        if (fills_ > 0) --fills_;
+        ++filled;
+        auto* o = static_cast<std::uint64_t*>(out);
+        while (n > 0) {
+            const rngvet::Stream::View v = feed_.peek(n);
+            std::memcpy(o, v.data, v.size * sizeof *o);
+            feed_.advance(v.size);
+            o += v.size;
+            n -= v.size;
+        }
+        return true;
+    }
+    long filled = 0;
+
+private:
+    rngvet::native::WordSource& feed_;
+    long fills_;
+};
+
 } // namespace rngvet_test

@@ -49,41 +49,8 @@ namespace {
 namespace native = rngvet::native;
 namespace device = rngvet::native::device_counts;
 using rngvet_test::HarnessFeed;
+using rngvet_test::HostSystemSource;
 using rngvet_test::same_bits;
-
-// A feed whose fill_device writes into memory of Thrust's OpenMP system, that is host memory:
-// the words are read from the feed and copied there, and consumed. After `fills` fills (-1: no
-// limit) it answers false, as a stream that stopped writing device memory would.
-class HostSystemSource : public native::WordSource {
-public:
-    explicit HostSystemSource(native::WordSource& feed, long fills = -1)
-        : feed_(feed)
-        , fills_(fills)
-    {
-    }
-    int bits() const override { return feed_.bits(); }
-    rngvet::Stream::View peek(std::size_t n) override { return feed_.peek(n); }
-    void advance(std::size_t k) override { feed_.advance(k); }
-    bool fill_device(void* out, std::size_t n) override
-    {
-        if (fills_ == 0) return false;
-        if (n == 0) return true;
-        if (fills_ > 0) --fills_;
-        std::uint64_t* o = static_cast<std::uint64_t*>(out);
-        while (n > 0) {
-            const rngvet::Stream::View v = feed_.peek(n);
-            std::memcpy(o, v.data, v.size * sizeof *o);
-            feed_.advance(v.size);
-            o += v.size;
-            n -= v.size;
-        }
-        return true;
-    }
-
-private:
-    native::WordSource& feed_;
-    long fills_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // smarsa_BirthdaySpacings.

@@ -312,14 +312,36 @@ inline std::optional<std::vector<std::uint64_t>> collision_over_counts(
 // the per-replication counts of the cells are integers that any exact sort gives as the host
 // gives them; the families compute their statistics from them with their CPU path's code.
 
-// The cell of group i of a chunk, from its words w[i group .. i group + group - 1].
-template <class CellOf> struct GroupCell {
+// What `of` makes of group i of a chunk (its cell, or its value), from its words
+// w[i group .. i group + group - 1].
+template <class Of> struct Group {
     const Word* words;
     Index group;
-    CellOf cell_of;
+    Of of;
 
-    RNGVET_DEVICE_FN Cell operator()(Index i) const { return cell_of(words + i * group); }
+    RNGVET_DEVICE_FN auto operator()(Index i) const { return of(words + i * group); }
 };
+
+// Reads N replications of n groups of `group` words into `words`, a chunk of whole groups at a
+// time (at most chunk_groups): chunk(replication, first group, groups) after each fill,
+// done(replication) after a replication's last. False, with nothing read, where the first fill
+// cannot write device memory; a later fill that cannot is an error (fill).
+template <class Chunk, class Done>
+bool for_group_chunks(Numbers& in, long N, std::size_t n, std::size_t group,
+    std::size_t chunk_groups, thrust::device_vector<Word>& words, const Chunk& chunk,
+    const Done& done)
+{
+    for (long rep = 0; rep < N; ++rep) {
+        for (std::size_t first = 0; first < n;) {
+            const std::size_t m = std::min(chunk_groups, n - first);
+            if (!fill(in, words, m * group, rep == 0 && first == 0)) return false;
+            chunk(rep, first, m);
+            first += m;
+        }
+        done(rep);
+    }
+    return true;
+}
 
 // Adds counts[i] to table[cells[i]] (the cells of one chunk, distinct after reduce_by_key).
 struct AddCount {
@@ -346,16 +368,15 @@ std::optional<std::vector<std::vector<std::uint64_t>>> group_histograms(Numbers&
     thrust::device_vector<Word> words(chunk * group);
     thrust::device_vector<Cell> keys(chunk), distinct(chunk);
     thrust::device_vector<Index> counts(chunk), table(static_cast<std::size_t>(cells));
-    const GroupCell<CellOf> build{ thrust::raw_pointer_cast(words.data()),
-        static_cast<Index>(group), cell_of };
+    const Group<CellOf> build{ thrust::raw_pointer_cast(words.data()), static_cast<Index>(group),
+        cell_of };
     const thrust::counting_iterator<Index> index(0);
 
     std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(N));
-    for (std::size_t rep = 0; rep < rows.size(); ++rep) {
-        thrust::fill(table.begin(), table.end(), Index(0));
-        for (std::size_t done = 0; done < n;) {
-            const std::size_t m = std::min(chunk, n - done);
-            if (!fill(in, words, m * group, rep == 0 && done == 0)) return std::nullopt;
+    const bool read = for_group_chunks(
+        in, N, n, group, chunk, words,
+        [&](long, std::size_t first, std::size_t m) {
+            if (first == 0) thrust::fill(table.begin(), table.end(), Index(0));
             thrust::transform(index, index + static_cast<std::ptrdiff_t>(m), keys.begin(), build);
             thrust::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(m));
             const auto ends
@@ -365,11 +386,13 @@ std::optional<std::vector<std::vector<std::uint64_t>>> group_histograms(Numbers&
                 AddCount{ thrust::raw_pointer_cast(distinct.data()),
                     thrust::raw_pointer_cast(counts.data()),
                     thrust::raw_pointer_cast(table.data()) });
-            done += m;
-        }
-        rows[rep].resize(static_cast<std::size_t>(cells));
-        thrust::copy(table.begin(), table.end(), rows[rep].begin());
-    }
+        },
+        [&](long rep) {
+            std::vector<std::uint64_t>& row = rows[static_cast<std::size_t>(rep)];
+            row.resize(static_cast<std::size_t>(cells));
+            thrust::copy(table.begin(), table.end(), row.begin());
+        });
+    if (!read) return std::nullopt;
     return rows;
 }
 
@@ -386,23 +409,24 @@ std::optional<std::vector<std::uint64_t>> group_distinct(Numbers& in, long N, lo
 
     thrust::device_vector<Word> words(chunk * group);
     thrust::device_vector<Cell> keys(n);
-    const GroupCell<CellOf> build{ thrust::raw_pointer_cast(words.data()),
-        static_cast<Index>(group), cell_of };
+    const Group<CellOf> build{ thrust::raw_pointer_cast(words.data()), static_cast<Index>(group),
+        cell_of };
     const thrust::counting_iterator<Index> index(0);
 
     std::vector<std::uint64_t> distinct(static_cast<std::size_t>(N));
-    for (std::size_t rep = 0; rep < distinct.size(); ++rep) {
-        for (std::size_t done = 0; done < n;) {
-            const std::size_t m = std::min(chunk, n - done);
-            if (!fill(in, words, m * group, rep == 0 && done == 0)) return std::nullopt;
+    const bool read = for_group_chunks(
+        in, N, n, group, chunk, words,
+        [&](long, std::size_t first, std::size_t m) {
             thrust::transform(index, index + static_cast<std::ptrdiff_t>(m),
-                keys.begin() + static_cast<std::ptrdiff_t>(done), build);
-            done += m;
-        }
-        thrust::sort(keys.begin(), keys.end());
-        distinct[rep] = thrust::transform_reduce(index, index + static_cast<std::ptrdiff_t>(n),
-            NewValue{ thrust::raw_pointer_cast(keys.data()) }, Index(0), thrust::plus<Index>());
-    }
+                keys.begin() + static_cast<std::ptrdiff_t>(first), build);
+        },
+        [&](long rep) {
+            thrust::sort(keys.begin(), keys.end());
+            distinct[static_cast<std::size_t>(rep)] = thrust::transform_reduce(index,
+                index + static_cast<std::ptrdiff_t>(n),
+                NewValue{ thrust::raw_pointer_cast(keys.data()) }, Index(0), thrust::plus<Index>());
+        });
+    if (!read) return std::nullopt;
     return distinct;
 }
 
@@ -494,15 +518,6 @@ struct PermutationCell {
 // Only these values (8 bytes a group instead of 8 a word) go to the host, where the families
 // continue with their CPU path's code.
 
-// The value of group i of a chunk, from its words.
-template <class ValueOf> struct GroupValue {
-    const Word* words;
-    Index group;
-    ValueOf value_of;
-
-    RNGVET_DEVICE_FN double operator()(Index i) const { return value_of(words + i * group); }
-};
-
 // For each of N replications of n groups of `group` words, in stream order: the groups' values
 // into a host array of n doubles, then done(replication, values). As group_histograms for the
 // rest (nullopt, with nothing read and done never called, where `in` cannot write device
@@ -518,22 +533,18 @@ bool group_values(Numbers& in, long N, long n_long, long group_long, const Value
 
     thrust::device_vector<Word> words(chunk * group);
     thrust::device_vector<double> values(chunk);
-    const GroupValue<ValueOf> build{ thrust::raw_pointer_cast(words.data()),
-        static_cast<Index>(group), value_of };
+    const Group<ValueOf> build{ thrust::raw_pointer_cast(words.data()), static_cast<Index>(group),
+        value_of };
     const thrust::counting_iterator<Index> index(0);
     std::vector<double> host(n);
-    for (long rep = 0; rep < N; ++rep) {
-        for (std::size_t done_groups = 0; done_groups < n;) {
-            const std::size_t m = std::min(chunk, n - done_groups);
-            if (!fill(in, words, m * group, rep == 0 && done_groups == 0)) return false;
+    return for_group_chunks(
+        in, N, n, group, chunk, words,
+        [&](long, std::size_t first, std::size_t m) {
             thrust::transform(index, index + static_cast<std::ptrdiff_t>(m), values.begin(), build);
             thrust::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m),
-                host.begin() + static_cast<std::ptrdiff_t>(done_groups));
-            done_groups += m;
-        }
-        done(rep, host.data());
-    }
-    return true;
+                host.begin() + static_cast<std::ptrdiff_t>(first));
+        },
+        [&](long rep) { done(rep, host.data()); });
 }
 
 // sknuth_MaxOft's MaxU of t words: the first StripD value, replaced by any greater one.
