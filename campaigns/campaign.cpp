@@ -287,8 +287,10 @@ Campaign parse_campaign(
     if (!campaign) throw InputError(file_name + ": the [campaign] section is missing");
     if (configurations.empty()) throw InputError(file_name + ": no [configuration NAME] section");
 
-    p.known_keys(*campaign, { "name", "battery", "seeds", "shards", "tests", "engine" });
+    p.known_keys(
+        *campaign, { "name", "battery", "seeds", "seed-count", "shards", "tests", "engine" });
     std::vector<std::string> campaign_seeds;
+    std::int64_t campaign_seed_count = 0;
     const IniEntry* shards = nullptr;
     const IniEntry* tests = nullptr;
     const IniEntry* engine = nullptr;
@@ -308,6 +310,8 @@ Campaign parse_campaign(
             }
         } else if (e.key == "seeds") {
             campaign_seeds = p.seeds(e);
+        } else if (e.key == "seed-count") {
+            campaign_seed_count = p.integer(e, 1, 100000);
         } else if (e.key == "shards") {
             shards = &e;
         } else if (e.key == "tests") {
@@ -385,18 +389,22 @@ Campaign parse_campaign(
 
     for (const IniSection* s : configurations) {
         p.known_keys(*s,
-            { "generator", "seeds", "instances", "layout", "seeding", "params", "param-id", "zero",
-                "skip", "backend", "view" });
+            { "generator", "seeds", "seed-count", "instances", "layout", "seeding", "params",
+                "param-id", "zero", "skip", "backend", "view" });
         CampaignConfiguration conf;
         conf.name = s->name;
         ConfigurationKeys& o = conf.keys;
         int seeds_line = 0;
+        std::int64_t seed_count = 0;
         for (const IniEntry& e : s->entries) {
             if (e.key == "generator")
                 o.generator = e.value;
             else if (e.key == "seeds") {
                 conf.seeds = p.seeds(e);
                 seeds_line = e.line;
+            } else if (e.key == "seed-count") {
+                seed_count = p.integer(e, 1, 100000);
+                if (!seeds_line) seeds_line = e.line;
             } else if (e.key == "instances")
                 o.instances = static_cast<int>(p.integer(e, 1, 1 << 30));
             else if (e.key == "layout")
@@ -431,17 +439,43 @@ Campaign parse_campaign(
                     + "]: a campaign runs its tests sharded, and the external stream '"
                     + o.generator + "' can only run serially");
         if (conf.seeds.empty()) conf.seeds = campaign_seeds;
+        if (seed_count == 0) seed_count = campaign_seed_count;
+        const int line = seeds_line ? seeds_line : s->line;
+        if (seed_count > 0) {
+            // seed-count N: the first N seeds of the series from the one seed given (or the
+            // generator's default first seed), as rngvet run --seeds N runs them.
+            if (conf.seeds.size() > 1)
+                p.fail(line,
+                    "[configuration " + s->name + "]: seed-count " + std::to_string(seed_count)
+                        + " counts on from one first seed, and 'seeds' lists "
+                        + std::to_string(conf.seeds.size()));
+            try {
+                const GeneratorFamily generator_family = family(parse_generator(o.generator));
+                const std::vector<std::int64_t> first = conf.seeds.empty()
+                    ? default_first_seed(generator_family)
+                    : configuration_of(o, conf.seeds.front()).seed;
+                conf.seeds.clear();
+                for (std::int64_t k = 0; k < seed_count; ++k)
+                    conf.seeds.push_back(seed_string(series_seed(generator_family, first, k)));
+            } catch (const InputError& error) {
+                p.fail(line, "[configuration " + s->name + "]: seed-count: " + error.what());
+            }
+        }
         if (conf.seeds.empty())
             p.fail(s->line,
                 "[configuration " + s->name
                     + "] has no seeds, and [campaign] has no 'seeds' for all");
-        for (const std::string& seed : conf.seeds) {
+        // Each seed as its run stores it (RANMAR's IJKL as IJ,KL), each once.
+        std::set<std::string> canonical_seeds;
+        for (std::string& seed : conf.seeds) {
             try {
-                (void)configuration_of(o, seed);
+                seed = seed_string(configuration_of(o, seed).seed);
             } catch (const InputError& error) {
-                p.fail(seeds_line ? seeds_line : s->line,
+                p.fail(line,
                     "[configuration " + s->name + "] with seed " + seed + ": " + error.what());
             }
+            if (!canonical_seeds.insert(seed).second)
+                p.fail(line, "[configuration " + s->name + "]: seed " + seed + " is listed twice");
         }
         c.configurations.push_back(conf);
     }

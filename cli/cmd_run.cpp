@@ -73,6 +73,7 @@ int cmd_run(int argc, char** argv)
     std::string engine_text;
     std::string fail_on_text = "never";
     bool allow_unverified = false;
+    int seed_count = 0;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
     const std::string battery_help = "battery (any case): " + battery_names()
@@ -103,10 +104,15 @@ int cmd_run(int argc, char** argv)
         po::value(&fail_on_text)->default_value("never"),
         fail_on_help("the run's stored", "the stored seeds of this configuration").c_str())(
         "allow-unverified-params", po::bool_switch(&allow_unverified),
-        "mtdc: use parameter sets that fail rngvet dc verify's checks (the run records it)");
+        "mtdc: use parameter sets that fail rngvet dc verify's checks (the run records it)")(
+        "seeds", po::value(&seed_count),
+        "run the battery on N seeds one after the other (1..100000), each a stored run: --seed "
+        "and the next N-1 of docs/findings.md's series (RANMAR: IJ + 1553 k mod 31329, KL + "
+        "2671 k mod 30082; one number: S + k); without --seed from 1802,9373 (RANMAR) or 777. "
+        "The exit status is the worst run's");
     po::variables_map vm;
     if (!parse(argc, argv, options,
-            "usage: rngvet run --generator G [--seed S] [configuration options] "
+            "usage: rngvet run --generator G [--seed S] [--seeds N] [configuration options] "
             "[--battery B] [--jobs N] [--db FILE]\n"
             "       rngvet run --resume RUN [--jobs N] [--db FILE]",
             vm))
@@ -118,6 +124,34 @@ int cmd_run(int argc, char** argv)
     check_log_path(log_path);
     check_word(prefetch_words(), prefetch, "prefetch");
     Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
+    // --seeds N: the seeds of the runs, each checked as a configuration before any is stored.
+    std::vector<std::string> series;
+    if (vm.count("seeds")) {
+        if (seed_count < 1 || seed_count > 100000)
+            throw InputError("--seeds must be in 1..100000, got " + std::to_string(seed_count));
+        if (vm.count("resume"))
+            throw InputError("--seeds starts new runs and --resume continues a stored one; give "
+                             "one or the other");
+        if (config_options.generator.empty())
+            throw InputError("the option '--generator' is required but missing (see --help)");
+        const GeneratorFamily generator_family = family(parse_generator(config_options.generator));
+        if (generator_family == GeneratorFamily::external)
+            throw InputError("--seeds counts up seeds, and the external stream '"
+                + config_options.generator + "' has none; run each stream on its own");
+        try {
+            const std::vector<std::int64_t> first = config_options.seed.empty()
+                ? default_first_seed(generator_family)
+                : config_options.configuration().seed;
+            for (int k = 0; k < seed_count; ++k) {
+                ConfigurationOptions one = config_options;
+                one.seed = seed_string(series_seed(generator_family, first, k));
+                (void)one.configuration();
+                series.push_back(one.seed);
+            }
+        } catch (const InputError& error) {
+            throw InputError("--seeds " + std::to_string(seed_count) + ": " + error.what());
+        }
+    }
     RunRecord run;
     std::vector<int> tests;
     std::vector<int> to_run;
@@ -134,6 +168,73 @@ int cmd_run(int argc, char** argv)
         if (m == "serial" && jobs > 1)
             throw InputError("--jobs " + std::to_string(jobs)
                 + " runs tests in parallel, which only --mode sharded does");
+    };
+
+    // A new run of config_options's configuration, stored and ready to run.
+    const auto start_new_run = [&]() {
+        if (config_options.generator.empty())
+            throw InputError("the option '--generator' is required but missing (see --help)");
+        config = config_options.configuration();
+        battery = &battery_from_options(battery_name, vm, battery_options);
+        if (!vm.count("engine")) engine = default_engine(*battery);
+        if (config.backend == Backend::automatic) {
+            // Measured once, here (in a child process); the run records the backend chosen,
+            // and its command line the request.
+            std::string report;
+            config.backend = resolve_auto_backend(config, BackendOptions{}, &report, jobs);
+            config_options.backend = to_string(config.backend);
+            std::istringstream lines(report);
+            for (std::string line; std::getline(lines, line);)
+                std::cerr << "rngvet: " << line << "\n";
+        }
+        // The configuration must build on its backend before the run is stored.
+        devices = check_backend_stream(config);
+        tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
+        check_engine(engine, *battery, tests);
+        if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
+        check_word(mode_words(), mode, "mode");
+        if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
+            throw InputError(
+                "sharded mode jumps in the stream; an external stream can only run serially");
+        check_mode_and_jobs(mode);
+        NewRun start;
+        start.input_sha256 = check_external_input(config);
+        start.params_check = check_param_sets(config, allow_unverified);
+        store = std::make_unique<Store>(db_path);
+        to_run = tests;
+        if (to_run.empty())
+            for (const auto& t : battery->tests)
+                to_run.push_back(t.number);
+        start.config = config;
+        start.battery = battery;
+        start.tests = tests;
+        start.mode = mode;
+        start.jobs = jobs;
+        start.engine = engine;
+        start.devices = devices;
+        // RANMAR's one-number seed IJKL is stored as the IJ,KL it stands for.
+        if (family(config.generator) == GeneratorFamily::ranmar
+            && config_options.seed.find(',') == std::string::npos)
+            config_options.seed = seed_string(config.seed);
+        start.options = config_options.arguments();
+        start.command_line = recorded_command_line();
+        run = new_run_record(start);
+    };
+    // Runs the run (new or resumed) and stores its results; the exit status.
+    const auto run_stored = [&]() -> int {
+        if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
+
+        const bool new_run = run_id == 0;
+        run_id = open_run(*store, run, run_id);
+        if (new_run) claim = std::make_unique<RunLock>(db_path, run_id);
+        try {
+            return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs,
+                prefetch, serial_start, log_path, db_path, fail_on);
+        } catch (...) {
+            // run_stored_tests gave its disk reserve back as the exception left it.
+            mark_failed_if_running(*store, run_id);
+            throw;
+        }
     };
 
     if (vm.count("resume")) {
@@ -192,64 +293,29 @@ int cmd_run(int argc, char** argv)
                 run_id, RunStatus::complete, run.finished_at.empty() ? utc_now() : run.finished_at);
             return 0;
         }
-    } else {
-        if (config_options.generator.empty())
-            throw InputError("the option '--generator' is required but missing (see --help)");
-        config = config_options.configuration();
-        battery = &battery_from_options(battery_name, vm, battery_options);
-        if (!vm.count("engine")) engine = default_engine(*battery);
-        if (config.backend == Backend::automatic) {
-            // Measured once, here (in a child process); the run records the backend chosen,
-            // and its command line the request.
-            std::string report;
-            config.backend = resolve_auto_backend(config, BackendOptions{}, &report, jobs);
-            config_options.backend = to_string(config.backend);
-            std::istringstream lines(report);
-            for (std::string line; std::getline(lines, line);)
-                std::cerr << "rngvet: " << line << "\n";
-        }
-        // The configuration must build on its backend before the run is stored.
-        devices = check_backend_stream(config);
-        tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
-        check_engine(engine, *battery, tests);
-        if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
-        check_word(mode_words(), mode, "mode");
-        if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
-            throw InputError(
-                "sharded mode jumps in the stream; an external stream can only run serially");
-        check_mode_and_jobs(mode);
-        NewRun start;
-        start.input_sha256 = check_external_input(config);
-        start.params_check = check_param_sets(config, allow_unverified);
-        store = std::make_unique<Store>(db_path);
-        to_run = tests;
-        if (to_run.empty())
-            for (const auto& t : battery->tests)
-                to_run.push_back(t.number);
-        start.config = config;
-        start.battery = battery;
-        start.tests = tests;
-        start.mode = mode;
-        start.jobs = jobs;
-        start.engine = engine;
-        start.devices = devices;
-        start.options = config_options.arguments();
-        start.command_line = recorded_command_line();
-        run = new_run_record(start);
+        return run_stored();
     }
-    if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
-
-    const bool new_run = run_id == 0;
-    run_id = open_run(*store, run, run_id);
-    if (new_run) claim = std::make_unique<RunLock>(db_path, run_id);
-    try {
-        return run_and_store(*store, run_id, run, config, *battery, to_run, mode, jobs, prefetch,
-            serial_start, log_path, db_path, fail_on);
-    } catch (...) {
-        // run_stored_tests gave its disk reserve back as the exception left it.
-        mark_failed_if_running(*store, run_id);
-        throw;
+    if (series.empty()) {
+        start_new_run();
+        return run_stored();
     }
+    // The worst exit status of the runs: a failure (1) over a tripped --fail-on (3).
+    int worst = 0;
+    std::string run_ids;
+    for (const std::string& seed : series) {
+        store.reset();
+        claim.reset();
+        run_id = 0;
+        config_options.seed = seed;
+        start_new_run();
+        const int status = run_stored();
+        run_ids += (run_ids.empty() ? "" : ", ") + std::to_string(run_id);
+        if (status == 130) return status;
+        if (status != 0 && worst != 1) worst = status == gate_exit_status ? gate_exit_status : 1;
+    }
+    std::cout << "runs " << run_ids << " in " << db_path << ": " << series.size() << " seeds, from "
+              << series.front() << " to " << series.back() << "\n";
+    return worst;
 }
 
 namespace {

@@ -28,7 +28,8 @@ std::string seed_help()
         names.clear();
     }
     return help
-        + " (e.g. 1802,9373 for RANMAR; K1,K2,... seeds mt19937 by init_by_array); external "
+        + " (e.g. 1802,9373 for RANMAR, or CERNLIB's IJKL 54217137, that is IJ = IJKL / 30082, "
+          "KL = IJKL mod 30082; K1,K2,... seeds mt19937 by init_by_array); external "
           "streams: the seed their generator was given, recorded as given";
 }
 
@@ -50,16 +51,15 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
     const std::string backend_help
         = "where the numbers are made (any case; see rngvet list): " + word_help(backend_words());
     const std::string view_help = "the 32-bit words TestU01 reads: " + word_help(view_words());
-    options.add_options()("generator,g", generator_value, generator_help.c_str())("seed,s",
-        po::value(&seed),
-        seed_help().c_str())("name", po::value(&name),
+    options.add_options()("generator,g", generator_value, generator_help.c_str())(
+        "seed,s", po::value(&seed), seed_help().c_str())("name", po::value(&name),
         "external streams (stdin32, stdin64, file:PATH, file64:PATH): the name of the generator "
         "behind them (letters, digits, . _ + -); the configuration becomes stdin32[NAME] etc., "
         "so runs of other generators or seeds are told apart")("params", po::value(&params),
-        params_help.c_str())("param-id",
-        po::value(&param_id)->default_value(0), "mtdc: instance i uses parameter set param-id + i")(
-        "instances,n", po::value(&instances)->default_value(1), "independent instances")(
-        "layout", po::value(&layout), layout_help.c_str())("seeding",
+        params_help.c_str())("param-id", po::value(&param_id)->default_value(0),
+        "mtdc: instance i uses parameter set param-id + i")("instances,n",
+        po::value(&instances)->default_value(1),
+        "independent instances")("layout", po::value(&layout), layout_help.c_str())("seeding",
         po::value(&seeding)->default_value("increment"),
         seeding_help.c_str())("zero", po::value(&zero)->default_value("keep"), zero_help.c_str())(
         "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",

@@ -574,6 +574,32 @@ std::string seed_string(const std::vector<std::int64_t>& seed)
     return s.empty() ? "-" : s;
 }
 
+std::vector<std::int64_t> series_seed(
+    GeneratorFamily family, const std::vector<std::int64_t>& first, std::int64_t k)
+{
+    if (family == GeneratorFamily::external)
+        throw InputError("an external stream has no seeds to count up");
+    if (family == GeneratorFamily::ranmar && first.size() == 1 && first[0] <= ranmar_ijkl_max) {
+        const RanmarSeedPair pair = ranmar_seed_of_ijkl(first[0]);
+        return series_seed(family, { pair.ij, pair.kl }, k);
+    }
+    if (family == GeneratorFamily::ranmar && first.size() == 2)
+        return { (first[0] + 1553 * k) % (ranmar_ij_max + 1),
+            (first[1] + 2671 * k) % (ranmar_kl_max + 1) };
+    if (first.size() != 1)
+        throw InputError("the seed " + seed_string(first)
+            + " is a list of several numbers, which no series of seeds continues; give one "
+              "number"
+            + (family == GeneratorFamily::ranmar ? " or IJ,KL" : ""));
+    return { first[0] + k };
+}
+
+std::vector<std::int64_t> default_first_seed(GeneratorFamily family)
+{
+    if (family == GeneratorFamily::ranmar) return { 1802, 9373 };
+    return { 777 };
+}
+
 std::string recorded_seed(const Configuration& c)
 {
     if (!is_external(c)) return seed_string(c.seed);
@@ -600,6 +626,14 @@ Configuration resolve_configuration(const ConfigurationText& text)
         c.stream_seed = text.seed;
     else if (!text.seed.empty())
         c.seed = parse_seed(text.seed);
+    // RANMAR's one-number form IJKL is stored as the IJ,KL it stands for.
+    if (family(c.generator) == GeneratorFamily::ranmar && c.seed.size() == 1) {
+        if (c.seed[0] > ranmar_ijkl_max)
+            throw InputError(to_string(c.generator) + " seed IJKL = " + std::to_string(c.seed[0])
+                + " is out of range 0..900000000 (or give --seed IJ,KL)");
+        const RanmarSeedPair pair = ranmar_seed_of_ijkl(c.seed[0]);
+        c.seed = { pair.ij, pair.kl };
+    }
     c.stream_name = text.name;
     c.params = text.params;
     c.param_id = text.param_id;
@@ -736,8 +770,8 @@ void validate(const Configuration& c)
     }
     if (c.seed.size() != 2)
         throw InputError(name
-            + " takes two seeds --seed IJ,KL (0 <= IJ <= 31328, "
-              "0 <= KL <= 30081)");
+            + " takes --seed IJ,KL (0 <= IJ <= 31328, 0 <= KL <= 30081) or --seed IJKL "
+              "(0..900000000, IJ = IJKL / 30082, KL = IJKL mod 30082)");
     if (c.seed[0] < 0 || c.seed[0] > ranmar_ij_max)
         throw InputError(
             name + " seed IJ = " + std::to_string(c.seed[0]) + " is out of range 0..31328");

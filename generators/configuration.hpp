@@ -33,7 +33,8 @@ struct Seeding {
 
 struct Configuration {
     GeneratorName generator; // a row of the registry (registry.hpp), with file:PATH's path
-    std::vector<std::int64_t> seed; // ranmar: {ij, kl}; mtdc, r250: {s}; mt19937: {s} or a key array
+    std::vector<std::int64_t>
+        seed; // ranmar: {ij, kl}; mtdc, r250: {s}; mt19937: {s} or a key array
     // External streams (stdin32, stdin64, file:PATH, file64:PATH) only: the name of the
     // generator behind the stream (--name, "" for none) and the seed it was given (--seed, as
     // given; "" for none). rngvet reads the stream and only records them: the name takes the
@@ -89,6 +90,16 @@ std::string to_string(const Layout& layout);
 std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
 std::string seed_string(const std::vector<std::int64_t>& seed);
+
+// Seed k of the series that starts at `first` (k = 0 is `first`), the rule of docs/findings.md:
+// RANMAR's IJ,KL steps by (1553, 2671) modulo (31329, 30082), a single-number seed by 1.
+// Throws InputError for a stream without seeds and for a seed of several numbers outside
+// RANMAR (mt19937's key arrays), which no series continues.
+std::vector<std::int64_t> series_seed(
+    GeneratorFamily family, const std::vector<std::int64_t>& first, std::int64_t k);
+// The first seed of a series when none is given: 1802,9373 for RANMAR (Marsaglia's 12, 34, 56,
+// 78), 777 for single-number seeds (docs/findings.md's first seeds).
+std::vector<std::int64_t> default_first_seed(GeneratorFamily family);
 // The seed a run of the configuration records: seed_string(seed), or an external stream's
 // stream_seed ("-" for none).
 std::string recorded_seed(const Configuration& config);

@@ -34,6 +34,18 @@ inline constexpr int ranmar_short_lag = RNGVET_RANMAR_SHORT_LAG;
 inline constexpr int ranmar_ij_max = 31328;
 inline constexpr int ranmar_kl_max = 30081;
 
+// CERNLIB's one-number seed IJKL (RMMAQD/RM48IN, CORSIKA's seed lines), 0..900000000, split
+// into James's two as CERNLIB splits it: IJ = IJKL / 30082, KL = IJKL mod 30082.
+inline constexpr std::int64_t ranmar_ijkl_max = 900000000;
+inline constexpr std::int64_t ranmar_ijkl_divisor = ranmar_kl_max + 1;
+struct RanmarSeedPair {
+    std::int64_t ij, kl;
+};
+constexpr RanmarSeedPair ranmar_seed_of_ijkl(std::int64_t ijkl)
+{
+    return { ijkl / ranmar_ijkl_divisor, ijkl % ranmar_ijkl_divisor };
+}
+
 struct RanmarState {
     std::uint64_t u[ranmar_lags]; // lagged Fibonacci table, u[0..96] = James's U(1..97)
     std::uint64_t c; // arithmetic sequence, scaled by 2^bits

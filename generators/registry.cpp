@@ -11,11 +11,11 @@ const std::vector<GeneratorTraits>& generator_registry()
 {
     static const std::vector<GeneratorTraits> table = {
         { GeneratorKind::ranmar24, "ranmar24", GeneratorFamily::ranmar, RanmarVariant::r24, 24,
-            "IJ,KL", false, true, true, make_ranmar_reference },
+            "IJ,KL or IJKL", false, true, true, make_ranmar_reference },
         { GeneratorKind::ranmar48, "ranmar48", GeneratorFamily::ranmar, RanmarVariant::r48, 48,
-            "IJ,KL", false, true, true, make_ranmar_reference },
+            "IJ,KL or IJKL", false, true, true, make_ranmar_reference },
         { GeneratorKind::ranmar48x, "ranmar48x", GeneratorFamily::ranmar, RanmarVariant::r48x, 48,
-            "IJ,KL", false, true, true, make_ranmar_reference },
+            "IJ,KL or IJKL", false, true, true, make_ranmar_reference },
         { GeneratorKind::mtdc, "mtdc", GeneratorFamily::mt, RanmarVariant::r48, 32, "S", true, true,
             true, make_mt_reference },
         { GeneratorKind::mt19937, "mt19937", GeneratorFamily::mt, RanmarVariant::r48, 32,

@@ -6,6 +6,7 @@
 // The configuration is fixed once a number has been delivered. The Fortran entries are in
 // fortran/.
 #include "generators/error.hpp"
+#include "generators/ranmar.hpp"
 #include "internal.hpp"
 #include "kernels/backend.hpp"
 #include "rngvet/rngvet.h"
@@ -23,8 +24,8 @@ using rngvet::InputError;
 
 namespace {
 
-constexpr int ijkl_max = 900000000; // CERNLIB's range of IJKL
-constexpr int ij_divisor = 30082; // CERNLIB's split of IJKL into (IJ, KL)
+constexpr int ijkl_max = static_cast<int>(rngvet::ranmar_ijkl_max); // CERNLIB's range of IJKL
+constexpr std::int64_t ij_divisor = rngvet::ranmar_ijkl_divisor; // IJ * 30082 + KL is IJKL
 constexpr std::uint64_t billion = 1000000000;
 const char* const cernlib_default = "ranmar48/1/single/increment/1802,9373;zero=smallest";
 
@@ -98,9 +99,11 @@ Configuration seeded(const Chosen& chosen, int ijkl, std::uint64_t start)
 {
     Configuration c = chosen.config;
     switch (rngvet::family(c.generator)) {
-    case rngvet::GeneratorFamily::ranmar:
-        c.seed = { ijkl / ij_divisor, ijkl % ij_divisor };
+    case rngvet::GeneratorFamily::ranmar: {
+        const rngvet::RanmarSeedPair pair = rngvet::ranmar_seed_of_ijkl(ijkl);
+        c.seed = { pair.ij, pair.kl };
         break;
+    }
     case rngvet::GeneratorFamily::mt:
     case rngvet::GeneratorFamily::r250:
         c.seed = { ijkl };

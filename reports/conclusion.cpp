@@ -237,27 +237,27 @@ std::vector<std::string> further_seeds(
     if (family == GeneratorFamily::external || used.empty() || count < 1) return out;
     const std::set<std::string> taken(used.begin(), used.end());
     if (family == GeneratorFamily::ranmar) {
-        int ij = 1802, kl = 9373;
-        if (std::sscanf(used.front().c_str(), "%d,%d", &ij, &kl) != 2 || ij < 0
-            || ij > ranmar_ij_max || kl < 0 || kl > ranmar_kl_max) {
-            ij = 1802;
-            kl = 9373;
-        }
+        std::vector<std::int64_t> first = default_first_seed(family);
+        int ij = 0, kl = 0;
+        if (std::sscanf(used.front().c_str(), "%d,%d", &ij, &kl) == 2 && ij >= 0
+            && ij <= ranmar_ij_max && kl >= 0 && kl <= ranmar_kl_max)
+            first = { ij, kl };
         for (long k = 1; static_cast<int>(out.size()) < count && k < 100000; ++k) {
-            const std::string s = std::to_string((ij + 1553 * k) % (ranmar_ij_max + 1)) + ","
-                + std::to_string((kl + 2671 * k) % (ranmar_kl_max + 1));
+            const std::string s = seed_string(series_seed(family, first, k));
             if (!taken.count(s)) out.push_back(s);
         }
         return out;
     }
     // Single-number seeds count up from the largest; key arrays ("1,2,3") start from 1.
-    std::uint64_t next = 1;
+    std::int64_t largest = 0;
     for (const std::string& s : used)
         if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 11)
-            next = std::max<std::uint64_t>(next, std::stoull(s) + 1);
-    if (next > 0xFFFFFFFFull - static_cast<std::uint64_t>(count)) next = 1;
-    for (; static_cast<int>(out.size()) < count; ++next)
-        if (!taken.count(std::to_string(next))) out.push_back(std::to_string(next));
+            largest = std::max<std::int64_t>(largest, std::stoll(s));
+    if (largest >= 0xFFFFFFFFll - count) largest = 0;
+    for (std::int64_t k = 1; static_cast<int>(out.size()) < count; ++k) {
+        const std::string s = seed_string(series_seed(family, { largest }, k));
+        if (!taken.count(s)) out.push_back(s);
+    }
     return out;
 }
 

@@ -135,6 +135,47 @@ TEST(CampaignFile, PerConfigurationSeedsRangesAndTestSelection)
     EXPECT_EQ(expand(c).size(), (2u + 4u) * 2u);
 }
 
+// seed-count N: the first N seeds of docs/findings.md's series (the rule of rngvet run --seeds),
+// from the one seed given or the generator's default; RANMAR's IJKL is stored as IJ,KL.
+TEST(CampaignFile, SeedCountDerivesTheSeriesAndIjklIsItsPair)
+{
+    const std::string head = "[campaign]\nname = s\nbattery = smallcrush\nseed-count = 3\n";
+    const Campaign c = parse_campaign(head
+            + "[configuration a]\ngenerator = ranmar48\n"
+              "[configuration b]\ngenerator = mt19937\nseeds = 5\n"
+              "[configuration c]\ngenerator = ranmar24\nseeds = 54217137\nseed-count = 2\n",
+        "c.ini", ".");
+    EXPECT_EQ(c.configurations[0].seeds,
+        (std::vector<std::string>{ "1802,9373", "3355,12044", "4908,14715" }));
+    EXPECT_EQ(c.configurations[1].seeds, (std::vector<std::string>{ "5", "6", "7" }));
+    EXPECT_EQ(c.configurations[2].seeds, (std::vector<std::string>{ "1802,9373", "3355,12044" }));
+    const std::vector<CampaignTask> tasks = expand(c);
+    ASSERT_EQ(tasks.size(), 3u + 3u + 2u);
+    EXPECT_EQ(tasks[6].seed, "1802,9373");
+    EXPECT_EQ(tasks[6].config, "ranmar24/1/single/increment/1802,9373");
+    EXPECT_NE(std::find(tasks[6].run_arguments.begin(), tasks[6].run_arguments.end(), "1802,9373"),
+        tasks[6].run_arguments.end());
+
+    const std::string plain = "[campaign]\nname = s\nbattery = smallcrush\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        { plain + "[configuration a]\ngenerator = ranmar48\nseeds = 1 2\nseed-count = 2\n",
+            "c.ini:6: [configuration a]: seed-count 2 counts on from one first seed, and 'seeds' "
+            "lists 2" },
+        { plain + "[configuration a]\ngenerator = mt19937\nseeds = 1,2,3\nseed-count = 2\n",
+            "c.ini:6: [configuration a]: seed-count: the seed 1,2,3 is a list" },
+        { plain + "[configuration a]\ngenerator = ranmar48\nseed-count = 0\n",
+            "c.ini:6: 'seed-count' must be an integer in 1..100000" },
+        { plain + "[configuration a]\ngenerator = ranmar48\nseeds = 54217137 1802,9373\n",
+            "c.ini:6: [configuration a]: seed 1802,9373 is listed twice" },
+        { plain + "[configuration a]\ngenerator = ranmar48\nseeds = 900000001\n", "0..900000000" },
+    };
+    for (const auto& [text, expected] : cases) {
+        const std::string message = expect_error(text);
+        EXPECT_NE(message.find(expected), std::string::npos) << "got: " << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
 TEST(CampaignFile, ErrorsNameTheFileAndLine)
 {
     const std::string head = "[campaign]\nname = n\nbattery = smallcrush\nseeds = 1802,9373\n";

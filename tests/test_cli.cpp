@@ -475,6 +475,96 @@ TEST(Cli, GenerateWritesEveryFormatOfTheSameNumbers)
     EXPECT_EQ(head.err, "");
 }
 
+// RANMAR's one-number seed IJKL (CERNLIB's and CORSIKA's) is the IJ,KL it splits into: the same
+// numbers, and a run stores the same configuration, seed and options under either spelling.
+TEST(Cli, RanmarIjklSeedIsItsIjKlPair)
+{
+    // 54217137 = 1802 * 30082 + 9373.
+    for (const char* g : { "ranmar24", "ranmar48", "ranmar48x" }) {
+        const std::string generate
+            = std::string("generate --generator ") + g + " --count 1000 --format text-u32 --seed ";
+        const Result ijkl = run_rngvet(generate + "54217137");
+        const Result pair = run_rngvet(generate + "1802,9373");
+        ASSERT_EQ(ijkl.status, 0) << ijkl.err;
+        ASSERT_EQ(pair.status, 0) << pair.err;
+        EXPECT_EQ(count_lines(ijkl.out), 1000);
+        EXPECT_EQ(ijkl.out, pair.out) << g;
+    }
+    const std::string db = fresh("cli_ijkl.sqlite");
+    for (const char* seed : { "54217137", "1802,9373" })
+        ASSERT_EQ(run_rngvet(std::string("run --generator ranmar48 --seed ") + seed
+                      + " --battery smallcrush --tests 1 --db " + db)
+                      .status,
+            0);
+    const auto runs = rngvet::Store(db).runs();
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        EXPECT_EQ(run.config, "ranmar48/1/single/increment/1802,9373");
+        EXPECT_EQ(run.seed, "1802,9373");
+        EXPECT_NE(run.options.find("--seed\n1802,9373\n"), std::string::npos) << run.options;
+    }
+    // The largest IJKL is 29918,6724; one more is refused.
+    const Result top = run_rngvet("generate --generator ranmar24 --seed 900000000 --count 3 "
+                                  "--format text-u32");
+    const Result top_pair = run_rngvet("generate --generator ranmar24 --seed 29918,6724 "
+                                       "--count 3 --format text-u32");
+    EXPECT_EQ(top.status, 0) << top.err;
+    EXPECT_EQ(top.out, top_pair.out);
+    expect_refused("run --generator ranmar48x --seed 900000001 --db " + db, db, "0..900000000");
+}
+
+// rngvet run --seeds N: N stored runs on the series of docs/findings.md, the exit status the
+// worst of them; refused with a resumed run, an external stream and a key array.
+TEST(Cli, RunSeedsStoresOneRunPerSeedOfTheSeries)
+{
+    const std::string db = fresh("cli_seeds.sqlite");
+    const Result ranmar = run_rngvet(
+        "run --generator ranmar24 --seeds 3 --battery smallcrush --tests 1 --db " + db);
+    ASSERT_EQ(ranmar.status, 0) << ranmar.err;
+    EXPECT_NE(ranmar.out.find("runs 1, 2, 3 in"), std::string::npos) << ranmar.out;
+    const Result mt = run_rngvet(
+        "run --generator mt19937 --seed 777 --seeds 2 --battery smallcrush --tests 1 --db " + db);
+    ASSERT_EQ(mt.status, 0) << mt.err;
+    // IJKL 100937154 is 3355,12044, the series' second seed, so its run counts on from there.
+    const Result ijkl = run_rngvet(
+        "run --generator ranmar24 --seed 100937154 --seeds 2 --battery smallcrush --tests 1 "
+        "--db "
+        + db);
+    ASSERT_EQ(ijkl.status, 0) << ijkl.err;
+    std::vector<std::string> seeds;
+    for (const auto& run : rngvet::Store(db).runs()) {
+        seeds.push_back(run.seed);
+        EXPECT_EQ(run.status, rngvet::RunStatus::complete);
+        EXPECT_EQ(run.config.substr(0, run.config.rfind('/') + 1),
+            run.seed.find(',') == std::string::npos ? "mt19937/1/single/increment/"
+                                                    : "ranmar24/1/single/increment/");
+    }
+    EXPECT_EQ(seeds,
+        (std::vector<std::string>{
+            "1802,9373", "3355,12044", "4908,14715", "777", "778", "3355,12044", "4908,14715" }));
+
+    expect_refused("run --resume 1 --seeds 2 --db " + db, db, "--resume");
+    expect_refused("run --generator stdin32 --seeds 2 --db " + db, db, "stdin32");
+    expect_refused("run --generator stdin64 --seeds 2 --db " + db, db, "stdin64");
+    expect_refused("run --generator mt19937 --seed 1,2,3 --seeds 2 --db " + db, db, "1,2,3");
+    expect_refused("run --generator mt19937 --seeds 0 --db " + db, db, "1..100000");
+    // The last seed of the series is checked before the first run starts.
+    expect_refused(
+        "run --generator mt19937 --seed 4294967295 --seeds 2 --db " + db, db, "4294967296");
+}
+
+// The worst exit status: a tripped --fail-on on every run gives 3.
+TEST(Cli, RunSeedsGivesTheGateStatusWhenEveryRunTripsIt)
+{
+    const std::string db = fresh("cli_seeds_gate.sqlite");
+    // ranmar24's 24 bits fail BirthdaySpacings on every seed.
+    const Result r = run_rngvet("run --generator ranmar24 --seeds 2 --battery smallcrush "
+                                "--tests 1 --fail-on fail --db "
+        + db);
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_EQ(rngvet::Store(db).runs().size(), 2u);
+}
+
 TEST(Cli, BadParameterFilesAreRefusedWithOneLine)
 {
     const std::string db = fresh("cli_params.sqlite");

@@ -97,7 +97,53 @@ TEST(Configuration, RejectsBadInputWithMessagesNamingTheValidRange)
     EXPECT_EQ(parse_seed("1802,9373"), (std::vector<std::int64_t>{ 1802, 9373 }));
     Configuration one_seed = ranmar("ranmar24", 1, "single");
     one_seed.seed = { 5 };
-    EXPECT_NE(error_of(one_seed).find("two seeds"), std::string::npos);
+    EXPECT_NE(error_of(one_seed).find("IJ,KL"), std::string::npos);
+}
+
+ConfigurationText ranmar_text(const std::string& seed)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    text.seed = seed;
+    return text;
+}
+
+// CERNLIB's IJKL (RM48IN): IJ = IJKL / 30082, KL = IJKL mod 30082, stored as IJ,KL.
+TEST(Configuration, RanmarIjklSeedResolvesToItsIjKlPair)
+{
+    const Configuration ijkl = resolve_configuration(ranmar_text("54217137"));
+    EXPECT_EQ(ijkl.seed, (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(
+        canonical_name(ijkl), canonical_name(resolve_configuration(ranmar_text("1802,9373"))));
+    EXPECT_EQ(resolve_configuration(ranmar_text("0")).seed, (std::vector<std::int64_t>{ 0, 0 }));
+    EXPECT_EQ(resolve_configuration(ranmar_text("900000000")).seed,
+        (std::vector<std::int64_t>{ 29918, 6724 }));
+    std::string message;
+    try {
+        (void)resolve_configuration(ranmar_text("900000001"));
+    } catch (const InputError& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("0..900000000"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+// docs/findings.md's series: RANMAR k = 19 is 31309,30040 (examples/findings/smallcrush.ini),
+// a single number counts up, and a key array has no series.
+TEST(Configuration, SeedSeriesFollowsTheFindingsRule)
+{
+    const GeneratorFamily ranmar_family = GeneratorFamily::ranmar;
+    const std::vector<std::int64_t> first = default_first_seed(ranmar_family);
+    EXPECT_EQ(first, (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(series_seed(ranmar_family, first, 0), first);
+    EXPECT_EQ(series_seed(ranmar_family, first, 9), (std::vector<std::int64_t>{ 15779, 3330 }));
+    EXPECT_EQ(series_seed(ranmar_family, first, 19), (std::vector<std::int64_t>{ 31309, 30040 }));
+    EXPECT_EQ(
+        series_seed(ranmar_family, { 54217137 }, 1), (std::vector<std::int64_t>{ 3355, 12044 }));
+    EXPECT_EQ(default_first_seed(GeneratorFamily::mt), (std::vector<std::int64_t>{ 777 }));
+    EXPECT_EQ(series_seed(GeneratorFamily::mt, { 777 }, 19), (std::vector<std::int64_t>{ 796 }));
+    EXPECT_THROW(series_seed(GeneratorFamily::mt, { 1, 2, 3 }, 1), InputError);
+    EXPECT_THROW(series_seed(GeneratorFamily::external, { 1 }, 1), InputError);
 }
 
 TEST(Configuration, SingleInstanceIsTheReferenceStream)

@@ -569,7 +569,7 @@ const std::vector<Command>& commands()
                 { "--battery", "--nb", "--alphabit-r", "--alphabit-s", "--mcpi-points",
                     "--mcpi-reps", "--ising-L", "--ising-K", "--ising-therm", "--ising-steps",
                     "--ising-reps", "--tests", "--mode", "--jobs", "--prefetch", "--resume", "--db",
-                    "--log", "--fail-on", "--allow-unverified-params", "--engine" }) },
+                    "--log", "--fail-on", "--allow-unverified-params", "--engine", "--seeds" }) },
         { "status", { "status" }, { { "--db", "{db}" } }, { "--db" } },
         { "report", { "report" }, { { "--db", "{db}" } },
             { "--db", "--out", "--format", "--run", "--config", "--compare", "--runs",
