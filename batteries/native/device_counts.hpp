@@ -18,6 +18,7 @@
 #pragma once
 
 #include "birthday_spacings.hpp"
+#include "generators/config.hpp"
 #include "source.hpp"
 
 #include <algorithm>
@@ -38,12 +39,6 @@
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 #include <vector>
-
-#if defined(__CUDACC__)
-#define RNGVET_DEVICE_FN __host__ __device__
-#else
-#define RNGVET_DEVICE_FN
-#endif
 
 namespace rngvet::native::device_counts {
 
@@ -67,7 +62,7 @@ struct StripL {
     double dd; // d
     int r;
 
-    RNGVET_DEVICE_FN std::int64_t operator()(Word w) const
+    RNGVET_HD std::int64_t operator()(Word w) const
     {
         const double u = static_cast<double>(w) * scale;
         if (r == 0) return static_cast<std::int64_t>(dd * u);
@@ -83,7 +78,7 @@ struct StripD {
     double two_r; // 2^r
     int r;
 
-    RNGVET_DEVICE_FN double operator()(Word w) const
+    RNGVET_HD double operator()(Word w) const
     {
         const double u = static_cast<double>(w) * scale;
         if (r == 0) return u;
@@ -116,7 +111,7 @@ struct BirthdayCell {
     Cell d;
     bool order2;
 
-    RNGVET_DEVICE_FN Cell operator()(Index i) const
+    RNGVET_HD Cell operator()(Index i) const
     {
         const Word* w = words + i * t;
         Cell c = static_cast<Cell>(strip(w[0]));
@@ -140,7 +135,7 @@ struct Spacing {
     Index n;
     Cell kc;
 
-    RNGVET_DEVICE_FN Cell operator()(Index i) const
+    RNGVET_HD Cell operator()(Index i) const
     {
         return i + 1 < n ? a[i + 1] - a[i] : kc - a[n - 1] + a[0];
     }
@@ -150,14 +145,14 @@ struct Spacing {
 struct EqualToPrevious {
     const Cell* s;
 
-    RNGVET_DEVICE_FN Index operator()(Index i) const { return s[i] == s[i - 1] ? 1 : 0; }
+    RNGVET_HD Index operator()(Index i) const { return s[i] == s[i - 1] ? 1 : 0; }
 };
 
 // 1 where s[i] differs from s[i - 1], and for i = 0.
 struct NewValue {
     const Cell* s;
 
-    RNGVET_DEVICE_FN Index operator()(Index i) const { return i == 0 || s[i] != s[i - 1] ? 1 : 0; }
+    RNGVET_HD Index operator()(Index i) const { return i == 0 || s[i] != s[i - 1] ? 1 : 0; }
 };
 
 // kc of smarsa_BirthdaySpacings: (unsigned long long) (double) d, then t - 1 products modulo
@@ -245,7 +240,7 @@ inline std::optional<std::vector<long>> birthday_spacings_counts(
 struct StripCell {
     StripL strip;
 
-    RNGVET_DEVICE_FN std::uint32_t operator()(Word w) const
+    RNGVET_HD std::uint32_t operator()(Word w) const
     {
         return static_cast<std::uint32_t>(strip(w));
     }
@@ -258,7 +253,7 @@ struct Tuple {
     Index t;
     Cell d;
 
-    RNGVET_DEVICE_FN Cell operator()(Index j) const
+    RNGVET_HD Cell operator()(Index j) const
     {
         Cell key = 0;
         for (Index i = 0; i < t; ++i)
@@ -319,7 +314,7 @@ template <class Of> struct Group {
     Index group;
     Of of;
 
-    RNGVET_DEVICE_FN auto operator()(Index i) const { return of(words + i * group); }
+    RNGVET_HD auto operator()(Index i) const { return of(words + i * group); }
 };
 
 // Reads N replications of n groups of `group` words into `words`, a chunk of whole groups at a
@@ -349,7 +344,7 @@ struct AddCount {
     const Index* counts;
     Index* table;
 
-    RNGVET_DEVICE_FN void operator()(Index i) const { table[cells[i]] += counts[i]; }
+    RNGVET_HD void operator()(Index i) const { table[cells[i]] += counts[i]; }
 };
 
 // The counts of the cells 0 .. cells - 1 among the n groups of each of N replications (N rows of
@@ -445,7 +440,7 @@ struct WeightCell {
     double alpha, beta;
     Index k;
 
-    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    RNGVET_HD Cell operator()(const Word* w) const
     {
         Cell W = 0;
         for (Index j = 0; j < k; ++j) {
@@ -457,7 +452,7 @@ struct WeightCell {
 };
 
 // The bits set in x (a portable popcount for host and device compilers alike).
-RNGVET_DEVICE_FN inline Cell bits_set(std::uint64_t x)
+RNGVET_HD Cell bits_set(std::uint64_t x)
 {
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
@@ -471,7 +466,7 @@ struct PokerCell {
     StripL strip;
     Index k;
 
-    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    RNGVET_HD Cell operator()(const Word* w) const
     {
         std::uint64_t seen[2] = { 0, 0 };
         for (Index j = 0; j < k; ++j) {
@@ -489,7 +484,7 @@ struct PermutationCell {
     StripD strip;
     int t;
 
-    RNGVET_DEVICE_FN Cell operator()(const Word* w) const
+    RNGVET_HD Cell operator()(const Word* w) const
     {
         double u[21];
         for (int j = 1; j <= t; ++j)
@@ -552,7 +547,7 @@ struct MaxCell {
     StripD strip;
     int t;
 
-    RNGVET_DEVICE_FN double operator()(const Word* w) const
+    RNGVET_HD double operator()(const Word* w) const
     {
         double m = strip(w[0]);
         for (int j = 1; j < t; ++j) {
@@ -568,7 +563,7 @@ struct ProductCell {
     StripD strip;
     int t;
 
-    RNGVET_DEVICE_FN double operator()(const Word* w) const
+    RNGVET_HD double operator()(const Word* w) const
     {
         double p = strip(w[0]);
         for (int j = 1; j < t; ++j)
@@ -588,7 +583,7 @@ struct GapInside {
     StripD strip;
     double alpha, beta;
 
-    RNGVET_DEVICE_FN bool operator()(Word w) const
+    RNGVET_HD bool operator()(Word w) const
     {
         const double u = strip(w);
         return !(u < alpha || u >= beta);
@@ -601,7 +596,7 @@ struct GapLength {
     const Index* at;
     Index t;
 
-    RNGVET_DEVICE_FN Cell operator()(Index i) const
+    RNGVET_HD Cell operator()(Index i) const
     {
         const Index len = at[i + 1] - at[i] - 1;
         return len < t ? len : t;
