@@ -165,6 +165,21 @@ struct TwoRuns {
         , source(device)
     {
     }
+    // run(in, 0) on the host stream, then run(in, 1) on the source that writes device memory:
+    // the device path must have been taken, and both must have read as many numbers.
+    template <class Run> void both(const Run& run)
+    {
+        {
+            native::Numbers in(host);
+            run(in, 0);
+        }
+        {
+            native::Numbers in(source);
+            run(in, 1);
+        }
+        EXPECT_GT(source.filled, 0);
+        EXPECT_EQ(host.consumed(), device.consumed());
+    }
     std::unique_ptr<rngvet::Stream> host_stream, device_stream;
     rngvet::TestU01Generator host, device;
     HostSystemSource source;
@@ -198,6 +213,14 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
     return o << c.name;
 }
 
+using Param = std::tuple<Case, std::string>;
+
+// A case's test name: the case, then the stream.
+std::string case_name(const testing::TestParamInfo<Param>& p)
+{
+    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+}
+
 constexpr long small_numbers = 200000;
 
 long smaller(long N, long n, long group)
@@ -222,7 +245,7 @@ std::vector<Case> weight_cases()
     return cases;
 }
 
-class DeviceWeightDistrib : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceWeightDistrib : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
 {
@@ -230,24 +253,14 @@ TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
     TwoRuns runs(std::get<1>(GetParam()));
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
-    {
-        native::Numbers in(runs.host);
-        native::weight_distrib(in, a.get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
-    }
-    {
-        native::Numbers in(runs.source);
-        native::weight_distrib(in, b.get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        native::weight_distrib(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
+    });
     expect_same_chi2(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceWeightDistrib,
-    testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceWeightDistrib::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(streams())), case_name);
 
 // --- sknuth_SimpPoker ------------------------------------------------------------------------
 
@@ -263,7 +276,7 @@ std::vector<Case> poker_cases()
     return cases;
 }
 
-class DeviceSimpPoker : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceSimpPoker : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
 {
@@ -271,16 +284,9 @@ TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
     TwoRuns runs(std::get<1>(GetParam()));
     native::Chi2Outcome a, b;
     const int k = static_cast<int>(c.k);
-    {
-        native::Numbers in(runs.host);
-        a = native::simp_poker_test(in, c.N, c.n, c.r, c.d, k);
-    }
-    {
-        native::Numbers in(runs.source);
-        b = native::simp_poker_test(in, c.N, c.n, c.r, c.d, k);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        (i == 0 ? a : b) = native::simp_poker_test(in, c.N, c.n, c.r, c.d, k);
+    });
     ASSERT_EQ(a.sval1.size(), b.sval1.size());
     expect_same(a.sval1.data(), b.sval1.data(), static_cast<int>(a.sval1.size()), "sVal1");
     expect_same(a.sval2.data(), b.sval2.data(), gofw_NTestTypes, "sVal2");
@@ -290,10 +296,7 @@ TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSimpPoker,
-    testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceSimpPoker::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(streams())), case_name);
 
 // --- sknuth_Permutation and sknuth_CollisionPermut -------------------------------------------
 
@@ -318,7 +321,7 @@ std::vector<Case> order_cases(native::OrderRow::Test test)
     return cases;
 }
 
-class DevicePermutation : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DevicePermutation : public testing::TestWithParam<Param> { };
 
 TEST_P(DevicePermutation, SameResultAsCpuPath)
 {
@@ -331,27 +334,18 @@ TEST_P(DevicePermutation, SameResultAsCpuPath)
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
     const int t = static_cast<int>(c.k);
-    {
-        native::Numbers in(runs.host);
-        native::permutation_test(in, a.get(), c.N, c.n, c.r, t, 2);
-    }
-    {
-        native::Numbers in(runs.source);
-        native::permutation_test(in, b.get(), c.N, c.n, c.r, t, 2);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        native::permutation_test(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
+    });
     expect_same_chi2(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DevicePermutation,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::permutation)),
         testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DevicePermutation::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    case_name);
 
-class DeviceCollisionPermut : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceCollisionPermut : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
 {
@@ -360,16 +354,9 @@ TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
     std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> a(sknuth_CreateRes2(), sknuth_DeleteRes2);
     std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> b(sknuth_CreateRes2(), sknuth_DeleteRes2);
     const int t = static_cast<int>(c.k);
-    {
-        native::Numbers in(runs.host);
-        native::collision_permut_test(in, a.get(), c.N, c.n, c.r, t, 2);
-    }
-    {
-        native::Numbers in(runs.source);
-        native::collision_permut_test(in, b.get(), c.N, c.n, c.r, t, 2);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        native::collision_permut_test(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
+    });
     EXPECT_TRUE(same_bits(a->Pois->sVal2, b->Pois->sVal2)) << "collisions";
     EXPECT_TRUE(same_bits(a->Pois->pVal2, b->Pois->pVal2)) << "Pois pVal2";
     EXPECT_TRUE(same_bits(a->Pois->pLeft, b->Pois->pLeft)) << "pLeft";
@@ -381,9 +368,7 @@ TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::collision_permut)),
         testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceCollisionPermut::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    case_name);
 
 // --- sknuth_MaxOft and svaria_SampleProd -----------------------------------------------------
 
@@ -401,7 +386,7 @@ std::vector<Case> max_oft_cases()
     return cases;
 }
 
-class DeviceMaxOft : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceMaxOft : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceMaxOft, SameResultAsCpuPath)
 {
@@ -410,26 +395,16 @@ TEST_P(DeviceMaxOft, SameResultAsCpuPath)
     std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> a(sknuth_CreateRes1(), sknuth_DeleteRes1);
     std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> b(sknuth_CreateRes1(), sknuth_DeleteRes1);
     const int t = static_cast<int>(c.k);
-    {
-        native::Numbers in(runs.host);
-        native::max_oft(in, a.get(), c.N, c.n, c.r, c.d, t, 2);
-    }
-    {
-        native::Numbers in(runs.source);
-        native::max_oft(in, b.get(), c.N, c.n, c.r, c.d, t, 2);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        native::max_oft(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.d, t, 2);
+    });
     expect_same_chi2(a->Chi, b->Chi);
     expect_same(a->Bas->sVal2, b->Bas->sVal2, gofw_NTestTypes, "Bas sVal2");
     expect_same(a->Bas->pVal2, b->Bas->pVal2, gofw_NTestTypes, "Bas pVal2");
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
-    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceMaxOft::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(streams())), case_name);
 
 std::vector<Case> sample_prod_cases()
 {
@@ -443,7 +418,7 @@ std::vector<Case> sample_prod_cases()
     return cases;
 }
 
-class DeviceSampleProd : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceSampleProd : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceSampleProd, SameResultAsCpuPath)
 {
@@ -452,16 +427,9 @@ TEST_P(DeviceSampleProd, SameResultAsCpuPath)
     std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
     std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
     const int t = static_cast<int>(c.k);
-    {
-        native::Numbers in(runs.host);
-        native::sample_prod(in, a.get(), c.N, c.n, c.r, t, 2);
-    }
-    {
-        native::Numbers in(runs.source);
-        native::sample_prod(in, b.get(), c.N, c.n, c.r, t, 2);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        native::sample_prod(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
+    });
     expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
     expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
     ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
@@ -470,9 +438,7 @@ TEST_P(DeviceSampleProd, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleProd,
     testing::Combine(testing::ValuesIn(sample_prod_cases()), testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceSampleProd::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    case_name);
 
 // --- sknuth_Gap ------------------------------------------------------------------------------
 
@@ -495,23 +461,16 @@ std::vector<Case> gap_cases()
     return cases;
 }
 
-class DeviceGap : public testing::TestWithParam<std::tuple<Case, std::string>> { };
+class DeviceGap : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceGap, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
     native::Chi2Outcome a, b;
-    {
-        native::Numbers in(runs.host);
-        a = native::gap_test(in, c.N, c.n, c.r, c.alpha, c.beta);
-    }
-    {
-        native::Numbers in(runs.source);
-        b = native::gap_test(in, c.N, c.n, c.r, c.alpha, c.beta);
-    }
-    EXPECT_GT(runs.source.filled, 0);
-    EXPECT_EQ(runs.host.consumed(), runs.device.consumed());
+    runs.both([&](native::Numbers& in, int i) {
+        (i == 0 ? a : b) = native::gap_test(in, c.N, c.n, c.r, c.alpha, c.beta);
+    });
     EXPECT_EQ(a.interrupted, b.interrupted);
     ASSERT_EQ(a.sval1.size(), b.sval1.size());
     expect_same(a.sval1.data(), b.sval1.data(), static_cast<int>(a.sval1.size()), "sVal1");
@@ -521,10 +480,7 @@ TEST_P(DeviceGap, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceGap,
-    testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(streams())),
-    [](const testing::TestParamInfo<DeviceGap::ParamType>& p) {
-        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-    });
+    testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(streams())), case_name);
 
 // The case between the grid's values is interrupted (a gap longer than n) on the grid.
 TEST(DeviceGapForms, BetweenGridValuesInterrupts)
