@@ -21,12 +21,14 @@
 #include "matrix_rank.hpp"
 
 #include "classes.hpp"
+#include "device_matrix.hpp"
 #include "families.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -332,8 +334,11 @@ void matrix_rank(
         + std::to_string(groups - 1) + " degrees of freedom):";
     statcoll_SetDesc(res->sVal1, desc.c_str());
 
-    // The ranks (all replications), then each replication's chi-square in turn.
-    const std::vector<long> hist = count_ranks(in, sh, N, n, threads);
+    // The ranks (all replications), counted on the device the stream runs on where it is a CUDA
+    // one, else here; then each replication's chi-square in turn.
+    std::optional<std::vector<long>> on_device = device_matrix_rank_counts(in, N, n, r, s, l, k);
+    const std::vector<long> hist
+        = on_device ? std::move(*on_device) : count_ranks(in, sh, N, n, threads);
     for (long seq = 0; seq < N; ++seq) {
         const long* h = hist.data() + static_cast<std::size_t>(seq) * (std::size_t(minkl) + 1);
         for (long i = jlow; i <= jhigh; ++i)
