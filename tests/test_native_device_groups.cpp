@@ -12,6 +12,7 @@
 // of the intervals) and 60-bit words (StripD's steps round).
 #include "batteries/native/device.hpp"
 #include "batteries/native/device_counts.hpp"
+#include "batteries/native/device_matrix.hpp"
 #include "batteries/native/gap.hpp"
 #include "batteries/native/max_oft.hpp"
 #include "batteries/native/sknuth_order.hpp"
@@ -114,6 +115,13 @@ std::unique_ptr<DeviceGapScan> device_gap_scan(
 {
     if (!in.fill_device(nullptr, 0)) return nullptr;
     return std::make_unique<HostGapScan>(in, r, alpha, beta, t);
+}
+
+// CouponCollector (gap.cpp) keeps its CPU path here: its device path is
+// test_native_device_matrix's.
+std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers&, int, int)
+{
+    return nullptr;
 }
 
 namespace {

@@ -1,7 +1,8 @@
-// The device path of smarsa_MatrixRank end to end through the family: device_matrix_counts.hpp's
-// algorithms are compiled here by g++ for Thrust's OpenMP system and stand in for
-// device_matrix.hpp's function (this executable defines it, so matrix_rank.cpp calls this one
-// instead of the one a build without CUDA links), and the family is run twice on the same words:
+// The device paths of smarsa_MatrixRank and sknuth_CouponCollector end to end through the
+// families: device_matrix_counts.hpp's algorithms are compiled here by g++ for Thrust's OpenMP
+// system and stand in for device_matrix.hpp's functions (this executable defines them, so
+// matrix_rank.cpp and gap.cpp call these instead of the ones a build without CUDA links), and
+// each family is run twice on the same words:
 // once on a host stream (its CPU path, which the family's own test holds equal to TestU01) and
 // once on a source that writes its words into the system's memory (the device path). Every field
 // of the result must be equal (doubles as bits), the same count of numbers read, and the device
@@ -12,8 +13,14 @@
 // harness's five generators, a grid of few values (rank-deficient matrices) and 60-bit words.
 // The device's buffers are kept small, so that fills begin and end inside matrices and batches
 // inside replications.
+//
+// CouponCollector: every battery row's (r, d) with a smaller n, d = 2 and d = 20, several
+// replications, on the same streams; blocks of about a thousand words cut into sub-blocks of 64
+// to 100, so that segments cross sub-blocks and blocks, and the grid's streams of equal values
+// (segments of 61 numbers that never join a sub-block's scan) take the one-by-one path.
 #include "batteries/native/device_matrix.hpp"
 #include "batteries/native/device_matrix_counts.hpp"
+#include "batteries/native/gap.hpp"
 #include "batteries/native/matrix_rank.hpp"
 #include "native_support.hpp"
 
@@ -30,8 +37,12 @@ static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
     "test_native_device_matrix runs the device algorithms on Thrust's OpenMP system");
 
 namespace {
-// Words of the device's buffers (device_matrix_counts.hpp's max_words) for the case running.
+// Words of the device's buffers (device_matrix_counts.hpp's max_words) for the case running, and
+// CouponCollector's sub-blocks.
 std::size_t max_words = 4099;
+std::size_t sub_words = 64;
+// CouponCollector's device path: blocks scanned by it.
+long coupon_blocks = 0;
 } // namespace
 
 namespace rngvet::native {
@@ -40,6 +51,34 @@ std::optional<std::vector<long>> device_matrix_rank_counts(
     Numbers& in, long N, long n, int r, int s, int l, int k)
 {
     return device_counts::matrix_rank_counts(in, N, n, r, s, l, k, max_words);
+}
+
+namespace {
+
+class HostCouponScan : public DeviceCouponScan {
+public:
+    HostCouponScan(Numbers& in, int r, int d)
+        : scan_(in, r, d, ::max_words, sub_words)
+    {
+    }
+    std::size_t max_words() const override { return scan_.max_words(); }
+    bool scan(std::size_t size, long& reads, std::uint64_t& seen, int& distinct,
+        std::vector<long>& by_class) override
+    {
+        ++coupon_blocks;
+        return scan_.scan(size, reads, seen, distinct, by_class);
+    }
+
+private:
+    device_counts::CouponScan scan_;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers& in, int r, int d)
+{
+    if (!in.fill_device(nullptr, 0)) return nullptr;
+    return std::make_unique<HostCouponScan>(in, r, d);
 }
 
 namespace {
@@ -226,6 +265,129 @@ TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMatrixRank,
     testing::Combine(testing::ValuesIn(cases()), testing::ValuesIn(streams())), case_name);
+
+// --- sknuth_CouponCollector ------------------------------------------------------------------
+
+struct CouponCase {
+    std::string name;
+    long N, n;
+    int r, d;
+    std::size_t words, sub; // the device's blocks and sub-blocks
+};
+
+std::ostream& operator<<(std::ostream& o, const CouponCase& c)
+{
+    return o << c.name;
+}
+
+std::vector<CouponCase> coupon_cases()
+{
+    std::vector<CouponCase> v;
+    for (const native::GapRow& row : native::gap_rows())
+        if (row.test == native::GapRow::coupon_collector)
+            v.push_back({ std::string(row.battery) + std::to_string(row.number), 1,
+                std::min(row.n, 30000L / row.d), row.r, row.d, 1009, 64 });
+    v.push_back({ "N3_d5", 3, 4000, 2, 5, 1000, 100 });
+    v.push_back({ "d2", 2, 5000, 0, 2, 997, 64 });
+    v.push_back({ "d20", 1, 3000, 0, 20, 1031, 70 }); // most segments end at their 61st number
+    v.push_back({ "d8_one_block", 2, 500, 3, 8, 1 << 16, 64 });
+    v.push_back({ "d8_default_blocks", 2, 20000, 0, 8, native::device_counts::chunk_words, 1024 });
+    return v;
+}
+
+using CouponParam = std::tuple<CouponCase, std::string>;
+
+std::string coupon_name(const testing::TestParamInfo<CouponParam>& p)
+{
+    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+}
+
+class DeviceCouponCollector : public testing::TestWithParam<CouponParam> { };
+
+TEST_P(DeviceCouponCollector, SameResultAsCpuPath)
+{
+    const CouponCase& c = std::get<0>(GetParam());
+    const std::string& stream = std::get<1>(GetParam());
+    max_words = c.words;
+    sub_words = c.sub;
+    auto host_stream = make_stream(stream), device_stream = make_stream(stream);
+    rngvet::TestU01Generator host(*host_stream, stream), device(*device_stream, stream);
+    HostSystemSource source(device);
+    native::Chi2Outcome a, b;
+    {
+        native::Numbers in(host);
+        a = native::coupon_collector_test(in, c.N, c.n, c.r, c.d);
+    }
+    coupon_blocks = 0;
+    {
+        const OneThread one;
+        native::Numbers in(source);
+        b = native::coupon_collector_test(in, c.N, c.n, c.r, c.d);
+    }
+    ASSERT_GE(a.degrees_of_freedom, 1) << "the case must read numbers";
+    EXPECT_GT(source.filled, 0);
+    EXPECT_GT(coupon_blocks, 0);
+    EXPECT_EQ(host.consumed(), device.consumed());
+    EXPECT_EQ(a.counts, b.counts);
+    ASSERT_EQ(a.sval1.size(), b.sval1.size());
+    for (std::size_t i = 0; i < a.sval1.size(); ++i)
+        EXPECT_TRUE(same_bits(a.sval1[i], b.sval1[i])) << "sVal1[" << i << "]";
+    for (int i = 0; i < gofw_NTestTypes; ++i) {
+        EXPECT_TRUE(
+            same_bits(a.sval2[static_cast<std::size_t>(i)], b.sval2[static_cast<std::size_t>(i)]))
+            << "sVal2[" << i << "]";
+        EXPECT_TRUE(
+            same_bits(a.pval2[static_cast<std::size_t>(i)], b.pval2[static_cast<std::size_t>(i)]))
+            << "pVal2[" << i << "]";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceCouponCollector,
+    testing::Combine(testing::ValuesIn(coupon_cases()), testing::ValuesIn(streams())), coupon_name);
+
+// The block scan against a plain walk of the same cells (NRepet's rule, one number after the
+// other): counts by class and the open segment after each block, from a segment open before the
+// first; on a stream of equal cells (the grid with r = 27: every segment 61 numbers, no sub-block
+// joins its scan) and a random one.
+TEST(DeviceCouponCollectorForms, BlockScanEqualsAPlainWalk)
+{
+    for (const char* stream : { "grid", "mt19937", "wide60" }) {
+        for (const int r : { 0, 27 }) {
+            SCOPED_TRACE(std::string(stream) + " r" + std::to_string(r));
+            const int d = 8;
+            auto s1 = make_stream(stream), s2 = make_stream(stream);
+            rngvet::TestU01Generator host(*s1, stream), device(*s2, stream);
+            HostSystemSource source(device);
+            native::Numbers din(source), hin(host);
+            const OneThread one;
+            native::device_counts::CouponScan scan(din, r, d, 3000, 64);
+            long reads = 0, wreads = 0;
+            std::uint64_t seen = 0, wseen = 0;
+            int distinct = 0, wdistinct = 0;
+            for (const std::size_t size : { 5, 200, 3000, 2999, 64, 128, 1000 }) {
+                std::vector<long> by_class(63, -1), expected(63, 0);
+                ASSERT_TRUE(scan.scan(size, reads, seen, distinct, by_class));
+                for (std::size_t i = 0; i < size; ++i) {
+                    const std::uint64_t bit = std::uint64_t(1) << hin.strip_l(hin.next(), r, d);
+                    if (!(wseen & bit)) ++wdistinct;
+                    wseen |= bit;
+                    ++wreads;
+                    if (wdistinct == d || wreads == 61) {
+                        ++expected[static_cast<std::size_t>(wdistinct == d ? wreads : 62)];
+                        wreads = 0;
+                        wseen = 0;
+                        wdistinct = 0;
+                    }
+                }
+                EXPECT_EQ(by_class, expected) << size;
+                EXPECT_EQ(reads, wreads) << size;
+                EXPECT_EQ(seen, wseen) << size;
+                EXPECT_EQ(distinct, wdistinct) << size;
+            }
+            EXPECT_EQ(din.consumed(), hin.consumed());
+        }
+    }
+}
 
 // The ranks themselves, against the family's gf2_rank on the same words: full and deficient ranks
 // (the grid's words have 5 significant bits: with r = 0 and s = 10 a row has rank at most 5 per

@@ -1,12 +1,15 @@
-// The ranks of smarsa_MatrixRank's matrices computed with Thrust, for whichever device system it
-// is compiled with: CUDA in device_matrix_cuda.cu (nvcc), the host's OpenMP in
-// tests/test_native_device_matrix.cpp (g++ with THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
+// The ranks of smarsa_MatrixRank's matrices and the segments of sknuth_CouponCollector computed
+// with Thrust, for whichever device system it is compiled with: CUDA in device_matrix_cuda.cu
+// (nvcc), the host's OpenMP in tests/test_native_device_matrix.cpp (g++ with
+// THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
 //
 // The words are written into the system's memory by Numbers::fill_device (device_counts.hpp's
 // fill); the rows of the matrices are packed there, the matrices are reduced there and only the
 // per-replication counts of the ranks come back. Ranks are integers, so the counts are the CPU
 // path's whatever the order of the work; matrix_rank.cpp computes the statistic from them with
 // its own code.
+//
+// CouponCollector's segments: see CouponScan below.
 //
 // The rows follow smarsa_MatrixRank (TestU01 1.2.3, smarsa.c; see matrix_rank.cpp): row i of a
 // matrix takes c = k / s words, s bits of each after its r most significant
@@ -26,8 +29,10 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
 #include <vector>
 
 namespace rngvet::native::device_counts {
@@ -323,5 +328,270 @@ inline std::optional<std::vector<long>> matrix_rank_counts(Numbers& in, long N, 
     }
     return hist;
 }
+
+// ---------------------------------------------------------------------------------------------
+// sknuth_CouponCollector, a block at a time (sknuth.c's NRepet; gap.cpp's CouponState): a
+// segment reads numbers until its d-th distinct StripL(r, d) value, or until its 61st number,
+// and is counted by its length (class 62 for the 61st without all d values). gap.cpp bounds each
+// block so that no number past the test's last is read, and joins the blocks in stream order;
+// the segment open at a block's end goes on in the next (its length and values seen).
+//
+// Segments are sequential: where one begins depends on where the one before ended. A block is
+// cut into sub-blocks, each scanned by one thread (pass A): the first from the open segment, the
+// others as if a segment began at their first number, marking where their segments begin. Each
+// sub-block after the first then follows the segments that really enter it, from the end of the
+// one before (pass B, as if that one's scan was right), until one of them begins where a marked
+// one does: from there on both are the same segments, so the sub-block's counts are corrected by
+// the segments before that point, and it ends where its scan ended. Where no such point comes
+// (segments of 61 numbers, of a stream of equal values, keep their offsets), the sub-block ends
+// elsewhere and the next is followed again from its true entry, one sub-block after the other.
+// The counts are integers, the CPU path's whatever the order of the work.
+
+// A segment's state: numbers read, the values seen, how many distinct.
+struct CouponState {
+    Index reads;
+    Word seen;
+    Index distinct;
+};
+
+// The segment classes: lengths 1..61 (d or more in fact), and 62 (61 numbers without all d).
+constexpr Index coupon_classes = 63;
+constexpr unsigned char not_a_start = 255;
+
+// StripL(r, d) of a word (at most d <= 61).
+struct CouponCell {
+    StripL strip;
+
+    RNGVET_HD unsigned char operator()(Word w) const
+    {
+        return static_cast<unsigned char>(strip(w));
+    }
+};
+
+// Goes on with segment `s` from cells[p] (p advanced): true and its class where it ends before
+// `size`, false where the block ends first.
+RNGVET_HD bool coupon_segment(
+    const unsigned char* cells, Index size, Index d, Index& p, CouponState& s, Index& cls)
+{
+    while (p < size) {
+        const Word bit = Word(1) << cells[p++];
+        if (!(s.seen & bit)) ++s.distinct;
+        s.seen |= bit;
+        ++s.reads;
+        if (s.distinct == d || s.reads == 61) {
+            cls = s.distinct == d ? s.reads : 62;
+            return true;
+        }
+    }
+    return false;
+}
+
+// The sub-blocks of a block of `size` numbers: `count` of `sub` numbers, the last one longer
+// (sub >= 64, so that a segment that begins in one of them ends before the block's last
+// sub-block ends, or in it).
+struct CouponBlock {
+    const unsigned char* cells;
+    unsigned char* start; // where a segment of a sub-block's scan begins: its class
+    std::int32_t* hist; // hist[cls count + j]: sub-block j's segments by class
+    Index* exit_scan; // where the segment after sub-block j's last begins (its scan)
+    Index* exit_true; // the same for the segments that really enter it
+    CouponState* open; // [0]: the last sub-block's open segment by its scan, [1]: really
+    Index* last_joined; // whether the last sub-block's segments joined its scan's
+    Index size, sub, count, d;
+
+    RNGVET_HD Index begin(Index j) const { return j * sub; }
+    RNGVET_HD Index end(Index j) const { return j + 1 == count ? size : (j + 1) * sub; }
+};
+
+// Pass A: sub-block j's scan (the first from the open segment `carry`).
+struct CouponScanPass {
+    CouponBlock b;
+    CouponState carry;
+
+    RNGVET_HD void operator()(Index j) const
+    {
+        const Index end = b.end(j);
+        for (Index x = b.begin(j); x < end; ++x)
+            b.start[x] = not_a_start;
+        for (Index c = 0; c < coupon_classes; ++c)
+            b.hist[c * b.count + j] = 0;
+        CouponState s = j == 0 ? carry : CouponState{ 0, 0, 0 };
+        Index p = b.begin(j), cls = 0;
+        while (p < end) {
+            const Index at = p;
+            if (!coupon_segment(b.cells, b.size, b.d, p, s, cls)) break;
+            ++b.hist[cls * b.count + j];
+            b.start[at] = static_cast<unsigned char>(cls);
+            s = CouponState{ 0, 0, 0 };
+        }
+        if (j + 1 == b.count) b.open[0] = s;
+        b.exit_scan[j] = p;
+        b.exit_true[j] = p;
+    }
+};
+
+// Pass B: the segments that enter sub-block j (>= 1) at `entry`, as corrections corr[cls count
+// + j] to its scan's counts. Items: j - 1 (entries exit_scan[j - 1]) or, with one_j, that
+// sub-block alone from one_entry.
+struct CouponJoinPass {
+    CouponBlock b;
+    std::int32_t* corr;
+    bool one;
+    Index one_j, one_entry;
+
+    RNGVET_HD void operator()(Index item) const
+    {
+        const Index j = one ? one_j : item + 1;
+        Index q = one ? one_entry : b.exit_scan[j - 1];
+        const Index end = b.end(j);
+        for (Index c = 0; c < coupon_classes; ++c)
+            corr[c * b.count + j] = 0;
+        bool joined = false;
+        CouponState s{ 0, 0, 0 };
+        while (q < end) {
+            if (b.start[q] != not_a_start) {
+                joined = true;
+                break;
+            }
+            Index cls = 0;
+            if (!coupon_segment(b.cells, b.size, b.d, q, s, cls)) break;
+            ++corr[cls * b.count + j];
+            s = CouponState{ 0, 0, 0 };
+        }
+        const Index limit = joined ? q : end;
+        for (Index x = b.begin(j); x < limit; ++x)
+            if (b.start[x] != not_a_start) --corr[Index(b.start[x]) * b.count + j];
+        b.exit_true[j] = joined ? b.exit_scan[j] : q;
+        if (j + 1 == b.count) {
+            *b.last_joined = joined ? 1 : 0;
+            if (!joined) b.open[1] = s;
+        }
+    }
+};
+
+// 1 where sub-block j's segments end elsewhere than its scan's.
+struct ExitMoved {
+    const Index* exit_scan;
+    const Index* exit_true;
+
+    RNGVET_HD Index operator()(Index j) const { return exit_scan[j] != exit_true[j] ? 1 : 0; }
+};
+
+// Item i of the counts' table: its class.
+struct ClassOf {
+    Index count;
+
+    RNGVET_HD Index operator()(Index i) const { return i / count; }
+};
+
+class CouponScan {
+public:
+    // Sub-blocks of `sub` numbers (at least 64).
+    CouponScan(Numbers& in, int r, int d, std::size_t max_words, std::size_t sub = 1024)
+        : in_(in)
+        , cell_{ strip_for(in, r, d) }
+        , d_(static_cast<Index>(d))
+        , sub_(std::max<std::size_t>(sub, 64))
+        , words_(max_words)
+        , cells_(max_words)
+        , start_(max_words)
+        , hist_(coupon_classes * count_for(max_words))
+        , corr_(hist_.size())
+        , exit_scan_(count_for(max_words))
+        , exit_true_(exit_scan_.size())
+        , open_(2)
+        , last_joined_(1)
+        , sums_(coupon_classes)
+        , classes_(coupon_classes)
+    {
+    }
+    std::size_t max_words() const { return words_.size(); }
+
+    // Reads the next `size` words (at most max_words) and follows the segments through them from
+    // the open one (reads, seen, distinct; updated): by_class[0..62] the segments that end, by
+    // class. False, with nothing read, where the first fill of the test finds no device memory
+    // to write.
+    bool scan(std::size_t size, long& reads, std::uint64_t& seen, int& distinct,
+        std::vector<long>& by_class)
+    {
+        if (!fill(in_, words_, size, first_fill_)) return false;
+        first_fill_ = false;
+        const Index n = static_cast<Index>(size);
+        const Index count = static_cast<Index>(count_for(size));
+        thrust::transform(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(size),
+            cells_.begin(), cell_);
+        const CouponBlock b{ thrust::raw_pointer_cast(cells_.data()),
+            thrust::raw_pointer_cast(start_.data()), thrust::raw_pointer_cast(hist_.data()),
+            thrust::raw_pointer_cast(exit_scan_.data()),
+            thrust::raw_pointer_cast(exit_true_.data()), thrust::raw_pointer_cast(open_.data()),
+            thrust::raw_pointer_cast(last_joined_.data()), n, static_cast<Index>(sub_), count, d_ };
+        const CouponState carry{ static_cast<Index>(reads), seen, static_cast<Index>(distinct) };
+        const thrust::counting_iterator<Index> index(0);
+        const std::ptrdiff_t cells = static_cast<std::ptrdiff_t>(coupon_classes * count);
+        thrust::for_each(
+            index, index + static_cast<std::ptrdiff_t>(count), CouponScanPass{ b, carry });
+        thrust::fill(corr_.begin(), corr_.begin() + cells, 0);
+        std::int32_t* corr = thrust::raw_pointer_cast(corr_.data());
+        bool last_joined = true;
+        if (count > 1) {
+            thrust::for_each(index, index + static_cast<std::ptrdiff_t>(count - 1),
+                CouponJoinPass{ b, corr, false, 0, 0 });
+            const Index moved
+                = thrust::transform_reduce(index, index + static_cast<std::ptrdiff_t>(count - 1),
+                    ExitMoved{ b.exit_scan, b.exit_true }, Index(0), thrust::plus<Index>());
+            if (moved > 0) {
+                // Some sub-blocks' segments did not join their scan's: follow the true entries
+                // one sub-block after the other.
+                std::vector<Index> scan_exit(count), true_exit(count);
+                thrust::copy(exit_scan_.begin(),
+                    exit_scan_.begin() + static_cast<std::ptrdiff_t>(count), scan_exit.begin());
+                thrust::copy(exit_true_.begin(),
+                    exit_true_.begin() + static_cast<std::ptrdiff_t>(count), true_exit.begin());
+                Index entry = true_exit[0];
+                for (Index j = 1; j < count; ++j) {
+                    if (entry != scan_exit[j - 1]) {
+                        thrust::for_each(
+                            index, index + 1, CouponJoinPass{ b, corr, true, j, entry });
+                        true_exit[j] = exit_true_[static_cast<std::size_t>(j)];
+                    }
+                    entry = true_exit[j];
+                }
+            }
+            last_joined = last_joined_[0] != 0;
+        }
+        // The block's counts: scans and corrections, summed by class.
+        thrust::transform(hist_.begin(), hist_.begin() + cells, corr_.begin(), hist_.begin(),
+            thrust::plus<std::int32_t>());
+        thrust::reduce_by_key(thrust::make_transform_iterator(index, ClassOf{ count }),
+            thrust::make_transform_iterator(index + cells, ClassOf{ count }), hist_.begin(),
+            classes_.begin(), sums_.begin());
+        std::vector<std::int32_t> sums(coupon_classes);
+        thrust::copy(sums_.begin(), sums_.end(), sums.begin());
+        for (std::size_t c = 0; c < sums.size(); ++c)
+            by_class[c] = sums[c];
+        const CouponState open = open_[last_joined ? 0 : 1];
+        reads = static_cast<long>(open.reads);
+        seen = open.seen;
+        distinct = static_cast<int>(open.distinct);
+        return true;
+    }
+
+private:
+    std::size_t count_for(std::size_t size) const { return std::max<std::size_t>(1, size / sub_); }
+
+    Numbers& in_;
+    CouponCell cell_;
+    Index d_;
+    std::size_t sub_;
+    bool first_fill_ = true;
+    thrust::device_vector<Word> words_;
+    thrust::device_vector<unsigned char> cells_, start_;
+    thrust::device_vector<std::int32_t> hist_, corr_;
+    thrust::device_vector<Index> exit_scan_, exit_true_;
+    thrust::device_vector<CouponState> open_;
+    thrust::device_vector<Index> last_joined_;
+    thrust::device_vector<std::int32_t> sums_;
+    thrust::device_vector<Index> classes_;
+};
 
 } // namespace rngvet::native::device_counts

@@ -51,4 +51,40 @@ std::optional<std::vector<long>> device_matrix_rank_counts(
         [&] { return device_counts::matrix_rank_counts(in, N, n, r, s, l, k); });
 }
 
+namespace {
+
+class CudaCouponScan : public DeviceCouponScan {
+public:
+    CudaCouponScan(Numbers& in, int r, int d)
+        : in_(in)
+        , scan_(in, r, d, device_counts::chunk_words)
+    {
+    }
+    std::size_t max_words() const override { return scan_.max_words(); }
+    bool scan(std::size_t size, long& reads, std::uint64_t& seen, int& distinct,
+        std::vector<long>& by_class) override
+    {
+        return on_device(in_, "sknuth_CouponCollector", [&]() -> std::optional<bool> {
+            if (!scan_.scan(size, reads, seen, distinct, by_class)) return std::nullopt;
+            return true;
+        }).value_or(false);
+    }
+
+private:
+    Numbers& in_;
+    device_counts::CouponScan scan_;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers& in, int r, int d)
+{
+    if (!in.fill_device(nullptr, 0)) return nullptr;
+    return on_device(in, "sknuth_CouponCollector",
+        [&]() -> std::optional<std::unique_ptr<DeviceCouponScan>> {
+            return std::make_unique<CudaCouponScan>(in, r, d);
+        })
+        .value_or(nullptr);
+}
+
 } // namespace rngvet::native

@@ -9,4 +9,9 @@ std::optional<std::vector<long>> device_matrix_rank_counts(Numbers&, long, long,
     return std::nullopt;
 }
 
+std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers&, int, int)
+{
+    return nullptr;
+}
+
 } // namespace rngvet::native

@@ -19,6 +19,7 @@
 
 #include "classes.hpp"
 #include "device.hpp"
+#include "device_matrix.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -629,6 +630,10 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
     std::vector<unsigned char> values(cells.exact() ? 0 : words.size());
     std::vector<long> counts(static_cast<std::size_t>(t) + 1);
 
+    // On the device the stream runs on, where it is a CUDA one: each block's scan.
+    std::unique_ptr<DeviceCouponScan> on_device = device_coupon_scan(in, r, d);
+    std::vector<long> by_class(static_cast<std::size_t>(t) + 1);
+
     for (long rep = 0; rep < N; ++rep) {
         std::fill(counts.begin(), counts.end(), 0);
         CouponState state(d, loc);
@@ -639,6 +644,19 @@ Chi2Outcome coupon_collector_test(Numbers& in, long N, long n, int r, int d)
             // The current segment reads at least one more number per value not yet seen, or
             // until its 61st; every later segment reads at least d.
             const long bound = std::min<long>(d - distinct, t - 1 - reads) + (n - done - 1) * dl;
+            if (on_device) {
+                const std::size_t size = static_cast<std::size_t>(
+                    std::min<long>(bound, static_cast<long>(on_device->max_words())));
+                if (on_device->scan(size, state.reads, state.seen, state.distinct, by_class)) {
+                    for (std::size_t c = 0; c < by_class.size(); ++c) {
+                        if (by_class[c] == 0) continue;
+                        counts[static_cast<std::size_t>(loc[c])] += by_class[c];
+                        done += by_class[c];
+                    }
+                    continue;
+                }
+                on_device.reset(); // nothing read: this block and the rest on the host
+            }
             const std::size_t size
                 = static_cast<std::size_t>(std::min<long>(bound, static_cast<long>(words.size())));
             in.read(words.data(), size);
