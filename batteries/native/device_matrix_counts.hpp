@@ -337,15 +337,17 @@ inline std::optional<std::vector<long>> matrix_rank_counts(Numbers& in, long N, 
 // the segment open at a block's end goes on in the next (its length and values seen).
 //
 // Segments are sequential: where one begins depends on where the one before ended. A block is
-// cut into sub-blocks, each scanned by one thread (pass A): the first from the open segment, the
-// others as if a segment began at their first number, marking where their segments begin. Each
-// sub-block after the first then follows the segments that really enter it, from the end of the
-// one before (pass B, as if that one's scan was right), until one of them begins where a marked
-// one does: from there on both are the same segments, so the sub-block's counts are corrected by
-// the segments before that point, and it ends where its scan ended. Where no such point comes
-// (segments of 61 numbers, of a stream of equal values, keep their offsets), the sub-block ends
-// elsewhere and the next is followed again from its true entry, one sub-block after the other.
-// The counts are integers, the CPU path's whatever the order of the work.
+// cut into sub-blocks of at least 64 numbers, so that the first segment that begins in a
+// sub-block does so at one of its first 61 numbers (a segment reads at most 61). Pass 1: for
+// each sub-block and each of these 61 entries, where the segments from that entry leave the
+// sub-block (the first segment that begins past its end), one thread per sub-block; the walks
+// from later entries stop where they reach a segment start of an earlier one (the same segments
+// from there on), so that 61 walks cost little more than one where segments join, and 61 at most
+// where they never do (a stream of equal values: segments of 61 numbers keep their offsets).
+// Then the host follows the true entries from sub-block to sub-block through these exits (the
+// first sub-block's from the segment open before the block), and pass 2 counts each sub-block's
+// segments from its true entry, the last one's open segment left for the next block. The counts
+// are integers, the CPU path's whatever the order of the work.
 
 // A segment's state: numbers read, the values seen, how many distinct.
 struct CouponState {
@@ -356,7 +358,9 @@ struct CouponState {
 
 // The segment classes: lengths 1..61 (d or more in fact), and 62 (61 numbers without all d).
 constexpr Index coupon_classes = 63;
-constexpr unsigned char not_a_start = 255;
+// The entries of a sub-block: its first 61 numbers.
+constexpr Index coupon_entries = 61;
+constexpr unsigned char no_walk = 255;
 
 // StripL(r, d) of a word (at most d <= 61).
 struct CouponCell {
@@ -386,95 +390,83 @@ RNGVET_HD bool coupon_segment(
     return false;
 }
 
-// The sub-blocks of a block of `size` numbers: `count` of `sub` numbers, the last one longer
-// (sub >= 64, so that a segment that begins in one of them ends before the block's last
-// sub-block ends, or in it).
+// The sub-blocks of a block of `size` numbers: `count` of `sub` numbers, the last one longer.
 struct CouponBlock {
     const unsigned char* cells;
-    unsigned char* start; // where a segment of a sub-block's scan begins: its class
-    std::int32_t* hist; // hist[cls count + j]: sub-block j's segments by class
-    Index* exit_scan; // where the segment after sub-block j's last begins (its scan)
-    Index* exit_true; // the same for the segments that really enter it
-    CouponState* open; // [0]: the last sub-block's open segment by its scan, [1]: really
-    Index* last_joined; // whether the last sub-block's segments joined its scan's
     Index size, sub, count, d;
 
     RNGVET_HD Index begin(Index j) const { return j * sub; }
     RNGVET_HD Index end(Index j) const { return j + 1 == count ? size : (j + 1) * sub; }
 };
 
-// Pass A: sub-block j's scan (the first from the open segment `carry`).
-struct CouponScanPass {
+// Pass 1, sub-block j (not the last): exits[j 61 + e], where the segments entering at its
+// number e leave it (counted from its end); sub-block 0 from the open segment `carry` only
+// (exits[0]). walk[x]: the first entry whose segments begin at x.
+struct CouponExits {
     CouponBlock b;
     CouponState carry;
+    unsigned char* walk;
+    unsigned char* exits;
 
     RNGVET_HD void operator()(Index j) const
     {
-        const Index end = b.end(j);
-        for (Index x = b.begin(j); x < end; ++x)
-            b.start[x] = not_a_start;
-        for (Index c = 0; c < coupon_classes; ++c)
-            b.hist[c * b.count + j] = 0;
-        CouponState s = j == 0 ? carry : CouponState{ 0, 0, 0 };
-        Index p = b.begin(j), cls = 0;
-        while (p < end) {
-            const Index at = p;
-            if (!coupon_segment(b.cells, b.size, b.d, p, s, cls)) break;
-            ++b.hist[cls * b.count + j];
-            b.start[at] = static_cast<unsigned char>(cls);
-            s = CouponState{ 0, 0, 0 };
-        }
-        if (j + 1 == b.count) b.open[0] = s;
-        b.exit_scan[j] = p;
-        b.exit_true[j] = p;
-    }
-};
-
-// Pass B: the segments that enter sub-block j (>= 1) at `entry`, as corrections corr[cls count
-// + j] to its scan's counts. Items: j - 1 (entries exit_scan[j - 1]) or, with one_j, that
-// sub-block alone from one_entry.
-struct CouponJoinPass {
-    CouponBlock b;
-    std::int32_t* corr;
-    bool one;
-    Index one_j, one_entry;
-
-    RNGVET_HD void operator()(Index item) const
-    {
-        const Index j = one ? one_j : item + 1;
-        Index q = one ? one_entry : b.exit_scan[j - 1];
-        const Index end = b.end(j);
-        for (Index c = 0; c < coupon_classes; ++c)
-            corr[c * b.count + j] = 0;
-        bool joined = false;
-        CouponState s{ 0, 0, 0 };
-        while (q < end) {
-            if (b.start[q] != not_a_start) {
-                joined = true;
-                break;
+        const Index begin = b.begin(j), end = b.end(j);
+        if (j == 0) {
+            CouponState s = carry;
+            Index p = 0, cls = 0;
+            while (p < end) {
+                coupon_segment(b.cells, b.size, b.d, p, s, cls);
+                s = CouponState{ 0, 0, 0 };
             }
-            Index cls = 0;
-            if (!coupon_segment(b.cells, b.size, b.d, q, s, cls)) break;
-            ++corr[cls * b.count + j];
-            s = CouponState{ 0, 0, 0 };
+            exits[0] = static_cast<unsigned char>(p - end);
+            return;
         }
-        const Index limit = joined ? q : end;
-        for (Index x = b.begin(j); x < limit; ++x)
-            if (b.start[x] != not_a_start) --corr[Index(b.start[x]) * b.count + j];
-        b.exit_true[j] = joined ? b.exit_scan[j] : q;
-        if (j + 1 == b.count) {
-            *b.last_joined = joined ? 1 : 0;
-            if (!joined) b.open[1] = s;
+        for (Index x = begin; x < end; ++x)
+            walk[x] = no_walk;
+        for (Index e = 0; e < coupon_entries; ++e) {
+            Index p = begin + e, exit = 0;
+            for (;;) {
+                if (p >= end) {
+                    exit = p - end;
+                    break;
+                }
+                if (walk[p] != no_walk) {
+                    exit = exits[j * coupon_entries + walk[p]];
+                    break;
+                }
+                walk[p] = static_cast<unsigned char>(e);
+                CouponState s{ 0, 0, 0 };
+                Index cls = 0;
+                coupon_segment(b.cells, b.size, b.d, p, s, cls);
+            }
+            exits[j * coupon_entries + e] = static_cast<unsigned char>(exit);
         }
     }
 };
 
-// 1 where sub-block j's segments end elsewhere than its scan's.
-struct ExitMoved {
-    const Index* exit_scan;
-    const Index* exit_true;
+// Pass 2, sub-block j: its segments from its true entry (sub-block 0: the open segment `carry`)
+// by class, hist[cls count + j]; the last one's open segment into *open.
+struct CouponCount {
+    CouponBlock b;
+    CouponState carry;
+    const Index* entry;
+    std::int32_t* hist;
+    CouponState* open;
 
-    RNGVET_HD Index operator()(Index j) const { return exit_scan[j] != exit_true[j] ? 1 : 0; }
+    RNGVET_HD void operator()(Index j) const
+    {
+        for (Index c = 0; c < coupon_classes; ++c)
+            hist[c * b.count + j] = 0;
+        const Index end = b.end(j);
+        CouponState s = j == 0 ? carry : CouponState{ 0, 0, 0 };
+        Index p = entry[j], cls = 0;
+        while (p < end) {
+            if (!coupon_segment(b.cells, b.size, b.d, p, s, cls)) break;
+            ++hist[cls * b.count + j];
+            s = CouponState{ 0, 0, 0 };
+        }
+        if (j + 1 == b.count) *open = s;
+    }
 };
 
 // Item i of the counts' table: its class.
@@ -494,15 +486,15 @@ public:
         , sub_(std::max<std::size_t>(sub, 64))
         , words_(max_words)
         , cells_(max_words)
-        , start_(max_words)
+        , walk_(max_words)
+        , exits_(coupon_entries * count_for(max_words))
+        , entry_(count_for(max_words))
         , hist_(coupon_classes * count_for(max_words))
-        , corr_(hist_.size())
-        , exit_scan_(count_for(max_words))
-        , exit_true_(exit_scan_.size())
-        , open_(2)
-        , last_joined_(1)
+        , open_(1)
         , sums_(coupon_classes)
         , classes_(coupon_classes)
+        , exits_host_(exits_.size())
+        , entry_host_(entry_.size())
     {
     }
     std::size_t max_words() const { return words_.size(); }
@@ -516,52 +508,38 @@ public:
     {
         if (!fill(in_, words_, size, first_fill_)) return false;
         first_fill_ = false;
-        const Index n = static_cast<Index>(size);
         const Index count = static_cast<Index>(count_for(size));
         thrust::transform(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(size),
             cells_.begin(), cell_);
-        const CouponBlock b{ thrust::raw_pointer_cast(cells_.data()),
-            thrust::raw_pointer_cast(start_.data()), thrust::raw_pointer_cast(hist_.data()),
-            thrust::raw_pointer_cast(exit_scan_.data()),
-            thrust::raw_pointer_cast(exit_true_.data()), thrust::raw_pointer_cast(open_.data()),
-            thrust::raw_pointer_cast(last_joined_.data()), n, static_cast<Index>(sub_), count, d_ };
+        const CouponBlock b{ thrust::raw_pointer_cast(cells_.data()), static_cast<Index>(size),
+            static_cast<Index>(sub_), count, d_ };
         const CouponState carry{ static_cast<Index>(reads), seen, static_cast<Index>(distinct) };
         const thrust::counting_iterator<Index> index(0);
-        const std::ptrdiff_t cells = static_cast<std::ptrdiff_t>(coupon_classes * count);
-        thrust::for_each(
-            index, index + static_cast<std::ptrdiff_t>(count), CouponScanPass{ b, carry });
-        thrust::fill(corr_.begin(), corr_.begin() + cells, 0);
-        std::int32_t* corr = thrust::raw_pointer_cast(corr_.data());
-        bool last_joined = true;
+
+        // The true entries, sub-block after sub-block, through the exits.
+        entry_host_[0] = 0;
         if (count > 1) {
             thrust::for_each(index, index + static_cast<std::ptrdiff_t>(count - 1),
-                CouponJoinPass{ b, corr, false, 0, 0 });
-            const Index moved
-                = thrust::transform_reduce(index, index + static_cast<std::ptrdiff_t>(count - 1),
-                    ExitMoved{ b.exit_scan, b.exit_true }, Index(0), thrust::plus<Index>());
-            if (moved > 0) {
-                // Some sub-blocks' segments did not join their scan's: follow the true entries
-                // one sub-block after the other.
-                std::vector<Index> scan_exit(count), true_exit(count);
-                thrust::copy(exit_scan_.begin(),
-                    exit_scan_.begin() + static_cast<std::ptrdiff_t>(count), scan_exit.begin());
-                thrust::copy(exit_true_.begin(),
-                    exit_true_.begin() + static_cast<std::ptrdiff_t>(count), true_exit.begin());
-                Index entry = true_exit[0];
-                for (Index j = 1; j < count; ++j) {
-                    if (entry != scan_exit[j - 1]) {
-                        thrust::for_each(
-                            index, index + 1, CouponJoinPass{ b, corr, true, j, entry });
-                        true_exit[j] = exit_true_[static_cast<std::size_t>(j)];
-                    }
-                    entry = true_exit[j];
-                }
+                CouponExits{ b, carry, thrust::raw_pointer_cast(walk_.data()),
+                    thrust::raw_pointer_cast(exits_.data()) });
+            const std::ptrdiff_t table = static_cast<std::ptrdiff_t>(coupon_entries * (count - 1));
+            thrust::copy(exits_.begin(), exits_.begin() + table, exits_host_.begin());
+            Index at = 0; // the entry's number in its sub-block
+            for (Index j = 0; j + 1 < count; ++j) {
+                at = exits_host_[static_cast<std::size_t>(j * coupon_entries + at)];
+                entry_host_[static_cast<std::size_t>(j + 1)] = b.end(j) + at;
             }
-            last_joined = last_joined_[0] != 0;
+            thrust::copy(entry_host_.begin(),
+                entry_host_.begin() + static_cast<std::ptrdiff_t>(count), entry_.begin());
+        } else {
+            entry_[0] = 0;
         }
-        // The block's counts: scans and corrections, summed by class.
-        thrust::transform(hist_.begin(), hist_.begin() + cells, corr_.begin(), hist_.begin(),
-            thrust::plus<std::int32_t>());
+
+        // The segments of each sub-block, summed by class.
+        const std::ptrdiff_t cells = static_cast<std::ptrdiff_t>(coupon_classes * count);
+        thrust::for_each(index, index + static_cast<std::ptrdiff_t>(count),
+            CouponCount{ b, carry, thrust::raw_pointer_cast(entry_.data()),
+                thrust::raw_pointer_cast(hist_.data()), thrust::raw_pointer_cast(open_.data()) });
         thrust::reduce_by_key(thrust::make_transform_iterator(index, ClassOf{ count }),
             thrust::make_transform_iterator(index + cells, ClassOf{ count }), hist_.begin(),
             classes_.begin(), sums_.begin());
@@ -569,7 +547,7 @@ public:
         thrust::copy(sums_.begin(), sums_.end(), sums.begin());
         for (std::size_t c = 0; c < sums.size(); ++c)
             by_class[c] = sums[c];
-        const CouponState open = open_[last_joined ? 0 : 1];
+        const CouponState open = open_[0];
         reads = static_cast<long>(open.reads);
         seen = open.seen;
         distinct = static_cast<int>(open.distinct);
@@ -585,13 +563,14 @@ private:
     std::size_t sub_;
     bool first_fill_ = true;
     thrust::device_vector<Word> words_;
-    thrust::device_vector<unsigned char> cells_, start_;
-    thrust::device_vector<std::int32_t> hist_, corr_;
-    thrust::device_vector<Index> exit_scan_, exit_true_;
+    thrust::device_vector<unsigned char> cells_, walk_, exits_;
+    thrust::device_vector<Index> entry_;
+    thrust::device_vector<std::int32_t> hist_;
     thrust::device_vector<CouponState> open_;
-    thrust::device_vector<Index> last_joined_;
     thrust::device_vector<std::int32_t> sums_;
     thrust::device_vector<Index> classes_;
+    std::vector<unsigned char> exits_host_;
+    std::vector<Index> entry_host_;
 };
 
 } // namespace rngvet::native::device_counts
