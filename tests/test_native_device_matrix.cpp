@@ -201,9 +201,9 @@ std::vector<Case> cases()
             v.push_back({ name, N, 301, row.r, row.s, row.l, row.k, 10, 4099 });
         else if (row.l <= 300)
             v.push_back({ name, N, 6, row.r, row.s, row.l, row.k, 0.5, 4099 });
-        else if (row.l <= 1200) // a batch of a few matrices, fills of a few rows
+        else if (row.l <= 1200) // batches of one or two matrices, fills of a few rows
             v.push_back({ name, 1, 3, row.r, row.s, row.l, row.k, 0.5, std::size_t(1) << 15 });
-        else // 5000 x 5000: two batches
+        else // 5000 x 5000: a batch per matrix
             v.push_back({ name, 1, 3, row.r, row.s, row.l, row.k, 0.5, std::size_t(1) << 19 });
     }
     v.push_back({ "k5_s10", 2, 500, 3, 10, 5, 5, 10, 4099 });
@@ -237,7 +237,7 @@ TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     const std::string& stream = std::get<1>(GetParam());
-    // 5000 x 5000 on three streams only (about 5 million numbers and 10^9 word operations a run).
+    // 5000 x 5000 on three streams only (up to 5 million numbers and 10^9 word operations a run).
     if (c.l >= 5000 && stream != "mt19937" && stream != "grid" && stream != "wide60")
         GTEST_SKIP() << "5000 x 5000 runs on mt19937, grid and wide60";
     MinExpected min_expected(c.min_expected);
