@@ -289,8 +289,9 @@ struct CorrPair {
 
 // For each of N replications of n blocks: the table of the pairs of successive weights, then
 // done(replication, table) (device_bits.hpp). A chunk is whole blocks (at most max_words numbers
-// where a block fits; with L < s a multiple of s / L blocks, and the last chunk of a replication
-// ends with the n % (s / L) blocks of one more number, as the CPU path reads them). False, with
+// where a block fits; with L < s a multiple of s / L blocks, at most max_words of them where s / L
+// fit, and the last chunk of a replication ends with the n % (s / L) blocks of one more number,
+// as the CPU path reads them). False, with
 // nothing read and done never called, where `in` cannot write device memory.
 template <class Done>
 bool hamming_corr_counts(Numbers& in, long N, long n_long, int r, int s, int L, const Done& done,
@@ -300,8 +301,9 @@ bool hamming_corr_counts(Numbers& in, long N, long n_long, int r, int s, int L, 
     const BitBlocks g = bit_blocks_for(in, r, s, L);
     const std::uint64_t n = static_cast<std::uint64_t>(n_long);
     const std::uint64_t chunk_blocks = std::min(n,
-        g.long_blocks ? std::max<std::uint64_t>(1, max_words / g.words_per_block)
-                      : std::max<std::uint64_t>(1, max_words) * g.blocks_per_word);
+        g.long_blocks
+            ? std::max<std::uint64_t>(1, max_words / g.words_per_block)
+            : std::max<std::uint64_t>(1, max_words / g.blocks_per_word) * g.blocks_per_word);
     auto words_of = [&g](std::uint64_t nb) -> std::size_t {
         if (g.long_blocks) return static_cast<std::size_t>(nb * g.words_per_block);
         return static_cast<std::size_t>((nb + g.blocks_per_word - 1) / g.blocks_per_word);
@@ -365,8 +367,8 @@ struct PartWeight {
 // blocks of L / s (+1) numbers each, read in chunks of at most max_words numbers that need not
 // end with a block: a chunk's parts of blocks are summed by block, and the part of a block the
 // chunk ends in is carried into the next chunk's first. Short blocks (L < s): the s / L blocks of
-// each of ceil(K / (s / L)) numbers. False, with nothing read and done never called, where `in`
-// cannot write device memory.
+// each of ceil(K / (s / L)) numbers, at most max_words blocks a chunk where s / L fit. False, with
+// nothing read and done never called, where `in` cannot write device memory.
 template <class Done>
 bool hamming_weight_blocks(Numbers& in, long N, long n, int r, int s, long L, const Done& done,
     std::size_t max_words = chunk_words)
@@ -377,8 +379,11 @@ bool hamming_weight_blocks(Numbers& in, long N, long n, int r, int s, long L, co
     const std::uint64_t total = g.long_blocks
         ? K * g.words_per_block
         : K / g.blocks_per_word + (K % g.blocks_per_word > 0 ? 1 : 0);
-    const std::size_t chunk = static_cast<std::size_t>(
-        std::min<std::uint64_t>(total, std::max<std::size_t>(1, max_words)));
+    // Short blocks: at most max_words blocks (s / L of them a number) in a chunk.
+    const std::size_t most
+        = g.long_blocks ? max_words : max_words / static_cast<std::size_t>(g.blocks_per_word);
+    const std::size_t chunk
+        = static_cast<std::size_t>(std::min<std::uint64_t>(total, std::max<std::size_t>(1, most)));
     // Blocks met by a chunk: long, at most chunk / words_per_block + 2; short, s / L a word.
     const std::size_t outputs = g.long_blocks
         ? std::min<std::size_t>(chunk, chunk / static_cast<std::size_t>(g.words_per_block) + 2)
