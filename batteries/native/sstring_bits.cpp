@@ -845,8 +845,7 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
     threads = static_cast<int>(std::max<std::size_t>(1,
         std::min<std::size_t>(static_cast<std::size_t>(threads),
             (std::size_t(256) << 20) / (cells * sizeof(std::uint64_t)))));
-    std::vector<std::vector<std::uint64_t>> tables(
-        static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
+    std::vector<std::vector<std::uint64_t>> tables; // the CPU path's, one per thread
     std::vector<long> table(cells);
     Buffers buffers;
     const int junk = L + 1;
@@ -890,6 +889,8 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
             add_replication();
         });
 
+    if (!on_device)
+        tables.assign(static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
     for (long seq = 1; seq <= N && !on_device; ++seq) {
         for (auto& t : tables)
             std::fill(t.begin(), t.end(), 0);
