@@ -25,6 +25,7 @@
 // phrase skips the levels above them, and parses replications in parallel.
 #include "bit_runs.hpp"
 
+#include "device_bits.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -408,6 +409,21 @@ AutoCorResult auto_cor(Numbers& in, const AutoCorParams& p, int threads)
     sres_InitBasic(res.get(), N, autocor_name);
     AutoCorResult out;
 
+    auto add = [&](std::uint64_t A) {
+        const double x = 2.0 * (static_cast<double>(A) - static_cast<double>(n - d) / 2.0)
+            / std::sqrt(static_cast<double>(n - d));
+        statcoll_AddObs(res->sVal1, x);
+        out.differing.push_back(static_cast<unsigned long>(A));
+    };
+    // On the device the stream runs on, where it is a CUDA one: every replication's A.
+    if (const auto on_device = device_auto_cor_differing(in, N, K, r, s, d)) {
+        for (const std::uint64_t A : *on_device)
+            add(A);
+        close_normal(res.get(), N);
+        out.basic = copy_basic(res.get());
+        return out;
+    }
+
     // words[0, q + 1) carry the last q + 1 numbers of the previous block.
     const std::size_t block = std::max(chunk_words, q + 1);
     std::vector<std::uint64_t> words(q + 1 + block);
@@ -442,10 +458,7 @@ AutoCorResult auto_cor(Numbers& in, const AutoCorParams& p, int threads)
             std::memmove(words.data(), words.data() + ready, (held - ready) * sizeof(words[0]));
             held -= ready;
         }
-        const double x = 2.0 * (static_cast<double>(A) - static_cast<double>(n - d) / 2.0)
-            / std::sqrt(static_cast<double>(n - d));
-        statcoll_AddObs(res->sVal1, x);
-        out.differing.push_back(static_cast<unsigned long>(A));
+        add(A);
     }
     close_normal(res.get(), N);
     out.basic = copy_basic(res.get());

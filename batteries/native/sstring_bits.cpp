@@ -25,6 +25,7 @@
 //   its order, and the chi-square, gofw, fbar and sres stages are TestU01's own functions.
 #include "sstring_bits.hpp"
 
+#include "device_bits.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -742,10 +743,23 @@ void hamming_weight2(
     const Blocks g(r, s, L);
     const bool popcnt = has_popcnt();
     const double L2 = static_cast<double>(L) / 2.0;
+    // On the device the stream runs on, where it is a CUDA one: the weights of the blocks, in
+    // order, summed here as below.
+    std::vector<double> device_x2(static_cast<std::size_t>(N), 0.0);
+    const bool on_device = device_hamming_weights(
+        in, N, n, r, s, L, [&](long seq, const long* weights, std::size_t count) {
+            double& X2 = device_x2[static_cast<std::size_t>(seq)];
+            for (std::size_t b = 0; b < count; ++b) {
+                const int c = static_cast<int>(weights[b]);
+                X2 += (c - L2) * (c - L2);
+            }
+        });
     Buffers buffers;
     for (long seq = 1; seq <= N; ++seq) {
         double X2 = 0.0;
-        if (g.long_blocks) {
+        if (on_device) {
+            X2 = device_x2[static_cast<std::size_t>(seq - 1)];
+        } else if (g.long_blocks) {
             const std::uint64_t words
                 = static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(g.words_per_block);
             const std::uint64_t chunk_records = chunk_words / grain_words * grain_words;
@@ -831,8 +845,7 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
     threads = static_cast<int>(std::max<std::size_t>(1,
         std::min<std::size_t>(static_cast<std::size_t>(threads),
             (std::size_t(256) << 20) / (cells * sizeof(std::uint64_t)))));
-    std::vector<std::vector<std::uint64_t>> tables(
-        static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
+    std::vector<std::vector<std::uint64_t>> tables; // the CPU path's, one per thread
     std::vector<long> table(cells);
     Buffers buffers;
     const int junk = L + 1;
@@ -857,7 +870,28 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
                              : g.short_block(in, *record, g.blocks_per_word - 1);
     };
 
-    for (long seq = 1; seq <= N; ++seq) {
+    // One replication's statistic from its table, as sstring_HammingCorr.
+    auto add_replication = [&]() {
+        double Sum = 0.0;
+        for (int i = 0; i <= L; ++i)
+            for (int j = 0; j <= L; ++j)
+                Sum += static_cast<double>(
+                           table[static_cast<std::size_t>(i) * row + static_cast<std::size_t>(j)])
+                    * (i - L / 2.0) * (j - L / 2.0);
+        Sum = Sum * 4.0 / (L * std::sqrt(static_cast<double>(n) - 1.0));
+        statcoll_AddObs(res->sVal1, Sum);
+    };
+    // On the device the stream runs on, where it is a CUDA one: each replication's table.
+    const bool on_device = device_hamming_corr_tables(
+        in, N, n, r, s, L, [&](long, const std::vector<std::uint64_t>& counts) {
+            for (std::size_t i = 0; i < cells; ++i)
+                table[i] = static_cast<long>(counts[i]);
+            add_replication();
+        });
+
+    if (!on_device)
+        tables.assign(static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
+    for (long seq = 1; seq <= N && !on_device; ++seq) {
         for (auto& t : tables)
             std::fill(t.begin(), t.end(), 0);
         int carried = junk; // the previous chunk's last weight
@@ -892,15 +926,7 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
                 pre = x;
             }
         }
-
-        double Sum = 0.0;
-        for (int i = 0; i <= L; ++i)
-            for (int j = 0; j <= L; ++j)
-                Sum += static_cast<double>(
-                           table[static_cast<std::size_t>(i) * row + static_cast<std::size_t>(j)])
-                    * (i - L / 2.0) * (j - L / 2.0);
-        Sum = Sum * 4.0 / (L * std::sqrt(static_cast<double>(n) - 1.0));
-        statcoll_AddObs(res->sVal1, Sum);
+        add_replication();
     }
     if (counters != nullptr) *counters = table;
 
