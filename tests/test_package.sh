@@ -39,10 +39,10 @@ done
 # Lintian: no error and no warning in any package (its overrides, if any, give their reasons).
 command -v lintian >/dev/null || fail "lintian is not installed (scripts/setup installs it)"
 for deb in "${debs[@]}"; do
-    lintian --fail-on error,warning --display-info "$deb" >"$work/lintian.log" 2>&1 \
-        || { cat "$work/lintian.log"; fail "lintian $(basename "$deb")"; }
-    echo "lintian $(basename "$deb"): $(wc -l <"$work/lintian.log") notes"
-    cat "$work/lintian.log"
+    lintian --fail-on error,warning --display-info "$deb" >"$work/lintian.log" 2>"$work/lintian.err" \
+        || { cat "$work/lintian.log" "$work/lintian.err"; fail "lintian $(basename "$deb")"; }
+    echo "lintian $(basename "$deb"): no error, no warning; $(grep -c '^I: ' "$work/lintian.log") notes of information"
+    sed 's/^/  /' "$work/lintian.log"
 done
 
 # Depends: no package names CUDA (its runtime is inside, its driver found at run time); the
@@ -102,7 +102,7 @@ while IFS= read -r f; do
             fail "${f#"$root"} needs a CUDA library: $needed"
         fi
     fi
-done < <(find "$root/usr" -type f \( -perm -u+x -o -name '*.so*' -o -name '*.a' \) | sort)
+done < <(find "$root/usr" -type f \( -perm -u+x -o -name '*.so*' \) | sort)
 if readelf -d "$root/usr/bin/rngvet" | grep -q 'NEEDED.*librngvet\.so'; then
     dpkg-deb --field "$runtime" Depends | grep -q librngvet0 || fail "rngvet links librngvet.so.0 without depending on librngvet0"
 else
@@ -110,28 +110,29 @@ else
 fi
 
 # Hiding CUDA: in a mount namespace (root, unshare), the toolkit's folders become empty and the
-# driver's files empty (so ld.so and dlopen find no libcuda), with PATH and the toolkit's
+# driver's files and nvcc's wrappers empty (so ld.so and dlopen find no libcuda), with PATH and the toolkit's
 # variables cleared too; elsewhere the environment alone (PATH, CUDAToolkit_ROOT pointing
 # nowhere, CUDACXX naming no compiler; a driver installed on the machine stays visible).
 mkdir -p "$work/empty" "$work/no-cuda"
 : >"$work/empty-file"
 path_without_cuda=$(tr ':' '\n' <<<"$PATH" | grep -v cuda | paste -sd: -)
-hide_env=(env -u CUDA_PATH -u CUDA_HOME -u CUDACXX "PATH=$path_without_cuda"
-    "CUDAToolkit_ROOT=$work/no-cuda" "LD_LIBRARY_PATH=$libdir")
+hide_env=(env -u CUDA_PATH -u CUDA_HOME -u CUDACXX -u CUDAToolkit_ROOT "PATH=$path_without_cuda"
+    "LD_LIBRARY_PATH=$libdir")
 if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
     hiding=namespace
-    driver_files=$(ldconfig -p | awk '/libcuda\.so/ { print $NF }' | sort -u | tr '\n' ' ')
+    # The driver's files, and nvcc wherever PATH has it outside the toolkit (a wrapper script).
+    driver_files=$( (ldconfig -p | awk '/libcuda\.so/ { print $NF }'; which -a nvcc || true) | sort -u | tr '\n' ' ')
     without_cuda() {
         unshare -m bash -c 'empty=$1 empty_file=$2 drivers=$3; shift 3
             for d in /usr/local/cuda*; do [ -d "$d" ] && mount --bind "$empty" "$d"; done
             for f in $drivers; do [ -e "$f" ] && mount --bind "$empty_file" "$(realpath "$f")"; done
             exec "$@"' bash "$work/empty" "$work/empty-file" "$driver_files" "${hide_env[@]}" "$@"
     }
-    without_cuda bash -c '! command -v nvcc && ! ls /usr/local/cuda*/lib*/libcudart* && ! [ -s "$(ldconfig -p | awk "/libcuda\.so\.1/ { print \$NF; exit }")" ]' \
+    without_cuda bash -c '! nvcc --version && ! ls /usr/local/cuda*/lib*/libcudart* && ! [ -s "$(ldconfig -p | awk "/libcuda\.so\.1/ { print \$NF; exit }")" ]' \
         >/dev/null 2>&1 || fail "the namespace still shows CUDA"
 else
     hiding=environment
-    without_cuda() { "${hide_env[@]}" CUDACXX="$work/no-cuda/nvcc" "$@"; }
+    without_cuda() { "${hide_env[@]}" CUDAToolkit_ROOT="$work/no-cuda" CUDACXX="$work/no-cuda/nvcc" "$@"; }
 fi
 echo "CUDA hidden by: $hiding"
 export LD_LIBRARY_PATH=$libdir
@@ -239,9 +240,9 @@ if [ "$cuda_build" = ON ]; then
     without_cuda cmake -S "$work/static_probe" -B "$work/static_probe/build" \
         -DCMAKE_PREFIX_PATH="$root/usr" >"$work/probe.log" 2>&1 \
         && fail "find_package(rngvet COMPONENTS static) succeeded without CUDAToolkit"
-    grep -q 'dependency CUDAToolkit could not be found' "$work/probe.log" \
+    grep -q 'rngvet::rngvet_static (component static) needs CUDAToolkit' "$work/probe.log" \
         || { cat "$work/probe.log"; fail "find_package(rngvet COMPONENTS static) without CUDAToolkit"; }
-    echo "find_package(rngvet COMPONENTS static) without CUDA: $(grep -m1 'dependency CUDAToolkit' "$work/probe.log" | sed 's/^ *//')"
+    echo "find_package(rngvet COMPONENTS static) without CUDA: $(sed -n '/Reason given by package:/,/none of it/p' "$work/probe.log" | tr -s ' \n' ' ')"
 else
     [ -x "$work/examples/mcpi_static" ] || fail "mcpi_static was not built"
     static_programs+=("$work/examples/mcpi_static")

@@ -8,7 +8,6 @@
 #include <cuda_runtime.h>
 #include <curand.h>
 #include <dlfcn.h>
-
 #include <iostream>
 #include <string>
 
