@@ -118,7 +118,8 @@ mkdir -p "$work/empty" "$work/no-cuda"
 path_without_cuda=$(tr ':' '\n' <<<"$PATH" | grep -v cuda | paste -sd: -)
 hide_env=(env -u CUDA_PATH -u CUDA_HOME -u CUDACXX -u CUDAToolkit_ROOT "PATH=$path_without_cuda"
     "LD_LIBRARY_PATH=$libdir")
-if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+# RNGVET_TEST_HIDE_CUDA=environment chooses the environment where a namespace could be made.
+if [ "${RNGVET_TEST_HIDE_CUDA:-}" != environment ] && [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
     hiding=namespace
     # The driver's files, and nvcc wherever PATH has it outside the toolkit (a wrapper script).
     driver_files=$( (ldconfig -p | awk '/libcuda\.so/ { print $NF }'; which -a nvcc || true) | sort -u | tr '\n' ' ')
@@ -260,6 +261,14 @@ if [ "$cuda_build" = ON ] && command -v nvcc >/dev/null; then
     needed=$(readelf -d "$work/examples_cuda/mcpi_static" | grep NEEDED || true)
     grep -qE 'librngvet|libcudart' <<<"$needed" && fail "mcpi_static needs: $needed"
     static_programs+=("$work/examples_cuda/mcpi_static")
+    # pkg-config --static: librngvet.a with the libraries of its Libs.private, the toolkit's
+    # folder from the variable cuda_libdir.
+    libs=$(pkg-config --static --libs rngvet | sed "s|-lrngvet |$libdir/librngvet.a |")
+    cc -O2 -o "$work/mcpi_pc_static" "$examples/mcpi.c" $(pkg-config --cflags rngvet) $libs \
+        -L"$(pkg-config --variable=cuda_libdir rngvet)" -lm || fail "mcpi.c with pkg-config --static"
+    needed=$(readelf -d "$work/mcpi_pc_static" | grep NEEDED || true)
+    grep -qE 'librngvet|libcudart' <<<"$needed" && fail "mcpi_pc_static needs: $needed"
+    static_programs+=("$work/mcpi_pc_static")
     [ -x "$work/examples_cuda/mcpi_cuda" ] || fail "mcpi_cuda was not built although nvcc is here"
     echo "mcpi_static and mcpi_cuda built with the toolkit (mcpi_cuda runs on a GPU host only)"
 fi
