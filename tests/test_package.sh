@@ -112,13 +112,16 @@ fi
 # Hiding CUDA: in a mount namespace (root, unshare), the toolkit's folders become empty and the
 # driver's files and nvcc's wrappers empty (so ld.so and dlopen find no libcuda), with PATH and the toolkit's
 # variables cleared too; elsewhere the environment alone (PATH, CUDAToolkit_ROOT pointing
-# nowhere, CUDACXX naming no compiler; a driver installed on the machine stays visible).
+# nowhere, CUDACXX naming no compiler, no folder of PATH with an nvcc, CMake told to find no
+# CUDAToolkit; a driver installed on the machine stays visible).
 mkdir -p "$work/empty" "$work/no-cuda"
 : >"$work/empty-file"
-path_without_cuda=$(tr ':' '\n' <<<"$PATH" | grep -v cuda | paste -sd: -)
+path_without_cuda=$(tr ':' '\n' <<<"$PATH" | while read -r d; do
+    [[ $d == *cuda* || -e $d/nvcc ]] || echo "$d"; done | paste -sd: -)
 hide_env=(env -u CUDA_PATH -u CUDA_HOME -u CUDACXX -u CUDAToolkit_ROOT "PATH=$path_without_cuda"
     "LD_LIBRARY_PATH=$libdir")
 # RNGVET_TEST_HIDE_CUDA=environment chooses the environment where a namespace could be made.
+hide_cmake=()
 if [ "${RNGVET_TEST_HIDE_CUDA:-}" != environment ] && [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
     hiding=namespace
     # The driver's files, and nvcc wherever PATH has it outside the toolkit (a wrapper script).
@@ -134,6 +137,9 @@ if [ "${RNGVET_TEST_HIDE_CUDA:-}" != environment ] && [ "$(id -u)" -eq 0 ] && un
 else
     hiding=environment
     without_cuda() { "${hide_env[@]}" CUDAToolkit_ROOT="$work/no-cuda" CUDACXX="$work/no-cuda/nvcc" "$@"; }
+    # FindCUDAToolkit also looks in CMake's own prefixes (/usr/local/bin/nvcc, /usr/local/cuda-*),
+    # which no variable of the environment turns off: CMake is told to find no toolkit.
+    hide_cmake=(-DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
 fi
 echo "CUDA hidden by: $hiding"
 export LD_LIBRARY_PATH=$libdir
@@ -224,7 +230,7 @@ if [ "$fortran_build" = ON ]; then
     done
     mv "$work/corsika_fortran_pc" "$work/corsika_pc"
 fi
-without_cuda cmake -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$root/usr" \
+without_cuda cmake -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$root/usr" "${hide_cmake[@]}" \
     >"$work/cmake.log" 2>&1 || { cat "$work/cmake.log"; fail "configuring the examples with find_package without CUDA"; }
 without_cuda cmake --build "$work/examples" >"$work/build.log" 2>&1 \
     || { cat "$work/build.log"; fail "building the examples without CUDA"; }
@@ -239,7 +245,7 @@ if [ "$cuda_build" = ON ]; then
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(probe C)\nfind_package(rngvet REQUIRED COMPONENTS static)\n' \
         >"$work/static_probe/CMakeLists.txt"
     without_cuda cmake -S "$work/static_probe" -B "$work/static_probe/build" \
-        -DCMAKE_PREFIX_PATH="$root/usr" >"$work/probe.log" 2>&1 \
+        -DCMAKE_PREFIX_PATH="$root/usr" "${hide_cmake[@]}" >"$work/probe.log" 2>&1 \
         && fail "find_package(rngvet COMPONENTS static) succeeded without CUDAToolkit"
     grep -q 'rngvet::rngvet_static (component static) needs CUDAToolkit' "$work/probe.log" \
         || { cat "$work/probe.log"; fail "find_package(rngvet COMPONENTS static) without CUDAToolkit"; }
