@@ -26,6 +26,7 @@
 #include "bit_runs.hpp"
 
 #include "device_bits.hpp"
+#include "device_runs.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -260,6 +261,9 @@ RunResult run_of_bits(Numbers& in, const RunParams& p, int threads)
     std::vector<std::uint64_t> buffer(chunk_words);
     std::vector<RunPart> parts(static_cast<std::size_t>(nthreads));
     RunState st;
+    // On the device the stream runs on, where it is a CUDA one: each block's scan.
+    std::unique_ptr<DeviceBitRunScan> on_device = device_bit_run_scan(in, r, s, k);
+    BitRunBlock block;
 
     for (long seq = 1; seq <= N; ++seq) {
         st = RunState();
@@ -276,8 +280,30 @@ RunResult run_of_bits(Numbers& in, const RunParams& p, int threads)
             // none of them but the first can find a run of n bits.
             const std::uint64_t by_runs = (un - st.starts_of_ones + max_starts - 1) / max_starts;
             const std::uint64_t by_length = (un - 1 - len) / us + 1;
-            const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(
-                std::min(by_runs, by_length), static_cast<std::uint64_t>(chunk_words)));
+            const std::uint64_t bound = std::min(by_runs, by_length);
+            if (on_device) {
+                const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(
+                    bound, static_cast<std::uint64_t>(on_device->max_words())));
+                const int prev = st.words == 0 ? -1 : static_cast<int>(st.prev);
+                if (on_device->scan(size, prev, block)) {
+                    for (std::size_t c = 0; c < 2 * row; ++c)
+                        st.classes[c] += block.classes[c];
+                    st.starts_of_ones += block.starts_of_ones;
+                    if (block.any) {
+                        const std::uint64_t base = st.words * us;
+                        const std::uint64_t len0 = base + block.first - st.last;
+                        st.classes[static_cast<std::size_t>(block.first_bit) * row
+                            + static_cast<std::size_t>(std::min<std::uint64_t>(len0, row - 1))]++;
+                        st.last = base + block.last;
+                    }
+                    st.prev = static_cast<std::uint64_t>(block.last_bit);
+                    st.words += size;
+                    continue;
+                }
+                on_device.reset(); // nothing read: this block and the rest on the host
+            }
+            const std::size_t size = static_cast<std::size_t>(
+                std::min<std::uint64_t>(bound, static_cast<std::uint64_t>(chunk_words)));
             in.read(buffer.data(), size);
             const std::uint64_t* words = buffer.data();
             const std::uint64_t first_prev

@@ -26,6 +26,7 @@
 #include "sstring_bits.hpp"
 
 #include "device_bits.hpp"
+#include "device_runs.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -127,14 +128,9 @@ struct Strip {
 
 // ---------------------------------------------------------------- LongestHeadRun
 
-// Runs of ones in a piece of a bit string: whether it holds a zero, its leading ones, its
-// trailing ones and its longest run (all of them its length where it holds no zero).
-struct Runs {
-    long lead = 0;
-    long trail = 0;
-    long best = 0;
-    bool zero = false;
-};
+// Runs of ones in a piece of a bit string (device_runs.hpp's OnesRuns, which the device path
+// computes too).
+using Runs = OnesRuns;
 
 // A piece of one sequence and whether it ends that sequence.
 struct RunPiece {
@@ -181,17 +177,6 @@ void head_run_pieces(const Numbers& in, const Strip& strip, int s, std::uint64_t
         p.best = std::max(p.best, p.trail);
         out.push_back({ p, end % K == 0 });
     }
-}
-
-// a followed by b.
-Runs join(const Runs& a, const Runs& b)
-{
-    Runs j;
-    j.zero = a.zero || b.zero;
-    j.lead = a.zero ? a.lead : a.lead + b.lead;
-    j.trail = b.zero ? b.trail : b.trail + a.trail;
-    j.best = std::max(std::max(a.best, b.best), a.trail + b.lead);
-    return j;
 }
 
 // ProbabiliteLHR: the probability that the longest run of ones has length j.
@@ -298,6 +283,8 @@ void longest_head_run(
         longueur3 = longueur2 = seq.zero ? seq.trail : L;
     };
 
+    // On the device the stream runs on, where it is a CUDA one: every sequence's runs.
+    const auto on_device = device_head_runs(in, N, n, r, s, K);
     for (long rep = 1; rep <= N; ++rep) {
         for (long i = Chi->jmin; i <= Chi->jmax; ++i)
             Chi->Count[i] = 0;
@@ -305,25 +292,30 @@ void longest_head_run(
         longueur2 = 0;
         current = Runs();
         bool open = false; // a sequence started and not ended
-        over_chunks(
-            in, words, 1, chunk_records, grain_words, threads, buffers,
-            [&](const std::uint64_t* w, std::uint64_t first, std::uint64_t r0, std::uint64_t r1,
-                std::size_t unit, int) {
-                head_run_pieces(in, strip, s, Kw, w + r0, first + r0, first + r1, pieces[unit]);
-            },
-            [&](const std::uint64_t*, std::uint64_t, std::uint64_t count) {
-                const std::size_t units
-                    = static_cast<std::size_t>((count + grain_words - 1) / grain_words);
-                for (std::size_t u = 0; u < units; ++u)
-                    for (const RunPiece& p : pieces[u]) {
-                        current = open ? join(current, p.runs) : p.runs;
-                        open = true;
-                        if (p.ends) {
-                            end_sequence(current);
-                            open = false;
+        if (on_device) {
+            for (const Runs& seq : (*on_device)[static_cast<std::size_t>(rep - 1)])
+                end_sequence(seq);
+        } else {
+            over_chunks(
+                in, words, 1, chunk_records, grain_words, threads, buffers,
+                [&](const std::uint64_t* w, std::uint64_t first, std::uint64_t r0, std::uint64_t r1,
+                    std::size_t unit, int) {
+                    head_run_pieces(in, strip, s, Kw, w + r0, first + r0, first + r1, pieces[unit]);
+                },
+                [&](const std::uint64_t*, std::uint64_t, std::uint64_t count) {
+                    const std::size_t units
+                        = static_cast<std::size_t>((count + grain_words - 1) / grain_words);
+                    for (std::size_t u = 0; u < units; ++u)
+                        for (const RunPiece& p : pieces[u]) {
+                            current = open ? join_runs(current, p.runs) : p.runs;
+                            open = true;
+                            if (p.ends) {
+                                end_sequence(current);
+                                open = false;
+                            }
                         }
-                    }
-            });
+                });
+        }
 
         statcoll_AddObs(Chi->sVal1, gofs_Chi2(Chi->NbExp, Chi->Count, Chi->jmin, Chi->jmax));
         statcoll_AddObs(Disc->sVal1, static_cast<double>(longest2));
@@ -553,24 +545,9 @@ void periods_in_strings(Numbers& in, sres_Chi2* res, long N, long n, int r, int 
         "The N statistic values (a ChiSquare with %1ld degrees of freedom):", NbGroups - 1);
     statcoll_SetDesc(res->sVal1, desc);
 
-    const CorrelationIndex index(list, s);
-    const Strip strip(r, s);
-    const std::size_t classes = static_cast<std::size_t>(J);
-    std::vector<std::vector<std::uint64_t>> counts(
-        static_cast<std::size_t>(threads), std::vector<std::uint64_t>(classes));
-    Buffers buffers;
-    for (long seq = 1; seq <= N; ++seq) {
-        for (auto& c : counts)
-            std::fill(c.begin(), c.end(), 0);
-        over_chunks(
-            in, static_cast<std::uint64_t>(n), 1, chunk_words, grain_words, threads, buffers,
-            [&](const std::uint64_t* w, std::uint64_t, std::uint64_t r0, std::uint64_t r1,
-                std::size_t, int t) {
-                std::uint64_t* c = counts[static_cast<std::size_t>(t)].data();
-                for (std::uint64_t i = r0; i < r1; ++i)
-                    ++c[index(strip(in, w[i]))];
-            },
-            [](const std::uint64_t*, std::uint64_t, std::uint64_t) {});
+    // A replication's counts of the J classes (one table per thread on the host, summed) into
+    // TestU01's merged classes, and its chi-square.
+    auto add_replication = [&](const std::vector<std::vector<std::uint64_t>>& counts) {
         for (long j = jlow; j <= jhigh; ++j)
             res->Count[j] = 0;
         for (long j = 1; j <= J; ++j) {
@@ -583,6 +560,33 @@ void periods_in_strings(Numbers& in, sres_Chi2* res, long N, long n, int r, int 
                 res->Count[Loca[j]] += nb;
         }
         statcoll_AddObs(res->sVal1, gofs_Chi2(res->NbExp, res->Count, jlow, jhigh));
+    };
+
+    // On the device the stream runs on, where it is a CUDA one: every replication's counts.
+    if (const auto on_device = device_period_histograms(in, N, n, r, s, list.C)) {
+        for (const std::vector<std::uint64_t>& h : *on_device)
+            add_replication({ h });
+    } else {
+        const CorrelationIndex index(list, s);
+        const Strip strip(r, s);
+        const std::size_t classes = static_cast<std::size_t>(J);
+        std::vector<std::vector<std::uint64_t>> counts(
+            static_cast<std::size_t>(threads), std::vector<std::uint64_t>(classes));
+        Buffers buffers;
+        for (long seq = 1; seq <= N; ++seq) {
+            for (auto& c : counts)
+                std::fill(c.begin(), c.end(), 0);
+            over_chunks(
+                in, static_cast<std::uint64_t>(n), 1, chunk_words, grain_words, threads, buffers,
+                [&](const std::uint64_t* w, std::uint64_t, std::uint64_t r0, std::uint64_t r1,
+                    std::size_t, int t) {
+                    std::uint64_t* c = counts[static_cast<std::size_t>(t)].data();
+                    for (std::uint64_t i = r0; i < r1; ++i)
+                        ++c[index(strip(in, w[i]))];
+                },
+                [](const std::uint64_t*, std::uint64_t, std::uint64_t) {});
+            add_replication(counts);
+        }
     }
     double V[1];
     res->degFree = NbGroups - 1;
