@@ -559,6 +559,16 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     named.stream_seed = "1,2";
     named.view = BitView::packed;
     configs.push_back(named);
+    // A plugin (examples/plugin): 64-bit outputs, several instances and seed words, a view.
+    Configuration plugin;
+    plugin.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    plugin.seed = { 7 };
+    plugin.instances = 3;
+    plugin.layout = parse_layout("block:10");
+    plugin.seeding = parse_seeding("split:1000000");
+    plugin.skip = 99;
+    plugin.view = BitView::low32;
+    configs.push_back(plugin);
 
     // Every generator of the registry is among them.
     for (const GeneratorTraits& g : generator_registry())
@@ -568,7 +578,10 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     for (const Configuration& c : configs) {
         const std::string name = canonical_name(c);
         SCOPED_TRACE(name);
-        const Configuration back = parse_canonical_name(name);
+        // A plugin's name leaves out its library's path, which its run records.
+        const Configuration back = c.generator.kind == GeneratorKind::plugin
+            ? parse_canonical_name(name, "", to_string(c.generator).substr(4))
+            : parse_canonical_name(name);
         EXPECT_EQ(canonical_name(back), name);
         EXPECT_EQ(back.generator, c.generator);
         EXPECT_EQ(back.seed, c.seed);
@@ -732,7 +745,10 @@ Configuration valid_configuration(const GeneratorTraits& g)
     Configuration c;
     c.generator = g.kind;
     if (g.family == GeneratorFamily::ranmar) c.seed = { 1802, 9373 };
-    if (g.family == GeneratorFamily::mt || g.family == GeneratorFamily::r250) c.seed = { 4172 };
+    if (g.family == GeneratorFamily::mt || g.family == GeneratorFamily::r250
+        || g.family == GeneratorFamily::plugin)
+        c.seed = { 4172 };
+    if (g.family == GeneratorFamily::plugin) c.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     if (g.parameter_sets) c.params = "fixstars-mt521";
     return c;
 }
@@ -771,11 +787,17 @@ TEST(Registry, EachEngineFillsTheBitsItsRowStates)
         if (g.family == GeneratorFamily::external) continue;
         SCOPED_TRACE(g.name);
         const Configuration c = valid_configuration(g);
-        EXPECT_EQ(resolution_bits(c), g.bits);
+        // A plugin's bits are its library's: the example's 64-bit outputs, read through the
+        // top32 view as their high halves.
+        const int bits = g.family == GeneratorFamily::plugin ? 32 : g.bits;
+        if (g.family == GeneratorFamily::plugin) {
+            EXPECT_EQ(output_bits(c), 64);
+        }
+        EXPECT_EQ(resolution_bits(c), bits);
         const auto v = take(*make_stream(c), 1000);
         const std::uint64_t top = *std::max_element(v.begin(), v.end());
-        EXPECT_LT(top, std::uint64_t(1) << g.bits);
-        EXPECT_GE(top, std::uint64_t(1) << (g.bits - 1));
+        EXPECT_LT(top, std::uint64_t(1) << bits);
+        EXPECT_GE(top, std::uint64_t(1) << (bits - 1));
     }
 }
 
