@@ -743,8 +743,9 @@ void validate(const Configuration& c)
     if (g.family == GeneratorFamily::plugin) {
         const std::shared_ptr<const PluginLibrary> library = plugin_library(c);
         if (c.seed.empty())
-            throw InputError(name + " needs --seed S or S1,S2,... (the seed words its library's "
-                                    "seed function takes)");
+            throw InputError(name
+                + " needs --seed S or S1,S2,... (the seed words its library's "
+                  "seed function takes)");
         if (c.seeding.kind == SeedingKind::split && !library->has_skip)
             throw InputError("--seeding split:S jumps in the stream, and the plugin '"
                 + library->name + "' has no skip function");
@@ -825,8 +826,8 @@ std::string canonical_name(const Configuration& c)
         return head + view;
     }
     const std::string generator = is_mtdc(c) ? params_label(c, *mtdc_param_set(c))
-        : is_plugin(c)                        ? plugin_label(c, *plugin_library(c))
-                                              : to_string(c.generator);
+        : is_plugin(c)                       ? plugin_label(c, *plugin_library(c))
+                                             : to_string(c.generator);
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
         + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
     if (c.zero != ZeroPolicy::keep) name += std::string(";zero=") + to_string(c.zero);

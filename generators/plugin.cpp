@@ -3,13 +3,12 @@
 #include "error.hpp"
 #include "sha256.hpp"
 
-#include <rngvet/plugin.h>
-
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <rngvet/plugin.h>
 #include <sys/stat.h>
 
 namespace rngvet {
@@ -125,8 +124,7 @@ PluginEngine::PluginEngine(
 {
     const rngvet_plugin& api = *library_->api;
     void* state = api.create ? api.create() : std::calloc(1, api.state_size);
-    if (!state)
-        throw InputError("the plugin '" + library_->name + "' could not make a state");
+    if (!state) throw InputError("the plugin '" + library_->name + "' could not make a state");
     state_.reset(state);
     if (api.seed(state, seed.data(), seed.size()) != 0) {
         std::string words;

@@ -47,7 +47,8 @@ public:
     PluginEngine() = default;
     // A new state seeded with `seed`; InputError when the library refuses the seed or cannot
     // make a state.
-    PluginEngine(std::shared_ptr<const PluginLibrary> library, const std::vector<std::uint64_t>& seed);
+    PluginEngine(
+        std::shared_ptr<const PluginLibrary> library, const std::vector<std::uint64_t>& seed);
     std::uint64_t next();
     // n outputs on: the library's skip, else n outputs made and dropped.
     void jump(std::uint64_t n);

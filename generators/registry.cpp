@@ -82,7 +82,8 @@ GeneratorName parse_generator(const std::string& name)
         if (t.kind == GeneratorKind::plugin) {
             // lib:PATH:SYMBOL: a symbol after the path's last ':'.
             const auto colon = g.path.rfind(':');
-            if (colon != std::string::npos && colon > 0 && is_identifier(g.path.substr(colon + 1))) {
+            if (colon != std::string::npos && colon > 0
+                && is_identifier(g.path.substr(colon + 1))) {
                 g.symbol = g.path.substr(colon + 1);
                 g.path = g.path.substr(0, colon);
             }
