@@ -21,8 +21,7 @@ int cmd_list(int argc, char** argv)
     for (const GeneratorTraits& g : generator_registry()) {
         std::cout << "  " << g.name << " (";
         if (g.family == GeneratorFamily::plugin)
-            std::cout << "32- or 64-bit outputs of a shared library's generator (rngvet/plugin.h), "
-                         "--seed "
+            std::cout << "32- or 64-bit outputs of a shared library, rngvet/plugin.h; --seed "
                       << g.seed_format << ", cpu only";
         else if (g.family == GeneratorFamily::external)
             std::cout << g.bits << "-bit words read, cpu only";

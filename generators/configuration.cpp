@@ -673,6 +673,15 @@ Configuration resolve_configuration(const ConfigurationText& text)
         throw;
     }
     validate(c);
+    if (!text.library_sha256.empty()) {
+        if (!is_plugin(c))
+            throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
+                + to_string(c.generator));
+        if (c.plugin->sha256 != text.library_sha256)
+            throw InputError("the library '" + c.generator.path + "' has SHA-256 "
+                + c.plugin->sha256 + ", not " + text.library_sha256
+                + " (--library-sha256): it changed since the run was planned");
+    }
     return c;
 }
 

@@ -66,6 +66,9 @@ struct ConfigurationText {
     std::string generator;
     std::string seed; // "" for none
     std::string name; // external streams' --name; "" for none
+    // lib:PATH: the SHA-256 the library must have (--library-sha256, as a campaign's tasks
+    // pass the hash they were planned with); "" for any.
+    std::string library_sha256;
     std::string params;
     int param_id = 0;
     int instances = 1;

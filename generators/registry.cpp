@@ -33,7 +33,7 @@ const std::vector<GeneratorTraits>& generator_registry()
         { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
             "", false, false, false, make_external_reference, R250Taps::stated, "file64:", true },
         { GeneratorKind::plugin, "lib:PATH[:SYMBOL]", GeneratorFamily::plugin, RanmarVariant::r48,
-            0, "S or S1,S2,... (the library's seed words)", false, false, false,
+            0, "S or S1,S2,...", false, false, false,
             make_plugin_reference, R250Taps::stated, "lib:", true },
     };
     return table;
