@@ -1190,6 +1190,7 @@ TEST(CampaignCli, APluginCampaignRecordsItsLibraryAndRefusesItOnceChanged)
                   "c.ini:5: [configuration x]: a campaign runs its tests sharded, and the plugin "
                   "'xorshift32' has no skip function"),
         std::string::npos);
+    RecordProperty("faults", 1);
 }
 
 } // namespace

@@ -32,6 +32,7 @@ dpkg --root="$root" --force-depends --force-not-root -i "$runtime" "$dev" "$pyth
 [ "$(dpkg --root="$root" -s rngvet librngvet-dev python3-rngvet | grep -c '^Status: install ok installed')" -eq 3 ] \
     || fail "packages not installed"
 for f in usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp \
+    usr/include/rngvet/plugin.h \
     usr/share/man/man1/rngvet.1 usr/share/man/man1/rngvet-run.1 \
     usr/share/man/man5/rngvet-campaign.5 usr/share/man/man3/librngvet.3 \
     usr/share/bash-completion/completions/rngvet usr/share/doc/rngvet/examples/mcpi.c \
@@ -48,10 +49,11 @@ man -l "$root/usr/share/man/man1/rngvet-generate.1" 2>/dev/null | grep -q -- '--
     || grep -q -- '--count' "$root/usr/share/man/man1/rngvet-generate.1" || fail "man page"
 bash -c "source '$root/usr/share/bash-completion/completions/rngvet'; complete -p rngvet" \
     >/dev/null || fail "bash completion"
-# --generator completes to the generators `rngvet list` names (file:PATH as file:).
+# --generator completes to the generators `rngvet list` names (file:PATH as file:,
+# lib:PATH[:SYMBOL] as lib:).
 completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
     COMP_WORDS=('$rngvet' run --generator ''); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
-listed=$("$rngvet" list | awk '/^generators:/ { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/PATH$/, "", $1); print $1 }')
+listed=$("$rngvet" list | awk '/^generators:/ { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/PATH.*$/, "", $1); print $1 }')
 [ "$(sort <<<"$completed")" = "$(sort <<<"$listed")" ] \
     || fail "--generator completes to '$completed', rngvet list names '$listed'"
 grep -qx ranmar48x <<<"$completed" && grep -qx file: <<<"$completed" \

@@ -194,6 +194,7 @@ TEST(Plugin, ALibraryThatChangedIsAnotherConfigurationAndResumeRefusesIt)
     EXPECT_EQ(runs[1].input_sha256, after);
     EXPECT_NE(runs[0].config, runs[1].config);
     EXPECT_NE(runs[1].config.find("#" + after.substr(0, 8) + "]"), std::string::npos);
+    RecordProperty("faults", 1);
 }
 
 // Two plugins, one of them with two seeds, and a library of the same name that differs: three
