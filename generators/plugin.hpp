@@ -44,7 +44,6 @@ std::shared_ptr<const PluginLibrary> load_plugin_library(
 // generator's bits. Movable, not copyable.
 class PluginEngine {
 public:
-    PluginEngine() = default;
     // A new state seeded with `seed`; InputError when the library refuses the seed or cannot
     // make a state.
     PluginEngine(

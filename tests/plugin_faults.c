@@ -2,7 +2,6 @@
  * rngvet refuses, and one that is sound but has no skip (serial runs only). Each is its own
  * exported symbol, chosen with --generator lib:PATH:SYMBOL. */
 #include <rngvet/plugin.h>
-
 #include <stdint.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -40,8 +39,8 @@ EXPORT const rngvet_plugin* wrong_version_generator(void)
     return &wrong_version;
 }
 
-static const rngvet_plugin wrong_bits = { RNGVET_PLUGIN_ABI_VERSION, 48, "wrong-bits", 4, 0, 0,
-    xorshift32_seed, xorshift32_next, 0 };
+static const rngvet_plugin wrong_bits
+    = { RNGVET_PLUGIN_ABI_VERSION, 48, "wrong-bits", 4, 0, 0, xorshift32_seed, xorshift32_next, 0 };
 EXPORT const rngvet_plugin* wrong_bits_generator(void)
 {
     return &wrong_bits;

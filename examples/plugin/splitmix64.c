@@ -1,14 +1,14 @@
 /* A complete rngvet plugin: SplitMix64 (Steele, Lea and Flood 2014, as Vigna's splitmix64.c
  * writes it), a 64-bit generator with an O(1) skip.
  *
- *   cc -O2 -shared -fPIC -I/usr/include splitmix64.c -o libsplitmix64.so
+ *   cc -O2 -shared -fPIC splitmix64.c -o libsplitmix64.so     (rngvet/plugin.h installed, or
+ *                                                              -I library/include in the source)
  *   rngvet run --generator lib:./libsplitmix64.so --seed 7 --battery smallcrush --jobs 2
  *
  * The state is one 64-bit counter x; each output adds the golden gamma to it and mixes it, so
  * n outputs later the counter is x + n * gamma (mod 2^64): skip is one multiplication.
  */
 #include <rngvet/plugin.h>
-
 #include <stdint.h>
 
 typedef struct {
