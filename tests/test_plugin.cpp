@@ -116,6 +116,16 @@ TEST(Plugin, GenerateIsTheExamplesOwnArithmeticBitForBit)
                 ASSERT_EQ(words[3 * t + i], std::uint32_t(x[t])) << i << " " << t;
         }
     }
+    // A skip over several instances: each instance skips its own share (interleaved, 1000001
+    // outputs: instance 0 skips 333334, instances 1 and 2 skip 333333 each).
+    {
+        const auto words = generated(g + " --seed 7 --instances 3 --skip 1000001 --count 30");
+        ASSERT_EQ(words.size(), 30u);
+        for (std::uint64_t t = 0; t < 30; ++t) {
+            const std::uint64_t at = 1000001 + t, i = at % 3, k = at / 3;
+            ASSERT_EQ(words[t], std::uint32_t(splitmix64(7 + i, k + 1)[k] >> 32)) << t;
+        }
+    }
     // split:S: instance 1 is the seed's stream from output S on, by the library's skip.
     {
         const auto words = generated(
@@ -270,6 +280,9 @@ TEST(Plugin, SmallCrushShardedTestsAreTheSerialTestsAtTheirSegments)
     ASSERT_EQ(run_rngvet("run " + g + " --jobs 2 --db " + db).status, 0);
     const std::map<int, double> sharded = pvalues(db, 1);
     ASSERT_EQ(sharded.size(), 15u);
+    // One worker or two: the same segments, the same p-values.
+    ASSERT_EQ(run_rngvet("run " + g + " --mode sharded --jobs 1 --db " + db).status, 0);
+    EXPECT_EQ(pvalues(db, 2), sharded);
     std::map<int, double> serial;
     for (int k = 1; k <= 10; ++k) {
         const std::string one = fresh("plugin_serial_" + std::to_string(k) + ".sqlite");
@@ -285,7 +298,7 @@ TEST(Plugin, SmallCrushShardedTestsAreTheSerialTestsAtTheirSegments)
         EXPECT_EQ(serial.at(index), p) << "statistic " << index;
     // And the whole serial run starts where sharded test 1 does: their first tests agree.
     ASSERT_EQ(run_rngvet("run " + g + " --db " + db).status, 0);
-    EXPECT_EQ(pvalues(db, 2).at(1), sharded.at(1));
+    EXPECT_EQ(pvalues(db, 3).at(1), sharded.at(1));
 }
 
 // The native engine reads the plugin's stream as TestU01 does: the same p-values, bit for bit.
