@@ -624,6 +624,8 @@ std::string recorded_seed(const Configuration& c)
 void load_param_sets(Configuration& c)
 {
     if (is_plugin(c)) {
+        // The default function named explicitly is the default: one configuration, one name.
+        if (c.generator.symbol == default_plugin_symbol()) c.generator.symbol.clear();
         c.plugin = plugin_library(c);
         c.generator.path = c.plugin->path;
         return;
