@@ -4,10 +4,12 @@
 #include "generators/error.hpp"
 #include "generators/r250.hpp"
 #include "generators/ranmar.hpp"
+#include "generators/sha256.hpp"
 #include "tests/support.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
@@ -799,6 +801,38 @@ TEST(Registry, EachEngineFillsTheBitsItsRowStates)
         EXPECT_LT(top, std::uint64_t(1) << bits);
         EXPECT_GE(top, std::uint64_t(1) << (bits - 1));
     }
+}
+
+// A plugin's library is loaded once, by its absolute path, and hashed; the default function
+// named explicitly is the same configuration.
+TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
+{
+    ConfigurationText text;
+    text.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    text.seed = "7";
+    const Configuration c = resolve_configuration(text);
+    ASSERT_TRUE(c.plugin);
+    EXPECT_EQ(c.generator.path, std::filesystem::canonical(RNGVET_EXAMPLE_PLUGIN).string());
+    EXPECT_EQ(c.plugin->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
+    EXPECT_EQ(canonical_name(c),
+        "lib[splitmix64#" + c.plugin->sha256.substr(0, 8) + "]/1/single/increment/7");
+    EXPECT_EQ(plugin_library(c), c.plugin);
+    EXPECT_EQ(output_bits(c), 64);
+    EXPECT_TRUE(jumps_ahead(c));
+    text.generator += ":rngvet_generator";
+    const Configuration named = resolve_configuration(text);
+    EXPECT_EQ(canonical_name(named), canonical_name(c));
+    EXPECT_EQ(to_string(named.generator), to_string(c.generator));
+
+    text.generator = "lib:" RNGVET_FAULT_PLUGIN ":xorshift32_generator";
+    text.seed = "1";
+    const Configuration noskip = resolve_configuration(text);
+    EXPECT_EQ(output_bits(noskip), 32);
+    EXPECT_FALSE(jumps_ahead(noskip));
+    EXPECT_EQ(noskip.generator.symbol, "xorshift32_generator");
+    text.seeding = "split:10";
+    EXPECT_NE(message_of([&] { resolve_configuration(text); }).find("has no skip function"),
+        std::string::npos);
 }
 
 TEST(ResolveConfiguration, TheWordsBecomeTheConfigurationTheyName)
