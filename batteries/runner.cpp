@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "native/costs.hpp"
 #include "native/native.hpp"
 #include "process/child_pool.hpp"
 #include "testu01_gen.hpp"
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
+#include <utility>
 
 namespace rngvet {
 namespace {
@@ -175,8 +177,7 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     const TestDone& done)
 {
     RunnerResult result;
-    std::stable_sort(tests.begin(), tests.end(),
-        [&](int a, int b) { return battery.test(a).cost > battery.test(b).cost; });
+    tests = sharded_order(battery, std::move(tests), options.engine, options.on_device);
     ChildPool pool(options.jobs);
     std::size_t next = 0;
     const int cores = native::threads();
@@ -252,6 +253,21 @@ std::string host_name()
     char buf[256] = { 0 };
     if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
     return buf;
+}
+
+std::vector<int> sharded_order(
+    const BatteryCatalogue& battery, std::vector<int> tests, Engine engine, bool on_device)
+{
+    auto seconds = [&](int test) {
+        if (native_test(engine, battery, test) != nullptr) {
+            const double measured = native::measured_seconds(battery.name, test, on_device);
+            if (measured >= 0) return measured;
+        }
+        return battery.test(test).cost;
+    };
+    std::stable_sort(
+        tests.begin(), tests.end(), [&](int a, int b) { return seconds(a) > seconds(b); });
+    return tests;
 }
 
 RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,

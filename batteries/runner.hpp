@@ -5,8 +5,9 @@
 //            runs (the same numbers reach the same tests), started at a given stream offset.
 //   sharded: each test in its own worker process (TestU01 reports through process globals),
 //            reading its own segment of the stream that starts at (test number - 1) * 2^40,
-//            reached by exact jump-ahead; up to `jobs` workers at once, longest test first by
-//            the catalogue's cost.
+//            reached by exact jump-ahead; up to `jobs` workers at once, longest test first (by
+//            the native form's measured time where it runs natively, native/costs.hpp, else by
+//            the catalogue's cost).
 #pragma once
 
 #include "battery.hpp"
@@ -37,6 +38,7 @@ struct RunnerOptions {
     std::string mode = "serial"; // serial | sharded
     Engine engine = Engine::testu01; // native and auto: the native form where a test has one
     int jobs = 1;
+    bool on_device = false; // the stream runs on a CUDA device (the native families' device paths)
     bool prefetch = false;
     std::uint64_t serial_start = 0; // serial: stream offset of the first test to run
     std::string log_path; // TestU01's output (serial: the whole run; sharded: per test, suffixed)
@@ -55,6 +57,12 @@ struct RunnerResult {
     std::vector<int> failed; // tests whose worker died or failed
     bool interrupted = false;
 };
+
+// The order a sharded run starts `tests` in: longest first, by the native form's measured time
+// (native/costs.hpp) where `engine` runs the test natively and a run measured it, else by the
+// catalogue's cost; ties keep their order.
+std::vector<int> sharded_order(
+    const BatteryCatalogue& battery, std::vector<int> tests, Engine engine, bool on_device);
 
 RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, const std::vector<int>& tests, const RunnerOptions& options,

@@ -82,6 +82,13 @@ int cmd_list(int argc, char** argv)
         }
         std::cout << "\n";
     }
+    // The others with the reason the probe found (not built, no driver, no device).
+    std::string missing;
+    for (const Backend b : { Backend::openmp, Backend::opencl, Backend::cuda }) {
+        const std::string why = backend_unavailable_reason(b);
+        if (!why.empty()) missing += "  " + std::string(to_string(b)) + ": " + why + "\n";
+    }
+    if (!missing.empty()) std::cout << "backends (not available here):\n" << missing;
     return 0;
 }
 

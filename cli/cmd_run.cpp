@@ -343,6 +343,7 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     ro.mode = mode;
     ro.engine = parse_engine(run.engine); // checked when the run was started or resumed
     ro.jobs = jobs;
+    ro.on_device = config.backend == Backend::cuda;
     ro.prefetch = prefetch == "on" || (prefetch == "auto" && config.backend != Backend::cpu);
     ro.serial_start = serial_start;
     ro.log_path = log_path;

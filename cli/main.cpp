@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "options.hpp"
 #include "process/die_with_parent.hpp"
+#include "process/openmp_waits.hpp"
 #include "reports/gate.hpp"
 #include "rngvet/version.hpp"
 
@@ -65,6 +66,7 @@ int checked_output(int status)
 
 int main(int argc, char** argv)
 {
+    rngvet::start_with_passive_openmp_waits(argv);
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;

@@ -702,6 +702,15 @@ std::vector<Backend> available_backends()
     return probe().available;
 }
 
+std::string backend_unavailable_reason(Backend backend)
+{
+    const Probe& pr = probe();
+    if (backend == Backend::automatic || pr.has(backend)) return "";
+    return backend == Backend::openmp ? pr.why_openmp
+        : backend == Backend::opencl  ? pr.why_opencl
+                                      : pr.why_cuda;
+}
+
 Backend parse_backend_here(const std::string& text)
 {
     try {

@@ -31,6 +31,11 @@ struct BackendOptions {
 // when a platform has a device, CUDA when a device is present. Probed once per process.
 std::vector<Backend> available_backends();
 
+// Why a backend is not available here, as the probe found it ("" when it is): e.g. "not built:
+// configure with -DRNGVET_WITH_CUDA=ON (needs nvcc)", "no NVIDIA driver (libcuda.so.1: cannot
+// open shared object file: No such file or directory)", "no CUDA device found".
+std::string backend_unavailable_reason(Backend backend);
+
 // parse_backend, for programs that run streams: a name that is no backend is an InputError that
 // also names the backends available here ("unknown backend 'x' (valid: ...); available: cpu,
 // openmp"). Probes the backends only then.

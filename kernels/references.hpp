@@ -14,6 +14,8 @@ namespace rngvet {
 // CUDA references measured on the device (empty when CUDA is not built or no device is there):
 // cuRAND MTGP32, MT19937 and Philox4_32_10 writing 32-bit numbers to device memory, the device
 // memory write bandwidth (a plain store kernel) and the pinned device-to-host copy bandwidth.
+// cuRAND is loaded at run time; where libcurand cannot be loaded its rows are left out and the
+// reason goes to standard error.
 std::vector<Throughput> cuda_references(std::size_t bytes);
 
 // The OpenMP backend's limit, measured with its threads (empty when OpenMP is not built): every

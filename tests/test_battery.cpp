@@ -13,7 +13,9 @@ extern "C" {
 #include "batteries/battery.hpp"
 #include "batteries/bits_read.hpp"
 #include "batteries/engine.hpp"
+#include "batteries/native/costs.hpp"
 #include "batteries/registry.hpp"
+#include "batteries/runner.hpp"
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
@@ -164,4 +166,47 @@ TEST(Battery, ASubsetKeepsTheBatterysNumbering)
 }
 
 } // namespace
+// The sharded runner's order: longest first by the native forms' measured times where the tests
+// run natively, by TestU01's costs otherwise; always a permutation of the tests asked for.
+TEST(ShardedOrder, LongestFirstByTheTimesOfTheEngineThatRunsEachTest)
+{
+    const BatteryCatalogue& big = bigcrush_catalogue();
+    const std::vector<int> all = big.selected({});
+    auto sorted = [](std::vector<int> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    for (bool on_device : { true, false }) {
+        const std::vector<int> native = sharded_order(big, all, Engine::native, on_device);
+        ASSERT_EQ(sorted(native), all);
+        for (std::size_t i = 1; i < native.size(); ++i) {
+            const double before = native::measured_seconds("bigcrush", native[i - 1], on_device);
+            const double here = native::measured_seconds("bigcrush", native[i], on_device);
+            ASSERT_GT(before, 0) << native[i - 1];
+            EXPECT_GE(before, here) << native[i - 1] << " before " << native[i];
+        }
+        const int longest = *std::max_element(all.begin(), all.end(), [&](int a, int b) {
+            return native::measured_seconds("bigcrush", a, on_device)
+                < native::measured_seconds("bigcrush", b, on_device);
+        });
+        EXPECT_EQ(native.front(), longest);
+    }
+    EXPECT_NE(sharded_order(big, all, Engine::native, true),
+        sharded_order(big, all, Engine::native, false));
+
+    const std::vector<int> testu01 = sharded_order(big, all, Engine::testu01, true);
+    ASSERT_EQ(sorted(testu01), all);
+    for (std::size_t i = 1; i < testu01.size(); ++i)
+        EXPECT_GE(big.test(testu01[i - 1]).cost, big.test(testu01[i]).cost);
+    EXPECT_NE(testu01, sharded_order(big, all, Engine::native, true));
+
+    // No measured times for Crush on host cores nor for SmallCrush: TestU01's costs.
+    const BatteryCatalogue& crush = crush_catalogue();
+    EXPECT_EQ(sharded_order(crush, crush.selected({}), Engine::native, false),
+        sharded_order(crush, crush.selected({}), Engine::testu01, false));
+    const BatteryCatalogue& small = smallcrush_catalogue();
+    EXPECT_EQ(sharded_order(small, small.selected({}), Engine::native, true),
+        sharded_order(small, small.selected({}), Engine::testu01, true));
+}
+
 } // namespace rngvet

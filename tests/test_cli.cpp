@@ -259,6 +259,41 @@ TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
+// Each backend other than cpu is listed once: available here, or not available with the reason
+// the probe found (not built, no NVIDIA driver, no device); cpu is always available.
+TEST(Cli, ListGivesEveryBackendAvailableOrNotWithAReason)
+{
+    const Result r = run_rngvet("list");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto section = [&](const std::string& heading) {
+        std::vector<std::string> lines;
+        std::istringstream in(r.out);
+        bool on = false;
+        for (std::string line; std::getline(in, line);) {
+            if (!line.empty() && line[0] != ' ')
+                on = line == heading;
+            else if (on && line.size() > 2)
+                lines.push_back(line.substr(2));
+        }
+        return lines;
+    };
+    const auto available = section("backends (available here):");
+    const auto missing = section("backends (not available here):");
+    ASSERT_FALSE(available.empty()) << r.out;
+    EXPECT_EQ(available.front(), "cpu");
+    for (const std::string backend : { "openmp", "opencl", "cuda" }) {
+        int listed = 0;
+        for (const auto& line : available)
+            listed += line == backend || line.rfind(backend + ": ", 0) == 0;
+        for (const auto& line : missing)
+            if (line.rfind(backend + ": ", 0) == 0) {
+                ++listed;
+                EXPECT_GT(line.size(), backend.size() + 2) << line;
+            }
+        EXPECT_EQ(listed, 1) << backend << "\n" << r.out;
+    }
+}
+
 } // namespace
 
 namespace {

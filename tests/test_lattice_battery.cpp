@@ -380,7 +380,7 @@ TEST(IsingCli, R250ShardedTestsStartAtTheirSegmentsByJumpAhead)
     ASSERT_EQ(serial.size(), 10u);
     for (const auto& [index, s] : serial)
         EXPECT_TRUE(same_bits(sharded.at(index).pvalue, s.pvalue)) << s.test_name;
-    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+    if (run_rngvet("list").out.find("  openmp: host threads") == std::string::npos)
         GTEST_SKIP() << "the openmp backend is not built here";
     r = run_rngvet("run " + config + " --tests 3 --skip " + std::to_string(2ull << 40)
         + " --backend openmp --db " + db);
@@ -425,7 +425,7 @@ TEST(IsingCli, SerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
     // The whole battery serially on cpu and on openmp: the same statistics.
     const auto cpu = run_rngvet("run " + config + " --db " + db);
     ASSERT_EQ(cpu.status, 0) << cpu.err;
-    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+    if (run_rngvet("list").out.find("  openmp: host threads") == std::string::npos)
         GTEST_SKIP() << "the openmp backend is not built here";
     const auto omp = run_rngvet("run " + config + " --backend openmp --db " + db);
     ASSERT_EQ(omp.status, 0) << omp.err;

@@ -373,7 +373,7 @@ TEST(McpiCli, BackendsGiveTheSameStatisticsAndTheTransformingViewsRun)
                                "mcpi --mcpi-points 20000 --mcpi-reps 3 --db "
         + db;
     ASSERT_EQ(run_rngvet("run " + config).status, 0);
-    const bool openmp = run_rngvet("list").out.find("  openmp") != std::string::npos;
+    const bool openmp = run_rngvet("list").out.find("  openmp: host threads") != std::string::npos;
     if (openmp) {
         ASSERT_EQ(run_rngvet("run " + config + " --backend openmp").status, 0);
     }

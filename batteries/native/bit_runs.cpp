@@ -25,6 +25,8 @@
 // phrase skips the levels above them, and parses replications in parallel.
 #include "bit_runs.hpp"
 
+#include "device_bits.hpp"
+#include "device_runs.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -259,6 +261,9 @@ RunResult run_of_bits(Numbers& in, const RunParams& p, int threads)
     std::vector<std::uint64_t> buffer(chunk_words);
     std::vector<RunPart> parts(static_cast<std::size_t>(nthreads));
     RunState st;
+    // On the device the stream runs on, where it is a CUDA one: each block's scan.
+    std::unique_ptr<DeviceBitRunScan> on_device = device_bit_run_scan(in, r, s, k);
+    BitRunBlock block;
 
     for (long seq = 1; seq <= N; ++seq) {
         st = RunState();
@@ -275,8 +280,30 @@ RunResult run_of_bits(Numbers& in, const RunParams& p, int threads)
             // none of them but the first can find a run of n bits.
             const std::uint64_t by_runs = (un - st.starts_of_ones + max_starts - 1) / max_starts;
             const std::uint64_t by_length = (un - 1 - len) / us + 1;
-            const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(
-                std::min(by_runs, by_length), static_cast<std::uint64_t>(chunk_words)));
+            const std::uint64_t bound = std::min(by_runs, by_length);
+            if (on_device) {
+                const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(
+                    bound, static_cast<std::uint64_t>(on_device->max_words())));
+                const int prev = st.words == 0 ? -1 : static_cast<int>(st.prev);
+                if (on_device->scan(size, prev, block)) {
+                    for (std::size_t c = 0; c < 2 * row; ++c)
+                        st.classes[c] += block.classes[c];
+                    st.starts_of_ones += block.starts_of_ones;
+                    if (block.any) {
+                        const std::uint64_t base = st.words * us;
+                        const std::uint64_t len0 = base + block.first - st.last;
+                        st.classes[static_cast<std::size_t>(block.first_bit) * row
+                            + static_cast<std::size_t>(std::min<std::uint64_t>(len0, row - 1))]++;
+                        st.last = base + block.last;
+                    }
+                    st.prev = static_cast<std::uint64_t>(block.last_bit);
+                    st.words += size;
+                    continue;
+                }
+                on_device.reset(); // nothing read: this block and the rest on the host
+            }
+            const std::size_t size = static_cast<std::size_t>(
+                std::min<std::uint64_t>(bound, static_cast<std::uint64_t>(chunk_words)));
             in.read(buffer.data(), size);
             const std::uint64_t* words = buffer.data();
             const std::uint64_t first_prev
@@ -408,6 +435,21 @@ AutoCorResult auto_cor(Numbers& in, const AutoCorParams& p, int threads)
     sres_InitBasic(res.get(), N, autocor_name);
     AutoCorResult out;
 
+    auto add = [&](std::uint64_t A) {
+        const double x = 2.0 * (static_cast<double>(A) - static_cast<double>(n - d) / 2.0)
+            / std::sqrt(static_cast<double>(n - d));
+        statcoll_AddObs(res->sVal1, x);
+        out.differing.push_back(static_cast<unsigned long>(A));
+    };
+    // On the device the stream runs on, where it is a CUDA one: every replication's A.
+    if (const auto on_device = device_auto_cor_differing(in, N, K, r, s, d)) {
+        for (const std::uint64_t A : *on_device)
+            add(A);
+        close_normal(res.get(), N);
+        out.basic = copy_basic(res.get());
+        return out;
+    }
+
     // words[0, q + 1) carry the last q + 1 numbers of the previous block.
     const std::size_t block = std::max(chunk_words, q + 1);
     std::vector<std::uint64_t> words(q + 1 + block);
@@ -442,10 +484,7 @@ AutoCorResult auto_cor(Numbers& in, const AutoCorParams& p, int threads)
             std::memmove(words.data(), words.data() + ready, (held - ready) * sizeof(words[0]));
             held -= ready;
         }
-        const double x = 2.0 * (static_cast<double>(A) - static_cast<double>(n - d) / 2.0)
-            / std::sqrt(static_cast<double>(n - d));
-        statcoll_AddObs(res->sVal1, x);
-        out.differing.push_back(static_cast<unsigned long>(A));
+        add(A);
     }
     close_normal(res.get(), N);
     out.basic = copy_basic(res.get());

@@ -884,6 +884,19 @@ std::vector<NativeStatistic> bit_match_statistics(
     return { { row.name, res.pval } };
 }
 
+// The threads of a battery row: one per replication, up to the machine's cores, even where the
+// test's share of a sharded run is fewer (set_threads). A row's replications are the longest
+// independent pieces of work in Crush and BigCrush (BigCrush's t = 16: 150 CPU s in 10 searches)
+// and start first, so on a share of two threads they would end last, alone, while the cores
+// that finished their tests sat idle; with a thread each the kernel shares the cores among all
+// the workers' threads.
+namespace {
+int row_threads(long N)
+{
+    return static_cast<int>(std::max<long>(threads(), std::min<long>(N, cores())));
+}
+} // namespace
+
 // ClosePairs's rows first, then ClosePairsBitMatch's; registry.cpp orders them by battery and
 // number.
 std::vector<NativeTest> close_pairs_tests()
@@ -891,11 +904,12 @@ std::vector<NativeTest> close_pairs_tests()
     std::vector<NativeTest> tests;
     for (const ClosePairsRow& row : close_pairs_table)
         tests.push_back({ row.battery, row.number, [&row](Numbers& in) {
-                             return close_pairs_statistics(in, row, row.N, row.n, threads());
+                             return close_pairs_statistics(
+                                 in, row, row.N, row.n, row_threads(row.N));
                          } });
     for (const BitMatchRow& row : bit_match_table)
         tests.push_back({ row.battery, row.number, [&row](Numbers& in) {
-                             return bit_match_statistics(in, row, row.N, row.n, threads());
+                             return bit_match_statistics(in, row, row.N, row.n, row_threads(row.N));
                          } });
     return tests;
 }

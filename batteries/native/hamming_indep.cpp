@@ -17,6 +17,7 @@
 // one is counted.
 #include "hamming_indep.hpp"
 
+#include "device_bits.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -270,8 +271,6 @@ HammingIndepResult hamming_indep(Numbers& in, const HammingIndepParams& p, int t
         std::min<std::uint64_t>(
             static_cast<std::uint64_t>(threads), static_cast<std::uint64_t>(n) / 4096 + 1)));
 
-    std::vector<std::uint64_t> tables(cells * static_cast<std::size_t>(threads));
-    std::vector<std::uint64_t> buffers[2];
     res.counters.assign(cells, 0);
     res.xd.assign(static_cast<std::size_t>(dd), { 0, 0 });
 
@@ -299,9 +298,8 @@ HammingIndepResult hamming_indep(Numbers& in, const HammingIndepParams& p, int t
     auto P = [&prob](int i) { return prob[static_cast<std::size_t>(i)]; };
 
     int liber = 0;
-    for (long seq = 1; seq <= N; ++seq) {
-        count_replication(in, g, n, threads, tables, buffers, res.counters);
-
+    // One replication's statistics from its table res.counters, as sstring_HammingIndep.
+    auto close_replication = [&]() {
         // Cells expected >= gofs_MinExpected are classes; the others are merged into one.
         liber = 0;
         double z = 0.0;
@@ -387,6 +385,22 @@ HammingIndepResult hamming_indep(Numbers& in, const HammingIndepParams& p, int t
             count[2] = n - count[0] - count[1];
             statcoll_AddObs(
                 block[static_cast<std::size_t>(k)]->sVal1, gofs_Chi2(numexp, count, 0, 2));
+        }
+    };
+
+    // On the device the stream runs on, where it is a CUDA one: each replication's table.
+    const bool on_device = device_hamming_indep_tables(
+        in, N, n, r, s, L, [&](long, const std::vector<std::uint64_t>& table) {
+            for (std::size_t i = 0; i < cells; ++i)
+                res.counters[i] = static_cast<long>(table[i]);
+            close_replication();
+        });
+    if (!on_device) {
+        std::vector<std::uint64_t> tables(cells * static_cast<std::size_t>(threads));
+        std::vector<std::uint64_t> buffers[2];
+        for (long seq = 1; seq <= N; ++seq) {
+            count_replication(in, g, n, threads, tables, buffers, res.counters);
+            close_replication();
         }
     }
 

@@ -32,6 +32,7 @@
 #include "collision.hpp"
 #include "crew.hpp"
 #include "device.hpp"
+#include "device_runs.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -275,14 +276,9 @@ void for_permutation_cells(Numbers& in, long N, long n, int r, int t, int thread
 // ---------------------------------------------------------------------------------------------
 // sknuth_Run
 
-// A block's runs: the values before its first break (a value that ends the run before it), the
-// complete runs between breaks by length (6 for >= 6), and the values from its last break on.
-struct RunBlock {
-    bool broken = false;
-    long head = 0; // values before the first break (all of them if none)
-    long tail = 0; // values from the last break, at most 6
-    long count[7] = {};
-};
+// A block's runs are summarized in a RunBlock (device_runs.hpp, which the device path gives
+// too): the values before its first break (a value that ends the run before it), the complete
+// runs between breaks by length (6 for >= 6), and the values from its last break on.
 
 template <bool Up> bool breaks(std::uint64_t previous, std::uint64_t u)
 {
@@ -391,21 +387,19 @@ void run_test(Numbers& in, sres_Chi2* res, long N, long n, int r, bool up, int t
         else
             summarize_run<false>(u.data(), m, first_break, summary);
     };
-    auto chunk_done = [&](long, long first, long m, const std::uint64_t* w, long nblocks) {
-        for (long b = 0; b < nblocks; ++b) {
-            const RunBlock& s = blocks[static_cast<std::size_t>(b)];
-            if (!s.broken) {
-                length = std::min<long>(6, length + s.head);
-                continue;
-            }
-            ++counts[std::min<long>(6, length + s.head)];
-            for (int i = 1; i <= 6; ++i)
-                counts[i] += s.count[i];
-            length = s.tail;
+    // The runs of the next block joined to those before it.
+    auto join_block = [&](const RunBlock& s) {
+        if (!s.broken) {
+            length = std::min<long>(6, length + s.head);
+            return;
         }
-        carry = w[m - 1];
-        if (first + m < n) return;
-        // The end of a replication: sknuth_Run's statistic.
+        ++counts[std::min<long>(6, length + s.head)];
+        for (int i = 1; i <= 6; ++i)
+            counts[i] += s.count[i];
+        length = s.tail;
+    };
+    // The end of a replication: sknuth_Run's statistic.
+    auto end_replication = [&] {
         ++counts[length];
         for (int i = 1; i <= 6; ++i)
             Count[i] = counts[i];
@@ -418,10 +412,25 @@ void run_test(Numbers& in, sres_Chi2* res, long N, long n, int r, bool up, int t
         length = 0;
         std::fill(std::begin(counts), std::end(counts), 0);
     };
-    const long per_block = static_cast<long>(block_words);
-    blocks.resize(static_cast<std::size_t>(
-        (std::min<long>(n, static_cast<long>(chunk_words)) + per_block - 1) / per_block));
-    for_chunks(in, N, n, 1, threads, block_work, chunk_done);
+    auto chunk_done = [&](long, long first, long m, const std::uint64_t* w, long nblocks) {
+        for (long b = 0; b < nblocks; ++b)
+            join_block(blocks[static_cast<std::size_t>(b)]);
+        carry = w[m - 1];
+        if (first + m == n) end_replication();
+    };
+
+    // On the device the stream runs on, where it is a CUDA one: each chunk's summary.
+    const bool on_device
+        = device_run_chunks(in, N, n, r, up, [&](long, long first, long m, const RunBlock& chunk) {
+              join_block(chunk);
+              if (first + m == n) end_replication();
+          });
+    if (!on_device) {
+        const long per_block = static_cast<long>(block_words);
+        blocks.resize(static_cast<std::size_t>(
+            (std::min<long>(n, static_cast<long>(chunk_words)) + per_block - 1) / per_block));
+        for_chunks(in, N, n, 1, threads, block_work, chunk_done);
+    }
 
     double V[1] = { 6 };
     gofw_ActiveTests2(res->sVal1->V, res->pVal1->V, N, wdist_ChiSquare, V, res->sVal2, res->pVal2);

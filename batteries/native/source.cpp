@@ -20,7 +20,11 @@ void set_threads(int threads)
 
 int threads()
 {
-    if (thread_count > 0) return thread_count;
+    return thread_count > 0 ? thread_count : cores();
+}
+
+int cores()
+{
     const unsigned n = std::thread::hardware_concurrency();
     return n > 0 ? static_cast<int>(n) : 1;
 }

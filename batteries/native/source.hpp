@@ -106,5 +106,7 @@ private:
 // Threads a native test may use (default, and 0: the machine's cores).
 void set_threads(int threads);
 int threads();
+// The machine's cores, whatever set_threads said.
+int cores();
 
 } // namespace rngvet::native

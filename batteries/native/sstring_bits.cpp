@@ -25,6 +25,8 @@
 //   its order, and the chi-square, gofw, fbar and sres stages are TestU01's own functions.
 #include "sstring_bits.hpp"
 
+#include "device_bits.hpp"
+#include "device_runs.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -126,14 +128,9 @@ struct Strip {
 
 // ---------------------------------------------------------------- LongestHeadRun
 
-// Runs of ones in a piece of a bit string: whether it holds a zero, its leading ones, its
-// trailing ones and its longest run (all of them its length where it holds no zero).
-struct Runs {
-    long lead = 0;
-    long trail = 0;
-    long best = 0;
-    bool zero = false;
-};
+// Runs of ones in a piece of a bit string (device_runs.hpp's OnesRuns, which the device path
+// computes too).
+using Runs = OnesRuns;
 
 // A piece of one sequence and whether it ends that sequence.
 struct RunPiece {
@@ -180,17 +177,6 @@ void head_run_pieces(const Numbers& in, const Strip& strip, int s, std::uint64_t
         p.best = std::max(p.best, p.trail);
         out.push_back({ p, end % K == 0 });
     }
-}
-
-// a followed by b.
-Runs join(const Runs& a, const Runs& b)
-{
-    Runs j;
-    j.zero = a.zero || b.zero;
-    j.lead = a.zero ? a.lead : a.lead + b.lead;
-    j.trail = b.zero ? b.trail : b.trail + a.trail;
-    j.best = std::max(std::max(a.best, b.best), a.trail + b.lead);
-    return j;
 }
 
 // ProbabiliteLHR: the probability that the longest run of ones has length j.
@@ -297,6 +283,8 @@ void longest_head_run(
         longueur3 = longueur2 = seq.zero ? seq.trail : L;
     };
 
+    // On the device the stream runs on, where it is a CUDA one: every sequence's runs.
+    const auto on_device = device_head_runs(in, N, n, r, s, K);
     for (long rep = 1; rep <= N; ++rep) {
         for (long i = Chi->jmin; i <= Chi->jmax; ++i)
             Chi->Count[i] = 0;
@@ -304,25 +292,30 @@ void longest_head_run(
         longueur2 = 0;
         current = Runs();
         bool open = false; // a sequence started and not ended
-        over_chunks(
-            in, words, 1, chunk_records, grain_words, threads, buffers,
-            [&](const std::uint64_t* w, std::uint64_t first, std::uint64_t r0, std::uint64_t r1,
-                std::size_t unit, int) {
-                head_run_pieces(in, strip, s, Kw, w + r0, first + r0, first + r1, pieces[unit]);
-            },
-            [&](const std::uint64_t*, std::uint64_t, std::uint64_t count) {
-                const std::size_t units
-                    = static_cast<std::size_t>((count + grain_words - 1) / grain_words);
-                for (std::size_t u = 0; u < units; ++u)
-                    for (const RunPiece& p : pieces[u]) {
-                        current = open ? join(current, p.runs) : p.runs;
-                        open = true;
-                        if (p.ends) {
-                            end_sequence(current);
-                            open = false;
+        if (on_device) {
+            for (const Runs& seq : (*on_device)[static_cast<std::size_t>(rep - 1)])
+                end_sequence(seq);
+        } else {
+            over_chunks(
+                in, words, 1, chunk_records, grain_words, threads, buffers,
+                [&](const std::uint64_t* w, std::uint64_t first, std::uint64_t r0, std::uint64_t r1,
+                    std::size_t unit, int) {
+                    head_run_pieces(in, strip, s, Kw, w + r0, first + r0, first + r1, pieces[unit]);
+                },
+                [&](const std::uint64_t*, std::uint64_t, std::uint64_t count) {
+                    const std::size_t units
+                        = static_cast<std::size_t>((count + grain_words - 1) / grain_words);
+                    for (std::size_t u = 0; u < units; ++u)
+                        for (const RunPiece& p : pieces[u]) {
+                            current = open ? join_runs(current, p.runs) : p.runs;
+                            open = true;
+                            if (p.ends) {
+                                end_sequence(current);
+                                open = false;
+                            }
                         }
-                    }
-            });
+                });
+        }
 
         statcoll_AddObs(Chi->sVal1, gofs_Chi2(Chi->NbExp, Chi->Count, Chi->jmin, Chi->jmax));
         statcoll_AddObs(Disc->sVal1, static_cast<double>(longest2));
@@ -552,24 +545,9 @@ void periods_in_strings(Numbers& in, sres_Chi2* res, long N, long n, int r, int 
         "The N statistic values (a ChiSquare with %1ld degrees of freedom):", NbGroups - 1);
     statcoll_SetDesc(res->sVal1, desc);
 
-    const CorrelationIndex index(list, s);
-    const Strip strip(r, s);
-    const std::size_t classes = static_cast<std::size_t>(J);
-    std::vector<std::vector<std::uint64_t>> counts(
-        static_cast<std::size_t>(threads), std::vector<std::uint64_t>(classes));
-    Buffers buffers;
-    for (long seq = 1; seq <= N; ++seq) {
-        for (auto& c : counts)
-            std::fill(c.begin(), c.end(), 0);
-        over_chunks(
-            in, static_cast<std::uint64_t>(n), 1, chunk_words, grain_words, threads, buffers,
-            [&](const std::uint64_t* w, std::uint64_t, std::uint64_t r0, std::uint64_t r1,
-                std::size_t, int t) {
-                std::uint64_t* c = counts[static_cast<std::size_t>(t)].data();
-                for (std::uint64_t i = r0; i < r1; ++i)
-                    ++c[index(strip(in, w[i]))];
-            },
-            [](const std::uint64_t*, std::uint64_t, std::uint64_t) {});
+    // A replication's counts of the J classes (one table per thread on the host, summed) into
+    // TestU01's merged classes, and its chi-square.
+    auto add_replication = [&](const std::vector<std::vector<std::uint64_t>>& counts) {
         for (long j = jlow; j <= jhigh; ++j)
             res->Count[j] = 0;
         for (long j = 1; j <= J; ++j) {
@@ -582,6 +560,33 @@ void periods_in_strings(Numbers& in, sres_Chi2* res, long N, long n, int r, int 
                 res->Count[Loca[j]] += nb;
         }
         statcoll_AddObs(res->sVal1, gofs_Chi2(res->NbExp, res->Count, jlow, jhigh));
+    };
+
+    // On the device the stream runs on, where it is a CUDA one: every replication's counts.
+    if (const auto on_device = device_period_histograms(in, N, n, r, s, list.C)) {
+        for (const std::vector<std::uint64_t>& h : *on_device)
+            add_replication({ h });
+    } else {
+        const CorrelationIndex index(list, s);
+        const Strip strip(r, s);
+        const std::size_t classes = static_cast<std::size_t>(J);
+        std::vector<std::vector<std::uint64_t>> counts(
+            static_cast<std::size_t>(threads), std::vector<std::uint64_t>(classes));
+        Buffers buffers;
+        for (long seq = 1; seq <= N; ++seq) {
+            for (auto& c : counts)
+                std::fill(c.begin(), c.end(), 0);
+            over_chunks(
+                in, static_cast<std::uint64_t>(n), 1, chunk_words, grain_words, threads, buffers,
+                [&](const std::uint64_t* w, std::uint64_t, std::uint64_t r0, std::uint64_t r1,
+                    std::size_t, int t) {
+                    std::uint64_t* c = counts[static_cast<std::size_t>(t)].data();
+                    for (std::uint64_t i = r0; i < r1; ++i)
+                        ++c[index(strip(in, w[i]))];
+                },
+                [](const std::uint64_t*, std::uint64_t, std::uint64_t) {});
+            add_replication(counts);
+        }
     }
     double V[1];
     res->degFree = NbGroups - 1;
@@ -742,10 +747,23 @@ void hamming_weight2(
     const Blocks g(r, s, L);
     const bool popcnt = has_popcnt();
     const double L2 = static_cast<double>(L) / 2.0;
+    // On the device the stream runs on, where it is a CUDA one: the weights of the blocks, in
+    // order, summed here as below.
+    std::vector<double> device_x2(static_cast<std::size_t>(N), 0.0);
+    const bool on_device = device_hamming_weights(
+        in, N, n, r, s, L, [&](long seq, const long* weights, std::size_t count) {
+            double& X2 = device_x2[static_cast<std::size_t>(seq)];
+            for (std::size_t b = 0; b < count; ++b) {
+                const int c = static_cast<int>(weights[b]);
+                X2 += (c - L2) * (c - L2);
+            }
+        });
     Buffers buffers;
     for (long seq = 1; seq <= N; ++seq) {
         double X2 = 0.0;
-        if (g.long_blocks) {
+        if (on_device) {
+            X2 = device_x2[static_cast<std::size_t>(seq - 1)];
+        } else if (g.long_blocks) {
             const std::uint64_t words
                 = static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(g.words_per_block);
             const std::uint64_t chunk_records = chunk_words / grain_words * grain_words;
@@ -831,8 +849,7 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
     threads = static_cast<int>(std::max<std::size_t>(1,
         std::min<std::size_t>(static_cast<std::size_t>(threads),
             (std::size_t(256) << 20) / (cells * sizeof(std::uint64_t)))));
-    std::vector<std::vector<std::uint64_t>> tables(
-        static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
+    std::vector<std::vector<std::uint64_t>> tables; // the CPU path's, one per thread
     std::vector<long> table(cells);
     Buffers buffers;
     const int junk = L + 1;
@@ -857,7 +874,28 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
                              : g.short_block(in, *record, g.blocks_per_word - 1);
     };
 
-    for (long seq = 1; seq <= N; ++seq) {
+    // One replication's statistic from its table, as sstring_HammingCorr.
+    auto add_replication = [&]() {
+        double Sum = 0.0;
+        for (int i = 0; i <= L; ++i)
+            for (int j = 0; j <= L; ++j)
+                Sum += static_cast<double>(
+                           table[static_cast<std::size_t>(i) * row + static_cast<std::size_t>(j)])
+                    * (i - L / 2.0) * (j - L / 2.0);
+        Sum = Sum * 4.0 / (L * std::sqrt(static_cast<double>(n) - 1.0));
+        statcoll_AddObs(res->sVal1, Sum);
+    };
+    // On the device the stream runs on, where it is a CUDA one: each replication's table.
+    const bool on_device = device_hamming_corr_tables(
+        in, N, n, r, s, L, [&](long, const std::vector<std::uint64_t>& counts) {
+            for (std::size_t i = 0; i < cells; ++i)
+                table[i] = static_cast<long>(counts[i]);
+            add_replication();
+        });
+
+    if (!on_device)
+        tables.assign(static_cast<std::size_t>(threads), std::vector<std::uint64_t>(cells));
+    for (long seq = 1; seq <= N && !on_device; ++seq) {
         for (auto& t : tables)
             std::fill(t.begin(), t.end(), 0);
         int carried = junk; // the previous chunk's last weight
@@ -892,15 +930,7 @@ void hamming_corr(Numbers& in, sres_Basic* res, std::vector<long>* counters, lon
                 pre = x;
             }
         }
-
-        double Sum = 0.0;
-        for (int i = 0; i <= L; ++i)
-            for (int j = 0; j <= L; ++j)
-                Sum += static_cast<double>(
-                           table[static_cast<std::size_t>(i) * row + static_cast<std::size_t>(j)])
-                    * (i - L / 2.0) * (j - L / 2.0);
-        Sum = Sum * 4.0 / (L * std::sqrt(static_cast<double>(n) - 1.0));
-        statcoll_AddObs(res->sVal1, Sum);
+        add_replication();
     }
     if (counters != nullptr) *counters = table;
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <string>
 
 namespace rngvet {
@@ -459,18 +460,44 @@ private:
 
 } // namespace
 
+namespace {
+
+// "13.0" from CUDA's 1000 * major + 10 * minor.
+std::string cuda_version_text(int v)
+{
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+} // namespace
+
+// The runtime is linked statically (kernels/CMakeLists.txt) and loads the driver, libcuda.so.1,
+// on its first call: where the driver is missing the call fails with
+// cudaErrorInsufficientDriver, as for a driver too old, and the two are told apart here.
 bool cuda_usable(std::string& why)
 {
     int count = 0;
     const cudaError_t rc = cudaGetDeviceCount(&count);
     if (rc == cudaSuccess && count > 0) return true;
     cudaGetLastError();
-    if (rc == cudaSuccess || rc == cudaErrorNoDevice)
+    if (rc == cudaSuccess || rc == cudaErrorNoDevice) {
         why = "no CUDA device found";
-    else if (rc == cudaErrorInsufficientDriver)
-        why = "no CUDA device found: no NVIDIA driver, or one older than this CUDA runtime";
-    else
+    } else if (rc == cudaErrorInsufficientDriver) {
+        void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!driver) {
+            const char* e = dlerror();
+            why = std::string("no NVIDIA driver (") + (e ? e : "libcuda.so.1 cannot be loaded")
+                + ")";
+        } else {
+            dlclose(driver);
+            int version = 0;
+            cudaDriverGetVersion(&version);
+            cudaGetLastError();
+            why = "the NVIDIA driver supports CUDA " + cuda_version_text(version)
+                + ", older than this build's CUDA runtime " + cuda_version_text(CUDART_VERSION);
+        }
+    } else {
         why = std::string("no usable CUDA device: ") + cudaGetErrorString(rc);
+    }
     return false;
 }
 

@@ -1,0 +1,35 @@
+# CPACK_POST_BUILD_SCRIPTS: CPack (3.25) writes a postinst and a postrm that run ldconfig into
+# every package with a shared library under /usr/lib. A package that carries dpkg's ldconfig
+# trigger (its control file "triggers": activate-noawait ldconfig) needs neither, and Debian's
+# policy and lintian ask for the trigger alone: the two scripts are taken out of such packages,
+# when they are exactly CPack's, and the package is built again with dpkg-deb.
+foreach(_deb IN LISTS CPACK_PACKAGE_FILES)
+  if(NOT _deb MATCHES "\\.deb$")
+    continue()
+  endif()
+  set(_dir ${_deb}.unpacked)
+  file(REMOVE_RECURSE ${_dir})
+  execute_process(COMMAND dpkg-deb -R ${_deb} ${_dir} RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "ldconfig-trigger: dpkg-deb -R ${_deb} failed")
+  endif()
+  if(EXISTS ${_dir}/DEBIAN/triggers)
+    foreach(_script postinst:configure postrm:remove)
+      string(REPLACE ":" ";" _script ${_script})
+      list(GET _script 0 _name)
+      list(GET _script 1 _when)
+      file(READ ${_dir}/DEBIAN/${_name} _text)
+      string(REGEX REPLACE "[ \t\n]+" " " _text "${_text}")
+      if(NOT _text STREQUAL "#!/bin/sh set -e if [ \"$1\" = \"${_when}\" ]; then ldconfig fi ")
+        message(FATAL_ERROR "ldconfig-trigger: ${_deb}'s ${_name} is not CPack's ldconfig call: ${_text}")
+      endif()
+      file(REMOVE ${_dir}/DEBIAN/${_name})
+    endforeach()
+    execute_process(COMMAND dpkg-deb --root-owner-group -Zgzip -b ${_dir} ${_deb}
+      OUTPUT_QUIET RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "ldconfig-trigger: dpkg-deb -b ${_deb} failed")
+    endif()
+  endif()
+  file(REMOVE_RECURSE ${_dir})
+endforeach()
