@@ -246,6 +246,9 @@ std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::s
         { "--seeding", keys.seeding, "--zero", keys.zero, "--skip", std::to_string(keys.skip),
             "--backend", keys.backend });
     if (keys.view != "top32") out.insert(out.end(), { "--view", keys.view });
+    // A plugin's library as it was when the campaign was planned: a task refuses another.
+    if (!keys.library_sha256.empty())
+        out.insert(out.end(), { "--library-sha256", keys.library_sha256 });
     return out;
 }
 
@@ -431,6 +434,19 @@ Campaign parse_campaign(
         }
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
+        // A plugin library named relative to the campaign file.
+        if (lower_case(o.generator).rfind("lib:", 0) == 0 && o.generator.size() > 4
+            && o.generator[4] != '/' && !base_dir.empty()) {
+            try {
+                GeneratorName g = parse_generator(o.generator);
+                if (is_file(base_dir + "/" + g.path)) {
+                    g.path = base_dir + "/" + g.path;
+                    o.generator = to_string(g);
+                }
+            } catch (const InputError&) {
+                // refused with its line below
+            }
+        }
         const std::string generator = lower_case(o.generator); // read in any case
         if (generator == "stdin32" || generator == "stdin64" || generator.rfind("file:", 0) == 0
             || generator.rfind("file64:", 0) == 0)
@@ -476,6 +492,18 @@ Campaign parse_campaign(
             }
             if (!canonical_seeds.insert(seed).second)
                 p.fail(line, "[configuration " + s->name + "]: seed " + seed + " is listed twice");
+        }
+        // A plugin: its library's absolute path and SHA-256 go into every task's arguments, and
+        // its tests run sharded, which needs its skip.
+        const Configuration first = configuration_of(o, conf.seeds.front());
+        if (family(first.generator) == GeneratorFamily::plugin) {
+            if (!jumps_ahead(first))
+                p.fail(s->line,
+                    "[configuration " + s->name
+                        + "]: a campaign runs its tests sharded, and the plugin '"
+                        + first.plugin->name + "' has no skip function");
+            o.generator = to_string(first.generator);
+            o.library_sha256 = first.plugin->sha256;
         }
         c.configurations.push_back(conf);
     }

@@ -46,6 +46,17 @@ LocalResult run_here(const LocalRun& run)
     if (exists(table_path(dir))) {
         // Running again continues the same campaign; another campaign's directory is refused.
         const TaskTable held = load(dir);
+        // A configuration whose name changed while its tasks stayed: a plugin's library (its
+        // hash is in the name) or a parameter file that changed since the campaign was planned.
+        if (held.tasks.size() == tasks.size())
+            for (std::size_t i = 0; i < tasks.size(); ++i)
+                if (held.tasks[i].config != tasks[i].config
+                    && held.tasks[i].configuration == tasks[i].configuration
+                    && held.tasks[i].seed == tasks[i].seed)
+                    throw InputError("'" + dir + "' holds campaign " + held.campaign_id
+                        + ", planned with task " + std::to_string(i) + " on " + held.tasks[i].config
+                        + "; its configuration is now " + tasks[i].config
+                        + " (its library or parameter file changed)");
         if (!same_tasks(held.tasks, tasks) || held.battery != table.battery
             || held.tests_selected != table.tests_selected)
             throw InputError("'" + dir + "' holds campaign " + held.campaign_id

@@ -60,6 +60,18 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     const std::string& mode, int jobs, const std::string& prefetch, std::uint64_t serial_start,
     const std::string& log_path, const std::string& db_path, FailOn fail_on);
 
+// Sharded mode starts each test 2^40 numbers further on: a stream that cannot jump is refused.
+void refuse_sharded_without_jumps(const Configuration& config)
+{
+    if (jumps_ahead(config)) return;
+    if (family(config.generator) == GeneratorFamily::plugin)
+        throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and the "
+                         "plugin '"
+            + plugin_library(config)->name
+            + "' has no skip function; it can only run serially (--jobs 1)");
+    throw InputError("sharded mode jumps in the stream; an external stream can only run serially");
+}
+
 } // namespace
 
 int cmd_run(int argc, char** argv)
@@ -193,9 +205,7 @@ int cmd_run(int argc, char** argv)
         check_engine(engine, *battery, tests);
         if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
         check_word(mode_words(), mode, "mode");
-        if (mode == "sharded" && family(config.generator) == GeneratorFamily::external)
-            throw InputError(
-                "sharded mode jumps in the stream; an external stream can only run serially");
+        if (mode == "sharded") refuse_sharded_without_jumps(config);
         check_mode_and_jobs(mode);
         NewRun start;
         start.input_sha256 = check_external_input(config);
@@ -270,6 +280,7 @@ int cmd_run(int argc, char** argv)
             if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
             const ResumePlan plan = plan_resume(reader, run, vm.count("mode") ? mode : "");
             check_mode_and_jobs(plan.mode);
+            if (plan.mode == "sharded") refuse_sharded_without_jumps(config);
             // The stored configuration must still build on its backend here.
             (void)check_backend_stream(config);
         }

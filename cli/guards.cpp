@@ -131,6 +131,8 @@ void check_log_path(const std::string& path)
 
 std::string check_external_input(const Configuration& config)
 {
+    // A plugin's library was hashed as it was loaded.
+    if (family(config.generator) == GeneratorFamily::plugin) return plugin_library(config)->sha256;
     const int bytes = external_word_bytes(config.generator);
     if (bytes == 0) return "";
     const std::string word = std::to_string(8 * bytes) + "-bit word";

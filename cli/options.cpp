@@ -62,9 +62,12 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
         "independent instances")("layout", po::value(&layout), layout_help.c_str())("seeding",
         po::value(&seeding)->default_value("increment"),
         seeding_help.c_str())("zero", po::value(&zero)->default_value("keep"), zero_help.c_str())(
-        "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")("backend",
-        po::value(&backend)->default_value("cpu"),
-        backend_help.c_str())("view", po::value(&view)->default_value("top32"), view_help.c_str());
+        "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")(
+        "backend", po::value(&backend)->default_value("cpu"), backend_help.c_str())(
+        "view", po::value(&view)->default_value("top32"), view_help.c_str())("library-sha256",
+        po::value(&library_sha256),
+        "plugin generators (lib:PATH): refuse unless the library's SHA-256 is this, e.g. the hash "
+        "a campaign's tasks were planned with");
 }
 
 const Words& mode_words()
@@ -147,6 +150,7 @@ Configuration ConfigurationOptions::configuration() const
     text.skip = skip.value;
     text.backend = backend;
     text.view = view;
+    text.library_sha256 = library_sha256;
     return resolve_configuration_here(text);
 }
 
@@ -162,6 +166,7 @@ std::string ConfigurationOptions::arguments() const
     out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip.value << "\n";
     out << "--backend\n" << backend << "\n";
     if (view != "top32") out << "--view\n" << view << "\n";
+    if (!library_sha256.empty()) out << "--library-sha256\n" << library_sha256 << "\n";
     return out.str();
 }
 

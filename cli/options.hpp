@@ -56,6 +56,7 @@ struct ConfigurationOptions {
     Unsigned<std::uint64_t> skip;
     std::string backend = "cpu";
     std::string view = "top32";
+    std::string library_sha256;
 
     void add_to(po::options_description& options, bool generator_required = true);
     // Parses and validates; throws InputError.

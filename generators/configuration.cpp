@@ -53,6 +53,10 @@ bool is_external(const Configuration& c)
 {
     return family(c.generator) == GeneratorFamily::external;
 }
+bool is_plugin(const Configuration& c)
+{
+    return family(c.generator) == GeneratorFamily::plugin;
+}
 bool is_mtdc(const Configuration& c)
 {
     return c.generator.kind == GeneratorKind::mtdc;
@@ -298,6 +302,17 @@ struct MtEngine {
     }
     Gf2Poly phi; // computed on the first jump
 };
+
+// Seeds are kept below 2^63 (parse_seed), and so are a plugin instance's first words.
+constexpr std::uint64_t plugin_seed_modulus = std::uint64_t(1) << 63;
+
+// A plugin's canonical head: lib[NAME#HASH8], with :SYMBOL when the library's function is not
+// the default one.
+std::string plugin_label(const Configuration& c, const PluginLibrary& library)
+{
+    return "lib[" + library.name + "#" + library.sha256.substr(0, 8)
+        + (c.generator.symbol.empty() ? "" : ":" + c.generator.symbol) + "]";
+}
 
 struct R250Engine {
     R250State state;
@@ -608,6 +623,13 @@ std::string recorded_seed(const Configuration& c)
 
 void load_param_sets(Configuration& c)
 {
+    if (is_plugin(c)) {
+        // The default function named explicitly is the default: one configuration, one name.
+        if (c.generator.symbol == default_plugin_symbol()) c.generator.symbol.clear();
+        c.plugin = plugin_library(c);
+        c.generator.path = c.plugin->path;
+        return;
+    }
     if (!is_mtdc(c)) return;
     if (!loaded_from_params(c)) c.param_sets = read_param_sets(c);
 }
@@ -653,6 +675,15 @@ Configuration resolve_configuration(const ConfigurationText& text)
         throw;
     }
     validate(c);
+    if (!text.library_sha256.empty()) {
+        if (!is_plugin(c))
+            throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
+                + to_string(c.generator));
+        if (c.plugin->sha256 != text.library_sha256)
+            throw InputError("the library '" + c.generator.path + "' has SHA-256 "
+                + c.plugin->sha256 + ", not " + text.library_sha256
+                + " (--library-sha256): it changed since the run was planned");
+    }
     return c;
 }
 
@@ -720,6 +751,19 @@ void validate(const Configuration& c)
     }
     if (g.family != GeneratorFamily::ranmar && c.zero != ZeroPolicy::keep)
         throw InputError("--zero applies to the RANMAR generators only");
+    if (g.family == GeneratorFamily::plugin) {
+        const std::shared_ptr<const PluginLibrary> library = plugin_library(c);
+        if (c.seed.empty())
+            throw InputError(name
+                + " needs --seed S or S1,S2,... (the seed words its library's "
+                  "seed function takes)");
+        if (c.seeding.kind == SeedingKind::split && !library->has_skip)
+            throw InputError("--seeding split:S jumps in the stream, and the plugin '"
+                + library->name + "' has no skip function");
+        // The library's own check of the base seed (each instance's is checked as it is made).
+        (void)PluginEngine(library, plugin_instance_seed(c, 0));
+        return;
+    }
     if (g.family == GeneratorFamily::r250) {
         if (c.seed.size() != 1) throw InputError(name + " takes one seed --seed S (1..4294967295)");
         if (c.seed[0] < 1 || c.seed[0] > 0xFFFFFFFFll)
@@ -792,8 +836,9 @@ std::string canonical_name(const Configuration& c)
         if (c.skip != 0) head += ";skip=" + std::to_string(c.skip);
         return head + view;
     }
-    const std::string generator
-        = is_mtdc(c) ? params_label(c, *mtdc_param_set(c)) : to_string(c.generator);
+    const std::string generator = is_mtdc(c) ? params_label(c, *mtdc_param_set(c))
+        : is_plugin(c)                       ? plugin_label(c, *plugin_library(c))
+                                             : to_string(c.generator);
     std::string name = generator + "/" + std::to_string(c.instances) + "/" + to_string(c.layout)
         + "/" + to_string(c.seeding) + "/" + seed_string(c.seed);
     if (c.zero != ZeroPolicy::keep) name += std::string(";zero=") + to_string(c.zero);
@@ -878,6 +923,18 @@ Configuration parse_canonical_name(
             if (id > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
                 throw refuse("parameter-set id too large");
             c.param_id = static_cast<int>(id);
+        } else if (fields[0].rfind("lib[", 0) == 0 && fields[0].back() == ']') {
+            // lib[NAME#HASH8] or lib[NAME#HASH8:SYMBOL]: the library is where the run's
+            // generator column says.
+            if (input_path.empty())
+                throw refuse("a plugin's name leaves out its library's path, which its run "
+                             "records");
+            c.generator = parse_generator("lib:" + input_path);
+            if (c.generator.kind != GeneratorKind::plugin) throw refuse("not a plugin's path");
+            const std::string inner = fields[0].substr(4, fields[0].size() - 5);
+            const auto sharp = inner.rfind('#');
+            if (sharp == std::string::npos) throw refuse("expected lib[NAME#HASH]");
+            hash = inner.substr(sharp + 1, 8);
         } else {
             c.generator = parse_generator(fields[0]);
         }
@@ -889,7 +946,10 @@ Configuration parse_canonical_name(
         c.seeding = parse_seeding(fields[3]);
         if (fields[4] != "-") c.seed = parse_seed(fields[4]);
         load_param_sets(c);
-        if (!hash.empty() && params_sha256(c).substr(0, 8) != hash)
+        if (is_plugin(c) && c.plugin->sha256.substr(0, 8) != hash)
+            throw refuse("the library '" + c.generator.path + "' here has SHA-256 "
+                + c.plugin->sha256.substr(0, 8) + "..., the name says " + hash);
+        if (!hash.empty() && is_mtdc(c) && params_sha256(c).substr(0, 8) != hash)
             throw refuse("the parameter sets '" + c.params + "' here have SHA-256 "
                 + params_sha256(c).substr(0, 8) + "..., the name says " + hash);
     }
@@ -920,7 +980,49 @@ std::string seed_family(const std::string& canonical)
 
 int resolution_bits(const Configuration& c)
 {
-    return view_resolution_bits(c.view, traits(c.generator).bits);
+    return view_resolution_bits(c.view, output_bits(c));
+}
+
+int output_bits(const Configuration& c)
+{
+    return is_plugin(c) ? plugin_library(c)->bits : traits(c.generator).bits;
+}
+
+bool jumps_ahead(const Configuration& c)
+{
+    if (is_external(c)) return false;
+    return !is_plugin(c) || plugin_library(c)->has_skip;
+}
+
+std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& c)
+{
+    if (c.plugin && c.plugin->path == c.generator.path
+        && c.plugin->symbol
+            == (c.generator.symbol.empty() ? default_plugin_symbol() : c.generator.symbol))
+        return c.plugin;
+    return load_plugin_library(c.generator.path, c.generator.symbol);
+}
+
+std::vector<std::uint64_t> plugin_instance_seed(const Configuration& c, int instance)
+{
+    std::vector<std::uint64_t> words(c.seed.begin(), c.seed.end());
+    const std::uint64_t base = words.at(0);
+    const auto n = static_cast<std::uint64_t>(instance);
+    switch (c.seeding.kind) {
+    case SeedingKind::same:
+    case SeedingKind::split: // the base seed, jumped by i * S numbers (make_plugin_reference)
+        break;
+    case SeedingKind::increment:
+        words[0] = (base + n) % plugin_seed_modulus;
+        break;
+    case SeedingKind::stride:
+        words[0] = (base + c.seeding.stride * n) % plugin_seed_modulus;
+        break;
+    case SeedingKind::hash:
+        words[0] = splitmix64((base << 32) ^ n) % plugin_seed_modulus;
+        break;
+    }
+    return words;
 }
 
 Configuration instance_configuration(const Configuration& c, int i)
@@ -942,6 +1044,9 @@ Configuration instance_configuration(const Configuration& c, int i)
         if (c.seeding.kind != SeedingKind::split) one.param_id = c.param_id + i;
     } else if (is_r250(c)) {
         one.seed[0] = mt_instance_seed(c, i);
+    } else if (is_plugin(c)) {
+        const std::vector<std::uint64_t> words = plugin_instance_seed(c, i);
+        one.seed.assign(words.begin(), words.end());
     }
     // split:S: the base stream from number i * S on.
     if (c.seeding.kind == SeedingKind::split)
@@ -961,7 +1066,7 @@ namespace {
 // 64-bit outputs (whose top32 is a view too: their high halves).
 bool reads_through_view(const Configuration& c)
 {
-    return c.view != BitView::top32 || traits(c.generator).bits > 48;
+    return c.view != BitView::top32 || output_bits(c) > 48;
 }
 
 } // namespace
@@ -973,7 +1078,7 @@ std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     Configuration outputs = c;
     outputs.view = BitView::top32;
     return make_view_stream(
-        c.view, traits(c.generator).bits, c.skip,
+        c.view, output_bits(c), c.skip,
         [&](std::uint64_t skip) {
             Configuration at = outputs;
             at.skip = skip;
@@ -991,6 +1096,20 @@ std::unique_ptr<Stream> make_external_reference(const Configuration& c)
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
     return std::make_unique<ExternalStream>(f, true, bytes, to_string(c.generator));
+}
+
+std::unique_ptr<Stream> make_plugin_reference(const Configuration& c)
+{
+    const std::shared_ptr<const PluginLibrary> library = plugin_library(c);
+    std::vector<PluginEngine> engines;
+    engines.reserve(static_cast<std::size_t>(c.instances));
+    for (int i = 0; i < c.instances; ++i) {
+        engines.emplace_back(library, plugin_instance_seed(c, i));
+        if (c.seeding.kind == SeedingKind::split)
+            engines.back().jump(c.seeding.stride * static_cast<std::uint64_t>(i));
+    }
+    return std::make_unique<CombinedStream<PluginEngine>>(
+        std::move(engines), c.layout, library->bits, canonical_name(c));
 }
 
 std::unique_ptr<Stream> make_mt_reference(const Configuration& c)

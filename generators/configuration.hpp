@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mt_params.hpp"
+#include "plugin.hpp"
 #include "registry.hpp"
 #include "stream.hpp"
 #include "view.hpp"
@@ -45,6 +46,10 @@ struct Configuration {
     // mtdc: the sets `params` names, read, parsed and hashed once (load_param_sets) and shared
     // by every copy of the configuration; null until loaded.
     std::shared_ptr<const MtParamSet> param_sets;
+    // lib:PATH[:SYMBOL]: the library, loaded, checked and hashed once (load_param_sets) and
+    // shared by every copy of the configuration; null until loaded. Its seed is `seed`, the
+    // library's seed words.
+    std::shared_ptr<const PluginLibrary> plugin;
     int param_id = 0; // mtdc: instance i uses set param_id + i of the file
     int instances = 1;
     Layout layout;
@@ -61,6 +66,9 @@ struct ConfigurationText {
     std::string generator;
     std::string seed; // "" for none
     std::string name; // external streams' --name; "" for none
+    // lib:PATH: the SHA-256 the library must have (--library-sha256, as a campaign's tasks
+    // pass the hash they were planned with); "" for any.
+    std::string library_sha256;
     std::string params;
     int param_id = 0;
     int instances = 1;
@@ -105,9 +113,22 @@ std::vector<std::int64_t> default_first_seed(GeneratorFamily family);
 std::string recorded_seed(const Configuration& config);
 
 // mtdc: loads the parameter sets config.params names (a built-in set, a file, or an inline
-// set) into config.param_sets, unless the sets loaded there are already those; other
-// generators: nothing. Throws InputError.
+// set) into config.param_sets, unless the sets loaded there are already those; a plugin: loads
+// its library into config.plugin (and makes its path absolute) unless it is loaded already;
+// other generators: nothing. Throws InputError.
 void load_param_sets(Configuration& config);
+
+// lib:PATH[:SYMBOL]: the configuration's library, config.plugin when it was loaded from the
+// generator's path and symbol, else loaded now. Throws InputError.
+std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& config);
+
+// The bits of the generator's outputs before a view: its registry row's, a plugin's library's.
+int output_bits(const Configuration& config);
+
+// Whether the configuration's stream jumps ahead without making the numbers it skips: every
+// generator rngvet computes, a plugin with a skip function; not the external streams. Sharded
+// runs (tests at offsets 2^40 apart) need it.
+bool jumps_ahead(const Configuration& config);
 
 // mtdc: the parameter sets of the configuration: config.param_sets when they were loaded from
 // config.params, else read now (a configuration built by hand). Throws InputError.
@@ -167,6 +188,9 @@ std::unique_ptr<Stream> make_stream(const Configuration& config);
 // outputs, as make_stream's own does.
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     const std::function<std::unique_ptr<Stream>(const Configuration&)>& make);
+
+// The seed words of plugin instance `instance` of a validated plugin configuration.
+std::vector<std::uint64_t> plugin_instance_seed(const Configuration& config, int instance);
 
 // The seeded state of RANMAR instance `instance` (0 <= instance < instances) of a validated
 // ranmar configuration: the per-instance seeding make_stream uses, for backends that seed on

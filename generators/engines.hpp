@@ -12,5 +12,6 @@ std::unique_ptr<Stream> make_ranmar_reference(const Configuration& config);
 std::unique_ptr<Stream> make_mt_reference(const Configuration& config);
 std::unique_ptr<Stream> make_r250_reference(const Configuration& config);
 std::unique_ptr<Stream> make_external_reference(const Configuration& config);
+std::unique_ptr<Stream> make_plugin_reference(const Configuration& config);
 
 } // namespace rngvet

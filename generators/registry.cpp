@@ -27,11 +27,14 @@ const std::vector<GeneratorTraits>& generator_registry()
         { GeneratorKind::stdin32, "stdin32", GeneratorFamily::external, RanmarVariant::r48, 32, "",
             false, false, false, make_external_reference },
         { GeneratorKind::file, "file:PATH", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, false, false, make_external_reference },
+            false, false, false, make_external_reference, R250Taps::stated, "file:", true },
         { GeneratorKind::stdin64, "stdin64", GeneratorFamily::external, RanmarVariant::r48, 64, "",
             false, false, false, make_external_reference },
         { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
-            "", false, false, false, make_external_reference },
+            "", false, false, false, make_external_reference, R250Taps::stated, "file64:", true },
+        { GeneratorKind::plugin, "lib:PATH[:SYMBOL]", GeneratorFamily::plugin, RanmarVariant::r48,
+            0, "S or S1,S2,...", false, false, false,
+            make_plugin_reference, R250Taps::stated, "lib:", true },
     };
     return table;
 }
@@ -51,19 +54,44 @@ std::string generator_list()
     return list;
 }
 
+namespace {
+
+// Whether text is a C identifier (a symbol name).
+bool is_identifier(const std::string& text)
+{
+    if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
+    for (char ch : text)
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+                || ch == '_'))
+            return false;
+    return true;
+}
+
+} // namespace
+
 GeneratorName parse_generator(const std::string& name)
 {
     const std::string lower = lower_case(name);
-    for (const GeneratorKind kind : { GeneratorKind::file, GeneratorKind::file64 }) {
-        const std::string row = traits(kind).name; // "file:PATH"
-        const std::string prefix = row.substr(0, row.find(':') + 1);
-        if (lower.rfind(prefix, 0) != 0) continue;
+    for (const GeneratorTraits& t : generator_registry()) {
+        const std::string prefix = t.prefix; // "file:"
+        if (prefix.empty() || lower.rfind(prefix, 0) != 0) continue;
         if (name.size() == prefix.size())
-            throw InputError("--generator " + row + " needs a path after '" + prefix + "'");
-        return { kind, name.substr(prefix.size()) };
+            throw InputError(
+                "--generator " + std::string(t.name) + " needs a path after '" + prefix + "'");
+        GeneratorName g{ t.kind, name.substr(prefix.size()) };
+        if (t.kind == GeneratorKind::plugin) {
+            // lib:PATH:SYMBOL: a symbol after the path's last ':'.
+            const auto colon = g.path.rfind(':');
+            if (colon != std::string::npos && colon > 0
+                && is_identifier(g.path.substr(colon + 1))) {
+                g.symbol = g.path.substr(colon + 1);
+                g.path = g.path.substr(0, colon);
+            }
+        }
+        return g;
     }
     for (const GeneratorTraits& t : generator_registry())
-        if (!reads_file(t.kind) && lower == t.name) return { t.kind };
+        if (std::string(t.prefix).empty() && lower == t.name) return { t.kind };
     throw InputError("unknown generator '" + name + "' (valid: " + generator_list() + ")");
 }
 
@@ -79,7 +107,7 @@ GeneratorName::GeneratorName(const char* name)
 
 bool operator==(const GeneratorName& a, const GeneratorName& b)
 {
-    return a.kind == b.kind && a.path == b.path;
+    return a.kind == b.kind && a.path == b.path && a.symbol == b.symbol;
 }
 
 bool operator!=(const GeneratorName& a, const GeneratorName& b)
@@ -92,6 +120,11 @@ bool reads_file(const GeneratorName& g)
     return g.kind == GeneratorKind::file || g.kind == GeneratorKind::file64;
 }
 
+std::string hashed_file(const GeneratorName& g)
+{
+    return traits(g).hashed ? g.path : "";
+}
+
 int external_word_bytes(const GeneratorName& g)
 {
     if (family(g) != GeneratorFamily::external) return 0;
@@ -100,9 +133,9 @@ int external_word_bytes(const GeneratorName& g)
 
 std::string to_string(const GeneratorName& g)
 {
-    if (g.kind == GeneratorKind::file) return "file:" + g.path;
-    if (g.kind == GeneratorKind::file64) return "file64:" + g.path;
-    return traits(g).name;
+    const std::string prefix = traits(g).prefix;
+    if (prefix.empty()) return traits(g).name;
+    return prefix + g.path + (g.symbol.empty() ? "" : ":" + g.symbol);
 }
 
 const Words& zero_words()

@@ -28,20 +28,24 @@ enum class GeneratorKind {
     stdin32,
     file,
     stdin64,
-    file64
+    file64,
+    plugin
 };
 
 // The engines behind the generators: RANMAR (the variant is in the registry row), the Mersenne
-// Twisters (Dynamic Creator sets or MT19937), R250 (the tap order is in the registry row), and
-// words read from outside.
-enum class GeneratorFamily { ranmar, mt, r250, external };
+// Twisters (Dynamic Creator sets or MT19937), R250 (the tap order is in the registry row),
+// words read from outside, and a generator of a shared library (plugin.hpp).
+enum class GeneratorFamily { ranmar, mt, r250, external, plugin };
 
 // A generator as a configuration names it: its kind, and for file:PATH and file64:PATH the
-// path. It converts from its name ("ranmar48", "file:words.bin") through parse_generator, so a
-// name that is not a generator is an InputError where it is given.
+// path, for lib:PATH[:SYMBOL] the library's path and the symbol. It converts from its name
+// ("ranmar48", "file:words.bin") through parse_generator, so a name that is not a generator is
+// an InputError where it is given.
 struct GeneratorName {
     GeneratorKind kind = GeneratorKind::ranmar48;
-    std::string path; // GeneratorKind::file, file64: the file of 32-bit or 64-bit words
+    // GeneratorKind::file, file64: the file of 32-bit or 64-bit words; plugin: the library
+    std::string path;
+    std::string symbol; // GeneratorKind::plugin: the exported function ("" for the default)
 
     GeneratorName() = default;
     GeneratorName(GeneratorKind k, std::string file_path = "")
@@ -62,8 +66,9 @@ struct GeneratorTraits {
     const char* name; // as written after --generator ("file:PATH", "file64:PATH" for the files)
     GeneratorFamily family;
     RanmarVariant variant; // GeneratorFamily::ranmar: the variant it seeds (others: unused)
-    // Resolution of its outputs (before a view). 64 only for the 64-bit external streams, whose
-    // outputs are always read through a view of 32-bit words (make_stream).
+    // Resolution of its outputs (before a view). 64 for the 64-bit external streams, whose
+    // outputs are always read through a view of 32-bit words (make_stream); 0 for a plugin,
+    // whose library says (32 or 64: output_bits of configuration.hpp).
     int bits;
     const char* seed_format; // what --seed takes ("" for none)
     bool parameter_sets; // takes --params and --param-id
@@ -73,6 +78,11 @@ struct GeneratorTraits {
     // top32 view, before its skip.
     std::unique_ptr<Stream> (*make)(const Configuration&);
     R250Taps taps = R250Taps::stated; // GeneratorFamily::r250: the tap order (others: unused)
+    // The prefix of a name with an argument ("file:", "file64:", "lib:"); "" for none.
+    const char* prefix = "";
+    // Whether a run records the SHA-256 of the file its name holds (runs.input_sha256): the
+    // input files, the plugin library.
+    bool hashed = false;
 };
 
 // The registry, one row per generator, in the order `rngvet list` shows them.
@@ -94,6 +104,9 @@ GeneratorName parse_generator(const std::string& name);
 std::string to_string(const GeneratorName& g);
 // Whether the generator reads a file (file:PATH, file64:PATH); its path is g.path.
 bool reads_file(const GeneratorName& g);
+// The file whose SHA-256 a run of the generator records (runs.input_sha256) and a resumed run
+// checks: an input file's or a plugin library's path; "" for the others.
+std::string hashed_file(const GeneratorName& g);
 // The external streams' word width in bytes: 4 (stdin32, file:), 8 (stdin64, file64:); 0 for
 // the generators rngvet computes.
 int external_word_bytes(const GeneratorName& g);

@@ -777,11 +777,17 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
     const GeneratorTraits& g = traits(c.generator);
-    if (!g.on_devices)
-        throw InputError("backend '" + backend
-            + "' runs ranmar24, ranmar48, ranmar48x, mtdc, mt19937, r250 and r250gsl; use "
-              "--backend cpu for '"
+    if (!g.on_devices) {
+        // The generators with kernels, from the registry's rows.
+        std::vector<std::string> kernels;
+        for (const GeneratorTraits& row : generator_registry())
+            if (runs_on(row, c.backend)) kernels.push_back(row.name);
+        std::string list;
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == kernels.size() ? " and " : ", ") + kernels[i];
+        throw InputError("backend '" + backend + "' runs " + list + "; use --backend cpu for '"
             + to_string(c.generator) + "'");
+    }
     if (!runs_on(g, c.backend))
         throw InputError("backend '" + backend + "' has no kernel for '" + to_string(c.generator)
             + "'; it runs on cpu and openmp (or --backend auto)");

@@ -106,6 +106,7 @@ Configuration seeded(const Chosen& chosen, int ijkl, std::uint64_t start)
     }
     case rngvet::GeneratorFamily::mt:
     case rngvet::GeneratorFamily::r250:
+    case rngvet::GeneratorFamily::plugin:
         c.seed = { ijkl };
         break;
     case rngvet::GeneratorFamily::external:

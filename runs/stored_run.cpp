@@ -201,6 +201,18 @@ Configuration stored_configuration(
     }
     if (backend == Backend::automatic)
         refuse_damaged(run, "backend", run.backend, "a run records the backend it chose");
+    if (run.generator.rfind("lib:", 0) == 0) {
+        // A plugin continues only on the library it started with (its SHA-256 in full).
+        std::string path = run.generator;
+        try {
+            path = parse_generator(run.generator).path;
+        } catch (const InputError& e) {
+            refuse_damaged(run, "generator", run.generator, e.what());
+        }
+        const std::string now = sha256_of_file(path);
+        if (!run.input_sha256.empty() && now != run.input_sha256)
+            refuse_other_stream(run, "the library '" + path + "'", run.input_sha256, now);
+    }
     if (run.generator == "mtdc") {
         Configuration sets;
         sets.generator = run.generator;
@@ -211,9 +223,10 @@ Configuration stored_configuration(
     }
     Configuration config;
     try {
-        // A named file stream's name leaves out its path; the generator column holds it.
+        // A named file stream's name and a plugin's leave out the path; the generator column
+        // holds it.
         const std::string prefix = run.generator.substr(0, run.generator.find(':') + 1);
-        const bool file = prefix == "file:" || prefix == "file64:";
+        const bool file = prefix == "file:" || prefix == "file64:" || prefix == "lib:";
         config = parse_canonical_name(
             run.config, params, file ? run.generator.substr(prefix.size()) : "");
     } catch (const InputError& e) {
@@ -225,7 +238,7 @@ Configuration stored_configuration(
     if (run.seed != recorded_seed(config))
         refuse_damaged(run, "seed", run.seed, "its config has seed " + recorded_seed(config));
     config.backend = backend;
-    if (reads_file(config.generator)) {
+    if (!hashed_file(config.generator).empty()) {
         const std::string now = input_sha256(config);
         if (!run.input_sha256.empty() && now != run.input_sha256)
             refuse_other_stream(run, "'" + config.generator.path + "'", run.input_sha256, now);
@@ -452,7 +465,7 @@ namespace {
 // the same file (or the run reads no file). Its tests may have read the changed data.
 std::string changed_input(const RunRecord& run, const Configuration& config)
 {
-    if (!reads_file(config.generator) || run.input_sha256.empty()) return "";
+    if (hashed_file(config.generator).empty() || run.input_sha256.empty()) return "";
     const std::string& path = config.generator.path;
     std::string now;
     try {

@@ -8,6 +8,7 @@
 #include "campaigns/directory.hpp"
 #include "campaigns/merge.hpp"
 #include "generators/error.hpp"
+#include "generators/sha256.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
 
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
@@ -1111,6 +1113,84 @@ TEST(CampaignCli, LocalRunStoppedBySigtermStopsTheTaskInFlight)
     const auto r = run_rngvet("campaign status " + dir);
     EXPECT_NE((r.out + r.err).find("0 done, 0 running, 1 failed"), std::string::npos)
         << r.out << r.err;
+}
+
+// A campaign on a plugin (examples/plugin) records its library's SHA-256 in every task's
+// arguments, and a task refuses the library once it changed: a resumed task (its run recorded the
+// hash), a task not started yet (--library-sha256), and the campaign file read again (the name
+// holds the hash). A plugin without a skip cannot run a campaign's sharded tests.
+TEST(CampaignCli, APluginCampaignRecordsItsLibraryAndRefusesItOnceChanged)
+{
+    const std::string lib = fresh("campaign_plugin.so");
+    std::filesystem::copy_file(RNGVET_EXAMPLE_PLUGIN, lib);
+    const std::string sha = rngvet::sha256_of_file(lib);
+    const std::string file = rngvet_test::write_file("plugin.ini",
+        "[campaign]\nname = plugin\nbattery = smallcrush\ntests = 1,2\n"
+        "[configuration s]\ngenerator = lib:campaign_plugin.so\nseeds = 7 8\n");
+    const std::string dir = fresh("plugin_campaign_dir");
+    CliResult r = run_rngvet("campaign run " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The library named relative to the campaign file is found beside it, and recorded with its
+    // absolute path and its hash.
+    const TaskTable table = read_task_table(dir + "/tasks.tsv");
+    ASSERT_EQ(table.tasks.size(), 2u);
+    for (const CampaignTask& t : table.tasks) {
+        EXPECT_EQ(
+            t.config, "lib[splitmix64#" + sha.substr(0, 8) + "]/1/single/increment/" + t.seed);
+        const std::string args = slurp(dir + "/tasks.tsv");
+        EXPECT_NE(args.find("--generator lib:" + std::filesystem::canonical(lib).string()),
+            std::string::npos)
+            << args;
+        EXPECT_NE(args.find("--library-sha256 " + sha), std::string::npos) << args;
+    }
+    const std::string db = dir + "/campaign.sqlite";
+    EXPECT_EQ(count(db, "SELECT count(*) FROM runs WHERE input_sha256 = '" + sha + "'"), 2);
+
+    // Task 1 cut short after its first test, task 0 never run; then the library changes.
+    const std::string task1 = dir + "/tasks/task-1.sqlite";
+    sql_write(task1,
+        "DELETE FROM statistics WHERE test_number = 2; DELETE FROM tests WHERE test_number = 2;"
+        "UPDATE runs SET status = 'interrupted'");
+    std::remove((dir + "/tasks/task-0.sqlite").c_str());
+    std::ofstream(lib, std::ios::app | std::ios::binary) << 'x';
+    const std::string now = rngvet::sha256_of_file(lib);
+    const std::string task1_before = dump(task1);
+
+    r = run_rngvet("campaign run " + file + " --jobs 1 --out " + dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("its library or parameter file changed"), std::string::npos) << r.err;
+    // What the Slurm array script runs for each task: campaign prepare, then the resume or the
+    // task's own arguments.
+    r = run_rngvet("campaign prepare " + dir + " 1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_rngvet("run --resume 1 --mode sharded --db " + task1);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(sha), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(now), std::string::npos) << r.err;
+    EXPECT_EQ(dump(task1), task1_before);
+    // Task 0's arguments, the last column of its row (the table keeps them as shell words).
+    std::istringstream rows(slurp(dir + "/tasks.tsv"));
+    std::string args;
+    for (std::string row; std::getline(rows, row);)
+        if (row.rfind("0\t", 0) == 0) args = row.substr(row.rfind('\t') + 1);
+    ASSERT_NE(args.find("--library-sha256"), std::string::npos) << args;
+    r = run_rngvet("run " + args + " --mode sharded --db " + dir + "/tasks/task-0.sqlite");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("not " + sha + " (--library-sha256)"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir + "/tasks/task-0.sqlite"));
+
+    // No skip function: no sharded tests, so no campaign.
+    const std::string noskip
+        = "[campaign]\nname = n\nbattery = smallcrush\nseeds = 1\n"
+          "[configuration x]\ngenerator = lib:" RNGVET_FAULT_PLUGIN ":xorshift32_generator\n";
+    EXPECT_NE(expect_error(noskip).find(
+                  "c.ini:5: [configuration x]: a campaign runs its tests sharded, and the plugin "
+                  "'xorshift32' has no skip function"),
+        std::string::npos);
+    RecordProperty("faults", 1);
 }
 
 } // namespace

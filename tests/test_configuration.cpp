@@ -4,10 +4,12 @@
 #include "generators/error.hpp"
 #include "generators/r250.hpp"
 #include "generators/ranmar.hpp"
+#include "generators/sha256.hpp"
 #include "tests/support.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
@@ -559,6 +561,16 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     named.stream_seed = "1,2";
     named.view = BitView::packed;
     configs.push_back(named);
+    // A plugin (examples/plugin): 64-bit outputs, several instances and seed words, a view.
+    Configuration plugin;
+    plugin.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    plugin.seed = { 7 };
+    plugin.instances = 3;
+    plugin.layout = parse_layout("block:10");
+    plugin.seeding = parse_seeding("split:1000000");
+    plugin.skip = 99;
+    plugin.view = BitView::low32;
+    configs.push_back(plugin);
 
     // Every generator of the registry is among them.
     for (const GeneratorTraits& g : generator_registry())
@@ -568,7 +580,10 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     for (const Configuration& c : configs) {
         const std::string name = canonical_name(c);
         SCOPED_TRACE(name);
-        const Configuration back = parse_canonical_name(name);
+        // A plugin's name leaves out its library's path, which its run records.
+        const Configuration back = c.generator.kind == GeneratorKind::plugin
+            ? parse_canonical_name(name, "", to_string(c.generator).substr(4))
+            : parse_canonical_name(name);
         EXPECT_EQ(canonical_name(back), name);
         EXPECT_EQ(back.generator, c.generator);
         EXPECT_EQ(back.seed, c.seed);
@@ -732,7 +747,10 @@ Configuration valid_configuration(const GeneratorTraits& g)
     Configuration c;
     c.generator = g.kind;
     if (g.family == GeneratorFamily::ranmar) c.seed = { 1802, 9373 };
-    if (g.family == GeneratorFamily::mt || g.family == GeneratorFamily::r250) c.seed = { 4172 };
+    if (g.family == GeneratorFamily::mt || g.family == GeneratorFamily::r250
+        || g.family == GeneratorFamily::plugin)
+        c.seed = { 4172 };
+    if (g.family == GeneratorFamily::plugin) c.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     if (g.parameter_sets) c.params = "fixstars-mt521";
     return c;
 }
@@ -771,12 +789,50 @@ TEST(Registry, EachEngineFillsTheBitsItsRowStates)
         if (g.family == GeneratorFamily::external) continue;
         SCOPED_TRACE(g.name);
         const Configuration c = valid_configuration(g);
-        EXPECT_EQ(resolution_bits(c), g.bits);
+        // A plugin's bits are its library's: the example's 64-bit outputs, read through the
+        // top32 view as their high halves.
+        const int bits = g.family == GeneratorFamily::plugin ? 32 : g.bits;
+        if (g.family == GeneratorFamily::plugin) {
+            EXPECT_EQ(output_bits(c), 64);
+        }
+        EXPECT_EQ(resolution_bits(c), bits);
         const auto v = take(*make_stream(c), 1000);
         const std::uint64_t top = *std::max_element(v.begin(), v.end());
-        EXPECT_LT(top, std::uint64_t(1) << g.bits);
-        EXPECT_GE(top, std::uint64_t(1) << (g.bits - 1));
+        EXPECT_LT(top, std::uint64_t(1) << bits);
+        EXPECT_GE(top, std::uint64_t(1) << (bits - 1));
     }
+}
+
+// A plugin's library is loaded once, by its absolute path, and hashed; the default function
+// named explicitly is the same configuration.
+TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
+{
+    ConfigurationText text;
+    text.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    text.seed = "7";
+    const Configuration c = resolve_configuration(text);
+    ASSERT_TRUE(c.plugin);
+    EXPECT_EQ(c.generator.path, std::filesystem::canonical(RNGVET_EXAMPLE_PLUGIN).string());
+    EXPECT_EQ(c.plugin->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
+    EXPECT_EQ(canonical_name(c),
+        "lib[splitmix64#" + c.plugin->sha256.substr(0, 8) + "]/1/single/increment/7");
+    EXPECT_EQ(plugin_library(c), c.plugin);
+    EXPECT_EQ(output_bits(c), 64);
+    EXPECT_TRUE(jumps_ahead(c));
+    text.generator += ":rngvet_generator";
+    const Configuration named = resolve_configuration(text);
+    EXPECT_EQ(canonical_name(named), canonical_name(c));
+    EXPECT_EQ(to_string(named.generator), to_string(c.generator));
+
+    text.generator = "lib:" RNGVET_FAULT_PLUGIN ":xorshift32_generator";
+    text.seed = "1";
+    const Configuration noskip = resolve_configuration(text);
+    EXPECT_EQ(output_bits(noskip), 32);
+    EXPECT_FALSE(jumps_ahead(noskip));
+    EXPECT_EQ(noskip.generator.symbol, "xorshift32_generator");
+    text.seeding = "split:10";
+    EXPECT_NE(message_of([&] { resolve_configuration(text); }).find("has no skip function"),
+        std::string::npos);
 }
 
 TEST(ResolveConfiguration, TheWordsBecomeTheConfigurationTheyName)

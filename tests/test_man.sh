@@ -49,7 +49,7 @@ for page in "$work"/man/*.1; do
     LC_ALL=C.UTF-8 groff -man -Tutf8 -P-cbou "$page"
 done | tr -s ' \n' '\n\n' >"$work/pages.txt"
 while read -r value; do
-    grep -q -- "$value" "$work/pages.txt" || fail "no man page names the option value $value"
+    grep -qF -- "$value" "$work/pages.txt" || fail "no man page names the option value $value"
 done <"$work/values"
 LC_ALL=C.UTF-8 groff -man -Tutf8 -P-cbou "$work/man/rngvet-run.1" >"$work/run.txt"
 for value in request:R split:S nvidia-sdk-mt607 box-muller auto; do

@@ -72,7 +72,7 @@ installed=$(dpkg --root="$root" -l | grep -c '^ii')
 [ "$installed" -eq ${#debs[@]} ] || fail "$installed of ${#debs[@]} packages installed"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 libdir=$root/usr/lib/$multiarch
-files=(usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp
+files=(usr/bin/rngvet usr/include/rngvet/rngvet.h usr/include/rngvet/rngvet.hpp usr/include/rngvet/plugin.h
     usr/share/man/man1/rngvet.1.gz usr/share/man/man1/rngvet-run.1.gz
     usr/share/man/man5/rngvet-campaign.5.gz usr/share/man/man3/librngvet.3.gz
     usr/share/bash-completion/completions/rngvet usr/share/doc/librngvet-dev/examples/mcpi.c
@@ -188,10 +188,11 @@ echo "SmallCrush without CUDA (cpu): $(wc -l <"$work/installed.txt") p-values st
 zcat "$root/usr/share/man/man1/rngvet-generate.1.gz" | grep -q -- 'count' || fail "man page"
 bash -c "source '$root/usr/share/bash-completion/completions/rngvet'; complete -p rngvet" \
     >/dev/null || fail "bash completion"
-# --generator completes to the generators `rngvet list` names (file:PATH as file:).
+# --generator completes to the generators `rngvet list` names (file:PATH as file:,
+# lib:PATH[:SYMBOL] as lib:).
 completed=$(bash -c "source '$root/usr/share/bash-completion/completions/rngvet'
     COMP_WORDS=('$rngvet' run --generator ''); COMP_CWORD=3; _rngvet; printf '%s\n' \"\${COMPREPLY[@]}\"")
-listed=$("$rngvet" list | awk '/^generators:/ { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/PATH$/, "", $1); print $1 }')
+listed=$("$rngvet" list | awk '/^generators:/ { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/PATH.*$/, "", $1); print $1 }')
 [ "$(sort <<<"$completed")" = "$(sort <<<"$listed")" ] \
     || fail "--generator completes to '$completed', rngvet list names '$listed'"
 grep -qx ranmar48x <<<"$completed" && grep -qx file: <<<"$completed" \

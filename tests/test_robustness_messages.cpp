@@ -329,6 +329,49 @@ TEST(Messages, EachMessageNamesTheRealProblem)
     EXPECT_FALSE(exists(db));
 }
 
+// Plugin libraries that cannot be used (library/include/rngvet/plugin.h; tests/plugin_faults.c
+// breaks the ABI one way per symbol): each is one line naming the problem, exit 2, before the
+// store is touched.
+TEST(Messages, EachBadPluginIsOneLineBeforeTheStore)
+{
+    const std::string db = store_with_one_run("messages_plugins.sqlite");
+    const std::string text = write_file("messages_not_a_library.so", "not a shared library\n");
+    const std::string example = std::string("lib:") + RNGVET_EXAMPLE_PLUGIN;
+    const std::string faults = std::string("lib:") + RNGVET_FAULT_PLUGIN + ":";
+    struct Case {
+        std::vector<std::string> generator; // --generator and what follows it
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        { { "lib:" + fresh("messages_missing.so"), "--seed", "1" }, "No such file" },
+        { { "lib:" + text, "--seed", "1" }, "is not a shared library rngvet can load" },
+        { { example + ":no_such_symbol", "--seed", "1" }, "exports no function 'no_such_symbol'" },
+        { { faults + "wrong_version_generator", "--seed", "1" }, "of plugin ABI version 999" },
+        { { faults + "wrong_bits_generator", "--seed", "1" }, "outputs have 48 bits" },
+        { { faults + "null_next_generator", "--seed", "1" }, "has no next function" },
+        { { faults + "null_generator", "--seed", "1" }, "returned no generator" },
+        { { faults + "xorshift32_generator", "--seed", "1", "--jobs", "2" },
+            "'xorshift32' has no skip function" },
+        { { faults + "xorshift32_generator", "--seed", "0" }, "refuses the seed 0" },
+        { { example }, "needs --seed" },
+        { { example, "--seed", "1", "--backend", "openmp" }, "use --backend cpu" },
+        { { example, "--seed", "1", "--library-sha256", "0123" }, "(--library-sha256)" },
+        { { "ranmar48", "--seed", "1802,9373", "--library-sha256", "0123" },
+            "--library-sha256 applies to plugin generators" },
+    };
+    const std::string before = store_bytes(db);
+    int refusals = 0;
+    for (const Case& c : cases) {
+        const std::vector<std::string> args = cat(cat({ "run", "--generator" }, c.generator),
+            { "--battery", "smallcrush", "--tests", "1", "--db", db });
+        SCOPED_TRACE(args_text(args));
+        expect_one_line(run_args(args), 2, c.says);
+        EXPECT_TRUE(store_bytes(db) == before) << "the refusal changed the store's bytes";
+        ++refusals;
+    }
+    RecordProperty("bad_inputs", refusals);
+}
+
 TEST(Messages, ASeedRangeThatEndsBeforeItStartsSaysSo)
 {
     const std::string file = write_file("messages_range.ini",
@@ -560,7 +603,7 @@ const std::vector<Command>& commands()
 {
     static const std::vector<std::string> configuration
         = { "--generator", "--seed", "--name", "--params", "--param-id", "--instances", "--layout",
-              "--seeding", "--zero", "--skip", "--backend", "--view" };
+              "--seeding", "--zero", "--skip", "--backend", "--view", "--library-sha256" };
     static const std::vector<Command> table = {
         { "run", { "run" },
             { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--battery", "alphabit" },
