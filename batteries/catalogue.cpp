@@ -174,12 +174,16 @@ constexpr double mcpi_seconds_per_number = 2.25e-8;
 // times 7.3 / 4.7 as for mcpi.
 constexpr double ising_seconds_per_site_step[3] = { 3.2e-8, 1.5e-8, 5.7e-8 };
 
-// The most numbers one step of any of ising's algorithms reads on N sites (ising.hpp): Wolff
-// 1 + 4 N (one per neighbour tested from each site of a cluster of at most N), Swendsen-Wang at
-// most 3 N (2 N bonds, a cluster at most per site), Metropolis N.
-std::uint64_t ising_max_numbers_per_step(std::uint64_t sites)
+// The most numbers one step of any of ising's algorithms reads on N sites with M lanes
+// (ising.hpp): M rounds times the most one lane hands out. One lane: Wolff 1 + 4 N (one per
+// neighbour tested from each site of a cluster of at most N), Swendsen-Wang at most 3 N (2 N
+// bonds, a cluster at most per site), Metropolis N. M lanes: a lane serves at most
+// ceil(N / M) sites, each tested at most 4 times per Wolff cluster, plus the seed's number
+// (lane 0), or ceil(2 N / M) bonds and ceil(N / M) roots per sweep; M (1 + 4 ceil(N / M))
+// bounds them all.
+std::uint64_t ising_max_numbers_per_step(std::uint64_t sites, std::uint64_t lanes)
 {
-    return 1 + 4 * sites;
+    return lanes * (1 + 4 * ((sites + lanes - 1) / lanes));
 }
 
 double parse_coupling(const std::string& text, const std::string& what)
@@ -241,7 +245,7 @@ const BatteryCatalogue& mcpi_catalogue(std::uint64_t points, int reps)
 }
 
 const BatteryCatalogue& ising_catalogue(
-    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps)
+    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps, int lanes)
 {
     // K in the fewest significant digits that read back as the same double (17 at most).
     char coupling[64] = "";
@@ -251,7 +255,8 @@ const BatteryCatalogue& ising_catalogue(
     }
     const std::string name = "ising(L=" + std::to_string(L) + ",K=" + coupling
         + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps)
-        + ",reps=" + std::to_string(reps) + ")";
+        + ",reps=" + std::to_string(reps)
+        + (lanes == 1 ? std::string() : ",lanes=" + std::to_string(lanes)) + ")";
     const std::string given = name + ": ";
     if (L < ising_min_L || L > ising_max_L || L % 2 != 0)
         throw InputError(given + "L (--ising-L) must be even, 4 to 1024");
@@ -264,11 +269,18 @@ const BatteryCatalogue& ising_catalogue(
         throw InputError(given + "therm (--ising-therm) must be at most 2^30");
     if (reps < 2 || reps > ising_max_reps)
         throw InputError(given + "replicas (--ising-reps) must be 2 to 64");
+    if (lanes < 1 || lanes > lattice::ising_max_lanes)
+        throw InputError(given + "lanes (--ising-lanes) must be 1 to 65536");
     const std::uint64_t sites = static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L);
-    const std::uint64_t per_replica = (thermalisation + steps) * ising_max_numbers_per_step(sites);
+    const std::uint64_t m = static_cast<std::uint64_t>(lanes);
+    const std::uint64_t per_replica
+        = (thermalisation + steps) * ising_max_numbers_per_step(sites, m);
     if (per_replica > (1ull << 40) / static_cast<std::uint64_t>(reps))
-        throw InputError(
-            given + "too long; reps x (therm + steps) x (4 L^2 + 1) numbers must be at most 2^40");
+        throw InputError(given
+            + (lanes == 1 ? "too long; reps x (therm + steps) x (4 L^2 + 1) numbers must be at "
+                            "most 2^40"
+                          : "too long; reps x (therm + steps) x M (4 ceil(L^2 / M) + 1) numbers "
+                            "must be at most 2^40 (M lanes)"));
     BatteryCatalogue c;
     c.name = name;
     c.lattice_size = L;
@@ -276,6 +288,7 @@ const BatteryCatalogue& ising_catalogue(
     c.thermalisation = thermalisation;
     c.steps = steps;
     c.reps = reps;
+    c.lanes = lanes;
     const double site_steps = static_cast<double>(reps)
         * static_cast<double>(thermalisation + steps) * static_cast<double>(sites);
     // Each test writes 4 statistics plus two per replica (ising_battery.hpp).
@@ -371,7 +384,7 @@ const BatteryCatalogue& mcpi_from(const BatteryParameters& given)
 const BatteryCatalogue& ising_from(const BatteryParameters& given)
 {
     const auto L = given.find("L"), K = given.find("K"), therm = given.find("therm"),
-               steps = given.find("steps"), reps = given.find("reps");
+               steps = given.find("steps"), reps = given.find("reps"), lanes = given.find("lanes");
     return ising_catalogue(
         L == given.end() ? ising_default_L : parse_small_int(L->second.text, L->second.what),
         K == given.end() ? lattice::critical_coupling()
@@ -381,7 +394,9 @@ const BatteryCatalogue& ising_from(const BatteryParameters& given)
         steps == given.end() ? ising_default_steps
                              : parse_count(steps->second.text, steps->second.what),
         reps == given.end() ? ising_default_reps
-                            : parse_small_int(reps->second.text, reps->second.what));
+                            : parse_small_int(reps->second.text, reps->second.what),
+        lanes == given.end() ? ising_default_lanes
+                             : parse_small_int(lanes->second.text, lanes->second.what));
 }
 
 } // namespace rngvet

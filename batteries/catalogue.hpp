@@ -32,6 +32,7 @@ struct BatteryCatalogue {
     double coupling = 0; // ising: K = J/kT; the name writes the shortest text that reads back as K
     std::uint64_t thermalisation = 0; // ising: steps per replica before measuring
     std::uint64_t steps = 0; // ising: measured steps per replica (a multiple of 1024)
+    int lanes = 0; // ising: lanes per chain (1: one sequence; M: per site, lattice/ising.hpp)
     std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
@@ -87,11 +88,15 @@ inline constexpr double ising_max_K = 1;
 inline constexpr std::uint64_t ising_max_steps = 1ull << 30;
 inline constexpr int ising_max_reps = 64;
 // Throws InputError (one line) for L odd or outside 4..1024, K not in (0, 1], steps not a
-// positive multiple of 1024 up to 2^30, therm above 2^30, reps outside 2..64, or a test that
-// could read more than 2^40 numbers (its segment of the sharded mode). K's default (ising_from)
-// is the critical coupling ln(1 + sqrt 2) / 2 rounded to a double (lattice/kaufman.hpp).
-const BatteryCatalogue& ising_catalogue(
-    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps);
+// positive multiple of 1024 up to 2^30, therm above 2^30, reps outside 2..64, lanes outside
+// 1..65536, or a test that could read more than 2^40 numbers (its segment of the sharded mode).
+// K's default (ising_from) is the critical coupling ln(1 + sqrt 2) / 2 rounded to a double
+// (lattice/kaufman.hpp). The name writes lanes only when it is not 1
+// ("ising(L=16,...,reps=8,lanes=64)"), so the names of one-lane runs are those stored before
+// lanes existed.
+inline constexpr int ising_default_lanes = 1;
+const BatteryCatalogue& ising_catalogue(int L, double K, std::uint64_t thermalisation,
+    std::uint64_t steps, int reps, int lanes = ising_default_lanes);
 // A battery's parameters as given, by key ("nb"): the text, and what a message calls it ("--nb"
 // for an option, "rabbit nb" inside a battery name).
 struct ParameterText {

@@ -42,6 +42,9 @@ const std::vector<BatteryFamily>& battery_registry()
         "(default 65536)" };
     const BatteryOption ising_reps
         = { "ising-reps", "reps", "ising: replicas per test, 2 to 64 (default 8)" };
+    const BatteryOption ising_lanes = { "ising-lanes", "lanes",
+        "ising: lanes M, 1 to 65536 (default 1): site or bond i draws from lane i mod M; with "
+        "--instances M --layout interleave lane k is instance k (the per-site mode)" };
     static const std::vector<BatteryFamily> families = {
         { "smallcrush", "SmallCrush", "", tables::smallcrush_tests, {}, "smallcrush", {},
             [](Given) -> Battery { return smallcrush_catalogue(); },
@@ -53,10 +56,10 @@ const std::vector<BatteryFamily>& battery_registry()
             false, false, false },
         // ising, the lattice application, after mcpi: rngvet's own batteries together.
         { "ising", "Ising", "2D Ising model against Kaufman's exact values, rngvet's own",
-            tables::ising_tests, { "L", "K", "therm", "steps", "reps" },
-            "ising(L=L,K=K,therm=T,steps=S,reps=R)",
-            { ising_L, ising_K, ising_therm, ising_steps, ising_reps }, ising_from, nullptr,
-            run_ising, false, false, false },
+            tables::ising_tests, { "L", "K", "therm", "steps", "reps", "lanes" },
+            "ising(L=L,K=K,therm=T,steps=S,reps=R,lanes=M)",
+            { ising_L, ising_K, ising_therm, ising_steps, ising_reps, ising_lanes }, ising_from,
+            nullptr, run_ising, false, false, false },
         { "crush", "Crush", "", tables::crush_tests, {}, "crush", {},
             [](Given) -> Battery { return crush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatCrush(gen, rep); }, nullptr,

@@ -8,6 +8,7 @@
 #include "generators/configuration.hpp"
 #include "generators/r250.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <iomanip>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -310,7 +312,9 @@ std::unique_ptr<rngvet::Stream> make_generator(
     return rngvet::make_stream(rngvet::resolve_configuration(t));
 }
 
-// The chains written plainly, from the rules in ising.hpp, one word at a time from the stream.
+// The chains written plainly, from the rules in ising.hpp, one word at a time from the stream,
+// or in the per-site mode one word at a time from the stream of the lane's own instance (lanes:
+// one stream per lane, site or bond i drawing from lanes[i mod M]).
 class PlainChain {
 public:
     PlainChain(int L, double K, IsingAlgorithm algorithm, rngvet::Stream& stream)
@@ -321,6 +325,12 @@ public:
         , spins_(static_cast<std::size_t>(L * L), 1)
     {
     }
+    PlainChain(int L, double K, IsingAlgorithm algorithm, std::vector<rngvet::Stream*> lanes)
+        : PlainChain(L, K, algorithm, *lanes.at(0))
+    {
+        lanes_ = std::move(lanes);
+        lane_used_.assign(lanes_.size(), 0);
+    }
     void step()
     {
         if (algorithm_ == IsingAlgorithm::wolff) wolff();
@@ -328,15 +338,23 @@ public:
         if (algorithm_ == IsingAlgorithm::metropolis) metropolis();
     }
     const std::vector<int>& spins() const { return spins_; }
-    std::uint64_t used() const { return used_; }
+    // One stream: the words read. Lanes: M times the most words one lane's stream gave.
+    std::uint64_t used() const
+    {
+        if (lanes_.empty()) return used_;
+        return lanes_.size() * *std::max_element(lane_used_.begin(), lane_used_.end());
+    }
 
 private:
-    double u()
+    // The number for site or bond `index`.
+    double u(int index)
     {
+        rngvet::Stream& s = lanes_.empty() ? stream_ : *lanes_[index % lanes_.size()];
         std::uint64_t w;
-        stream_.fill(&w, 1);
+        s.fill(&w, 1);
         ++used_;
-        return static_cast<double>(w) / std::ldexp(1.0, stream_.bits());
+        if (!lanes_.empty()) ++lane_used_[index % lanes_.size()];
+        return static_cast<double>(w) / std::ldexp(1.0, s.bits());
     }
     std::vector<int> neighbours(int i) const
     {
@@ -348,7 +366,7 @@ private:
     {
         const double p = 1 - std::exp(-2 * K_);
         const int n = L_ * L_;
-        const int seed = static_cast<int>(u() * n);
+        const int seed = static_cast<int>(u(0) * n);
         const int sigma = spins_[seed];
         spins_[seed] = -sigma;
         std::vector<int> stack{ seed };
@@ -356,7 +374,7 @@ private:
             const int i = stack.back();
             stack.pop_back();
             for (int j : neighbours(i))
-                if (spins_[j] == sigma && u() < p) {
+                if (spins_[j] == sigma && u(j) < p) {
                     spins_[j] = -sigma;
                     stack.push_back(j);
                 }
@@ -368,16 +386,18 @@ private:
         const int n = L_ * L_;
         std::vector<std::vector<int>> bonds(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i)
-            for (int j : { neighbours(i)[0], neighbours(i)[2] })
-                if (u() < p && spins_[i] == spins_[j]) {
+            for (int d = 0; d < 2; ++d) {
+                const int j = neighbours(i)[2 * d]; // right, then down: bond 2 i + d
+                if (u(2 * i + d) < p && spins_[i] == spins_[j]) {
                     bonds[i].push_back(j);
                     bonds[j].push_back(i);
                 }
+            }
         // Clusters by flood fill from their smallest site, in row-major order.
         std::vector<int> label(static_cast<std::size_t>(n), -1);
         for (int i = 0; i < n; ++i) {
             if (label[i] >= 0) continue;
-            const bool flip = u() < 0.5;
+            const bool flip = u(i) < 0.5;
             std::vector<int> frontier{ i };
             label[i] = i;
             while (!frontier.empty()) {
@@ -400,7 +420,7 @@ private:
                 int h = 0;
                 for (int j : neighbours(i))
                     h += spins_[j];
-                const double r = u();
+                const double r = u(i);
                 if (r < std::min(1.0, std::exp(-2 * K_ * spins_[i] * h))) spins_[i] = -spins_[i];
             }
     }
@@ -411,6 +431,8 @@ private:
     rngvet::Stream& stream_;
     std::vector<int> spins_;
     std::uint64_t used_ = 0;
+    std::vector<rngvet::Stream*> lanes_;
+    std::vector<std::uint64_t> lane_used_;
 };
 
 std::vector<int> spins_of(const rngvet::lattice::IsingLattice& lattice)
@@ -465,6 +487,113 @@ TEST(IsingChain, NumbersPerStep)
     EXPECT_EQ(wolff.numbers_used(), std::uint64_t(1 + (n - 1)));
 }
 
+// The per-site mode: the chain with M lanes reading the interleaved stream of M RANMAR
+// instances equals the plain chain reading each site's or bond's number from its own instance's
+// stream (instance_configuration: the instance on its own), spins and numbers used, every step.
+TEST(IsingLanes, EachAlgorithmMatchesItsPlainPerInstanceStatementBitForBit)
+{
+    for (auto algorithm :
+        { IsingAlgorithm::wolff, IsingAlgorithm::swendsen_wang, IsingAlgorithm::metropolis }) {
+        for (double K : { 0.3, rngvet::lattice::critical_coupling() }) {
+            for (const auto& [L, M] : std::vector<std::pair<int, int>>{
+                     { 4, 2 }, { 6, 5 }, { 8, 64 }, { 16, 7 }, { 16, 256 }, { 16, 1000 } }) {
+                rngvet::ConfigurationText t;
+                t.generator = "ranmar48";
+                t.seed = "1802,9373";
+                t.instances = M;
+                t.layout = "interleave";
+                const rngvet::Configuration config = rngvet::resolve_configuration(t);
+                const auto combined = rngvet::make_stream(config);
+                std::vector<std::unique_ptr<rngvet::Stream>> own;
+                std::vector<rngvet::Stream*> lanes;
+                for (int k = 0; k < M; ++k) {
+                    own.push_back(rngvet::make_stream(rngvet::instance_configuration(config, k)));
+                    lanes.push_back(own.back().get());
+                }
+                IsingChain chain(L, K, algorithm, *combined, M);
+                PlainChain plain(L, K, algorithm, lanes);
+                const std::string what = to_string(algorithm) + " L = " + std::to_string(L)
+                    + " M = " + std::to_string(M) + " K = " + std::to_string(K);
+                for (int step = 0; step < 200; ++step) {
+                    chain.step();
+                    plain.step();
+                    ASSERT_EQ(spins_of(chain.lattice()), plain.spins()) << what << " step " << step;
+                    ASSERT_EQ(chain.numbers_used(), plain.used()) << what << " step " << step;
+                    ASSERT_EQ(chain.lattice().bond_sum(), chain.lattice().count_bond_sum()) << what;
+                }
+            }
+        }
+    }
+}
+
+// Lanes over a counting source: lane k's j-th number is number j M + k, whatever the order of
+// the draws and however far one lane runs ahead of the others (past the buffer's compaction).
+TEST(IsingLanes, LaneKHandsOutNumbersJMPlusK)
+{
+    struct Counter {
+        std::uint64_t next = 0;
+    } counter;
+    rngvet::lattice::UniformSource source(
+        [](void* c) { return static_cast<double>(static_cast<Counter*>(c)->next++); }, &counter);
+    const int M = 37;
+    rngvet::lattice::LaneSource lanes(source, M);
+    std::vector<std::uint64_t> handed(M, 0);
+    std::uint64_t state = 12345;
+    for (int draw = 0; draw < 400000; ++draw) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        // Lane 3 draws far more often than the others: it runs ahead by thousands of rounds.
+        const int lane = (state >> 60) < 6 ? 3 : static_cast<int>((state >> 33) % M);
+        const double u = lanes.next(lane);
+        ASSERT_EQ(u, static_cast<double>(handed[lane] * M + lane)) << "draw " << draw;
+        ++handed[lane];
+        ASSERT_EQ(lanes.rounds(), *std::max_element(handed.begin(), handed.end()));
+    }
+    EXPECT_EQ(source.used(), lanes.rounds() * M);
+    EXPECT_GT(handed[3], 2 * handed[4] + 10000);
+    EXPECT_THROW(rngvet::lattice::LaneSource(source, 0), std::invalid_argument);
+    EXPECT_THROW(rngvet::lattice::LaneSource(source, 65537), std::invalid_argument);
+}
+
+TEST(IsingLanes, NumbersPerStep)
+{
+    const int L = 8, n = L * L;
+    // Metropolis with M dividing N: N per sweep; with M = 3, lane 0 serves 22 sites of 64, so
+    // 3 x 22 = 66 per sweep.
+    for (const auto& [M, per_sweep] : std::vector<std::pair<int, int>>{ { 16, n }, { 3, 66 } }) {
+        rngvet::R250Stream a(5);
+        IsingChain metropolis(L, 0.4, IsingAlgorithm::metropolis, a, M);
+        metropolis.step();
+        metropolis.step();
+        EXPECT_EQ(metropolis.numbers_used(), std::uint64_t(2 * per_sweep)) << M;
+    }
+    // Swendsen-Wang frozen (one cluster, root 0) with 5 lanes: bonds 0..127 give lanes 0..2
+    // 26 numbers and lanes 3, 4 25; the cluster's number is lane 0's 27th: 5 x 27.
+    rngvet::R250Stream b(5);
+    IsingChain frozen(L, 40.0, IsingAlgorithm::swendsen_wang, b, 5);
+    frozen.step();
+    EXPECT_EQ(frozen.numbers_used(), std::uint64_t(5 * 27));
+    // Wolff frozen: lane 0 gives the seed's number, then every site but the seed is added once,
+    // from its own lane.
+    for (int M : { 2, 7, 64 }) {
+        rngvet::R250Stream c(5);
+        IsingChain wolff(L, 40.0, IsingAlgorithm::wolff, c, M);
+        const int seed = [&] {
+            rngvet::R250Stream copy(5);
+            std::uint64_t w;
+            copy.fill(&w, 1);
+            return static_cast<int>(static_cast<double>(w) / std::ldexp(1.0, copy.bits()) * n);
+        }();
+        EXPECT_EQ(wolff.step(), std::uint64_t(n));
+        std::vector<std::uint64_t> per_lane(static_cast<std::size_t>(M), 0);
+        per_lane[0] = 1;
+        for (int j = 0; j < n; ++j)
+            if (j != seed) ++per_lane[static_cast<std::size_t>(j % M)];
+        EXPECT_EQ(wolff.numbers_used(),
+            std::uint64_t(M) * *std::max_element(per_lane.begin(), per_lane.end()))
+            << M;
+    }
+}
+
 IsingRunResult run_with(
     const IsingRunConfig& config, const std::vector<std::unique_ptr<rngvet::Stream>>& streams)
 {
@@ -488,6 +617,47 @@ std::string describe(const char* what, const rngvet::lattice::Deviation& d)
     std::snprintf(line, sizeof line, "%s %.8f +- %.8f (exact %.10f): %+.2f sigma, p = %.3g", what,
         d.estimate, d.error, d.exact, d.sigmas, d.p_value);
     return line;
+}
+
+// The per-site mode with a sound generator still gives Kaufman's values: each replica an
+// interleaved ranmar48 configuration of M instances, one lane per instance.
+TEST(IsingLanes, AllAlgorithmsAgreeWithKaufmanAtL8)
+{
+    for (auto algorithm :
+        { IsingAlgorithm::wolff, IsingAlgorithm::swendsen_wang, IsingAlgorithm::metropolis }) {
+        IsingRunConfig config;
+        config.L = 8;
+        config.K = 0.4;
+        config.algorithm = algorithm;
+        config.thermalisation_steps = 1000;
+        config.measurement_steps = 1 << 14;
+        config.lanes = 16;
+        std::vector<std::unique_ptr<rngvet::Stream>> streams;
+        std::vector<rngvet::Stream*> raw;
+        for (int k = 0; k < 8; ++k) {
+            rngvet::ConfigurationText t;
+            t.generator = "ranmar48";
+            t.seed = std::to_string(1802 + 100 * k) + ",9373";
+            t.instances = 16;
+            streams.push_back(rngvet::make_stream(rngvet::resolve_configuration(t)));
+            raw.push_back(streams.back().get());
+        }
+        const IsingRunResult r = run_ising(config, raw);
+        std::printf("%s L = 8, K = 0.4, 16 lanes, 8 x %llu steps: %.2f s\n  %s\n  %s\n",
+            to_string(algorithm).c_str(), static_cast<unsigned long long>(config.measurement_steps),
+            r.seconds, describe("E", r.energy).c_str(), describe("C", r.specific_heat).c_str());
+        EXPECT_LT(std::fabs(r.energy.sigmas), 5) << to_string(algorithm);
+        EXPECT_LT(std::fabs(r.specific_heat.sigmas), 5) << to_string(algorithm);
+        for (const ReplicaResult& replica : r.replicas) {
+            EXPECT_LT(
+                std::fabs(deviation(replica.energy, replica.energy_error, r.exact.energy).sigmas),
+                4);
+            EXPECT_LT(std::fabs(deviation(
+                          replica.specific_heat, replica.specific_heat_error, r.exact.specific_heat)
+                                    .sigmas),
+                4);
+        }
+    }
 }
 
 TEST(IsingRun, AllAlgorithmsAgreeWithKaufmanAtL8)

@@ -118,13 +118,24 @@ TEST(IsingBattery, CatalogueNamesParametersAndRefusesBadOnes)
         "Ising (L = 8, K = 0.25, therm = 100, steps = 2048, reps = 3)");
     EXPECT_EQ(small.test(1).name, std::string("Ising Wolff, E over replicas"));
     EXPECT_EQ(small.test(3).statistics, 10);
-    for (const char* bad :
-        { "ising(L=7)", "ising(L=2)", "ising(L=0)", "ising(L=1026)", "ising(K=0)", "ising(K=-0.1)",
-            "ising(K=1.5)", "ising(K=nan)", "ising(K=inf)", "ising(K=0.4x)", "ising(K=)",
-            "ising(reps=0)", "ising(reps=1)", "ising(reps=65)", "ising(steps=0)",
-            "ising(steps=1000)", "ising(steps=2^31)", "ising(therm=2^31)", "ising(n=5)",
-            "ising(l=16)", "ising(L=16,L=16)", "ising(", "ising(L=1024,steps=2^30)" })
+    for (const char* bad : { "ising(L=7)", "ising(L=2)", "ising(L=0)", "ising(L=1026)",
+             "ising(K=0)", "ising(K=-0.1)", "ising(K=1.5)", "ising(K=nan)", "ising(K=inf)",
+             "ising(K=0.4x)", "ising(K=)", "ising(reps=0)", "ising(reps=1)", "ising(reps=65)",
+             "ising(steps=0)", "ising(steps=1000)", "ising(steps=2^31)", "ising(therm=2^31)",
+             "ising(n=5)", "ising(l=16)", "ising(L=16,L=16)", "ising(", "ising(L=1024,steps=2^30)",
+             "ising(lanes=0)", "ising(lanes=-1)", "ising(lanes=65537)", "ising(lanes=x)",
+             "ising(steps=2^20,lanes=65536)" })
         EXPECT_THROW(rngvet::catalogue_for(bad), rngvet::InputError) << bad;
+    // Lanes: written only when not 1, so one-lane names are those stored before lanes existed.
+    EXPECT_EQ(c.lanes, 1);
+    EXPECT_EQ(rngvet::catalogue_for("ising(lanes=1)").name, c.name);
+    const auto& lanes = rngvet::catalogue_for("ising(lanes=64,L=8)");
+    EXPECT_EQ(lanes.name, "ising(L=8,K=0.4406867935097715,therm=1024,steps=65536,reps=8,lanes=64)");
+    EXPECT_EQ(lanes.lanes, 64);
+    EXPECT_EQ(&rngvet::catalogue_for(lanes.name), &lanes);
+    // The 2^40 bound counts M (1 + 4 ceil(N / M)) numbers a step: 2^20 steps pass with one
+    // lane (8.6e9 numbers a test) and are refused with 65536 on 256 sites (2.7e12).
+    EXPECT_NO_THROW(rngvet::catalogue_for("ising(steps=2^20)"));
     const auto b = rngvet::bits_read(c.name, 1);
     EXPECT_TRUE(b.all_bits);
     EXPECT_FALSE(b.resolution_matters);
@@ -441,6 +452,61 @@ TEST(IsingCli, SerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
         }
 }
 
+// The per-site mode (lanes = the instances, interleaved): serial and sharded, cpu and openmp
+// give the same statistics bit for bit, and they are not those of one lane.
+TEST(IsingCli, LanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
+{
+    const std::string db = fresh("ising_lanes.sqlite");
+    const std::string config = "--generator ranmar48 --seed 1802,9373 --instances 4 --layout "
+                               "interleave --battery 'ising(L=8,therm=256,steps=2048,reps=3,"
+                               "lanes=4)'";
+    ASSERT_EQ(run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db).status, 0);
+    for (int test : { 1, 2, 3 }) {
+        const auto r = run_rngvet("run " + config + " --tests " + std::to_string(test) + " --skip "
+            + std::to_string(std::uint64_t(test - 1) << 40) + " --db " + db);
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    const auto sharded = stats_of(db, 1);
+    ASSERT_EQ(sharded.size(), 30u);
+    for (const auto& [index, s] : sharded) {
+        const auto serial = stats_of(db, 1 + s.test_number);
+        ASSERT_EQ(serial.size(), 10u);
+        EXPECT_TRUE(same_bits(serial.at(index).pvalue, s.pvalue)) << s.test_name;
+    }
+    rngvet::Store store(db);
+    // A replica reads whole rounds of 4 numbers.
+    for (const auto& t : store.tests(1))
+        EXPECT_EQ(t.numbers_used % 4, 0u) << t.test_number;
+
+    const auto cpu = run_rngvet("run " + config + " --db " + db);
+    ASSERT_EQ(cpu.status, 0) << cpu.err;
+    const auto on_cpu = stats_of(db, 5);
+    ASSERT_EQ(on_cpu.size(), 30u);
+    for (const auto& [index, s] : sharded)
+        if (s.test_number == 1) {
+            EXPECT_TRUE(same_bits(on_cpu.at(index).pvalue, s.pvalue));
+        }
+    // One lane on the same numbers: other statistics.
+    const auto one = run_rngvet("run --generator ranmar48 --seed 1802,9373 --instances 4 --layout "
+                                "interleave --battery 'ising(L=8,therm=256,steps=2048,reps=3)' "
+                                "--db "
+        + db);
+    ASSERT_EQ(one.status, 0) << one.err;
+    const auto one_lane = stats_of(db, 6);
+    int differ = 0;
+    for (const auto& [index, s] : on_cpu)
+        differ += same_bits(one_lane.at(index).pvalue, s.pvalue) ? 0 : 1;
+    EXPECT_EQ(differ, 30);
+    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+        GTEST_SKIP() << "the openmp backend is not built here";
+    const auto omp = run_rngvet("run " + config + " --backend openmp --db " + db);
+    ASSERT_EQ(omp.status, 0) << omp.err;
+    const auto on_openmp = stats_of(db, 7);
+    ASSERT_EQ(on_openmp.size(), 30u);
+    for (const auto& [index, s] : on_cpu)
+        EXPECT_TRUE(same_bits(on_openmp.at(index).pvalue, s.pvalue)) << s.test_name;
+}
+
 TEST(IsingCli, ResumeAfterLostTestsGivesTheSameStatistics)
 {
     const std::string config
@@ -461,7 +527,8 @@ TEST(IsingCli, ResumeAfterLostTestsGivesTheSameStatistics)
                 + "UPDATE runs SET status = 'running' WHERE run_id = 1;");
         ASSERT_EQ(stats_of(db, 1).size(), 20u);
         // The battery's parameters are the run's: resume refuses to change them.
-        for (const char* change : { " --ising-L 16", " --ising-reps 4", " --battery ising" }) {
+        for (const char* change :
+            { " --ising-L 16", " --ising-reps 4", " --ising-lanes 4", " --battery ising" }) {
             const auto refused = run_rngvet("run --resume 1 --db " + db + change);
             EXPECT_EQ(refused.status, 2) << change;
             EXPECT_EQ(rngvet_test::count_lines(refused.err), 1) << refused.err;
@@ -480,14 +547,16 @@ TEST(IsingCli, ResumeAfterLostTestsGivesTheSameStatistics)
 TEST(IsingCli, BadParametersAreRefusedWithOneLineAndNothingStored)
 {
     const std::string db = fresh("ising_refused.sqlite");
-    for (const std::string bad :
-        { "--battery 'ising(L=7)'", "--battery 'ising(L=2)'", "--battery 'ising(K=0)'",
-            "--battery 'ising(K=-1)'", "--battery 'ising(K=abc)'", "--battery 'ising(reps=0)'",
-            "--battery 'ising(steps=1000)'", "--battery 'ising(temperature=2)'",
-            "--battery ising --ising-L 15", "--battery ising --ising-L 0",
-            "--battery ising --ising-K 0", "--battery ising --ising-K -0.5",
-            "--battery ising --ising-reps 0", "--battery ising --ising-steps 1023",
-            "--battery mcpi --ising-L 8", "--battery 'ising(L=8)' --ising-L 8" }) {
+    for (const std::string bad : { "--battery 'ising(L=7)'", "--battery 'ising(L=2)'",
+             "--battery 'ising(K=0)'", "--battery 'ising(K=-1)'", "--battery 'ising(K=abc)'",
+             "--battery 'ising(reps=0)'", "--battery 'ising(steps=1000)'",
+             "--battery 'ising(temperature=2)'", "--battery ising --ising-L 15",
+             "--battery ising --ising-L 0", "--battery ising --ising-K 0",
+             "--battery ising --ising-K -0.5", "--battery ising --ising-reps 0",
+             "--battery ising --ising-steps 1023", "--battery mcpi --ising-L 8",
+             "--battery 'ising(L=8)' --ising-L 8", "--battery ising --ising-lanes 0",
+             "--battery ising --ising-lanes 65537", "--battery ising --ising-lanes four",
+             "--battery 'ising(lanes=0)'", "--battery 'ising(lanes=4)' --ising-lanes 4" }) {
         const auto r = run_rngvet("run --generator mt19937 --seed 1 " + bad + " --db " + db);
         EXPECT_EQ(r.status, 2) << bad;
         EXPECT_EQ(rngvet_test::count_lines(r.err), 1) << bad << ": " << r.err;

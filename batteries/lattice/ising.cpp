@@ -58,6 +58,33 @@ void UniformSource::refill()
     read_ += filled_;
 }
 
+LaneSource::LaneSource(UniformSource& source, int lanes)
+    : source_(source)
+    , lanes_(lanes)
+    , next_(static_cast<std::size_t>(lanes), 0)
+    , compact_at_(std::max<std::size_t>(65536, 4 * static_cast<std::size_t>(lanes)))
+{
+    if (lanes < 1 || lanes > ising_max_lanes)
+        throw std::invalid_argument("LaneSource: lanes must be 1 to 65536");
+}
+
+void LaneSource::read_round()
+{
+    const std::size_t m = static_cast<std::size_t>(lanes_);
+    if (buffer_.size() >= compact_at_) {
+        // Drop the rounds every lane has handed out; the buffer then holds only the rounds
+        // between the slowest lane and the fastest.
+        const std::uint64_t oldest = *std::min_element(next_.begin(), next_.end());
+        buffer_.erase(
+            buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>((oldest - base_) * m));
+        base_ = oldest;
+        compact_at_ = std::max(compact_at_, 2 * buffer_.size());
+    }
+    for (std::size_t k = 0; k < m; ++k)
+        buffer_.push_back(source_.next());
+    ++rounds_;
+}
+
 IsingLattice::IsingLattice(int L)
     : L_(L)
     , n_(L * L)
@@ -84,28 +111,31 @@ std::int64_t IsingLattice::count_bond_sum() const
     return sum;
 }
 
-IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream)
-    : IsingChain(L, K, algorithm, nullptr, std::make_unique<UniformSource>(stream))
+IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream, int lanes)
+    : IsingChain(L, K, algorithm, nullptr, std::make_unique<UniformSource>(stream), lanes)
 {
 }
 
-IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source)
-    : IsingChain(L, K, algorithm, &source, nullptr)
+IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source, int lanes)
+    : IsingChain(L, K, algorithm, &source, nullptr, lanes)
 {
 }
 
 IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource* shared_source,
-    std::unique_ptr<UniformSource> own_source)
+    std::unique_ptr<UniformSource> own_source, int lanes)
     : lattice_(L)
     , K_(K)
     , algorithm_(algorithm)
     , own_source_(std::move(own_source))
     , source_(own_source_ ? *own_source_ : *shared_source)
     , source_start_(source_.used())
+    , lanes_(lanes == 1 ? nullptr : std::make_unique<LaneSource>(source_, lanes))
     , p_add_(-std::expm1(-2.0 * K))
     , accept_{ 1.0, std::exp(-4.0 * K), std::exp(-8.0 * K) }
 {
     if (!(K >= 0) || !std::isfinite(K)) throw std::invalid_argument("IsingChain: K must be >= 0");
+    if (lanes < 1 || lanes > ising_max_lanes)
+        throw std::invalid_argument("IsingChain: lanes must be 1 to 65536");
     const std::size_t n = static_cast<std::size_t>(lattice_.sites());
     if (algorithm == IsingAlgorithm::wolff) {
         stack_.resize(n);
@@ -146,7 +176,7 @@ std::uint64_t IsingChain::wolff()
     }
     const std::uint32_t generation = generation_;
 
-    int seed = static_cast<int>(source_.next() * n);
+    int seed = static_cast<int>(number(0) * n); // lane 0 with several lanes
     if (seed >= n) seed = n - 1;
     const std::int8_t sigma = spins[seed];
     spins[seed] = static_cast<std::int8_t>(-sigma);
@@ -159,7 +189,7 @@ std::uint64_t IsingChain::wolff()
         const std::int32_t* const around = nb + 4 * site;
         for (int d = 0; d < 4; ++d) {
             const int j = around[d];
-            if (spins[j] == sigma && source_.next() < p_add) {
+            if (spins[j] == sigma && number(j) < p_add) {
                 spins[j] = static_cast<std::int8_t>(-sigma);
                 stamp[j] = generation;
                 stack[top++] = j;
@@ -201,7 +231,7 @@ std::uint64_t IsingChain::swendsen_wang()
     for (int i = 0; i < n; ++i) {
         for (int d : { IsingLattice::right, IsingLattice::down }) {
             const int j = lattice_.neighbour(i, d);
-            const double u = source_.next();
+            const double u = number(2 * i + (d == IsingLattice::down ? 1 : 0));
             if (spins[i] == spins[j] && u < p_add) {
                 const int a = find_root(i), b = find_root(j);
                 // The smaller root stays the root: each root is its cluster's smallest site.
@@ -215,7 +245,7 @@ std::uint64_t IsingChain::swendsen_wang()
     std::uint64_t flipped = 0;
     for (int i = 0; i < n; ++i) {
         const int root = find_root(i);
-        if (root == i) flip_[i] = source_.next() < 0.5 ? 1 : 0;
+        if (root == i) flip_[i] = number(i) < 0.5 ? 1 : 0;
         if (flip_[root]) {
             spins[i] = static_cast<std::int8_t>(-spins[i]);
             ++flipped;
@@ -240,7 +270,7 @@ std::uint64_t IsingChain::metropolis()
                 const int h
                     = spins[around[0]] + spins[around[1]] + spins[around[2]] + spins[around[3]];
                 const int sh = spins[i] * h;
-                const double u = source_.next();
+                const double u = number(i);
                 if (u < accept_[sh <= 0 ? 0 : sh / 2]) {
                     spins[i] = static_cast<std::int8_t>(-spins[i]);
                     bond_sum -= 2 * sh;
@@ -302,6 +332,8 @@ void check(const IsingRunConfig& config)
     if (config.measurement_steps == 0 || config.measurement_steps % ising_finest_bins != 0)
         throw std::invalid_argument("run_ising: measurement_steps must be a positive multiple of "
             + std::to_string(ising_finest_bins));
+    if (config.lanes < 1 || config.lanes > ising_max_lanes)
+        throw std::invalid_argument("run_ising: lanes must be 1 to 65536");
 }
 
 } // namespace
@@ -317,7 +349,7 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& sou
     check(config);
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_seconds();
-    IsingChain chain(config.L, config.K, config.algorithm, source);
+    IsingChain chain(config.L, config.K, config.algorithm, source, config.lanes);
     for (std::uint64_t s = 0; s < config.thermalisation_steps; ++s)
         chain.step();
 

@@ -26,6 +26,25 @@
 //   the flip is accepted if u < min(1, exp(-2K s h)) (a table of the 3 values for s h <= 0, 2,
 //   4; s h <= 0 always accepts but still consumes its number).
 //
+// Lanes (the per-site mode). With M > 1 lanes a chain reads its numbers in rounds of M
+// consecutive numbers, and lane k (0 <= k < M) hands out the k-th number of each round, in
+// order: the j-th number lane k hands out (j = 0, 1, ... from the chain's start) is number
+// j M + k of the chain's numbers. Under a configuration of M instances with the interleave
+// layout, read from a position that is a multiple of M, lane k is instance k: its numbers are
+// instance k's, in order. Each number of an update comes from the lane of the site or bond it
+// decides:
+//   Metropolis: site i's number from lane i mod M;
+//   Swendsen-Wang: bond b = 2 i + d (d = 0 the right bond of site i, d = 1 its down bond) from
+//     lane b mod M; a cluster's flip number from the lane of its root (smallest site) r,
+//     r mod M;
+//   Wolff: the seed site's number from lane 0; the number that decides whether neighbour j
+//     joins the cluster from lane j mod M (the site being added), in the order above.
+// The order in which numbers are taken is the one stated above for each algorithm. A chain
+// reads a new round when a lane it draws from has handed out every number read so far, so it
+// consumes M max_k(n_k) numbers, n_k the numbers lane k handed out (Metropolis with M dividing
+// N: exactly N per sweep); numbers read but not handed out when the chain ends are discarded
+// (the next replica starts at the next round). M = 1 is the definition above it, unchanged.
+//
 // A run: every replica starts from all spins up with its own stream (the caller's; the chain
 // reads the stream in blocks of 4096 words, so the stream ends up to 4095 words further on than
 // the chain used) or from a shared source of numbers (run_ising_replica's second form, which
@@ -118,13 +137,43 @@ private:
     std::int64_t bond_sum_;
 };
 
+// M lanes over a source (the per-site mode above): lane k's j-th number is the source's number
+// j M + k counted from the lanes' start; a round of M numbers is read when a lane needs it.
+class LaneSource {
+public:
+    LaneSource(UniformSource& source, int lanes);
+    int lanes() const { return lanes_; }
+    double next(int lane)
+    {
+        const std::uint64_t round = next_[static_cast<std::size_t>(lane)];
+        if (round == rounds_) read_round();
+        ++next_[static_cast<std::size_t>(lane)];
+        return buffer_[static_cast<std::size_t>(round - base_) * static_cast<std::size_t>(lanes_)
+            + static_cast<std::size_t>(lane)];
+    }
+    // Rounds read so far (M numbers each).
+    std::uint64_t rounds() const { return rounds_; }
+
+private:
+    void read_round();
+    UniformSource& source_;
+    int lanes_;
+    std::vector<double> buffer_; // rounds base_ .. rounds_ - 1, M numbers each
+    std::vector<std::uint64_t> next_; // per lane: the round of its next number
+    std::uint64_t base_ = 0;
+    std::uint64_t rounds_ = 0;
+    std::size_t compact_at_;
+};
+
+inline constexpr int ising_max_lanes = 65536;
+
 // One Markov chain: a lattice, an algorithm and the stream that drives it.
 class IsingChain {
 public:
     // Reads `stream` through a source of its own (in blocks).
-    IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream);
+    IsingChain(int L, double K, IsingAlgorithm algorithm, Stream& stream, int lanes = 1);
     // Reads `source`, which may have served earlier chains and serves later ones.
-    IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source);
+    IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource& source, int lanes = 1);
     // One step (a Wolff cluster, a Swendsen-Wang or Metropolis sweep); returns the spins flipped.
     std::uint64_t step();
     const IsingLattice& lattice() const { return lattice_; }
@@ -137,8 +186,13 @@ private:
     std::uint64_t swendsen_wang();
     std::uint64_t metropolis();
     int find_root(int site);
+    // The number for site or bond `index` (lane index mod M; the source itself with one lane).
+    double number(int index)
+    {
+        return lanes_ ? lanes_->next(index % lanes_->lanes()) : source_.next();
+    }
     IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource* shared_source,
-        std::unique_ptr<UniformSource> own_source);
+        std::unique_ptr<UniformSource> own_source, int lanes);
 
     IsingLattice lattice_;
     double K_;
@@ -146,6 +200,7 @@ private:
     std::unique_ptr<UniformSource> own_source_; // the stream constructor's; null otherwise
     UniformSource& source_;
     std::uint64_t source_start_; // source_.used() when the chain began
+    std::unique_ptr<LaneSource> lanes_; // null with one lane
     double p_add_;
     double accept_[3];
     std::vector<std::int32_t> stack_;
@@ -163,6 +218,8 @@ struct IsingRunConfig {
     std::uint64_t thermalisation_steps = 0;
     // A positive multiple of 1024 (the finest bins).
     std::uint64_t measurement_steps = 0;
+    // Lanes M (the per-site mode above), 1 to ising_max_lanes; 1: one sequence per chain.
+    int lanes = 1;
 };
 
 inline constexpr int ising_finest_bins = 1024;

@@ -64,6 +64,7 @@ lattice::IsingRunConfig run_config(const BatteryCatalogue& battery, int test)
     config.algorithm = ising_algorithm(test);
     config.thermalisation_steps = battery.thermalisation;
     config.measurement_steps = battery.steps;
+    config.lanes = battery.lanes;
     return config;
 }
 
@@ -169,12 +170,12 @@ BatteryResult run_ising(unif01_Gen* gen, const BatteryCatalogue& battery,
         = lattice::kaufman_exact(battery.lattice_size, battery.coupling);
     char line[512];
     std::snprintf(line, sizeof line,
-        "ising on %s: L = %d, K = %.17g, %llu + %llu steps x %d replicas per test\n"
+        "ising on %s: L = %d, K = %.17g, %llu + %llu steps x %d replicas per test, %d lane%s\n"
         "exact (Kaufman): E = %.17g, C = %.17g\n",
         gen->name, battery.lattice_size, battery.coupling,
         static_cast<unsigned long long>(battery.thermalisation),
-        static_cast<unsigned long long>(battery.steps), battery.reps, exact.energy,
-        exact.specific_heat);
+        static_cast<unsigned long long>(battery.steps), battery.reps, battery.lanes,
+        battery.lanes == 1 ? "" : "s", exact.energy, exact.specific_heat);
     std::string log = line;
     const std::clock_t start = std::clock();
     for (int test : selected) {
