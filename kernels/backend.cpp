@@ -1,9 +1,9 @@
 #include "kernels/backend.hpp"
 
-#include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
+#include "generators/mt_charpoly.hpp"
 #include "generators/ranmar.hpp"
 #include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
