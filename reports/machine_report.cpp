@@ -1,8 +1,8 @@
 #include "machine_report.hpp"
 
 #include "batteries/catalogue.hpp"
-#include "compare.hpp"
-#include "report.hpp"
+#include "classify.hpp"
+#include "markdown.hpp"
 #include "verdict.hpp"
 
 #include <charconv>

@@ -6,6 +6,29 @@
 #include <sstream>
 #include <stdexcept>
 
+namespace rngvet {
+
+using markdown::printf_string;
+
+std::string format_pvalue(double p)
+{
+    if (p < 1e-300) return "eps";
+    if (p >= 1.0 - 1e-15) return "1 - eps1";
+    if (p > 1.0 - 1e-4) return "1 - " + printf_string("%.1e", 1.0 - p);
+    if (p < 0.01) return printf_string("%.1e", p);
+    if (p > 0.99) return printf_string("%.4f", p);
+    return printf_string("%.2f", p);
+}
+
+std::string format_probability(double p)
+{
+    if (p < 1e-300) return "< 1e-300";
+    if (p >= 0.01) return printf_string("%.2f", p);
+    return printf_string("%.1e", p);
+}
+
+} // namespace rngvet
+
 namespace rngvet::markdown {
 
 std::string cell(const std::string& s)

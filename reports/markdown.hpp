@@ -1,10 +1,27 @@
-// Markdown for the reports: escaping of table cells and code spans, and a GitHub-flavoured
-// table whose rows always have the header's column count. One definition for report.cpp and
-// compare.cpp.
+// Text for the reports: p-values and probabilities as the reports write them, the files written
+// beside a report; markdown's escaping of table cells and code spans, and a GitHub-flavoured
+// table whose rows always have the header's column count. One definition for every report.
 #pragma once
 
 #include <string>
 #include <vector>
+
+namespace rngvet {
+
+// A p-value as TestU01's summaries write it: "eps" below 1e-300, "1 - eps1" above 1 - 1e-15,
+// "1 - 4.2e-5" close to 1, scientific notation below 0.01, otherwise fixed.
+std::string format_pvalue(double p);
+
+// A probability that is not a TestU01 p-value (binomial tails, corrected levels): "< 1e-300",
+// "0.42", "3.7e-05".
+std::string format_probability(double p);
+
+struct ReportFile {
+    std::string name; // a plain file name, to be written beside the markdown
+    std::string content;
+};
+
+} // namespace rngvet
 
 namespace rngvet::markdown {
 
