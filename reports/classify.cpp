@@ -130,38 +130,64 @@ void decide(ConfigurationSummary& c)
 
 } // namespace
 
+namespace {
+
+// Each class and verdict with the report's words and the machine reports' key, least severe
+// first: a row's position is its severity.
+struct ClassWords {
+    StatisticClass value;
+    const char* text;
+    const char* key;
+};
+constexpr ClassWords class_words[] = {
+    { StatisticClass::pass, "pass", "pass" },
+    { StatisticClass::chance, "consistent with chance", "chance" },
+    { StatisticClass::resolution, "expected (resolution)", "resolution" },
+    { StatisticClass::nonuniform, "p-values not uniform", "nonuniform" },
+    { StatisticClass::some_seeds, "seed-dependent", "some_seeds" },
+    { StatisticClass::systematic, "systematic", "systematic" },
+};
+
+struct VerdictWords {
+    Verdict value;
+    const char* text;
+    const char* key;
+};
+constexpr VerdictWords verdict_words[] = {
+    { Verdict::sound, "sound", "sound" },
+    { Verdict::resolution, "sound within its resolution", "resolution" },
+    { Verdict::suspect, "suspect", "suspect" },
+    { Verdict::defective, "defective", "defective" },
+};
+
+// The row of `value` and its position; nullptr and 0 for a value that is none of the rows.
+template <class Row, std::size_t N, class Value>
+const Row* row_of(const Row (&rows)[N], Value value, int* position = nullptr)
+{
+    for (std::size_t i = 0; i < N; ++i) {
+        if (rows[i].value == value) {
+            if (position) *position = static_cast<int>(i);
+            return &rows[i];
+        }
+    }
+    if (position) *position = 0;
+    return nullptr;
+}
+
+} // namespace
+
 int severity(StatisticClass c)
 {
-    switch (c) {
-    case StatisticClass::pass:
-        return 0;
-    case StatisticClass::chance:
-        return 1;
-    case StatisticClass::resolution:
-        return 2;
-    case StatisticClass::nonuniform:
-        return 3;
-    case StatisticClass::some_seeds:
-        return 4;
-    case StatisticClass::systematic:
-        return 5;
-    }
-    return 0;
+    int position = 0;
+    row_of(class_words, c, &position);
+    return position;
 }
 
 int severity(Verdict v)
 {
-    switch (v) {
-    case Verdict::defective:
-        return 3;
-    case Verdict::suspect:
-        return 2;
-    case Verdict::resolution:
-        return 1;
-    case Verdict::sound:
-        return 0;
-    }
-    return 0;
+    int position = 0;
+    row_of(verdict_words, v, &position);
+    return position;
 }
 
 std::string configuration_family(const std::string& config)
@@ -171,70 +197,26 @@ std::string configuration_family(const std::string& config)
 
 const char* to_string(StatisticClass c)
 {
-    switch (c) {
-    case StatisticClass::pass:
-        return "pass";
-    case StatisticClass::chance:
-        return "consistent with chance";
-    case StatisticClass::resolution:
-        return "expected (resolution)";
-    case StatisticClass::nonuniform:
-        return "p-values not uniform";
-    case StatisticClass::some_seeds:
-        return "seed-dependent";
-    case StatisticClass::systematic:
-        return "systematic";
-    }
-    return "?";
+    const ClassWords* row = row_of(class_words, c);
+    return row ? row->text : "?";
 }
 
 const char* to_string(Verdict v)
 {
-    switch (v) {
-    case Verdict::defective:
-        return "defective";
-    case Verdict::suspect:
-        return "suspect";
-    case Verdict::resolution:
-        return "sound within its resolution";
-    case Verdict::sound:
-        return "sound";
-    }
-    return "?";
+    const VerdictWords* row = row_of(verdict_words, v);
+    return row ? row->text : "?";
 }
 
 const char* to_key(StatisticClass c)
 {
-    switch (c) {
-    case StatisticClass::pass:
-        return "pass";
-    case StatisticClass::chance:
-        return "chance";
-    case StatisticClass::resolution:
-        return "resolution";
-    case StatisticClass::nonuniform:
-        return "nonuniform";
-    case StatisticClass::some_seeds:
-        return "some_seeds";
-    case StatisticClass::systematic:
-        return "systematic";
-    }
-    return "?";
+    const ClassWords* row = row_of(class_words, c);
+    return row ? row->key : "?";
 }
 
 const char* to_key(Verdict v)
 {
-    switch (v) {
-    case Verdict::defective:
-        return "defective";
-    case Verdict::suspect:
-        return "suspect";
-    case Verdict::resolution:
-        return "resolution";
-    case Verdict::sound:
-        return "sound";
-    }
-    return "?";
+    const VerdictWords* row = row_of(verdict_words, v);
+    return row ? row->key : "?";
 }
 
 std::string StatisticSummary::label() const

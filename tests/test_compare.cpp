@@ -399,6 +399,53 @@ TEST(SecondLevel, BinomialTailMatchesClosedForms)
     EXPECT_NEAR(binomial_tail(3, 0.002, 3) / 8e-9, 1.0, 1e-12);
 }
 
+// The words of the report, the keys of the machine reports (docs/reports.md) and the severity
+// order (pass to systematic, sound to defective) of every class and verdict.
+TEST(Compare, ClassesAndVerdictsHaveTheirWordsKeysAndSeverities)
+{
+    const struct {
+        StatisticClass c;
+        const char* text;
+        const char* key;
+    } classes[] = {
+        { StatisticClass::pass, "pass", "pass" },
+        { StatisticClass::chance, "consistent with chance", "chance" },
+        { StatisticClass::resolution, "expected (resolution)", "resolution" },
+        { StatisticClass::nonuniform, "p-values not uniform", "nonuniform" },
+        { StatisticClass::some_seeds, "seed-dependent", "some_seeds" },
+        { StatisticClass::systematic, "systematic", "systematic" },
+    };
+    int severity_before = -1;
+    for (const auto& row : classes) {
+        EXPECT_STREQ(to_string(row.c), row.text);
+        EXPECT_STREQ(to_key(row.c), row.key);
+        EXPECT_GT(severity(row.c), severity_before) << row.key;
+        severity_before = severity(row.c);
+    }
+    EXPECT_EQ(severity(StatisticClass::pass), 0);
+    const struct {
+        Verdict v;
+        const char* text;
+        const char* key;
+    } verdicts[] = {
+        { Verdict::sound, "sound", "sound" },
+        { Verdict::resolution, "sound within its resolution", "resolution" },
+        { Verdict::suspect, "suspect", "suspect" },
+        { Verdict::defective, "defective", "defective" },
+    };
+    severity_before = -1;
+    for (const auto& row : verdicts) {
+        EXPECT_STREQ(to_string(row.v), row.text);
+        EXPECT_STREQ(to_key(row.v), row.key);
+        EXPECT_GT(severity(row.v), severity_before) << row.key;
+        severity_before = severity(row.v);
+    }
+    EXPECT_EQ(severity(Verdict::sound), 0);
+    // A value that is none of the enumerators has no words.
+    EXPECT_STREQ(to_key(static_cast<Verdict>(99)), "?");
+    EXPECT_EQ(severity(static_cast<StatisticClass>(99)), 0);
+}
+
 TEST(Compare, ClassifiesResolutionSystematicAndChance)
 {
     const Fixture f = make_fixture("compare_verdicts.sqlite");
