@@ -128,18 +128,14 @@ void decide(ConfigurationSummary& c)
     c.verdict_line = line.str();
 }
 
-} // namespace
-
-namespace {
-
 // Each class and verdict with the report's words and the machine reports' key, least severe
 // first: a row's position is its severity.
-struct ClassWords {
-    StatisticClass value;
+template <class Value> struct EnumWords {
+    Value value;
     const char* text;
     const char* key;
 };
-constexpr ClassWords class_words[] = {
+constexpr EnumWords<StatisticClass> class_words[] = {
     { StatisticClass::pass, "pass", "pass" },
     { StatisticClass::chance, "consistent with chance", "chance" },
     { StatisticClass::resolution, "expected (resolution)", "resolution" },
@@ -148,12 +144,7 @@ constexpr ClassWords class_words[] = {
     { StatisticClass::systematic, "systematic", "systematic" },
 };
 
-struct VerdictWords {
-    Verdict value;
-    const char* text;
-    const char* key;
-};
-constexpr VerdictWords verdict_words[] = {
+constexpr EnumWords<Verdict> verdict_words[] = {
     { Verdict::sound, "sound", "sound" },
     { Verdict::resolution, "sound within its resolution", "resolution" },
     { Verdict::suspect, "suspect", "suspect" },
@@ -197,25 +188,25 @@ std::string configuration_family(const std::string& config)
 
 const char* to_string(StatisticClass c)
 {
-    const ClassWords* row = row_of(class_words, c);
+    const auto* row = row_of(class_words, c);
     return row ? row->text : "?";
 }
 
 const char* to_string(Verdict v)
 {
-    const VerdictWords* row = row_of(verdict_words, v);
+    const auto* row = row_of(verdict_words, v);
     return row ? row->text : "?";
 }
 
 const char* to_key(StatisticClass c)
 {
-    const ClassWords* row = row_of(class_words, c);
+    const auto* row = row_of(class_words, c);
     return row ? row->key : "?";
 }
 
 const char* to_key(Verdict v)
 {
-    const VerdictWords* row = row_of(verdict_words, v);
+    const auto* row = row_of(verdict_words, v);
     return row ? row->key : "?";
 }
 

@@ -208,7 +208,8 @@ int check_svg(const std::string& svg, const std::string& count_class)
             EXPECT_NE(semi, std::string::npos);
             const std::string entity = svg.substr(i, semi - i + 1);
             EXPECT_TRUE(entity == "&amp;" || entity == "&lt;" || entity == "&gt;"
-                || entity == "&quot;" || entity == "&apos;")
+                || entity == "&quot;" || entity == "&apos;" || entity == "&#10;"
+                || entity == "&#13;" || entity == "&#9;")
                 << entity;
             i = semi + 1;
             continue;
@@ -668,6 +669,11 @@ TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
 TEST(Svg, EscapesTextAndRefusesAMismatchedGrid)
 {
     EXPECT_EQ(xml_escape("a<b & \"c\"'"), "a&lt;b &amp; &quot;c&quot;&apos;");
+    // The same escape as the JUnit report's: line breaks kept as references, what XML 1.0
+    // cannot hold (a C0 control, a byte of no UTF-8 sequence, U+FFFF) as U+FFFD.
+    const std::string r = "\xEF\xBF\xBD";
+    EXPECT_EQ(xml_escape("a\nb\tc\rd"), "a&#10;b&#9;c&#13;d");
+    EXPECT_EQ(xml_escape(std::string("x\x01y\x80z\xEF\xBF\xBF")), "x" + r + "y" + r + "z" + r);
     HeatMap map;
     map.title = "t <&>";
     map.row_labels = { "mtdc[x#1@0]/32/interleave/same/*" };
