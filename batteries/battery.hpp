@@ -13,15 +13,9 @@ extern "C" {
 }
 
 #include "catalogue.hpp"
-#include "records.hpp" // Statistic
+#include "records.hpp" // BatteryResult
 
 namespace rngvet {
-
-struct BatteryResult {
-    std::vector<Statistic> statistics;
-    std::string testu01_version; // as TestU01 prints it, e.g. "TestU01 1.2.3"
-    double cpu_seconds = 0;
-};
 
 // The installed TestU01's version as its batteries print it ("TestU01 1.2.3"), read once per
 // process: the version whose p-values the native engine reproduces (with its probability

@@ -19,7 +19,8 @@
 // point hits when u_1^2 + ... + u_d^2 < 1, decided exactly in integers.
 #pragma once
 
-#include "battery.hpp"
+#include "catalogue.hpp"
+#include "records.hpp" // BatteryResult
 
 #include <cstdint>
 #include <string>

@@ -1,10 +1,12 @@
 // What one test of a battery leaves behind: its statistics and where in the stream it ran at
-// what cost. The runner (runner.hpp) produces them and the store (reports/store.hpp) keeps and
-// returns the same structs. Plain data: no TestU01 header needed.
+// what cost; and what one call of a battery's runner returns. The runner (runner.hpp) produces them
+// and the store (reports/store.hpp) keeps and returns the same structs. Plain data: no TestU01
+// header needed.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rngvet {
 
@@ -29,6 +31,13 @@ struct TestRecord {
     std::string finished_at;
     std::string engine = "testu01"; // what computed its statistics: testu01 or native
     double wall_seconds = 0; // from the test's start to its end, in the process that ran it
+};
+
+// What one call of a battery's runner returns (run_battery, and rngvet's own batteries' runners).
+struct BatteryResult {
+    std::vector<Statistic> statistics;
+    std::string testu01_version; // as TestU01 prints it, e.g. "TestU01 1.2.3"
+    double cpu_seconds = 0;
 };
 
 } // namespace rngvet

@@ -5,9 +5,9 @@
 // battery_tables.cpp); every other file asks the registry.
 #pragma once
 
-#include "battery.hpp"
 #include "battery_tables.hpp"
 #include "catalogue.hpp"
+#include "records.hpp" // BatteryResult
 
 #include <string>
 #include <vector>

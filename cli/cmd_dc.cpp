@@ -2,7 +2,7 @@
 // writes them in rngvet's text format; `dc verify` checks a parameter file or built-in set.
 // Exit status: 0 every check passed, 1 a check failed, 2 bad input.
 #include "batteries/runner.hpp"
-#include "generators/dynamic_creator.hpp"
+#include "dc/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/gf2poly.hpp"
 #include "generators/mt_params.hpp"

@@ -2,6 +2,7 @@
 #include "generators/error.hpp"
 #include "guards.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/bench.hpp"
 #include "options.hpp"
 
 #include <cerrno>

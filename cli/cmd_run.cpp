@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "guards.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/bench.hpp"
 #include "options.hpp"
 #include "reports/gate.hpp"
 #include "reports/store.hpp"

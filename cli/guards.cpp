@@ -1,6 +1,6 @@
 #include "guards.hpp"
 
-#include "generators/dynamic_creator.hpp"
+#include "dc/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
 #include "process/files.hpp"

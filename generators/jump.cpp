@@ -1,6 +1,6 @@
 #include "jump.hpp"
 
-#include "dynamic_creator.hpp"
+#include "mt_charpoly.hpp"
 
 #include <vector>
 

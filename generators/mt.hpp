@@ -1,7 +1,7 @@
 // Mersenne Twister with Dynamic Creator (DC) parameters, word size w = 32.
 //
 // One engine serves every parameter set: DC's MT521 / MT607 sets (generators/mt_params.hpp),
-// sets made by `rngvet dc create` (generators/dynamic_creator.hpp) and MT19937 itself.
+// sets made by `rngvet dc create` (dc/dynamic_creator.hpp) and MT19937 itself.
 //
 // Formulas and known answers come from these sources:
 // M. Matsumoto, T. Nishimura, "Mersenne Twister", ACM TOMACS 8(1) 1998, 3-30 (recurrence,

@@ -1,11 +1,10 @@
 #include "kernels/backend.hpp"
 
-#include "generators/dynamic_creator.hpp"
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/mt.hpp"
+#include "generators/mt_charpoly.hpp"
 #include "generators/ranmar.hpp"
-#include "kernels/bench.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
@@ -13,8 +12,6 @@
 #include "process/memory.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -33,36 +30,6 @@ bool is_ranmar(const Configuration& c)
 bool is_mt(const Configuration& c)
 {
     return family(c.generator) == GeneratorFamily::mt;
-}
-
-std::string join(const std::vector<Backend>& backends)
-{
-    std::string s;
-    for (const Backend b : backends)
-        s += (s.empty() ? "" : ", ") + std::string(to_string(b));
-    return s;
-}
-
-struct Probe {
-    std::vector<Backend> available{ Backend::cpu };
-    std::string why_openmp, why_opencl, why_cuda;
-
-    bool has(Backend b) const
-    {
-        return std::find(available.begin(), available.end(), b) != available.end();
-    }
-};
-
-const Probe& probe()
-{
-    static const Probe result = [] {
-        Probe p;
-        if (openmp_usable(p.why_openmp)) p.available.push_back(Backend::openmp);
-        if (opencl_usable(p.why_opencl)) p.available.push_back(Backend::opencl);
-        if (cuda_usable(p.why_cuda)) p.available.push_back(Backend::cuda);
-        return p;
-    }();
-    return result;
 }
 
 template <class T> void allocate(std::vector<T>& v, std::size_t n, const Configuration& c)
@@ -563,35 +530,6 @@ R250Setup r250_setup(const Configuration& c)
     return setup;
 }
 
-namespace {
-
-// Runs f in a child of the process pool (the parent must not initialise a GPU driver it forks
-// workers after) and returns what f returned; f's exceptions come back as InputError, and a
-// child that ends without answering is an InputError naming `what`.
-std::string in_child(const std::function<std::string()>& f, const std::string& what)
-{
-    ChildPool pool(1);
-    pool.start(0, what, [&] {
-        try {
-            return "ok\n" + f();
-        } catch (const std::exception& e) {
-            return std::string("error\n") + e.what();
-        }
-    });
-    std::vector<ChildPool::Ended> ended;
-    while (ended.empty())
-        ended = pool.wait(-1);
-    const ChildPool::Ended& child = ended.front();
-    const std::string& text = child.report;
-    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
-    if (!child.ok || text.rfind("ok\n", 0) != 0)
-        throw InputError(
-            what + " ended without an answer (exit status " + std::to_string(child.status) + ")");
-    return text.substr(3);
-}
-
-} // namespace
-
 std::vector<std::string> check_backend_stream(const Configuration& c)
 {
     if (c.backend != Backend::cuda && c.backend != Backend::opencl) {
@@ -599,7 +537,7 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
         return backend_devices(c.backend);
     }
     // The child answers with one device per line.
-    const std::string text = in_child(
+    const std::string text = answer_in_child(
         [&] {
             (void)make_backend_stream(c);
             std::string devices;
@@ -615,91 +553,43 @@ std::vector<std::string> check_backend_stream(const Configuration& c)
     return devices;
 }
 
-Backend resolve_auto_backend(const Configuration& c, const BackendOptions& options,
-    std::string* report, int jobs, double seconds)
+bool BackendProbe::has(Backend b) const
 {
-    if (jobs < 1) jobs = 1;
-    if (!traits(c.generator).on_devices) {
-        if (report) *report = "auto: " + to_string(c.generator) + " runs on cpu only\n";
-        return Backend::cpu;
-    }
-    if (!traits(c.generator).on_gpus) {
-        // No GPU kernel: openmp where it is built, without measuring (and without the probe,
-        // which would initialise the GPU drivers in this process).
-        std::string why;
-        const Backend host = openmp_usable(why) ? Backend::openmp : Backend::cpu;
-        if (report)
-            *report = "auto: " + to_string(c.generator) + " runs on cpu and openmp only; chose "
-                + to_string(host) + "\n";
-        return host;
-    }
-    // Everything in the child, the probe included: this process must not initialise a GPU
-    // driver (nor PoCL) before it forks the workers, nor fork with one initialised.
-    const std::string text = in_child(
-        [&] {
-            const Probe& pr = probe();
-            const Backend host = pr.has(Backend::openmp) ? Backend::openmp : Backend::cpu;
-            // Backend::automatic: none.
-            Backend gpu = pr.has(Backend::cuda)                   ? Backend::cuda
-                : pr.has(Backend::opencl) && opencl_gpu_present() ? Backend::opencl
-                                                                  : Backend::automatic;
-            // Tests on machines without a GPU name a backend to play its part (opencl on PoCL).
-            if (const char* env = std::getenv("RNGVET_AUTO_GPU"); env && *env) {
-                const std::string named = env;
-                const auto it = std::find_if(pr.available.begin(), pr.available.end(),
-                    [&](Backend b) { return named == to_string(b); });
-                if (it == pr.available.end() || *it == host)
-                    throw InputError("RNGVET_AUTO_GPU='" + named
-                        + "' is not an available backend other than " + to_string(host)
-                        + " (available: " + join(pr.available) + ")");
-                gpu = *it;
-            }
-            if (gpu == Backend::automatic)
-                return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + to_string(host) + "\n";
-            // Delivery to host memory in place, as the feed reads it, at the run's launch length.
-            std::string lines, best;
-            double best_share = -1;
-            for (const Backend b : { gpu, host }) {
-                Configuration k = c;
-                k.backend = b;
-                try {
-                    const double rate = measure_stream(k, options.launch_numbers, "host", seconds,
-                        options.segments, options.segment_length)
-                                            .numbers_per_second();
-                    const double share = b == gpu ? rate : rate / jobs;
-                    char line[200];
-                    std::snprintf(line, sizeof line,
-                        "auto: %s delivers %.4g numbers/s to host memory (%.4g per worker of %d)\n",
-                        to_string(b), rate, share, jobs);
-                    lines += line;
-                    if (share > best_share) {
-                        best_share = share;
-                        best = to_string(b);
-                    }
-                } catch (const std::exception& e) {
-                    lines += "auto: " + std::string(to_string(b)) + " failed: " + e.what() + "\n";
-                }
-            }
-            if (best.empty())
-                throw InputError("--backend auto: no backend could run " + canonical_name(c) + " ("
-                    + lines + ")");
-            return lines + "auto: chose " + best + "\n" + best + "\n";
-        },
-        "the measurement of --backend auto");
-    // The last line is the backend, the others the report.
-    std::string body = text;
-    if (!body.empty() && body.back() == '\n') body.pop_back();
-    const auto nl = body.find_last_of('\n');
-    const std::string chosen = nl == std::string::npos ? body : body.substr(nl + 1);
-    if (report) *report = nl == std::string::npos ? "" : body.substr(0, nl + 1);
-    if (report && report->find("auto: chose") == std::string::npos)
-        *report += "auto: chose " + chosen + "\n";
-    return parse_backend(chosen);
+    return std::find(available.begin(), available.end(), b) != available.end();
+}
+
+const std::string& BackendProbe::why(Backend b) const
+{
+    static const std::string none;
+    return b == Backend::openmp ? why_openmp
+        : b == Backend::opencl  ? why_opencl
+        : b == Backend::cuda    ? why_cuda
+                                : none;
+}
+
+std::string BackendProbe::available_list() const
+{
+    std::string s;
+    for (const Backend b : available)
+        s += (s.empty() ? "" : ", ") + std::string(to_string(b));
+    return s;
+}
+
+const BackendProbe& backend_probe()
+{
+    static const BackendProbe result = [] {
+        BackendProbe p;
+        if (openmp_usable(p.why_openmp)) p.available.push_back(Backend::openmp);
+        if (opencl_usable(p.why_opencl)) p.available.push_back(Backend::opencl);
+        if (cuda_usable(p.why_cuda)) p.available.push_back(Backend::cuda);
+        return p;
+    }();
+    return result;
 }
 
 std::vector<Backend> available_backends()
 {
-    return probe().available;
+    return backend_probe().available;
 }
 
 std::string backend_unavailable_reason(Backend backend)
@@ -716,7 +606,8 @@ Backend parse_backend_here(const std::string& text)
     try {
         return parse_backend(text);
     } catch (const InputError& e) {
-        throw InputError(std::string(e.what()) + "; available: " + join(probe().available));
+        throw InputError(
+            std::string(e.what()) + "; available: " + backend_probe().available_list());
     }
 }
 
@@ -765,15 +656,11 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (c.view != BitView::top32)
         return make_viewed_stream(
             c, [&](const Configuration& outputs) { return make_backend_stream(outputs, options); });
-    const Probe& pr = probe();
-    const std::string available = join(pr.available);
+    const BackendProbe& pr = backend_probe();
     const std::string backend = to_string(c.backend);
-    const std::string& why = c.backend == Backend::openmp ? pr.why_openmp
-        : c.backend == Backend::opencl                    ? pr.why_opencl
-                                                          : pr.why_cuda;
     if (!pr.has(c.backend))
-        throw InputError(
-            "backend '" + backend + "' is not available (" + why + "); available: " + available);
+        throw InputError("backend '" + backend + "' is not available (" + pr.why(c.backend)
+            + "); available: " + pr.available_list());
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
     const GeneratorTraits& g = traits(c.generator);

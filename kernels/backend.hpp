@@ -27,6 +27,18 @@ struct BackendOptions {
     std::uint64_t segment_length = 0;
 };
 
+// What the probe of this process found, once: the backends usable here (Backend::cpu first) and,
+// for each of the others, why it is not (e.g. "no CUDA device found").
+struct BackendProbe {
+    std::vector<Backend> available{ Backend::cpu };
+    std::string why_openmp, why_opencl, why_cuda;
+
+    bool has(Backend b) const;
+    const std::string& why(Backend b) const; // "" for cpu and automatic
+    std::string available_list() const; // e.g. "cpu, openmp, opencl"
+};
+const BackendProbe& backend_probe();
+
 // Backend::cpu first, then every backend compiled in and usable here: OpenMP always, OpenCL
 // when a platform has a device, CUDA when a device is present. Probed once per process.
 std::vector<Backend> available_backends();
@@ -57,7 +69,7 @@ std::vector<std::string> backend_devices(Backend backend);
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
 // (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
-// Backend "auto" is refused: resolve it first, once (resolve_auto_backend).
+// Backend "auto" is refused: resolve it first, once (resolve_auto_backend, bench.hpp).
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
 // The jump-parallel plan a RANMAR configuration runs with on its backend: none from 256
@@ -66,18 +78,6 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
 // chunks of at least 4096 numbers (GPUs) or 32768 (OpenMP) and one chunk per unit and launch
 // (plan_segments). A "units x numbers" description for logs and `rngvet bench`, "" without.
 std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options);
-
-// --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as
-// the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU device) and on
-// openmp (else cpu), each for about `seconds` after a warm-up launch, in a child process (as
-// check_backend_stream), and returns the faster one. With `jobs` worker processes each worker
-// has its own stream: the host backend's rate is divided by jobs (the workers share the host's
-// cores, which the batteries need as well), the GPU's is not (each worker's stream is a queue
-// of its own on the device; the measured rate is one stream's). `report` gets one line per
-// candidate and the choice. Without a GPU backend: openmp (or cpu), without measuring.
-// $RNGVET_AUTO_GPU names a backend to take the GPU's place (tests on machines without one).
-Backend resolve_auto_backend(const Configuration& c, const BackendOptions& options,
-    std::string* report = nullptr, int jobs = 1, double seconds = 0.2);
 
 // Checks that c builds on its backend (make_backend_stream) and returns the backend's devices
 // (backend_devices), the errors being make_backend_stream's. For the GPU backends the check

@@ -1,5 +1,6 @@
-// Internal interface between kernels/backend.cpp and the launchers of each backend (openmp/,
-// opencl/, cuda/). Tests use it to launch kernels directly (canary checks).
+// Internal interface between kernels/backend.cpp (and bench.cpp: --backend auto) and the launchers
+// of each backend (openmp/, opencl/, cuda/). Tests use it to launch kernels directly (canary
+// checks).
 #pragma once
 
 #include <cstddef>

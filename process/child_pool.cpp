@@ -1,6 +1,7 @@
 #include "child_pool.hpp"
 
 #include "die_with_parent.hpp"
+#include "generators/error.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -123,6 +124,28 @@ void ChildPool::signal_all(int signal)
 {
     for (const auto& [fd, child] : children_)
         kill(child.pid, signal);
+}
+
+std::string answer_in_child(const std::function<std::string()>& f, const std::string& what)
+{
+    ChildPool pool(1);
+    pool.start(0, what, [&] {
+        try {
+            return "ok\n" + f();
+        } catch (const std::exception& e) {
+            return std::string("error\n") + e.what();
+        }
+    });
+    std::vector<ChildPool::Ended> ended;
+    while (ended.empty())
+        ended = pool.wait(-1);
+    const ChildPool::Ended& child = ended.front();
+    const std::string& text = child.report;
+    if (text.rfind("error\n", 0) == 0) throw InputError(text.substr(6));
+    if (!child.ok || text.rfind("ok\n", 0) != 0)
+        throw InputError(
+            what + " ended without an answer (exit status " + std::to_string(child.status) + ")");
+    return text.substr(3);
 }
 
 } // namespace rngvet

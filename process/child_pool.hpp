@@ -1,10 +1,11 @@
 // Worker processes: the sharded runner's test workers (batteries/runner.hpp), the feed bench's
-// (batteries/feed_bench.hpp), a local campaign's task runs (campaigns/) and the backend probe's
-// child (kernels/backend.cpp). Each job runs in a forked child, which dies with its parent
-// (die_with_parent.hpp) and sends the text its work returns through a pipe; the parent keeps at
-// most `slots` children at once and collects each report when its child ends. A child whose work
-// executes another program keeps the pipe's write end (no report): the pool sees it end when that
-// program, and every process it started, has exited.
+// (batteries/feed_bench.hpp), a local campaign's task runs (campaigns/) and the child of the
+// backend checks (answer_in_child: kernels/backend.cpp, kernels/bench.cpp). Each job runs in a
+// forked child, which dies with its parent (die_with_parent.hpp) and sends the text its work
+// returns through a pipe; the parent keeps at most `slots` children at once and collects each
+// report when its child ends. A child whose work executes another program keeps the pipe's
+// write end (no report): the pool sees it end when that program, and every process it started,
+// has exited.
 //
 //   ChildPool pool(jobs);
 //   while (more work or !pool.empty()) {
@@ -63,5 +64,11 @@ private:
     int slots_;
     std::map<int, Child> children_; // by the read end of the child's pipe
 };
+
+// Runs f in one child of a ChildPool and returns what f returned: for work this process must not
+// do itself (it must not initialise a GPU driver before it forks workers). f's exceptions come
+// back as InputError with their message, and a child that ends without answering is an
+// InputError naming `what`.
+std::string answer_in_child(const std::function<std::string()>& f, const std::string& what);
 
 } // namespace rngvet

@@ -8,7 +8,6 @@
 #include "generators/registry.hpp"
 #include "generators/view.hpp"
 #include "markdown.hpp"
-#include "report.hpp"
 
 #include <algorithm>
 #include <cstdint>

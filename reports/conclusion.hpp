@@ -4,7 +4,7 @@
 // See docs/reports.md ("What to conclude").
 #pragma once
 
-#include "compare.hpp"
+#include "classify.hpp"
 #include "store.hpp"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "gate.hpp"
 
 #include "batteries/catalogue.hpp"
-#include "compare.hpp"
+#include "classify.hpp"
 #include "generators/error.hpp"
-#include "report.hpp"
+#include "markdown.hpp"
 #include "verdict.hpp"
 
 #include <algorithm>
@@ -40,7 +40,8 @@ std::string fail_on_help(const std::string& whose, const std::string& across)
     const std::string meanings[]
         = { "", "a p-value outside " + failure_interval(), "outside " + suspect_interval(),
               "a statistic the comparison across " + across + " classes systematic" };
-    std::string help = "exit " + std::to_string(gate_exit_status) + " when " + whose + " verdicts reach this level: ";
+    std::string help = "exit " + std::to_string(gate_exit_status) + " when " + whose
+        + " verdicts reach this level: ";
     for (std::size_t i = 0; i < fail_on_words().size(); ++i) {
         const std::string meaning = i < std::size(meanings) ? meanings[i] : "";
         help += std::string(i ? ", " : "") + fail_on_words()[i].form

@@ -1,8 +1,8 @@
 #include "machine_report.hpp"
 
 #include "batteries/catalogue.hpp"
-#include "compare.hpp"
-#include "report.hpp"
+#include "classify.hpp"
+#include "markdown.hpp"
 #include "verdict.hpp"
 
 #include <charconv>
@@ -13,51 +13,6 @@
 #include <type_traits>
 
 namespace rngvet {
-
-std::string valid_utf8(const std::string& text)
-{
-    static const std::string replacement = "\xEF\xBF\xBD"; // U+FFFD
-    std::string out;
-    out.reserve(text.size());
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const unsigned char b = byte(i);
-        // The well-formed sequences of Unicode's table 3-7: the length, and the range of the
-        // second byte (the others are 0x80-0xBF).
-        std::size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF;
-        if (b < 0x80)
-            length = 1;
-        else if (b >= 0xC2 && b <= 0xDF)
-            length = 2;
-        else if (b == 0xE0)
-            length = 3, low = 0xA0;
-        else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
-            length = 3;
-        else if (b == 0xED)
-            length = 3, high = 0x9F;
-        else if (b == 0xF0)
-            length = 4, low = 0x90;
-        else if (b >= 0xF1 && b <= 0xF3)
-            length = 4;
-        else if (b == 0xF4)
-            length = 4, high = 0x8F;
-        bool ok = length > 0 && i + length <= text.size();
-        for (std::size_t k = 1; ok && k < length; ++k) {
-            const unsigned char c = byte(i + k);
-            ok = k == 1 ? c >= low && c <= high : c >= 0x80 && c <= 0xBF;
-        }
-        if (ok) {
-            out.append(text, i, length);
-            i += length;
-        } else {
-            out += replacement;
-            ++i;
-        }
-    }
-    return out;
-}
 
 namespace {
 
@@ -294,56 +249,6 @@ void write_configuration(JsonWriter& j, const ConfigurationSummary& c)
 
 // --- XML -------------------------------------------------------------------------------------
 
-// Text for an XML 1.0 attribute or element: markup characters as entities, line breaks and
-// tabs as character references (kept in attributes), and the characters XML 1.0 cannot hold
-// (C0 controls, U+FFFE, U+FFFF) as U+FFFD.
-std::string xml(const std::string& text)
-{
-    const std::string utf8 = valid_utf8(text);
-    std::string out;
-    for (std::size_t i = 0; i < utf8.size(); ++i) {
-        const char ch = utf8[i];
-        const auto c = static_cast<unsigned char>(ch);
-        switch (ch) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        case '\n':
-            out += "&#10;";
-            break;
-        case '\r':
-            out += "&#13;";
-            break;
-        case '\t':
-            out += "&#9;";
-            break;
-        default:
-            if (c < 0x20) {
-                out += "\xEF\xBF\xBD";
-            } else if (c == 0xEF && i + 2 < utf8.size() && utf8[i + 1] == '\xBF'
-                && (utf8[i + 2] == '\xBE' || utf8[i + 2] == '\xBF')) {
-                out += "\xEF\xBF\xBD";
-                i += 2;
-            } else {
-                out += ch;
-            }
-        }
-    }
-    return out;
-}
-
 std::string seconds(double s)
 {
     char buf[32];
@@ -441,19 +346,20 @@ std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs
         long run_failures = 0;
         for (const StatisticRecord& s : stats) {
             cases += "    <testcase name=\""
-                + xml(std::to_string(s.stat_index) + ": " + s.test_name + " (test "
+                + xml_escape(std::to_string(s.stat_index) + ": " + s.test_name + " (test "
                     + std::to_string(s.test_number) + ")")
-                + "\" classname=\"" + xml(battery_title(r.battery) + "." + r.config) + "\"";
+                + "\" classname=\"" + xml_escape(battery_title(r.battery) + "." + r.config) + "\"";
             const Failure f = failure_of(s, r, level, classes);
             const std::string v = to_text(verdict(s.pvalue));
             if (!f.type.empty()) {
                 ++run_failures;
-                cases += ">\n      <failure type=\"" + xml(f.type) + "\" message=\""
-                    + xml(f.message) + "\">" + xml(f.message) + "</failure>\n    </testcase>\n";
+                cases += ">\n      <failure type=\"" + xml_escape(f.type) + "\" message=\""
+                    + xml_escape(f.message) + "\">" + xml_escape(f.message)
+                    + "</failure>\n    </testcase>\n";
             } else if (v != "pass") {
                 // Outside [0.001, 0.999] without failing under this level: said, not failed.
                 cases += ">\n      <system-out>"
-                    + xml("p = " + shortest_decimal(s.pvalue) + ": " + v)
+                    + xml_escape("p = " + shortest_decimal(s.pvalue) + ": " + v)
                     + "</system-out>\n    </testcase>\n";
             } else {
                 cases += "/>\n";
@@ -463,20 +369,21 @@ std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs
         failures += run_failures;
         time += r.cpu_seconds;
         suites += "  <testsuite name=\""
-            + xml("run " + std::to_string(r.run_id) + ": " + r.config + ", "
+            + xml_escape("run " + std::to_string(r.run_id) + ": " + r.config + ", "
                 + battery_title(r.battery))
             + "\" id=\"" + std::to_string(r.run_id) + "\" tests=\"" + std::to_string(stats.size())
             + "\" failures=\"" + std::to_string(run_failures)
             + "\" errors=\"0\" skipped=\"0\" time=\"" + seconds(r.cpu_seconds) + "\"";
-        if (!r.started_at.empty()) suites += " timestamp=\"" + xml(r.started_at) + "\"";
-        suites += " hostname=\"" + xml(r.host.empty() ? "unknown" : r.host) + "\">\n";
+        if (!r.started_at.empty()) suites += " timestamp=\"" + xml_escape(r.started_at) + "\"";
+        suites += " hostname=\"" + xml_escape(r.host.empty() ? "unknown" : r.host) + "\">\n";
         suites += "    <properties>\n";
         for (const auto& [name, value] :
             std::vector<std::pair<std::string, std::string>>{ { "configuration", r.config },
                 { "configuration_family", configuration_family(r.config) }, { "seed", r.seed },
                 { "battery", r.battery }, { "backend", r.backend }, { "status", to_text(r.status) },
                 { "fail_on", fail_on_name(level) } })
-            suites += "      <property name=\"" + xml(name) + "\" value=\"" + xml(value) + "\"/>\n";
+            suites += "      <property name=\"" + xml_escape(name) + "\" value=\""
+                + xml_escape(value) + "\"/>\n";
         suites += "    </properties>\n" + cases + "  </testsuite>\n";
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rngvet\" tests=\""

@@ -29,7 +29,4 @@ std::string render_json_report(Store& store, const std::string& db_label,
 // the rule.
 std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs, FailOn level);
 
-// Text as valid UTF-8: each byte that does not begin a well-formed sequence becomes U+FFFD.
-std::string valid_utf8(const std::string& text);
-
 } // namespace rngvet

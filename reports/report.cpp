@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "batteries/registry.hpp"
+#include "compare.hpp"
 #include "conclusion.hpp"
 #include "generators/error.hpp"
 #include "markdown.hpp"
@@ -114,16 +115,6 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
 }
 
 } // namespace
-
-std::string format_pvalue(double p)
-{
-    if (p < 1e-300) return "eps";
-    if (p >= 1.0 - 1e-15) return "1 - eps1";
-    if (p > 1.0 - 1e-4) return "1 - " + printf_string("%.1e", 1.0 - p);
-    if (p < 0.01) return printf_string("%.1e", p);
-    if (p > 0.99) return printf_string("%.4f", p);
-    return printf_string("%.2f", p);
-}
 
 RenderedReport render_validation_report(Store& store, const std::string& db_label,
     const std::vector<std::int64_t>& run_ids, const ReportOptions& options)

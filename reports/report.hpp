@@ -1,7 +1,7 @@
 // Markdown validation reports rendered from the result store.
 #pragma once
 
-#include "compare.hpp"
+#include "markdown.hpp"
 #include "store.hpp"
 
 #include <cstdint>
@@ -9,10 +9,6 @@
 #include <vector>
 
 namespace rngvet {
-
-// A p-value as TestU01's summaries write it: "eps" below 1e-300, "1 - eps1" above 1 - 1e-15,
-// "1 - 4.2e-5" close to 1, scientific notation below 0.01, otherwise fixed.
-std::string format_pvalue(double p);
 
 struct ReportOptions {
     bool compare_only = false; // only the comparison across seeds, without the per-run sections

@@ -1,5 +1,7 @@
 #include "svg.hpp"
 
+#include "markdown.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -63,33 +65,6 @@ std::string header(double width, double height)
 }
 
 } // namespace
-
-std::string xml_escape(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
 
 std::string heat_map_svg(const HeatMap& map)
 {

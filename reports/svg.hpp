@@ -8,9 +8,6 @@
 
 namespace rngvet {
 
-// Escapes &, <, >, " and ' for XML text and attribute values.
-std::string xml_escape(const std::string& s);
-
 struct HeatCell {
     enum class Kind { value, resolution, missing };
     Kind kind = Kind::missing;

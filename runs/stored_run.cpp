@@ -3,7 +3,7 @@
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
 #include "kernels/backend.hpp"
-#include "reports/compare.hpp"
+#include "reports/classify.hpp"
 #include "rngvet/version.hpp"
 
 #include <algorithm>

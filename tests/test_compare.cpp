@@ -208,7 +208,8 @@ int check_svg(const std::string& svg, const std::string& count_class)
             EXPECT_NE(semi, std::string::npos);
             const std::string entity = svg.substr(i, semi - i + 1);
             EXPECT_TRUE(entity == "&amp;" || entity == "&lt;" || entity == "&gt;"
-                || entity == "&quot;" || entity == "&apos;")
+                || entity == "&quot;" || entity == "&apos;" || entity == "&#10;"
+                || entity == "&#13;" || entity == "&#9;")
                 << entity;
             i = semi + 1;
             continue;
@@ -397,6 +398,53 @@ TEST(SecondLevel, BinomialTailMatchesClosedForms)
         std::pow(0.998, 1600), 1e-13);
     // Far tail, summed upward: P(X >= 3) for n = 3 is p^3.
     EXPECT_NEAR(binomial_tail(3, 0.002, 3) / 8e-9, 1.0, 1e-12);
+}
+
+// The words of the report, the keys of the machine reports (docs/reports.md) and the severity
+// order (pass to systematic, sound to defective) of every class and verdict.
+TEST(Compare, ClassesAndVerdictsHaveTheirWordsKeysAndSeverities)
+{
+    const struct {
+        StatisticClass c;
+        const char* text;
+        const char* key;
+    } classes[] = {
+        { StatisticClass::pass, "pass", "pass" },
+        { StatisticClass::chance, "consistent with chance", "chance" },
+        { StatisticClass::resolution, "expected (resolution)", "resolution" },
+        { StatisticClass::nonuniform, "p-values not uniform", "nonuniform" },
+        { StatisticClass::some_seeds, "seed-dependent", "some_seeds" },
+        { StatisticClass::systematic, "systematic", "systematic" },
+    };
+    int severity_before = -1;
+    for (const auto& row : classes) {
+        EXPECT_STREQ(to_string(row.c), row.text);
+        EXPECT_STREQ(to_key(row.c), row.key);
+        EXPECT_GT(severity(row.c), severity_before) << row.key;
+        severity_before = severity(row.c);
+    }
+    EXPECT_EQ(severity(StatisticClass::pass), 0);
+    const struct {
+        Verdict v;
+        const char* text;
+        const char* key;
+    } verdicts[] = {
+        { Verdict::sound, "sound", "sound" },
+        { Verdict::resolution, "sound within its resolution", "resolution" },
+        { Verdict::suspect, "suspect", "suspect" },
+        { Verdict::defective, "defective", "defective" },
+    };
+    severity_before = -1;
+    for (const auto& row : verdicts) {
+        EXPECT_STREQ(to_string(row.v), row.text);
+        EXPECT_STREQ(to_key(row.v), row.key);
+        EXPECT_GT(severity(row.v), severity_before) << row.key;
+        severity_before = severity(row.v);
+    }
+    EXPECT_EQ(severity(Verdict::sound), 0);
+    // A value that is none of the enumerators has no words.
+    EXPECT_STREQ(to_key(static_cast<Verdict>(99)), "?");
+    EXPECT_EQ(severity(static_cast<StatisticClass>(99)), 0);
 }
 
 TEST(Compare, ClassifiesResolutionSystematicAndChance)
@@ -621,6 +669,11 @@ TEST(Compare, RendersMatrixVerdictsChanceAndPlots)
 TEST(Svg, EscapesTextAndRefusesAMismatchedGrid)
 {
     EXPECT_EQ(xml_escape("a<b & \"c\"'"), "a&lt;b &amp; &quot;c&quot;&apos;");
+    // The same escape as the JUnit report's: line breaks kept as references, what XML 1.0
+    // cannot hold (a C0 control, a byte of no UTF-8 sequence, U+FFFF) as U+FFFD.
+    const std::string r = "\xEF\xBF\xBD";
+    EXPECT_EQ(xml_escape("a\nb\tc\rd"), "a&#10;b&#9;c&#13;d");
+    EXPECT_EQ(xml_escape(std::string("x\x01y\x80z\xEF\xBF\xBF")), "x" + r + "y" + r + "z" + r);
     HeatMap map;
     map.title = "t <&>";
     map.row_labels = { "mtdc[x#1@0]/32/interleave/same/*" };

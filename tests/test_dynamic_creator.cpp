@@ -1,6 +1,6 @@
 // GF(2) polynomials, characteristic polynomials, primitivity, k(v), dc_create and dc_verify
-// (generators/gf2poly.hpp, generators/dynamic_creator.hpp).
-#include "generators/dynamic_creator.hpp"
+// (generators/gf2poly.hpp, generators/mt_charpoly.hpp, dc/dynamic_creator.hpp).
+#include "dc/dynamic_creator.hpp"
 #include "generators/gf2poly.hpp"
 #include "generators/mt_params.hpp"
 

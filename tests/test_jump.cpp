@@ -2,8 +2,8 @@
 // n up to 10^9 and for pseudo-random n; and a combined stream's discard equals dropping its
 // numbers, for every layout.
 #include "generators/configuration.hpp"
-#include "generators/dynamic_creator.hpp"
 #include "generators/jump.hpp"
+#include "generators/mt_charpoly.hpp"
 #include "generators/mt_params.hpp"
 
 #include <gtest/gtest.h>

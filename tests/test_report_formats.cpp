@@ -5,6 +5,7 @@
 #include "reports/compare.hpp"
 #include "reports/gate.hpp"
 #include "reports/machine_report.hpp"
+#include "reports/markdown.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
 

@@ -1,7 +1,7 @@
 #include "checks.hpp"
 
-#include "generators/dynamic_creator.hpp"
 #include "generators/layout_index.hpp"
+#include "generators/mt_charpoly.hpp"
 #include "generators/mt_params.hpp"
 #include "known_answers.hpp"
 

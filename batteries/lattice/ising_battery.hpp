@@ -30,8 +30,9 @@
 // longer than the autocorrelation time, and have the power (R250 and Wolff: statistic 4).
 #pragma once
 
-#include "batteries/battery.hpp"
+#include "batteries/catalogue.hpp"
 #include "batteries/lattice/ising.hpp"
+#include "batteries/records.hpp" // BatteryResult
 
 #include <string>
 #include <vector>
