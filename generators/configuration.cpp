@@ -1,11 +1,11 @@
 #include "configuration.hpp"
 
-#include "dynamic_creator.hpp"
 #include "engines.hpp"
 #include "error.hpp"
 #include "jump.hpp"
 #include "layout_index.hpp"
 #include "mt.hpp"
+#include "mt_charpoly.hpp"
 #include "mt_params.hpp"
 #include "r250.hpp"
 #include "ranmar.hpp"

@@ -594,11 +594,9 @@ std::vector<Backend> available_backends()
 
 std::string backend_unavailable_reason(Backend backend)
 {
-    const Probe& pr = probe();
+    const BackendProbe& pr = backend_probe();
     if (backend == Backend::automatic || pr.has(backend)) return "";
-    return backend == Backend::openmp ? pr.why_openmp
-        : backend == Backend::opencl  ? pr.why_opencl
-                                      : pr.why_cuda;
+    return pr.why(backend);
 }
 
 Backend parse_backend_here(const std::string& text)
