@@ -42,7 +42,7 @@ def backends():
     out = subprocess.run([RNGVET, "list"], check=True, capture_output=True, text=True).stdout
     names, on = [], False
     for line in out.splitlines():
-        if line.startswith("backends"):
+        if line.startswith("backends (available here)"):
             on = True
         elif on and line.strip():
             if not line.startswith(" "):
