@@ -3,46 +3,17 @@
 // thread's current device, the stream's own; where that memory or the device is not to be had
 // before a word was read, the test runs its CPU path; once words were read, a failure is an
 // error.
+#include "device_calls.cuh"
 #include "device_matrix.hpp"
 #include "device_matrix_counts.hpp"
 
 #include <cuda_runtime.h>
-#include <new>
 #include <stdexcept>
 #include <string>
-#include <thrust/system_error.h>
 
 namespace rngvet::native {
 
-namespace {
-
-std::string one_line(std::string s)
-{
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    return s;
-}
-
-// Runs `count` (a device_matrix_counts function); nullopt where it fails before reading a word.
-template <class Count>
-auto on_device(Numbers& in, const char* test, const Count& count) -> decltype(count())
-{
-    const std::uint64_t before = in.consumed();
-    try {
-        return count();
-    } catch (const std::bad_alloc& e) {
-        cudaGetLastError(); // an allocation failure is not sticky: clear it
-        if (in.consumed() == before) return std::nullopt;
-        throw std::runtime_error(
-            std::string(test) + " on CUDA: device memory short: " + one_line(e.what()));
-    } catch (const thrust::system_error& e) {
-        cudaGetLastError();
-        if (in.consumed() == before) return std::nullopt;
-        throw std::runtime_error(std::string(test) + " on CUDA: " + one_line(e.what()));
-    }
-}
-
-} // namespace
+using device_calls::on_device;
 
 std::optional<std::vector<long>> device_matrix_rank_counts(
     Numbers& in, long N, long n, int r, int s, int l, int k)

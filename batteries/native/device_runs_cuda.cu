@@ -5,14 +5,13 @@
 // As device_cuda.cu: memory is taken on the calling thread's current device, the stream's own;
 // where it or the device is not to be had before a word was read, the test runs its CPU path;
 // once words were read, a failure is an error.
+#include "device_calls.cuh"
 #include "device_runs.hpp"
 #include "device_runs_counts.hpp"
 
 #include <cuda_runtime.h>
-#include <new>
 #include <stdexcept>
 #include <string>
-#include <thrust/system_error.h>
 
 namespace rngvet::native {
 
@@ -20,31 +19,7 @@ namespace {
 
 namespace counts = device_runs_counts;
 
-std::string one_line(std::string s)
-{
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    return s;
-}
-
-// Runs `count`; nullopt where it fails before reading a word.
-template <class Count>
-auto on_device(Numbers& in, const char* test, const Count& count) -> decltype(count())
-{
-    const std::uint64_t before = in.consumed();
-    try {
-        return count();
-    } catch (const std::bad_alloc& e) {
-        cudaGetLastError(); // an allocation failure is not sticky: clear it
-        if (in.consumed() == before) return std::nullopt;
-        throw std::runtime_error(
-            std::string(test) + " on CUDA: device memory short: " + one_line(e.what()));
-    } catch (const thrust::system_error& e) {
-        cudaGetLastError();
-        if (in.consumed() == before) return std::nullopt;
-        throw std::runtime_error(std::string(test) + " on CUDA: " + one_line(e.what()));
-    }
-}
+using device_calls::on_device;
 
 // sstring_Run's blocks: at most 2^26 bits (positions and classes of as many transitions, 768 MiB
 // at most).
