@@ -20,6 +20,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -228,6 +229,61 @@ public:
 private:
     rngvet::native::WordSource& feed_;
     long fills_;
+};
+
+// The streams the device parts' tests run each case on: the harness generators, "grid" (a grid
+// of few values: ties and the intervals' ends) and "wide60" (60-bit words: StripD's steps round).
+inline const std::vector<std::string>& device_case_streams()
+{
+    static const std::vector<std::string> s = [] {
+        std::vector<std::string> v = harness_generators();
+        v.push_back("grid");
+        v.push_back("wide60");
+        return v;
+    }();
+    return s;
+}
+
+inline std::unique_ptr<rngvet::Stream> device_case_stream(const std::string& name)
+{
+    if (name == "grid") return std::make_unique<GridStream>(32, 5);
+    if (name == "wide60") return std::make_unique<WideStream>();
+    return harness_stream(name);
+}
+
+// A family run twice on the same stream's words: on the host (its CPU path), then on a source
+// that writes "device" memory (HostSystemSource). both(run) calls run(in, 0), then run(in, 1);
+// the device path must have been taken, and both runs must have read as many numbers.
+struct TwoRuns {
+    explicit TwoRuns(const std::string& name)
+        : TwoRuns(name, device_case_stream(name), device_case_stream(name))
+    {
+    }
+    TwoRuns(const std::string& name, std::unique_ptr<rngvet::Stream> host_words,
+        std::unique_ptr<rngvet::Stream> device_words)
+        : host_stream(std::move(host_words))
+        , device_stream(std::move(device_words))
+        , host(*host_stream, name)
+        , device(*device_stream, name)
+        , source(device)
+    {
+    }
+    template <class Run> void both(const Run& run)
+    {
+        {
+            rngvet::native::Numbers in(host);
+            run(in, 0);
+        }
+        {
+            rngvet::native::Numbers in(source);
+            run(in, 1);
+        }
+        EXPECT_GT(source.filled, 0);
+        EXPECT_EQ(host.consumed(), device.consumed());
+    }
+    std::unique_ptr<rngvet::Stream> host_stream, device_stream;
+    rngvet::TestU01Generator host, device;
+    HostSystemSource source;
 };
 
 } // namespace rngvet_test

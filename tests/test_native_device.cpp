@@ -28,22 +28,6 @@ extern "C" {
 static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
     "test_native_device runs the device algorithms on Thrust's OpenMP system");
 
-// This executable links the families' libraries alone, not the registry (registry.cpp) that
-// defines the thread count; these stand in for it here and give way to it where it is linked.
-namespace rngvet::native {
-namespace {
-int test_threads = 2;
-} // namespace
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-} // namespace rngvet::native
-
 namespace {
 
 namespace native = rngvet::native;

@@ -124,18 +124,6 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers&, int, int)
     return nullptr;
 }
 
-namespace {
-int test_threads = 2;
-} // namespace
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-
 } // namespace rngvet::native
 
 namespace {
@@ -144,54 +132,12 @@ namespace native = rngvet::native;
 using rngvet_test::HostSystemSource;
 using rngvet_test::same_bits;
 
-// The streams a case runs on: a harness generator, "grid" or "wide60".
 const std::vector<std::string>& streams()
 {
-    static const std::vector<std::string> s = [] {
-        std::vector<std::string> v = rngvet_test::harness_generators();
-        v.push_back("grid");
-        v.push_back("wide60");
-        return v;
-    }();
-    return s;
+    return rngvet_test::device_case_streams();
 }
 
-std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
-{
-    if (name == "grid") return std::make_unique<rngvet_test::GridStream>(32, 5);
-    if (name == "wide60") return std::make_unique<rngvet_test::WideStream>();
-    return rngvet_test::harness_stream(name);
-}
-
-// A family run twice on the stream's words: host (CPU path), then device.
-struct TwoRuns {
-    explicit TwoRuns(const std::string& name)
-        : host_stream(make_stream(name))
-        , device_stream(make_stream(name))
-        , host(*host_stream, name)
-        , device(*device_stream, name)
-        , source(device)
-    {
-    }
-    // run(in, 0) on the host stream, then run(in, 1) on the source that writes device memory:
-    // the device path must have been taken, and both must have read as many numbers.
-    template <class Run> void both(const Run& run)
-    {
-        {
-            native::Numbers in(host);
-            run(in, 0);
-        }
-        {
-            native::Numbers in(source);
-            run(in, 1);
-        }
-        EXPECT_GT(source.filled, 0);
-        EXPECT_EQ(host.consumed(), device.consumed());
-    }
-    std::unique_ptr<rngvet::Stream> host_stream, device_stream;
-    rngvet::TestU01Generator host, device;
-    HostSystemSource source;
-};
+using rngvet_test::TwoRuns;
 
 void expect_same(const double* a, const double* b, int n, const char* what)
 {

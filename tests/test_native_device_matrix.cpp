@@ -81,18 +81,6 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers& in, int r, int d)
     return std::make_unique<HostCouponScan>(in, r, d);
 }
 
-namespace {
-int test_threads = 2;
-} // namespace
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-
 } // namespace rngvet::native
 
 namespace {
@@ -101,23 +89,14 @@ namespace native = rngvet::native;
 using rngvet_test::HostSystemSource;
 using rngvet_test::same_bits;
 
-// The streams a case runs on: a harness generator, "grid" or "wide60".
 const std::vector<std::string>& streams()
 {
-    static const std::vector<std::string> s = [] {
-        std::vector<std::string> v = rngvet_test::harness_generators();
-        v.push_back("grid");
-        v.push_back("wide60");
-        return v;
-    }();
-    return s;
+    return rngvet_test::device_case_streams();
 }
 
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
 {
-    if (name == "grid") return std::make_unique<rngvet_test::GridStream>(32, 5);
-    if (name == "wide60") return std::make_unique<rngvet_test::WideStream>();
-    return rngvet_test::harness_stream(name);
+    return rngvet_test::device_case_stream(name);
 }
 
 // gofs_MinExpected for one scope (matrix_rank reads it).

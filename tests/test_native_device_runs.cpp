@@ -81,18 +81,6 @@ std::unique_ptr<DeviceBitRunScan> device_bit_run_scan(Numbers& in, int r, int s,
     return std::make_unique<HostBitRunScan>(in, r, s, k);
 }
 
-namespace {
-int test_threads = 2;
-} // namespace
-[[gnu::weak]] void set_threads(int threads)
-{
-    test_threads = threads;
-}
-[[gnu::weak]] int threads()
-{
-    return test_threads;
-}
-
 } // namespace rngvet::native
 
 namespace {
@@ -133,9 +121,7 @@ private:
 const std::vector<std::string>& streams()
 {
     static const std::vector<std::string> s = [] {
-        std::vector<std::string> v = rngvet_test::harness_generators();
-        v.push_back("grid");
-        v.push_back("wide60");
+        std::vector<std::string> v = rngvet_test::device_case_streams();
         v.push_back("blocks");
         return v;
     }();
@@ -144,40 +130,16 @@ const std::vector<std::string>& streams()
 
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
 {
-    if (name == "grid") return std::make_unique<rngvet_test::GridStream>(32, 5);
-    if (name == "wide60") return std::make_unique<rngvet_test::WideStream>();
     if (name == "blocks") return std::make_unique<BlockStream>();
-    return rngvet_test::harness_stream(name);
+    return rngvet_test::device_case_stream(name);
 }
 
-// A family run twice on the stream's words: host (CPU path), then device.
-struct TwoRuns {
+// TwoRuns on this file's streams.
+struct TwoRuns : rngvet_test::TwoRuns {
     explicit TwoRuns(const std::string& name)
-        : host_stream(make_stream(name))
-        , device_stream(make_stream(name))
-        , host(*host_stream, name)
-        , device(*device_stream, name)
-        , source(device)
+        : rngvet_test::TwoRuns(name, make_stream(name), make_stream(name))
     {
     }
-    // run(in, 0) on the host stream, then run(in, 1) on the source that writes device memory:
-    // the device path must have been taken, and both must have read as many numbers.
-    template <class Run> void both(const Run& run)
-    {
-        {
-            native::Numbers in(host);
-            run(in, 0);
-        }
-        {
-            native::Numbers in(source);
-            run(in, 1);
-        }
-        EXPECT_GT(source.filled, 0);
-        EXPECT_EQ(host.consumed(), device.consumed());
-    }
-    std::unique_ptr<rngvet::Stream> host_stream, device_stream;
-    rngvet::TestU01Generator host, device;
-    HostSystemSource source;
 };
 
 void expect_same(const double* a, const double* b, int n, const char* what)
