@@ -284,8 +284,7 @@ __attribute__((target_clones("avx2", "default"))) void xor_table_entries(std::ui
 class ByteReducer {
 public:
     ByteReducer(const Gf2Poly& m, int degree)
-        : degree_(degree)
-        , top_byte_((degree + 7) / 8)
+        : top_byte_((degree + 7) / 8)
         , entry_words_(static_cast<std::size_t>(((top_byte_ + 8) / 8 + 3) / 4 * 4))
         , table_(256 * entry_words_, 0)
     {
@@ -330,7 +329,6 @@ public:
 private:
     const std::uint64_t* entry(std::size_t c) const { return table_.data() + c * entry_words_; }
 
-    int degree_;
     int top_byte_; // d8 / 8
     std::size_t entry_words_;
     std::vector<std::uint64_t> table_;

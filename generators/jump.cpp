@@ -192,19 +192,19 @@ void r250_jump(R250State& s, std::uint64_t n)
 
 void r250_jump(R250State& s, const Gf2Poly& g)
 {
-    constexpr int lags = r250_long_lag;
+    constexpr int long_lag = r250_long_lag;
     // y[k] = x_{t+k}, k = 0..498: the register (t = n - 250), then 249 words of the recurrence.
-    std::uint32_t y[2 * lags - 1];
+    std::uint32_t y[2 * long_lag - 1];
     r250_register(s, y);
-    for (int k = lags; k < 2 * lags - 1; ++k)
-        y[k] = y[k - s.short_lag] ^ y[k - lags];
-    std::uint32_t next[lags] = {};
+    for (int k = long_lag; k < 2 * long_lag - 1; ++k)
+        y[k] = y[k - s.short_lag] ^ y[k - long_lag];
+    std::uint32_t next[long_lag] = {};
     for (int k = 0; k <= g.degree(); ++k) {
         if (!g.coeff(k)) continue;
-        for (int j = 0; j < lags; ++j)
+        for (int j = 0; j < long_lag; ++j)
             next[j] ^= y[j + k];
     }
-    for (int j = 0; j < lags; ++j)
+    for (int j = 0; j < long_lag; ++j)
         s.x[j] = next[j];
     s.i = 0;
 }

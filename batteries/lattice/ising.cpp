@@ -124,7 +124,6 @@ IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource&
 IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource* shared_source,
     std::unique_ptr<UniformSource> own_source, int lanes)
     : lattice_(L)
-    , K_(K)
     , algorithm_(algorithm)
     , own_source_(std::move(own_source))
     , source_(own_source_ ? *own_source_ : *shared_source)

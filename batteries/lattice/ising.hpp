@@ -195,7 +195,6 @@ private:
         std::unique_ptr<UniformSource> own_source, int lanes);
 
     IsingLattice lattice_;
-    double K_;
     IsingAlgorithm algorithm_;
     std::unique_ptr<UniformSource> own_source_; // the stream constructor's; null otherwise
     UniformSource& source_;
