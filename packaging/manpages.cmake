@@ -81,6 +81,13 @@ See XDG_CACHE_HOME.
 .B PATH
 Where rngvet campaign submit finds sbatch.
 .TP
+.B OMP_WAIT_POLICY
+How idle OpenMP threads wait. Where it is unset, rngvet sets it to PASSIVE
+(they sleep, leaving the cores to other workers) and starts itself again with
+it, since the OpenMP runtime reads it only when loaded. Set it (to ACTIVE or
+PASSIVE) to keep that choice, or to run rngvet without the restart, e.g. under
+a debugger or valgrind.
+.TP
 .B RNGVET_DIE_WITH_PARENT
 Set by rngvet campaign run for the task runs it starts; not meant to be set by
 hand.

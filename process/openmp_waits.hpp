@@ -5,7 +5,8 @@
 // every core already has a worker of its own, that spinning takes the cores the other workers
 // need (measured: one BigCrush AutoCor test, 21.1 CPU s spinning against 12.4 s sleeping, the
 // same wall time). libgomp reads its environment once, when it is loaded, so the policy is set
-// by starting the program again with it.
+// by starting the program again with it. A policy already set is kept, and the program is not
+// started again (so setting one runs rngvet under a debugger or valgrind as it is started).
 #pragma once
 
 namespace rngvet {
