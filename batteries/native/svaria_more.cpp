@@ -615,10 +615,14 @@ void appearance_spacings(
     pipeline(in, threads > 1,
         FixedReads(words_per_replication * static_cast<std::uint64_t>(N), words_per_block),
         [&](const std::uint64_t* w, std::size_t m) {
-            // The chunk's blocks.
+            // The chunk's blocks (on the helpers too: each block is its own words' bits).
             const std::size_t count = m / words_per_block * blocks_per_word;
             if (several_numbers) {
-                for (std::size_t b = 0; b < count; ++b) {
+                const long blocks_here = static_cast<long>(count);
+#pragma omp parallel for num_threads(helpers)                                                      \
+    schedule(static) if (helpers > 1 && blocks_here >= 8192)
+                for (long bl = 0; bl < blocks_here; ++bl) {
+                    const std::size_t b = static_cast<std::size_t>(bl);
                     const std::uint64_t* v = w + b * words_per_block;
                     std::uint32_t block = 0;
                     for (int i = 0; i < whole; ++i)
@@ -630,7 +634,11 @@ void appearance_spacings(
                 }
             } else {
                 const std::uint32_t mask = static_cast<std::uint32_t>(cells - 1);
-                for (std::size_t i = 0; i < m; ++i) {
+                const long words_here = static_cast<long>(m);
+#pragma omp parallel for num_threads(helpers)                                                      \
+    schedule(static) if (helpers > 1 && words_here >= 8192)
+                for (long wi = 0; wi < words_here; ++wi) {
+                    const std::size_t i = static_cast<std::size_t>(wi);
                     std::uint32_t bits = static_cast<std::uint32_t>(in.strip_b(w[i], r, s));
                     for (int j = 0; j < per_number; ++j) {
                         blocks[i * blocks_per_word + static_cast<std::size_t>(j)] = bits & mask;
