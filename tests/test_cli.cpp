@@ -251,6 +251,40 @@ TEST(Cli, BitViewsAreGeneratedStoredAndReported)
     EXPECT_NE(report.out.find("| Start of the stream read by | test 1 |"), std::string::npos);
 }
 
+// Idle OpenMP threads sleep (process/openmp_waits.hpp). With OMP_WAIT_POLICY unset, rngvet starts
+// itself again with PASSIVE, so libgomp (OMP_DISPLAY_ENV=VERBOSE) shows its settings twice: first
+// its default spinning, then none. A policy that is set is kept, and nothing starts again.
+TEST(Cli, IdleOpenMpThreadsSleepUnlessAPolicyIsSet)
+{
+    auto spin_counts = [](const std::string& err) {
+        std::vector<std::string> counts;
+        std::istringstream lines(err);
+        const std::string key = "GOMP_SPINCOUNT = '";
+        for (std::string line; std::getline(lines, line);) {
+            const std::size_t at = line.find(key);
+            if (at == std::string::npos) continue;
+            const std::size_t from = at + key.size();
+            counts.push_back(line.substr(from, line.find('\'', from) - from));
+        }
+        return counts;
+    };
+    const CliResult unset
+        = run_rngvet("--version", "env -u OMP_WAIT_POLICY OMP_DISPLAY_ENV=VERBOSE");
+    ASSERT_EQ(unset.status, 0) << unset.err;
+    EXPECT_EQ(std::count(unset.out.begin(), unset.out.end(), '\n'), 1) << unset.out;
+    const std::vector<std::string> restarted = spin_counts(unset.err);
+    ASSERT_EQ(restarted.size(), 2u) << unset.err;
+    EXPECT_NE(restarted[0], "0");
+    EXPECT_EQ(restarted[1], "0");
+
+    const CliResult active
+        = run_rngvet("--version", "env OMP_WAIT_POLICY=ACTIVE OMP_DISPLAY_ENV=VERBOSE");
+    ASSERT_EQ(active.status, 0) << active.err;
+    const std::vector<std::string> kept = spin_counts(active.err);
+    ASSERT_EQ(kept.size(), 1u) << active.err;
+    EXPECT_NE(kept[0], "0");
+}
+
 TEST(Cli, ListNamesGeneratorsBatteriesAndBackends)
 {
     const Result r = run_rngvet("list");
