@@ -63,7 +63,7 @@ const std::vector<BatteryFamily>& battery_registry()
         { "crush", "Crush", "", tables::crush_tests, {}, "crush", {},
             [](Given) -> Battery { return crush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatCrush(gen, rep); }, nullptr,
-            false, true, false },
+            false, true, true },
         { "bigcrush", "BigCrush", "", tables::bigcrush_tests, {}, "bigcrush", {},
             [](Given) -> Battery { return bigcrush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatBigCrush(gen, rep); }, nullptr,
