@@ -199,7 +199,7 @@ TEST(NativeEngine, StatusAndReportShowTheEngine)
 // The default engine is the registry's: auto for SmallCrush (wholly native and proven by the
 // tests above), testu01 for Crush, even for a test that has a native form (51). --log of a
 // native test says which engine computed it and gives the stored p-values.
-TEST(NativeEngine, DefaultEngineIsAutoForSmallCrushAndTestU01ForCrush)
+TEST(NativeEngine, DefaultEngineIsAutoForSmallCrushAndCrushAndTestU01ForRabbit)
 {
     const std::string db = fresh("native_default.sqlite");
     const std::string log = fresh("native_default.log");
@@ -225,9 +225,20 @@ TEST(NativeEngine, DefaultEngineIsAutoForSmallCrushAndTestU01ForCrush)
                   .status,
         0);
     const StoredRun crush = stored(db, 2);
-    EXPECT_EQ(crush.run.engine, "testu01");
+    EXPECT_EQ(crush.run.engine, "auto");
     ASSERT_EQ(crush.tests.size(), 1u);
-    EXPECT_EQ(crush.tests[0].engine, "testu01");
+    EXPECT_EQ(crush.tests[0].engine, "native");
+
+    // A battery not wholly native and proven keeps TestU01's functions.
+    ASSERT_EQ(run_rngvet("run --generator ranmar48 --seed 1802,9373 --battery rabbit --nb 2^20 "
+                         "--tests 1 --db "
+                  + db)
+                  .status,
+        0);
+    const StoredRun rabbit = stored(db, 3);
+    EXPECT_EQ(rabbit.run.engine, "testu01");
+    ASSERT_EQ(rabbit.tests.size(), 1u);
+    EXPECT_EQ(rabbit.tests[0].engine, "testu01");
 }
 
 TEST(NativeEngine, ValidateChecksEveryNativeTestAgainstTestU01)
