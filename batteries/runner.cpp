@@ -3,6 +3,7 @@
 #include "native/costs.hpp"
 #include "native/native.hpp"
 #include "process/child_pool.hpp"
+#include "process/worker_pool.hpp"
 #include "testu01_gen.hpp"
 
 #include <algorithm>
@@ -172,18 +173,39 @@ std::string shard_log(const std::string& base, int test)
     return base.empty() ? "" : base + ".test" + std::to_string(test);
 }
 
+// Sharded mode: each test on its own segment of the stream, in a worker process, at most
+// options.jobs at once. A test the native engine computes runs in a long-lived worker
+// (WorkerPool), which serves one test after another and so sets up its device context once; a
+// test TestU01 computes runs in a child of its own (ChildPool), since TestU01 keeps its state in
+// process globals.
 RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, std::vector<int> tests, const RunnerOptions& options,
     const TestDone& done)
 {
     RunnerResult result;
     tests = sharded_order(battery, std::move(tests), options.engine, options.on_device);
-    ChildPool pool(options.jobs);
+    // A worker: default signal handling, no database; runs the test, returns its report.
+    auto run_test = [&](int test, int threads) {
+        const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
+        auto stream = make(start);
+        RunnerOptions worker = options;
+        native::set_threads(threads);
+        worker.stop_flag = nullptr;
+        worker.on_failure = nullptr;
+        TestU01Generator gen(*stream, name, feed_options(worker));
+        TestOutcome t
+            = run_one(gen, battery, test, start, shard_log(options.log_path, test), options.engine);
+        if (t.numbers_used > shard_stride) throw std::runtime_error("test read past its segment");
+        return encode(t);
+    };
+    ChildPool children(options.jobs);
+    WorkerPool workers(options.jobs, run_test, "test");
+    auto running = [&] { return children.running() + workers.busy(); };
     std::size_t next = 0;
     const int cores = native::threads();
     auto stopping = [&] { return options.stop_flag && *options.stop_flag; };
-    while (next < tests.size() || !pool.empty()) {
-        while (!stopping() && next < tests.size() && !pool.full()) {
+    while (next < tests.size() || running() > 0) {
+        while (!stopping() && next < tests.size() && running() < options.jobs) {
             const int test = tests[next++];
             // The native engine's threads: the cores shared by the workers that run beside this
             // one (fewer at the end of the run), twice over, so that a test whose replications
@@ -191,38 +213,42 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
             // stay busy; the kernel shares the cores among the threads.
             const int beside = static_cast<int>(std::min<std::size_t>(
                 static_cast<std::size_t>(options.jobs), tests.size() - next + 1));
-            const int worker_threads
-                = std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
-            // Worker: default signal handling, no database, one test, report, exit.
-            pool.start(
-                test, "test " + std::to_string(test),
-                [&, test, worker_threads] {
-                    const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
-                    auto stream = make(start);
-                    RunnerOptions worker = options;
-                    native::set_threads(worker_threads);
-                    worker.stop_flag = nullptr;
-                    worker.on_failure = nullptr;
-                    TestU01Generator gen(*stream, name, feed_options(worker));
-                    TestOutcome t = run_one(gen, battery, test, start,
-                        shard_log(options.log_path, test), options.engine);
-                    if (t.numbers_used > shard_stride)
-                        throw std::runtime_error("test read past its segment");
-                    return encode(t);
-                },
-                true);
+            const int threads = std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
+            if (native_test(options.engine, battery, test) != nullptr)
+                workers.start(test, threads);
+            else
+                children.start(
+                    test, "test " + std::to_string(test),
+                    [&, test, threads] { return run_test(test, threads); }, true);
         }
-        if (pool.empty()) break;
-        const std::vector<ChildPool::Ended> ended = pool.wait(500);
-        if (stopping()) pool.signal_all(SIGTERM);
-        for (const ChildPool::Ended& e : ended) {
+        if (running() == 0) break;
+        // Both kinds at once: short waits on each in turn.
+        const int wait_ms = children.empty() || workers.empty() ? 500 : 20;
+        std::vector<std::pair<int, std::string>> ended; // test, report
+        auto collect = [&](int test, bool ok, std::string& report) {
+            if (ok)
+                ended.emplace_back(test, std::move(report));
+            else
+                result.failed.push_back(test);
+        };
+        if (!children.empty())
+            for (ChildPool::Ended& e : children.wait(wait_ms))
+                collect(e.job, e.ok, e.report);
+        if (!workers.empty())
+            for (WorkerPool::Ended& e : workers.wait(wait_ms))
+                collect(e.job, e.ok, e.report);
+        if (stopping()) {
+            children.signal_all(SIGTERM);
+            workers.signal_all(SIGTERM);
+        }
+        for (const auto& [test, report] : ended) {
             TestOutcome t;
-            t.test_number = e.job;
-            t.start_offset = static_cast<std::uint64_t>(e.job - 1) * shard_stride;
-            if (e.ok && decode(e.report, t))
+            t.test_number = test;
+            t.start_offset = static_cast<std::uint64_t>(test - 1) * shard_stride;
+            if (decode(report, t))
                 done(t);
             else
-                result.failed.push_back(e.job);
+                result.failed.push_back(test);
         }
     }
     result.interrupted = stopping();

@@ -1,6 +1,7 @@
 #include "child_pool.hpp"
 
 #include "die_with_parent.hpp"
+#include "files.hpp"
 #include "generators/error.hpp"
 
 #include <algorithm>
@@ -15,19 +16,6 @@
 #include <unistd.h>
 
 namespace rngvet {
-namespace {
-
-bool write_all(int fd, const std::string& s)
-{
-    std::size_t off = 0;
-    while (off < s.size()) {
-        const ssize_t n = write(fd, s.data() + off, s.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        off += static_cast<std::size_t>(n);
-    }
-    return true;
-}
 
 int reap(pid_t pid)
 {
@@ -35,8 +23,6 @@ int reap(pid_t pid)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     return status;
 }
-
-} // namespace
 
 ChildPool::ChildPool(int slots)
     : slots_(std::max(1, slots))
@@ -80,7 +66,7 @@ void ChildPool::start(int job, const std::string& label, const std::function<std
         fcntl(fds[1], F_SETFD, 0);
         int status = 0;
         try {
-            if (!write_all(fds[1], work())) status = 3;
+            if (write_all(fds[1], work()) != 0) status = 3;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "rngvet: error: %s: %s\n", label.c_str(), e.what());
             status = 2;

@@ -38,6 +38,7 @@ public:
 
     bool full() const { return static_cast<int>(children_.size()) >= slots_; }
     bool empty() const { return children_.empty(); }
+    int running() const { return static_cast<int>(children_.size()); }
 
     // Forks a child that runs `work` and sends back what it returns, then exits 0 (3 when the
     // report cannot be written). An exception from `work` is printed on standard error as
@@ -64,6 +65,9 @@ private:
     int slots_;
     std::map<int, Child> children_; // by the read end of the child's pipe
 };
+
+// Waits for the child `pid` to end, through interruptions, and returns its wait status.
+int reap(pid_t pid);
 
 // Runs f in one child of a ChildPool and returns what f returned: for work this process must not
 // do itself (it must not initialise a GPU driver before it forks workers). f's exceptions come

@@ -17,7 +17,8 @@ std::string directory_of(const std::string& path)
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// All of `content` into `fd`; 0 or the errno of the failure.
+} // namespace
+
 int write_all(int fd, const std::string& content)
 {
     std::size_t done = 0;
@@ -31,8 +32,6 @@ int write_all(int fd, const std::string& content)
     }
     return 0;
 }
-
-} // namespace
 
 void replace_file(const std::string& path, const std::string& content, mode_t mode)
 {

@@ -1,11 +1,16 @@
 // Files that rngvet writes into folders others may write to as well (a shared campaign folder, the
-// folder of a store): never opened through a name that someone else could have planted there.
+// folder of a store): never opened through a name that someone else could have planted there;
+// and whole writes to a file descriptor (a file, a worker's pipe).
 #pragma once
 
 #include <string>
 #include <sys/types.h>
 
 namespace rngvet {
+
+// All of `content` into `fd`, through short writes and interrupted ones: 0, or the errno of the
+// failure.
+int write_all(int fd, const std::string& content);
 
 // Writes `content` to a new temporary file beside `path` (mkstemp: a fresh name, created
 // exclusively, so no planted file or link is opened), flushes it to disk, gives it `mode` and

@@ -1,8 +1,10 @@
 // The one child-process pool (process/child_pool.hpp) that the sharded runner, the feed bench,
-// local campaigns and the backend probe share, and the memory bound of process/memory.hpp.
+// local campaigns and the backend probe share, the long-lived workers of the sharded runner
+// (process/worker_pool.hpp), and the memory bound of process/memory.hpp.
 #include "generators/error.hpp"
 #include "process/child_pool.hpp"
 #include "process/memory.hpp"
+#include "process/worker_pool.hpp"
 
 #include <csignal>
 #include <cstdint>
@@ -83,6 +85,108 @@ TEST(ChildPool, AThrowingOrKilledChildIsNotOkAndItsStatusSaysWhy)
             EXPECT_EQ(WTERMSIG(e.status), SIGKILL);
         }
     }
+}
+
+std::vector<WorkerPool::Ended> wait_all(WorkerPool& pool)
+{
+    std::vector<WorkerPool::Ended> all;
+    while (!pool.empty())
+        for (WorkerPool::Ended& e : pool.wait(-1))
+            all.push_back(std::move(e));
+    return all;
+}
+
+// Every job's report comes back whole under its job number with its argument, never more
+// workers than slots, and a worker serves job after job: 9 jobs on 3 workers are answered by at
+// most 3 processes, none of them this one, and what a worker kept from one job (a count here; a
+// device context in rngvet) is still there at its next.
+TEST(WorkerPool, WorkersServeJobAfterJobWithinTheSlots)
+{
+    int served = 0; // per worker process, after its fork
+    WorkerPool pool(
+        3,
+        [&](int job, int arg) {
+            ++served;
+            // A report larger than a pipe's buffer, so that it comes back in several reads.
+            return std::to_string(job) + " " + std::to_string(arg) + " " + std::to_string(getpid())
+                + " " + std::to_string(served) + " " + std::string(200000, 'x');
+        },
+        "job");
+    std::map<int, std::string> reports;
+    int next = 0;
+    while (next < 9 || !pool.empty()) {
+        while (next < 9 && !pool.full()) {
+            pool.start(next, 10 * next);
+            ++next;
+            EXPECT_LE(pool.busy(), 3);
+            EXPECT_LE(pool.workers(), 3);
+        }
+        for (WorkerPool::Ended& e : pool.wait(-1)) {
+            EXPECT_TRUE(e.ok);
+            reports[e.job] = e.report;
+        }
+    }
+    ASSERT_EQ(reports.size(), 9u);
+    std::map<std::string, int> jobs_of; // pid -> jobs served
+    int max_served = 0;
+    for (const auto& [job, report] : reports) {
+        int j = -1, arg = -1, pid = 0, count = 0;
+        ASSERT_EQ(std::sscanf(report.c_str(), "%d %d %d %d", &j, &arg, &pid, &count), 4);
+        EXPECT_EQ(j, job);
+        EXPECT_EQ(arg, 10 * job);
+        EXPECT_NE(pid, getpid());
+        EXPECT_EQ(report.size(), report.find('x') + 200000) << "job " << job;
+        ++jobs_of[std::to_string(pid)];
+        max_served = std::max(max_served, count);
+    }
+    EXPECT_LE(jobs_of.size(), 3u);
+    EXPECT_GE(max_served, 3);
+    EXPECT_EQ(served, 0); // the parent's copy never ran a job
+}
+
+// A job that throws fails and ends its worker with status 2; a worker killed mid-job fails its
+// job with the signal; one killed while idle is replaced; the jobs after each get a fresh worker
+// and succeed.
+TEST(WorkerPool, AFailedOrKilledWorkerFailsItsJobAndTheNextJobGetsAFreshWorker)
+{
+    WorkerPool pool(
+        1,
+        [](int job, int) -> std::string {
+            if (job == 1) throw std::runtime_error("no");
+            if (job == 2) ::raise(SIGKILL);
+            return std::to_string(getpid());
+        },
+        "job");
+    std::vector<std::string> pids;
+    for (int job : { 0, 1, 3, 2, 4 }) {
+        pool.start(job, 0);
+        const auto ended = wait_all(pool);
+        ASSERT_EQ(ended.size(), 1u);
+        EXPECT_EQ(ended[0].job, job);
+        if (job == 1) {
+            EXPECT_FALSE(ended[0].ok);
+            EXPECT_TRUE(WIFEXITED(ended[0].status) && WEXITSTATUS(ended[0].status) == 2);
+        } else if (job == 2) {
+            EXPECT_FALSE(ended[0].ok);
+            EXPECT_TRUE(WIFSIGNALED(ended[0].status) && WTERMSIG(ended[0].status) == SIGKILL);
+        } else {
+            EXPECT_TRUE(ended[0].ok);
+            pids.push_back(ended[0].report);
+        }
+    }
+    ASSERT_EQ(pids.size(), 3u);
+    EXPECT_NE(pids[0], pids[1]); // job 1's failure ended job 0's worker
+    EXPECT_NE(pids[1], pids[2]); // job 2's kill ended job 3's worker
+
+    // Killed while idle: the next job is handed to a fresh worker.
+    pool.signal_all(SIGKILL);
+    ::usleep(100000);
+    pool.start(5, 0);
+    const auto ended = wait_all(pool);
+    ASSERT_EQ(ended.size(), 1u);
+    EXPECT_TRUE(ended[0].ok);
+    EXPECT_NE(ended[0].report, pids[2]);
+    EXPECT_EQ(pool.workers(), 1);
 }
 
 TEST(Memory, SizesBeyondHalfOfThisMachineAreRefusedNamingTheOption)
