@@ -17,6 +17,23 @@
 
 namespace rngvet {
 
+pid_t fork_child(bool default_signals)
+{
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
+    if (pid == 0) {
+        if (default_signals) {
+            std::signal(SIGINT, SIG_DFL);
+            std::signal(SIGTERM, SIG_DFL);
+        }
+        die_with_parent(parent, SIGKILL);
+    }
+    return pid;
+}
+
 int reap(pid_t pid)
 {
     int status = 0;
@@ -46,22 +63,15 @@ void ChildPool::start(int job, const std::string& label, const std::function<std
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int error = errno;
+    pid_t pid = -1;
+    try {
+        pid = fork_child(default_signals);
+    } catch (...) {
         close(fds[0]);
         close(fds[1]);
-        throw std::runtime_error("fork failed: " + std::string(std::strerror(error)));
+        throw;
     }
     if (pid == 0) {
-        if (default_signals) {
-            std::signal(SIGINT, SIG_DFL);
-            std::signal(SIGTERM, SIG_DFL);
-        }
-        die_with_parent(parent, SIGKILL);
         close(fds[0]);
         fcntl(fds[1], F_SETFD, 0);
         int status = 0;

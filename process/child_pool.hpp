@@ -66,6 +66,12 @@ private:
     std::map<int, Child> children_; // by the read end of the child's pipe
 };
 
+// fork(2) for a worker: standard output and error flushed first (so nothing buffered is written
+// twice), and in the child (0 returned) SIGINT and SIGTERM reset to their default action where
+// default_signals, and death with this process (die_with_parent). Throws std::runtime_error when
+// the fork fails.
+pid_t fork_child(bool default_signals);
+
 // Waits for the child `pid` to end, through interruptions, and returns its wait status.
 int reap(pid_t pid);
 

@@ -1,7 +1,6 @@
 #include "worker_pool.hpp"
 
 #include "child_pool.hpp"
-#include "die_with_parent.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -108,22 +107,15 @@ WorkerPool::Worker WorkerPool::fork_worker()
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         throw std::runtime_error("socketpair failed: " + std::string(std::strerror(errno)));
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int error = errno;
+    pid_t pid = -1;
+    try {
+        pid = fork_child(default_signals_);
+    } catch (...) {
         close(fds[0]);
         close(fds[1]);
-        throw std::runtime_error("fork failed: " + std::string(std::strerror(error)));
+        throw;
     }
     if (pid == 0) {
-        if (default_signals_) {
-            std::signal(SIGINT, SIG_DFL);
-            std::signal(SIGTERM, SIG_DFL);
-        }
-        die_with_parent(parent, SIGKILL);
         // The other workers' sockets, inherited from the parent, are not this worker's.
         for (const Worker& w : workers_)
             close(w.fd);
