@@ -1,0 +1,22 @@
+// ising_device.hpp on CUDA: ising_device_chain.hpp's algorithm compiled by nvcc for Thrust's
+// CUDA system, with the native device parts' options (--fmad=false; the chain's only floating
+// operation, word * 2^-bits, is exact anyway).
+//
+// As the native engine's device parts (batteries/native/device_calls.cuh): memory is taken on the
+// calling thread's current device, the stream's own; where it or the device is not to be had
+// before a word was read, the replica runs on the host; once words were read, a failure is an
+// error.
+#include "batteries/lattice/ising_device.hpp"
+#include "batteries/lattice/ising_device_chain.hpp"
+#include "batteries/native/device_calls.cuh"
+
+namespace rngvet::lattice {
+
+std::optional<DeviceMetropolisResult> device_metropolis(
+    native::Numbers& in, const DeviceMetropolis& run)
+{
+    return native::device_calls::on_device(
+        in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run); });
+}
+
+} // namespace rngvet::lattice
