@@ -482,6 +482,26 @@ std::optional<ReplicaResult> run_ising_replica_on_device(
     return r;
 }
 
+bool run_metropolis_sweeps(int L, double K, std::uint64_t sweeps, Stream& stream)
+{
+    if (L < 2 || L % 2 != 0 || L > 46340)
+        throw std::invalid_argument("run_metropolis_sweeps: L must be even, 2 to 46340");
+    DeviceMetropolis run;
+    run.L = L;
+    metropolis_table(K, run.table);
+    run.thermalisation = sweeps;
+    run.sweep_numbers = static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L);
+    {
+        StreamWords words(stream);
+        native::Numbers in(words);
+        if (device_metropolis(in, run)) return true;
+    }
+    IsingChain chain(L, K, IsingAlgorithm::metropolis, stream);
+    for (std::uint64_t s = 0; s < sweeps; ++s)
+        chain.step();
+    return false;
+}
+
 ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& source)
 {
     check(config);

@@ -292,4 +292,9 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& sou
 std::optional<ReplicaResult> run_ising_replica_on_device(
     const IsingRunConfig& config, native::Numbers& in);
 
+// `sweeps` sweeps of one Metropolis chain (one lane, even L) from all spins up, nothing
+// measured: on the device the stream runs on where it can (as run_ising_replica), else on the
+// host. True where the device ran them. For `rngvet bench --lattice`.
+bool run_metropolis_sweeps(int L, double K, std::uint64_t sweeps, Stream& stream);
+
 } // namespace rngvet::lattice

@@ -8,8 +8,9 @@
 // gives the host's sequential sweep: the site's spin, its neighbour sum, and the number the host
 // chain hands that site (the q-th of the sweep's numbers, or number_of[q] with lanes), converted
 // as the host converts it (word * 2^-bits, exact) and compared by metropolis_accepts with the
-// host's table. In a measured sweep each colour's pass also sums, exactly, the flips and the
-// change of the bond sum, -2 s h per flip, as the host chain does.
+// host's table. The bond sum is counted from the spins when measuring starts; in a measured
+// sweep each colour's pass also sums, exactly, the flips and the change of the bond sum, -2 s h
+// per flip, as the host chain does.
 #pragma once
 
 #include "batteries/lattice/ising_device.hpp"
@@ -24,6 +25,7 @@
 #include <string>
 #include <thrust/device_vector.h>
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 #include <vector>
@@ -76,6 +78,19 @@ struct Update {
     }
 };
 
+// s_i (s_right + s_down) of site i: the bond sum is their sum over the sites.
+struct SiteBonds {
+    const std::int8_t* spins;
+    int L;
+
+    RNGVET_HD std::int64_t operator()(std::uint32_t i) const
+    {
+        const int y = static_cast<int>(i) / L, x = static_cast<int>(i) - y * L;
+        const int right = y * L + (x + 1 == L ? 0 : x + 1), down = (y + 1 == L ? 0 : y + 1) * L + x;
+        return spins[i] * (spins[right] + spins[down]);
+    }
+};
+
 // Waits for the device's work before its buffer is written again by fill_device (which
 // launches on a stream of its own). Nothing to wait for on the host systems.
 inline void wait_for_device()
@@ -111,7 +126,9 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
 
     DeviceMetropolisResult result;
     result.bond_sums.reserve(static_cast<std::size_t>(run.measured));
-    std::int64_t bond_sum = 2 * static_cast<std::int64_t>(n);
+    // The bond sum, counted from the spins when measuring starts (the host chain keeps it by its
+    // changes, equal to the count), then kept by the measured sweeps' changes.
+    std::int64_t bond_sum = 0;
     const thrust::counting_iterator<std::uint32_t> k(0);
     for (std::uint64_t done = 0; done < sweeps;) {
         const std::uint64_t count = std::min(per_fill, sweeps - done);
@@ -123,6 +140,10 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
         }
         for (std::uint64_t s = 0; s < count; ++s) {
             const bool measured = done + s >= run.thermalisation;
+            if (done + s == run.thermalisation)
+                bond_sum = thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
+                    SiteBonds{ update.spins, run.L }, std::int64_t(0),
+                    thrust::plus<std::int64_t>());
             update.words = thrust::raw_pointer_cast(words.data()) + s * block;
             for (int c = 0; c < 2; ++c) {
                 update.colour = c;
