@@ -64,8 +64,9 @@ struct Update {
     RNGVET_HD Tally operator()(std::uint32_t k) const
     {
         const int L = board.L;
-        const int i = board.site(colour, static_cast<int>(k));
-        const int y = i / L, x = i - y * L, row = y * L;
+        int x = 0, y = 0;
+        board.place(colour, static_cast<int>(k), x, y);
+        const int row = y * L, i = row + x;
         const int h = spins[row + (x + 1 == L ? 0 : x + 1)] + spins[row + (x == 0 ? L - 1 : x - 1)]
             + spins[(y + 1 == L ? 0 : row + L) + x] + spins[(y == 0 ? (L - 1) * L : row - L) + x];
         const int s = spins[i];

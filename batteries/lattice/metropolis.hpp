@@ -19,14 +19,21 @@ struct Checkerboard {
 
     // Sites of colour c: N/2 each for even L; for odd L the black ones are one more.
     RNGVET_HD int sites(int c) const { return (L * L + 1 - c) / 2; }
-    // Row-major index of the k-th site of colour c (0 <= k < sites(c)). Two consecutive rows
+    // Column x and row y of the k-th site of colour c (0 <= k < sites(c)). Two consecutive rows
     // from an even y hold L sites of each colour, (L - c + 1) / 2 of them in the first.
-    RNGVET_HD int site(int c, int k) const
+    RNGVET_HD void place(int c, int k, int& x, int& y) const
     {
         const int pair = k / L, r = k % L;
         const int first = (L - c + 1) / 2;
-        if (r < first) return 2 * pair * L + c + 2 * r;
-        return (2 * pair + 1) * L + (1 - c) + 2 * (r - first);
+        y = 2 * pair + (r < first ? 0 : 1);
+        x = r < first ? c + 2 * r : (1 - c) + 2 * (r - first);
+    }
+    // Its row-major index y L + x.
+    RNGVET_HD int site(int c, int k) const
+    {
+        int x = 0, y = 0;
+        place(c, k, x, y);
+        return y * L + x;
     }
 };
 
