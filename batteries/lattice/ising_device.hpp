@@ -7,7 +7,8 @@
 //
 // device_metropolis decides at its start: nullopt, with nothing read, where the stream's words
 // cannot be written into device memory (a stream on the host, a build without CUDA, no usable
-// device, device memory short): the replica then runs on the host. Once words were read, a
+// device, device memory short) or, in the CUDA build, for a lattice of fewer than 4096 sites
+// (ising_device_cuda.cu): the replica then runs on the host. Once words were read, a
 // failure throws std::runtime_error with a one-line message.
 #pragma once
 

@@ -12,9 +12,20 @@
 
 namespace rngvet::lattice {
 
+namespace {
+
+// Smaller lattices stay on the host, nothing read: a sweep on the device costs a few launches
+// and, measured, two synchronisations (tens of microseconds in all), more than the host chain's
+// sweep of a small lattice (about 3e7 sites a second on a core). A choice, not a limit: both
+// paths give the same statistics.
+constexpr long long smallest_device_lattice = 4096; // L = 64
+
+} // namespace
+
 std::optional<DeviceMetropolisResult> device_metropolis(
     native::Numbers& in, const DeviceMetropolis& run)
 {
+    if (static_cast<long long>(run.L) * run.L < smallest_device_lattice) return std::nullopt;
     return native::device_calls::on_device(
         in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run); });
 }
