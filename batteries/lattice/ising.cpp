@@ -466,14 +466,13 @@ std::optional<ReplicaResult> run_ising_replica_on_device(
     run.thermalisation = config.thermalisation_steps;
     run.measured = config.measurement_steps;
     if (!sweep_plan(config, run)) return std::nullopt;
+    BondSums sums(config);
+    run.bond_sum = [&sums](std::int64_t b) { sums.add(b); };
     const std::optional<DeviceMetropolisResult> chain = device_metropolis(in, run);
     if (!chain) return std::nullopt;
-    if (chain->bond_sums.size() != config.measurement_steps)
-        throw std::logic_error("ising: the device chain gave a bond sum per measured step short");
+    if (chain->measured != config.measurement_steps)
+        throw std::logic_error("ising: the device chain measured another number of sweeps");
     ReplicaResult r;
-    BondSums sums(config);
-    for (const std::int64_t b : chain->bond_sums)
-        sums.add(b);
     r.flips = chain->flips;
     r.numbers = run.sweep_numbers * (config.thermalisation_steps + config.measurement_steps);
     replica_statistics(config, sums, r);

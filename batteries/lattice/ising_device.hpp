@@ -2,8 +2,8 @@
 // (ising_device_chain.hpp's algorithm, built into ising_device_cuda.cu): the stream's words are
 // written into device memory by native::Numbers::fill_device (the native engine's mechanism,
 // batteries/native/source.hpp), the lattice stays there, one thread updates each site of a
-// colour, and only the exact bond sum after each measured step comes back; ising.cpp computes the
-// replica's statistics from them with the host chain's own code.
+// colour, and only the exact bond sum after each measured step comes back (DeviceMetropolis's
+// bond_sum); ising.cpp computes the replica's statistics from them with the host chain's code.
 //
 // device_metropolis decides at its start: nullopt, with nothing read, where the stream's words
 // cannot be written into device memory (a stream on the host, a build without CUDA, no usable
@@ -15,6 +15,7 @@
 #include "batteries/native/source.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -30,10 +31,12 @@ struct DeviceMetropolis {
     // in that block of the number of the sweep's q-th site (empty: q itself).
     std::uint64_t sweep_numbers = 0;
     std::vector<std::uint32_t> number_of;
+    // Called on the host with the bond sum after each measured sweep, in order.
+    std::function<void(std::int64_t)> bond_sum;
 };
 
 struct DeviceMetropolisResult {
-    std::vector<std::int64_t> bond_sums; // after each measured sweep
+    std::uint64_t measured = 0; // sweeps whose bond sum was handed to bond_sum
     std::uint64_t flips = 0; // spins flipped in the measured sweeps
 };
 

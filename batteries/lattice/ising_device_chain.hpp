@@ -126,7 +126,6 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
         { run.table[0], run.table[1], run.table[2] } };
 
     DeviceMetropolisResult result;
-    result.bond_sums.reserve(static_cast<std::size_t>(run.measured));
     // The bond sum, counted from the spins when measuring starts (the host chain keeps it by its
     // changes, equal to the count), then kept by the measured sweeps' changes.
     std::int64_t bond_sum = 0;
@@ -159,7 +158,9 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
                 result.flips += static_cast<std::uint64_t>(t.flips);
                 bond_sum += t.change;
             }
-            if (measured) result.bond_sums.push_back(bond_sum);
+            if (!measured) continue;
+            ++result.measured;
+            if (run.bond_sum) run.bond_sum(bond_sum);
         }
         done += count;
     }
