@@ -164,6 +164,14 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
         }
         done += count;
     }
+    // The bond sum kept by the measured passes against the spins' count: tallies that do not
+    // match the flips made (a neighbour read while it was updated) would part them.
+    if (run.measured > 0
+        && bond_sum
+            != thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
+                SiteBonds{ update.spins, run.L }, std::int64_t(0), thrust::plus<std::int64_t>()))
+        throw std::runtime_error(
+            "ising: the device chain's bond sum differs from its spins' count");
     wait_for_device();
     return result;
 }
