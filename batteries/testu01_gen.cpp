@@ -169,6 +169,12 @@ std::uint64_t TestU01Generator::refill_waits() const
     return device_fed_ ? stream_.read_ahead().waits : waits_;
 }
 
+TestU01Generator* TestU01Generator::of(unif01_Gen* gen)
+{
+    return gen != nullptr && gen->GetU01 == &get_u01 ? static_cast<TestU01Generator*>(gen->state)
+                                                     : nullptr;
+}
+
 double TestU01Generator::get_u01(void*, void* state)
 {
     auto* self = static_cast<TestU01Generator*>(state);

@@ -54,6 +54,8 @@ public:
     TestU01Generator& operator=(const TestU01Generator&) = delete;
 
     unif01_Gen* get() { return &gen_; }
+    // The feed whose record `gen` is; nullptr for another generator record.
+    static TestU01Generator* of(unif01_Gen* gen);
     // Numbers handed to TestU01 so far.
     std::uint64_t consumed() const { return delivered_; }
     // Times a block was taken, and how many of those found the producer not yet done. When the

@@ -2,6 +2,7 @@
 #include "batteries/feed_bench.hpp"
 #include "batteries/native/native.hpp"
 #include "batteries/runner.hpp"
+#include "bench_lattice.hpp"
 #include "bench_library.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
@@ -245,6 +246,7 @@ int cmd_bench(int argc, char** argv)
     const std::string library_default = "ranmar48/1/single/increment/1802,9373;zero=smallest";
     std::string library;
     Unsigned<std::uint64_t> library_count{ 100000000 };
+    int lattice_side = 4096;
     po::options_description options("rngvet bench options");
     const std::string backend_help = "comma-separated backends of " + word_list(backend_words())
         + ", any case (auto with --feed or --library only; default: all available)";
@@ -278,7 +280,13 @@ int cmd_bench(int argc, char** argv)
         "instead: librngvet in a simulation's pattern (10 doubles a call, and 10^6) beside the "
         "sequential reference engine; the configuration's canonical name (default: CORSIKA's "
         "ranmar48)")("count", po::value(&library_count)->default_value(library_count),
-        "--library: doubles per row")("segments", po::value(&segments)->default_value(segments),
+        "--library: doubles per row")("lattice",
+        po::value(&lattice_side)->implicit_value(lattice_side),
+        "instead: the lattice battery's Ising chains on one --backend (default cuda, else openmp, "
+        "else cpu) beside its generation rate: Metropolis spin updates per second on an L x L "
+        "lattice (default 4096; on the device where the stream runs on CUDA) and Wolff "
+        "cluster-spin flips per second over replicas on every thread")("segments",
+        po::value(&segments)->default_value(segments),
         "RANMAR's jump-parallel units per instance (0: the backend's plan; 1: off)")(
         "segment-length", po::value(&segment_length)->default_value(segment_length),
         "RANMAR's jump-parallel chunk length in numbers (0: the backend's plan)");
@@ -310,6 +318,12 @@ int cmd_bench(int argc, char** argv)
         return bench_library(library, library_backends, library_count.value);
     }
     if (!vm["count"].defaulted()) throw InputError("--count goes with --library");
+    if (vm.count("lattice")) {
+        for (const char* other : { "native", "feed", "sweep", "only", "sdk-params" })
+            if (vm.count(other))
+                throw InputError(std::string("--lattice does not go with --") + other);
+        return bench_lattice(lattice_side, backends_text, seconds, csv_path, db_path);
+    }
     if (vm.count("native")) {
         if (native_threads < 0 || native_threads > 4096)
             throw InputError("--threads must be 0 (every core) to 4096");

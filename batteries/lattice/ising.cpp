@@ -5,6 +5,10 @@
 // A. M. Ferrenberg, D. P. Landau and Y. J. Wong, Phys. Rev. Lett. 69, 3382 (1992).
 #include "ising.hpp"
 
+#include "batteries/native/source.hpp"
+#include "ising_device.hpp"
+#include "metropolis.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -130,8 +134,8 @@ IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource*
     , source_start_(source_.used())
     , lanes_(lanes == 1 ? nullptr : std::make_unique<LaneSource>(source_, lanes))
     , p_add_(-std::expm1(-2.0 * K))
-    , accept_{ 1.0, std::exp(-4.0 * K), std::exp(-8.0 * K) }
 {
+    metropolis_table(K, accept_);
     if (!(K >= 0) || !std::isfinite(K)) throw std::invalid_argument("IsingChain: K must be >= 0");
     if (lanes < 1 || lanes > ising_max_lanes)
         throw std::invalid_argument("IsingChain: lanes must be 1 to 65536");
@@ -143,6 +147,11 @@ IsingChain::IsingChain(int L, double K, IsingAlgorithm algorithm, UniformSource*
     } else if (algorithm == IsingAlgorithm::swendsen_wang) {
         parent_.resize(n);
         flip_.resize(n);
+    } else {
+        const Checkerboard board{ L };
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < board.sites(c); ++k)
+                order_.push_back(board.site(c, k));
     }
 }
 
@@ -256,26 +265,20 @@ std::uint64_t IsingChain::swendsen_wang()
 
 std::uint64_t IsingChain::metropolis()
 {
-    const int L = lattice_.L_;
     std::int8_t* const spins = lattice_.spins_.data();
     const std::int32_t* const nb = lattice_.neighbours_.data();
     std::uint64_t flipped = 0;
     std::int64_t bond_sum = lattice_.bond_sum_;
-    for (int parity = 0; parity < 2; ++parity)
-        for (int y = 0; y < L; ++y)
-            for (int x = (y + parity) % 2; x < L; x += 2) {
-                const int i = y * L + x;
-                const std::int32_t* const around = nb + 4 * i;
-                const int h
-                    = spins[around[0]] + spins[around[1]] + spins[around[2]] + spins[around[3]];
-                const int sh = spins[i] * h;
-                const double u = number(i);
-                if (u < accept_[sh <= 0 ? 0 : sh / 2]) {
-                    spins[i] = static_cast<std::int8_t>(-spins[i]);
-                    bond_sum -= 2 * sh;
-                    ++flipped;
-                }
-            }
+    for (const std::int32_t i : order_) {
+        const std::int32_t* const around = nb + 4 * i;
+        const int h = spins[around[0]] + spins[around[1]] + spins[around[2]] + spins[around[3]];
+        const int sh = spins[i] * h;
+        if (metropolis_accepts(number(i), sh, accept_)) {
+            spins[i] = static_cast<std::int8_t>(-spins[i]);
+            bond_sum -= 2 * sh;
+            ++flipped;
+        }
+    }
     lattice_.bond_sum_ = bond_sum;
     return flipped;
 }
@@ -335,12 +338,167 @@ void check(const IsingRunConfig& config)
         throw std::invalid_argument("run_ising: lanes must be 1 to 65536");
 }
 
+// A stream as the native engine's word source (batteries/native/source.hpp), for its
+// fill_device: the device chain reads nothing else (peek and advance serve blocks of the stream
+// all the same).
+class StreamWords : public native::WordSource {
+public:
+    explicit StreamWords(Stream& stream)
+        : stream_(stream)
+    {
+    }
+    int bits() const override { return stream_.bits(); }
+    Stream::View peek(std::size_t n) override
+    {
+        if (position_ == held_.size()) {
+            held_.resize(std::min<std::size_t>(n, UniformSource::block));
+            stream_.fill(held_.data(), held_.size());
+            position_ = 0;
+        }
+        return { held_.data() + position_, std::min(n, held_.size() - position_) };
+    }
+    void advance(std::size_t k) override { position_ += k; }
+    bool fill_device(void* out, std::size_t n) override
+    {
+        return position_ == held_.size() && stream_.fill_device(out, n, DeviceFormat::u64);
+    }
+
+private:
+    Stream& stream_;
+    std::vector<std::uint64_t> held_;
+    std::size_t position_ = 0;
+};
+
+// Exact sums of the bond sum b and of b^2 over each finest bin, fed the measured steps in order.
+struct BondSums {
+    explicit BondSums(const IsingRunConfig& config)
+        : bin_size(config.measurement_steps / ising_finest_bins)
+        , sum_b(ising_finest_bins, 0)
+        , sum_b2(ising_finest_bins, 0)
+    {
+    }
+    void add(std::int64_t b)
+    {
+        const std::uint64_t bin = step++ / bin_size;
+        sum_b[bin] += b;
+        sum_b2[bin] += static_cast<Wide>(b) * b;
+    }
+    std::uint64_t bin_size;
+    std::vector<Wide> sum_b, sum_b2;
+    std::uint64_t step = 0;
+};
+
+// The replica's statistics from its bond sums (r: flips and numbers already set).
+void replica_statistics(const IsingRunConfig& config, const BondSums& sums, ReplicaResult& r);
+
+// The chain's sweep plan for the device (ising_device.hpp): the index, in the block of numbers
+// one sweep takes, of each site's number, found by handing the sweep's sites numbers 0, 1, 2, ...
+// through the host's own LaneSource (twice, to see that each sweep takes the same block). False
+// where the sweeps do not each take one block of whole rounds.
+bool sweep_plan(const IsingRunConfig& config, DeviceMetropolis& run)
+{
+    const Checkerboard board{ config.L };
+    const std::uint64_t n = static_cast<std::uint64_t>(config.L) * config.L;
+    if (config.lanes == 1) {
+        run.sweep_numbers = n;
+        return true;
+    }
+    struct Counter {
+        static double next(void* context)
+        {
+            return static_cast<double>((*static_cast<std::uint64_t*>(context))++);
+        }
+    };
+    std::uint64_t counter = 0;
+    UniformSource counting(&Counter::next, &counter);
+    LaneSource lanes(counting, config.lanes);
+    const std::uint64_t m = static_cast<std::uint64_t>(config.lanes);
+    std::vector<std::uint64_t> first(n);
+    for (int sweep = 0; sweep < 2; ++sweep) {
+        std::uint64_t q = 0;
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < board.sites(c); ++k, ++q) {
+                const int i = board.site(c, k);
+                const std::uint64_t index = static_cast<std::uint64_t>(
+                    lanes.next(static_cast<int>(static_cast<std::uint64_t>(i) % m)));
+                if (sweep == 0)
+                    first[q] = index;
+                else if (index != first[q] + run.sweep_numbers)
+                    return false;
+            }
+        if (sweep == 0) run.sweep_numbers = lanes.rounds() * m;
+    }
+    if (lanes.rounds() * m != 2 * run.sweep_numbers) return false;
+    run.number_of.assign(first.begin(), first.end());
+    return true;
+}
+
 } // namespace
 
 ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream)
 {
+    if (config.algorithm == IsingAlgorithm::metropolis) {
+        StreamWords words(stream);
+        native::Numbers in(words);
+        if (auto r = run_ising_replica_on_device(config, in)) {
+            // Where the host chain's source, reading blocks of UniformSource::block, leaves it.
+            const std::uint64_t block = UniformSource::block;
+            const std::uint64_t rest = (r->numbers + block - 1) / block * block - r->numbers;
+            if (rest > 0 && !in.fill_device(nullptr, static_cast<std::size_t>(rest)))
+                throw std::runtime_error("ising: the stream stopped skipping on its device");
+            return *r;
+        }
+    }
     UniformSource source(stream);
     return run_ising_replica(config, source);
+}
+
+std::optional<ReplicaResult> run_ising_replica_on_device(
+    const IsingRunConfig& config, native::Numbers& in)
+{
+    check(config);
+    if (config.algorithm != IsingAlgorithm::metropolis) return std::nullopt;
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
+    DeviceMetropolis run;
+    run.L = config.L;
+    metropolis_table(config.K, run.table);
+    run.thermalisation = config.thermalisation_steps;
+    run.measured = config.measurement_steps;
+    if (!sweep_plan(config, run)) return std::nullopt;
+    BondSums sums(config);
+    run.bond_sum = [&sums](std::int64_t b) { sums.add(b); };
+    const std::optional<DeviceMetropolisResult> chain = device_metropolis(in, run);
+    if (!chain) return std::nullopt;
+    if (chain->measured != config.measurement_steps)
+        throw std::logic_error("ising: the device chain measured another number of sweeps");
+    ReplicaResult r;
+    r.flips = chain->flips;
+    r.numbers = run.sweep_numbers * (config.thermalisation_steps + config.measurement_steps);
+    replica_statistics(config, sums, r);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    return r;
+}
+
+bool run_metropolis_sweeps(int L, double K, std::uint64_t sweeps, Stream& stream)
+{
+    if (L < 2 || L % 2 != 0 || L > 46340)
+        throw std::invalid_argument("run_metropolis_sweeps: L must be even, 2 to 46340");
+    DeviceMetropolis run;
+    run.L = L;
+    metropolis_table(K, run.table);
+    run.thermalisation = sweeps;
+    run.sweep_numbers = static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L);
+    {
+        StreamWords words(stream);
+        native::Numbers in(words);
+        if (device_metropolis(in, run)) return true;
+    }
+    IsingChain chain(L, K, IsingAlgorithm::metropolis, stream);
+    for (std::uint64_t s = 0; s < sweeps; ++s)
+        chain.step();
+    return false;
 }
 
 ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& source)
@@ -351,24 +509,26 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& sou
     IsingChain chain(config.L, config.K, config.algorithm, source, config.lanes);
     for (std::uint64_t s = 0; s < config.thermalisation_steps; ++s)
         chain.step();
-
-    // Exact sums of the bond sum b and b^2 per finest bin.
-    const std::uint64_t bin_size = config.measurement_steps / ising_finest_bins;
-    std::vector<Wide> sum_b(ising_finest_bins, 0), sum_b2(ising_finest_bins, 0);
     ReplicaResult r;
-    for (int bin = 0; bin < ising_finest_bins; ++bin) {
-        Wide s1 = 0, s2 = 0;
-        for (std::uint64_t s = 0; s < bin_size; ++s) {
-            r.flips += chain.step();
-            const std::int64_t b = chain.lattice().bond_sum();
-            s1 += b;
-            s2 += static_cast<Wide>(b) * b;
-        }
-        sum_b[bin] = s1;
-        sum_b2[bin] = s2;
+    BondSums sums(config);
+    for (std::uint64_t s = 0; s < config.measurement_steps; ++s) {
+        r.flips += chain.step();
+        sums.add(chain.lattice().bond_sum());
     }
     r.numbers = chain.numbers_used();
+    replica_statistics(config, sums, r);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    return r;
+}
 
+namespace {
+
+void replica_statistics(const IsingRunConfig& config, const BondSums& sums, ReplicaResult& r)
+{
+    const std::vector<Wide>& sum_b = sums.sum_b;
+    const std::vector<Wide>& sum_b2 = sums.sum_b2;
+    const std::uint64_t bin_size = sums.bin_size;
     const double n_sites = static_cast<double>(config.L) * config.L;
     const double k2 = config.K * config.K;
     Wide total_b = 0, total_b2 = 0;
@@ -425,11 +585,9 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& sou
     for (double c : leave_one_out)
         jack_sum += (c - jack_mean) * (c - jack_mean);
     r.specific_heat_error = std::sqrt(jack_sum * (ising_blocks - 1) / ising_blocks);
-
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    r.cpu_seconds = thread_cpu_seconds() - cpu_start;
-    return r;
 }
+
+} // namespace
 
 IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*>& streams)
 {
@@ -444,7 +602,7 @@ IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*
     result.replicas.resize(streams.size());
     std::vector<std::exception_ptr> errors(streams.size());
     const long count = static_cast<long>(streams.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(native::threads())
     for (long k = 0; k < count; ++k) {
         try {
             result.replicas[k] = run_ising_replica(config, *streams[k]);

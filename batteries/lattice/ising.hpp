@@ -24,7 +24,8 @@
 // Metropolis checkerboard, one step = one sweep: the black sites ((x + y) even) in row-major
 //   order, then the white ones, one number per site: with h the sum of its 4 neighbours,
 //   the flip is accepted if u < min(1, exp(-2K s h)) (a table of the 3 values for s h <= 0, 2,
-//   4; s h <= 0 always accepts but still consumes its number).
+//   4; s h <= 0 always accepts but still consumes its number). metropolis.hpp holds the order
+//   and the rule as the code of both the host chain and the device chain (ising_device.hpp).
 //
 // Lanes (the per-site mode). With M > 1 lanes a chain reads its numbers in rounds of M
 // consecutive numbers, and lane k (0 <= k < M) hands out the k-th number of each round, in
@@ -69,8 +70,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace rngvet::native {
+class Numbers;
+} // namespace rngvet::native
 
 namespace rngvet::lattice {
 
@@ -201,7 +207,8 @@ private:
     std::uint64_t source_start_; // source_.used() when the chain began
     std::unique_ptr<LaneSource> lanes_; // null with one lane
     double p_add_;
-    double accept_[3];
+    double accept_[3]; // metropolis_table(K)
+    std::vector<std::int32_t> order_; // Metropolis: the sweep's sites in order (Checkerboard)
     std::vector<std::int32_t> stack_;
     std::vector<std::int32_t> members_;
     std::vector<std::uint32_t> stamp_;
@@ -264,15 +271,30 @@ struct IsingRunResult {
     double seconds = 0; // wall time of the run
 };
 
-// Runs one replica per stream, in parallel (OpenMP); each replica reads only its own stream, so
-// the results do not depend on the thread count. Throws std::invalid_argument for a bad config.
+// Runs one replica per stream, in parallel (OpenMP, native::threads() threads); each replica reads
+// only its own stream, so the results do not depend on the thread count. Throws
+// std::invalid_argument for a bad config.
 IsingRunResult run_ising(const IsingRunConfig& config, const std::vector<Stream*>& streams);
 
-// One replica, on the calling thread.
+// One replica, on the calling thread: a Metropolis replica on the CUDA device the stream runs on
+// where run_ising_replica_on_device can (the stream then ends where the host chain's blocks of
+// 4096 would leave it), else on the host.
 ReplicaResult run_ising_replica(const IsingRunConfig& config, Stream& stream);
 // One replica taking its numbers from `source` (exactly ReplicaResult::numbers of them when the
 // source reads a function): replicas run one after another on one source read consecutive
 // numbers.
 ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& source);
+// One Metropolis replica on the device that writes the words of `in` into its memory
+// (ising_device.hpp), reading exactly the numbers the host chain takes (ReplicaResult::numbers);
+// every field but the times equal, as bits, to run_ising_replica's on the same numbers. nullopt,
+// with nothing read, for another algorithm, lanes whose sweeps do not each take the same block of
+// rounds (M dividing N, or M >= N, do), or where `in` cannot write device memory.
+std::optional<ReplicaResult> run_ising_replica_on_device(
+    const IsingRunConfig& config, native::Numbers& in);
+
+// `sweeps` sweeps of one Metropolis chain (one lane, even L) from all spins up, nothing
+// measured: on the device the stream runs on where it can (as run_ising_replica), else on the
+// host. True where the device ran them. For `rngvet bench --lattice`.
+bool run_metropolis_sweeps(int L, double K, std::uint64_t sweeps, Stream& stream);
 
 } // namespace rngvet::lattice

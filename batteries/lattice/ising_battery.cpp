@@ -3,6 +3,8 @@
 #include "ising_battery.hpp"
 
 #include "batteries/catalogue.hpp"
+#include "batteries/native/source.hpp"
+#include "batteries/testu01_gen.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -154,9 +156,21 @@ std::vector<ReplicaResult> ising_replicas(
 {
     const lattice::IsingRunConfig config = run_config(battery, test);
     lattice::UniformSource source(&draw_u01, gen);
+    // A Metropolis replica runs on the device the feed's stream is generated on where it can
+    // (ising.hpp's run_ising_replica_on_device), reading the same numbers as on the host.
+    TestU01Generator* feed
+        = config.algorithm == IsingAlgorithm::metropolis ? TestU01Generator::of(gen) : nullptr;
     std::vector<ReplicaResult> replicas;
-    for (int i = 0; i < battery.reps; ++i)
+    for (int i = 0; i < battery.reps; ++i) {
+        if (feed != nullptr) {
+            native::Numbers in(*feed);
+            if (auto r = lattice::run_ising_replica_on_device(config, in)) {
+                replicas.push_back(*r);
+                continue;
+            }
+        }
         replicas.push_back(lattice::run_ising_replica(config, source));
+    }
     return replicas;
 }
 

@@ -8,12 +8,13 @@
 // Each test makes `reps` replicas one after another on the test's numbers: each starts from all
 // spins up, makes `therm` steps, then `steps` measured steps (a step: one Wolff cluster, one
 // sweep), and reads exactly the numbers its steps use (GetU01, one call per number), so that the
-// next replica starts at the next number. With `lanes` M > 1 (the per-site mode, ising.hpp)
-// a replica reads whole rounds of M numbers and site or bond i draws from lane i mod M; under
-// an interleaved configuration of M instances lane k is instance k. Per replica i the chain gives
-// the mean energy E_i and specific heat C_i with their standard errors e_i, c_i from 64 blocks of
-// consecutive steps (block means for E, the jackknife for C; ising.hpp). The test writes, in this
-// order:
+// next replica starts at the next number (a Metropolis replica on a feed whose stream runs on a
+// CUDA device reads the same numbers there, ising.hpp's run_ising_replica_on_device). With `lanes`
+// M > 1 (the per-site mode, ising.hpp) a replica reads whole rounds of M numbers and site or bond i
+// draws from lane i mod M; under an interleaved configuration of M instances lane k is instance k.
+// Per replica i the chain gives the mean energy E_i and specific heat C_i with their standard
+// errors e_i, c_i from 64 blocks of consecutive steps (block means for E, the jackknife for C;
+// ising.hpp). The test writes, in this order:
 //
 //   1. "E over replicas": t = (mean E_i - E) / (s / sqrt R), s the replicas' standard
 //      deviation, E Kaufman's exact value; two-sided p-value of Student's t with R - 1 degrees

@@ -1,0 +1,46 @@
+// The checkerboard Metropolis chain of ising.hpp on the CUDA device a stream runs on
+// (ising_device_chain.hpp's algorithm, built into ising_device_cuda.cu): the stream's words are
+// written into device memory by native::Numbers::fill_device (the native engine's mechanism,
+// batteries/native/source.hpp), the lattice stays there, one thread updates each site of a
+// colour, and only the exact bond sum after each measured step comes back (DeviceMetropolis's
+// bond_sum); ising.cpp computes the replica's statistics from them with the host chain's code.
+//
+// device_metropolis decides at its start: nullopt, with nothing read, where the stream's words
+// cannot be written into device memory (a stream on the host, a build without CUDA, no usable
+// device, device memory short) or, in the CUDA build, for a lattice of fewer than 4096 sites
+// (ising_device_cuda.cu): the replica then runs on the host. Once words were read, a
+// failure throws std::runtime_error with a one-line message.
+#pragma once
+
+#include "batteries/native/source.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace rngvet::lattice {
+
+// One Metropolis replica as the host chain would run it (ising.cpp builds it from the chain).
+struct DeviceMetropolis {
+    int L = 0; // even
+    double table[3] = {}; // metropolis_table(K), computed on the host
+    std::uint64_t thermalisation = 0; // sweeps before measuring
+    std::uint64_t measured = 0; // sweeps measured
+    // The numbers one sweep takes (N with one lane), read as one block per sweep, and the index
+    // in that block of the number of the sweep's q-th site (empty: q itself).
+    std::uint64_t sweep_numbers = 0;
+    std::vector<std::uint32_t> number_of;
+    // Called on the host with the bond sum after each measured sweep, in order.
+    std::function<void(std::int64_t)> bond_sum;
+};
+
+struct DeviceMetropolisResult {
+    std::uint64_t measured = 0; // sweeps whose bond sum was handed to bond_sum
+    std::uint64_t flips = 0; // spins flipped in the measured sweeps
+};
+
+std::optional<DeviceMetropolisResult> device_metropolis(
+    native::Numbers& in, const DeviceMetropolis& run);
+
+} // namespace rngvet::lattice

@@ -1,0 +1,179 @@
+// The checkerboard Metropolis chain of ising_device.hpp written once with Thrust, for whichever
+// device system it is compiled with: CUDA in ising_device_cuda.cu (nvcc), the host's OpenMP in
+// tests/test_lattice_device.cpp (g++ with THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
+//
+// The words of whole sweeps are written into the system's memory by Numbers::fill_device, at
+// most max_words at a time (at least one sweep's). Within a colour the sites are independent (an
+// even L: a site's four neighbours have the other colour), so one thread per site of a colour
+// gives the host's sequential sweep: the site's spin, its neighbour sum, and the number the host
+// chain hands that site (the q-th of the sweep's numbers, or number_of[q] with lanes), converted
+// as the host converts it (word * 2^-bits, exact) and compared by metropolis_accepts with the
+// host's table. The bond sum is counted from the spins when measuring starts; in a measured
+// sweep each colour's pass also sums, exactly, the flips and the change of the bond sum, -2 s h
+// per flip, as the host chain does.
+#pragma once
+
+#include "batteries/lattice/ising_device.hpp"
+#include "batteries/lattice/metropolis.hpp"
+#include "generators/config.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thrust/device_vector.h>
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+#include <vector>
+
+namespace rngvet::lattice::device_chain {
+
+using Word = std::uint64_t;
+
+// Words written into device memory at a time by default (256 MiB), whole sweeps.
+constexpr std::size_t chunk_words = std::size_t(1) << 25;
+
+// Flips and the bond sum's change, summed over the sites of a pass.
+struct Tally {
+    std::int64_t flips;
+    std::int64_t change;
+};
+
+struct AddTally {
+    RNGVET_HD Tally operator()(const Tally& a, const Tally& b) const
+    {
+        return { a.flips + b.flips, a.change + b.change };
+    }
+};
+
+// The update of the k-th site of one colour in one sweep.
+struct Update {
+    std::int8_t* spins;
+    const Word* words; // the sweep's numbers
+    const std::uint32_t* number_of; // null: the q-th site takes number q
+    Checkerboard board;
+    int colour;
+    std::uint32_t first; // q of the colour's first site
+    double scale; // 2^-bits
+    double table[3];
+
+    RNGVET_HD Tally operator()(std::uint32_t k) const
+    {
+        const int L = board.L;
+        int x = 0, y = 0;
+        board.place(colour, static_cast<int>(k), x, y);
+        const int row = y * L, i = row + x;
+        const int h = spins[row + (x + 1 == L ? 0 : x + 1)] + spins[row + (x == 0 ? L - 1 : x - 1)]
+            + spins[(y + 1 == L ? 0 : row + L) + x] + spins[(y == 0 ? (L - 1) * L : row - L) + x];
+        const int s = spins[i];
+        const int sh = s * h;
+        const std::uint32_t q = first + k;
+        const double u = static_cast<double>(words[number_of ? number_of[q] : q]) * scale;
+        if (!metropolis_accepts(u, sh, table)) return { 0, 0 };
+        spins[i] = static_cast<std::int8_t>(-s);
+        return { 1, -2 * sh };
+    }
+};
+
+// s_i (s_right + s_down) of site i: the bond sum is their sum over the sites.
+struct SiteBonds {
+    const std::int8_t* spins;
+    int L;
+
+    RNGVET_HD std::int64_t operator()(std::uint32_t i) const
+    {
+        const int y = static_cast<int>(i) / L, x = static_cast<int>(i) - y * L;
+        const int right = y * L + (x + 1 == L ? 0 : x + 1), down = (y + 1 == L ? 0 : y + 1) * L + x;
+        return spins[i] * (spins[right] + spins[down]);
+    }
+};
+
+// Waits for the device's work before its buffer is written again by fill_device (which
+// launches on a stream of its own). Nothing to wait for on the host systems.
+inline void wait_for_device()
+{
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+    const cudaError_t rc = cudaDeviceSynchronize();
+    if (rc != cudaSuccess)
+        throw std::runtime_error(std::string("ising on CUDA: ") + cudaGetErrorString(rc));
+#endif
+}
+
+// The replica `run` on the words of `in`; nullopt, with nothing read, where `in` cannot write
+// device memory. Throws what the system throws (std::bad_alloc when its memory is short) and
+// std::runtime_error when a fill fails after the first.
+inline std::optional<DeviceMetropolisResult> metropolis_chain(
+    native::Numbers& in, const DeviceMetropolis& run, std::size_t max_words = chunk_words)
+{
+    if (!in.fill_device(nullptr, 0)) return std::nullopt;
+    const Checkerboard board{ run.L };
+    const std::size_t n = static_cast<std::size_t>(run.L) * static_cast<std::size_t>(run.L);
+    const std::uint64_t block = run.sweep_numbers;
+    const std::uint64_t sweeps = run.thermalisation + run.measured;
+    const std::uint64_t per_fill
+        = std::max<std::uint64_t>(1, std::min<std::uint64_t>(max_words / block, sweeps));
+
+    thrust::device_vector<Word> words(static_cast<std::size_t>(per_fill * block));
+    thrust::device_vector<std::int8_t> spins(n, std::int8_t(1));
+    thrust::device_vector<std::uint32_t> number_of(run.number_of.begin(), run.number_of.end());
+    Update update{ thrust::raw_pointer_cast(spins.data()), nullptr,
+        run.number_of.empty() ? nullptr : thrust::raw_pointer_cast(number_of.data()), board, 0, 0,
+        1.0 / static_cast<double>(std::uint64_t(1) << in.bits()),
+        { run.table[0], run.table[1], run.table[2] } };
+
+    DeviceMetropolisResult result;
+    // The bond sum, counted from the spins when measuring starts (the host chain keeps it by its
+    // changes, equal to the count), then kept by the measured sweeps' changes.
+    std::int64_t bond_sum = 0;
+    const thrust::counting_iterator<std::uint32_t> k(0);
+    for (std::uint64_t done = 0; done < sweeps;) {
+        const std::uint64_t count = std::min(per_fill, sweeps - done);
+        wait_for_device();
+        if (!in.fill_device(thrust::raw_pointer_cast(words.data()), count * block)) {
+            if (done == 0) return std::nullopt;
+            throw std::runtime_error("ising: the stream stopped writing its numbers into device "
+                                     "memory in the middle of a replica");
+        }
+        for (std::uint64_t s = 0; s < count; ++s) {
+            const bool measured = done + s >= run.thermalisation;
+            if (done + s == run.thermalisation)
+                bond_sum = thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
+                    SiteBonds{ update.spins, run.L }, std::int64_t(0),
+                    thrust::plus<std::int64_t>());
+            update.words = thrust::raw_pointer_cast(words.data()) + s * block;
+            for (int c = 0; c < 2; ++c) {
+                update.colour = c;
+                update.first = c == 0 ? 0 : static_cast<std::uint32_t>(board.sites(0));
+                const std::uint32_t sites = static_cast<std::uint32_t>(board.sites(c));
+                if (!measured) {
+                    thrust::for_each(k, k + sites, update);
+                    continue;
+                }
+                const Tally t
+                    = thrust::transform_reduce(k, k + sites, update, Tally{ 0, 0 }, AddTally{});
+                result.flips += static_cast<std::uint64_t>(t.flips);
+                bond_sum += t.change;
+            }
+            if (!measured) continue;
+            ++result.measured;
+            if (run.bond_sum) run.bond_sum(bond_sum);
+        }
+        done += count;
+    }
+    // The bond sum kept by the measured passes against the spins' count: tallies that do not
+    // match the flips made (a neighbour read while it was updated) would part them.
+    if (run.measured > 0
+        && bond_sum
+            != thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
+                SiteBonds{ update.spins, run.L }, std::int64_t(0), thrust::plus<std::int64_t>()))
+        throw std::runtime_error(
+            "ising: the device chain's bond sum differs from its spins' count");
+    wait_for_device();
+    return result;
+}
+
+} // namespace rngvet::lattice::device_chain

@@ -1,0 +1,33 @@
+// ising_device.hpp on CUDA: ising_device_chain.hpp's algorithm compiled by nvcc for Thrust's
+// CUDA system, with the native device parts' options (--fmad=false; the chain's only floating
+// operation, word * 2^-bits, is exact anyway).
+//
+// As the native engine's device parts (batteries/native/device_calls.cuh): memory is taken on the
+// calling thread's current device, the stream's own; where it or the device is not to be had
+// before a word was read, the replica runs on the host; once words were read, a failure is an
+// error.
+#include "batteries/lattice/ising_device.hpp"
+#include "batteries/lattice/ising_device_chain.hpp"
+#include "batteries/native/device_calls.cuh"
+
+namespace rngvet::lattice {
+
+namespace {
+
+// Smaller lattices stay on the host, nothing read: a sweep on the device costs a few launches
+// and, measured, two synchronisations (tens of microseconds in all), more than the host chain's
+// sweep of a small lattice (about 3e7 sites a second on a core). A choice, not a limit: both
+// paths give the same statistics.
+constexpr long long smallest_device_lattice = 4096; // L = 64
+
+} // namespace
+
+std::optional<DeviceMetropolisResult> device_metropolis(
+    native::Numbers& in, const DeviceMetropolis& run)
+{
+    if (static_cast<long long>(run.L) * run.L < smallest_device_lattice) return std::nullopt;
+    return native::device_calls::on_device(
+        in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run); });
+}
+
+} // namespace rngvet::lattice

@@ -1,0 +1,307 @@
+// The ising battery's Metropolis chain on the device, checked without a GPU:
+// ising_device_chain.hpp's algorithm is compiled here by g++ for Thrust's OpenMP system and
+// stands in for ising_device.hpp's function (this executable defines it, so the lattice library
+// calls this one instead of the CUDA build's or the one of a build without CUDA), and each
+// replica is run twice on the same words: on a host stream (the host chain, which test_lattice
+// holds equal to its plain statement) and on a stream that writes its words into the system's
+// memory (the device path). Every stored statistic must be equal as bits, the same numbers
+// consumed, the streams left at the same place, and the device path taken where its plan applies.
+//
+// The device side reads a few sweeps at a time (max_words below), so replicas span many fills.
+#include "batteries/catalogue.hpp"
+#include "batteries/lattice/ising.hpp"
+#include "batteries/lattice/ising_battery.hpp"
+#include "batteries/lattice/ising_device.hpp"
+#include "batteries/lattice/ising_device_chain.hpp"
+#include "batteries/lattice/metropolis.hpp"
+#include "batteries/native/source.hpp"
+#include "batteries/testu01_gen.hpp"
+#include "generators/configuration.hpp"
+#include "generators/r250.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
+    "test_lattice_device runs the device chain on Thrust's OpenMP system");
+
+namespace {
+// Words the device side holds at a time (set by each case; whole sweeps, at least one).
+std::size_t device_words = 1000;
+// Calls of the device function that ran the chain.
+long device_runs = 0;
+} // namespace
+
+namespace rngvet::lattice {
+
+std::optional<DeviceMetropolisResult> device_metropolis(
+    native::Numbers& in, const DeviceMetropolis& run)
+{
+    auto r = device_chain::metropolis_chain(in, run, device_words);
+    if (r) ++device_runs;
+    return r;
+}
+
+} // namespace rngvet::lattice
+
+namespace {
+
+using rngvet::lattice::IsingAlgorithm;
+using rngvet::lattice::IsingRunConfig;
+using rngvet::lattice::ReplicaResult;
+
+std::unique_ptr<rngvet::Stream> make_generator(
+    const std::string& generator, const std::string& seed)
+{
+    rngvet::ConfigurationText t;
+    t.generator = generator;
+    t.seed = seed;
+    return rngvet::make_stream(rngvet::resolve_configuration(t));
+}
+
+// A stream whose fill_device writes host memory, the "device" memory of Thrust's OpenMP system
+// (nullptr: the words are skipped); `on` false: it has no device, as a stream on the host.
+class HostSystemStream : public rngvet::Stream {
+public:
+    HostSystemStream(std::unique_ptr<rngvet::Stream> inner, bool on)
+        : inner_(std::move(inner))
+        , on_(on)
+    {
+    }
+    int bits() const override { return inner_->bits(); }
+    void fill(std::uint64_t* out, std::size_t n) override { inner_->fill(out, n); }
+    bool fill_device(void* out, std::size_t n, rngvet::DeviceFormat format) override
+    {
+        if (!on_ || format != rngvet::DeviceFormat::u64) return false;
+        if (out == nullptr)
+            inner_->discard(n);
+        else
+            inner_->fill(static_cast<std::uint64_t*>(out), n);
+        if (n > 0) ++fills;
+        return true;
+    }
+    std::string name() const override { return inner_->name(); }
+    long fills = 0;
+
+private:
+    std::unique_ptr<rngvet::Stream> inner_;
+    bool on_;
+};
+
+bool same_bits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Every stored field of two replicas but the times, as bits.
+void expect_same(const ReplicaResult& a, const ReplicaResult& b, const std::string& what)
+{
+    EXPECT_TRUE(same_bits(a.energy, b.energy)) << what << " " << a.energy << " " << b.energy;
+    EXPECT_TRUE(same_bits(a.energy_error, b.energy_error)) << what;
+    EXPECT_TRUE(same_bits(a.specific_heat, b.specific_heat)) << what;
+    EXPECT_TRUE(same_bits(a.specific_heat_error, b.specific_heat_error)) << what;
+    EXPECT_TRUE(same_bits(a.naive_energy_error, b.naive_energy_error)) << what;
+    EXPECT_TRUE(same_bits(a.energy_tau, b.energy_tau)) << what;
+    ASSERT_EQ(a.binning.size(), b.binning.size()) << what;
+    for (std::size_t k = 0; k < a.binning.size(); ++k) {
+        EXPECT_EQ(a.binning[k].bin_size, b.binning[k].bin_size) << what;
+        EXPECT_EQ(a.binning[k].bins, b.binning[k].bins) << what;
+        EXPECT_TRUE(same_bits(a.binning[k].energy_error, b.binning[k].energy_error)) << what;
+    }
+    EXPECT_EQ(a.flips, b.flips) << what;
+    EXPECT_EQ(a.numbers, b.numbers) << what;
+}
+
+struct Source {
+    const char* generator;
+    const char* seed;
+};
+const Source sources[] = { { "ranmar48", "1802,9373" }, { "ranmar48", "17,4242" },
+    { "mt19937", "5489" }, { "mt19937", "271828" } };
+
+IsingRunConfig metropolis(int L, double K, int lanes, std::uint64_t therm, std::uint64_t steps)
+{
+    IsingRunConfig c;
+    c.L = L;
+    c.K = K;
+    c.algorithm = IsingAlgorithm::metropolis;
+    c.thermalisation_steps = therm;
+    c.measurement_steps = steps;
+    c.lanes = lanes;
+    return c;
+}
+
+// One replica on the host and on the "device" from the same seed; `device` says whether the
+// device path is expected.
+void compare(const IsingRunConfig& config, const Source& source, bool device)
+{
+    const std::string what = std::string(source.generator) + "/" + source.seed + " L "
+        + std::to_string(config.L) + " K " + std::to_string(config.K) + " lanes "
+        + std::to_string(config.lanes);
+    HostSystemStream host(make_generator(source.generator, source.seed), false);
+    HostSystemStream dev(make_generator(source.generator, source.seed), true);
+    const long runs = device_runs;
+    const ReplicaResult a = rngvet::lattice::run_ising_replica(config, host);
+    const ReplicaResult b = rngvet::lattice::run_ising_replica(config, dev);
+    EXPECT_EQ(device_runs - runs, device ? 1 : 0) << what;
+    EXPECT_EQ(dev.fills > 0, device) << what;
+    expect_same(a, b, what);
+    // The streams end at the same place (the host chain's blocks of 4096).
+    std::uint64_t x = 0, y = 0;
+    host.fill(&x, 1);
+    dev.fill(&y, 1);
+    EXPECT_EQ(x, y) << what;
+}
+
+TEST(IsingDevice, CheckerboardIsTheSweepOfIsingHpp)
+{
+    // ising.hpp: the black sites ((x + y) even) in row-major order, then the white ones; odd L
+    // included (the host chain allows it).
+    for (int L = 2; L <= 11; ++L) {
+        const rngvet::lattice::Checkerboard board{ L };
+        std::vector<int> stated, shared;
+        for (int parity = 0; parity < 2; ++parity)
+            for (int i = 0; i < L * L; ++i)
+                if ((i % L + i / L) % 2 == parity) stated.push_back(i);
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < board.sites(c); ++k)
+                shared.push_back(board.site(c, k));
+        EXPECT_EQ(stated, shared) << "L " << L;
+    }
+}
+
+TEST(IsingDevice, MetropolisReplicasEqualTheHostsAsBits)
+{
+    const double Kc = rngvet::lattice::critical_coupling();
+    for (int L : { 2, 4, 16, 64 })
+        for (double K : { 0.2, Kc, 0.7 })
+            for (const Source& s : sources) {
+                // Four seeds at K_c, two (ranmar48, mt19937) at the other couplings.
+                if (K != Kc && &s != &sources[0] && &s != &sources[2]) continue;
+                // A few sweeps per fill; one sweep for the large lattice.
+                device_words = static_cast<std::size_t>(3 * L * L + 5);
+                const std::uint64_t steps = 1024;
+                compare(metropolis(L, K, 1, L == 64 ? 20 : 64, steps), s, true);
+            }
+}
+
+TEST(IsingDevice, LanesWhereEachSweepTakesOneBlock)
+{
+    // M dividing N and M >= N: the device path; other M: the host chain, nothing read by the
+    // device.
+    struct Case {
+        int L, lanes;
+        bool device;
+    };
+    const Case cases[] = { { 4, 2, true }, { 4, 4, true }, { 4, 16, true }, { 4, 40, true },
+        { 4, 3, false }, { 16, 8, true }, { 16, 64, true }, { 16, 256, true }, { 16, 1000, true },
+        { 16, 7, false }, { 16, 96, false }, { 64, 128, true } };
+    for (const Case& c : cases)
+        for (const Source& s : { sources[0], sources[2] }) {
+            device_words = static_cast<std::size_t>(7 * c.L * c.L);
+            compare(metropolis(c.L, 0.44, c.lanes, 30, 1024), s, c.device);
+        }
+}
+
+TEST(IsingDevice, OtherAlgorithmsAndOddLStayOnTheHost)
+{
+    for (IsingAlgorithm a : { IsingAlgorithm::wolff, IsingAlgorithm::swendsen_wang }) {
+        IsingRunConfig c = metropolis(8, 0.44, 1, 10, 1024);
+        c.algorithm = a;
+        compare(c, sources[0], false);
+    }
+    // Odd L: no run takes it, on either path.
+    HostSystemStream dev(make_generator("mt19937", "1"), true);
+    EXPECT_THROW(rngvet::lattice::run_ising_replica(metropolis(3, 0.4, 1, 0, 1024), dev),
+        std::invalid_argument);
+    EXPECT_EQ(dev.fills, 0);
+}
+
+TEST(IsingDevice, AWrongDeviceChainIsSeen)
+{
+    // The test's teeth: the device chain with a fault (each sweep's numbers taken one place
+    // further on, the acceptance table of another K) must give other bond sums.
+    for (int fault = 0; fault < 2; ++fault) {
+        const IsingRunConfig config = metropolis(8, 0.44, 1, 0, 1024);
+        auto host_stream = make_generator("mt19937", "99");
+        rngvet::lattice::IsingChain chain(8, 0.44, IsingAlgorithm::metropolis, *host_stream);
+        HostSystemStream dev(make_generator("mt19937", "99"), true);
+        rngvet::TestU01Generator feed(dev, "x");
+        rngvet::native::Numbers in(feed);
+        rngvet::lattice::DeviceMetropolis run;
+        run.L = 8;
+        rngvet::lattice::metropolis_table(fault == 1 ? 0.45 : 0.44, run.table);
+        run.measured = config.measurement_steps;
+        run.sweep_numbers = 64;
+        if (fault == 0)
+            for (std::uint32_t q = 0; q < 64; ++q)
+                run.number_of.push_back((q + 1) % 64);
+        std::vector<std::int64_t> bond_sums;
+        run.bond_sum = [&bond_sums](std::int64_t b) { bond_sums.push_back(b); };
+        const auto r = rngvet::lattice::device_chain::metropolis_chain(in, run, 640);
+        ASSERT_TRUE(r.has_value());
+        ASSERT_EQ(bond_sums.size(), config.measurement_steps);
+        int differ = 0;
+        for (std::uint64_t s = 0; s < config.measurement_steps; ++s) {
+            chain.step();
+            differ += chain.lattice().bond_sum() != bond_sums[s];
+        }
+        EXPECT_GT(differ, 100) << "fault " << fault;
+    }
+}
+
+TEST(IsingDevice, BatteryReplicasOnTheFeedEqualTheHosts)
+{
+    // The battery's Metropolis test on a feed whose stream writes the "device": the replicas
+    // read exactly their numbers there, as GetU01 reads them on the host.
+    for (const char* name : { "ising(L=8,K=0.44,therm=40,steps=1024,reps=3)",
+             "ising(L=8,K=0.44,therm=40,steps=1024,reps=3,lanes=4)" }) {
+        const rngvet::BatteryCatalogue& b = rngvet::catalogue_for(name);
+        HostSystemStream host(make_generator("ranmar48", "1802,9373"), false);
+        HostSystemStream dev(make_generator("ranmar48", "1802,9373"), true);
+        rngvet::TestU01Generator host_feed(host, "host"), dev_feed(dev, "dev");
+        device_words = 5000;
+        const long runs = device_runs;
+        const auto a = rngvet::ising_replicas(host_feed.get(), b, 2);
+        const auto d = rngvet::ising_replicas(dev_feed.get(), b, 2);
+        EXPECT_EQ(device_runs - runs, 3);
+        ASSERT_EQ(a.size(), d.size());
+        for (std::size_t k = 0; k < a.size(); ++k)
+            expect_same(a[k], d[k], "battery replica " + std::to_string(k));
+        EXPECT_EQ(host_feed.consumed(), dev_feed.consumed());
+        EXPECT_EQ(dev_feed.consumed(), 3u * (40 + 1024) * 64);
+    }
+}
+
+TEST(IsingDevice, RunsDoNotDependOnTheThreadCount)
+{
+    // Replicas run on native::threads() threads, each on its own stream.
+    IsingRunConfig c = metropolis(16, 0.44, 1, 50, 1024);
+    for (IsingAlgorithm a :
+        { IsingAlgorithm::wolff, IsingAlgorithm::swendsen_wang, IsingAlgorithm::metropolis }) {
+        c.algorithm = a;
+        std::vector<rngvet::lattice::IsingRunResult> results;
+        for (int threads : { 1, 4 }) {
+            rngvet::native::set_threads(threads);
+            std::vector<std::unique_ptr<rngvet::Stream>> own;
+            std::vector<rngvet::Stream*> raw;
+            for (int k = 0; k < 6; ++k) {
+                own.push_back(std::make_unique<rngvet::R250Stream>(100 + k));
+                raw.push_back(own.back().get());
+            }
+            results.push_back(rngvet::lattice::run_ising(c, raw));
+        }
+        rngvet::native::set_threads(0);
+        for (std::size_t k = 0; k < 6; ++k)
+            expect_same(results[0].replicas[k], results[1].replicas[k],
+                to_string(a) + " replica " + std::to_string(k));
+        EXPECT_TRUE(same_bits(results[0].energy.estimate, results[1].energy.estimate));
+        EXPECT_TRUE(same_bits(results[0].energy.error, results[1].energy.error));
+    }
+}
+
+} // namespace
