@@ -87,6 +87,18 @@ std::vector<long> bit_reversal_sources(int m)
 constexpr int lane_count = 4;
 typedef double Lanes __attribute__((vector_size(lane_count * sizeof(double))));
 
+// v = x in every lane (v a double: v = x). A product by v is, lane by lane, the product by x; v
+// is set once before a loop, so that the loop does not broadcast x again at every use.
+inline void splat(double& v, double x)
+{
+    v = x;
+}
+static_assert(lane_count == 4, "splat writes four lanes");
+inline void splat(Lanes& v, double x)
+{
+    v = Lanes{ x, x, x, x };
+}
+
 // One stage of the transform (fftc.c's rstage) on x1, x2, x3, x4 = x + 0, n4, 2 n4, 3 n4,
 // indexed from 1; T is double or Lanes.
 template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2, T* x3, T* x4)
@@ -108,10 +120,12 @@ template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2
 
     is = 0;
     id = n2 * 2;
+    T root_half;
+    splat(root_half, .7071067811865475);
     do {
         for (long i2 = is + 1 + n8; i2 <= n; i2 += id) {
-            const T t1 = (x3[i2] + x4[i2]) * .7071067811865475;
-            const T t2 = (x3[i2] - x4[i2]) * .7071067811865475;
+            const T t1 = (x3[i2] + x4[i2]) * root_half;
+            const T t2 = (x3[i2] - x4[i2]) * root_half;
             x4[i2] = x2[i2] - t1;
             x3[i2] = -x2[i2] - t1;
             x2[i2] = x1[i2] - t2;
@@ -135,13 +149,18 @@ template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2
         is = 0;
         id = 2 * n2;
         const long jn = n4 - 2 * j + 2;
+        T vc1, vs1, vc3, vs3;
+        splat(vc1, cc1);
+        splat(vs1, ss1);
+        splat(vc3, cc3);
+        splat(vs3, ss3);
         do {
             for (long i1 = is + j; i1 <= n; i1 += id) {
                 const long i2 = i1 + jn;
-                T t1 = x3[i1] * cc1 + x3[i2] * ss1;
-                const T t2 = x3[i2] * cc1 - x3[i1] * ss1;
-                T t3 = x4[i1] * cc3 + x4[i2] * ss3;
-                T t4 = x4[i2] * cc3 - x4[i1] * ss3;
+                T t1 = x3[i1] * vc1 + x3[i2] * vs1;
+                const T t2 = x3[i2] * vc1 - x3[i1] * vs1;
+                T t3 = x4[i1] * vc3 + x4[i2] * vs3;
+                T t4 = x4[i2] * vc3 - x4[i1] * vs3;
                 const T t5 = t1 + t3;
                 t3 = t1 - t3;
                 t1 = t2 + t4;
@@ -188,6 +207,19 @@ template <class T> void split_radix_fft(T* x, int m)
         const long n4 = n2 / 4;
         split_radix_stage(n, n2, n4, x, x + n4, x + 2 * n4, x + 3 * n4);
     }
+}
+
+// split_radix_fft on four replications' lanes, built twice: for processors with AVX2 (a lane
+// vector in one register, each operation one instruction) and for any x86-64 (two halves); the
+// processor picks at load time. Either way each lane gets the same IEEE operations on doubles in
+// the same order (no contraction into fused multiply-adds: -ffp-contract=off, and AVX2 alone
+// does not enable FMA), so the results are equal as bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"), flatten))
+#endif
+void split_radix_fft_lanes(Lanes* x, int m)
+{
+    split_radix_fft(x, m);
 }
 
 } // namespace
@@ -281,7 +313,7 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
                 for (int lane = 0; lane < lane_count; ++lane)
                     x[p][lane] = sign[b[lane * bits]];
             }
-            split_radix_fft(x, t);
+            split_radix_fft_lanes(x, t);
             // A[i] A[i] + A[n - i] A[n - i], i = 1..n/4, A[i] = x[i + 1].
             for (long f = 1; f <= quarter; ++f) {
                 const Lanes v = x[f + 1] * x[f + 1] + x[n - f + 1] * x[n - f + 1];
