@@ -229,7 +229,6 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
     if (N < 1 || r < 0 || s < 1 || r + s > 32 || t < 2 || t > 26)
         throw std::invalid_argument(
             "fourier3: N and s must be positive, r >= 0, r + s <= 32, 2 <= t <= 26");
-    const unsigned long SBIT = 1UL << (s - 1);
     const long n = 1L << t;
     const long KALL = n / s + 1;
     const long bits = KALL * s; // written into res->Coef, the first n transformed
@@ -253,9 +252,16 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
         B[i] = 0.0;
 
     // Which bit (0-based) of a replication the bit-reversed array's x[p] holds, p = 1..n.
-    std::vector<long> source = bit_reversal_sources(t);
-    for (long p = 1; p <= n; ++p)
-        --source[static_cast<std::size_t>(p)];
+    // That bit is bit s - 1 - (i mod s) of the replication's number i / s (i the bit's place):
+    // number_of[p] and shift_of[p].
+    const std::vector<long> source = bit_reversal_sources(t);
+    std::vector<std::uint32_t> number_of(static_cast<std::size_t>(n) + 1),
+        shift_of(static_cast<std::size_t>(n) + 1);
+    for (long p = 1; p <= n; ++p) {
+        const long i = source[static_cast<std::size_t>(p)] - 1;
+        number_of[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(i / s);
+        shift_of[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(s - 1 - i % s);
+    }
 
     threads = std::max(1, threads);
     // Replications per chunk, a multiple of the lanes: their words and their squared moduli
@@ -267,10 +273,15 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
                 (std::size_t(1) << 21) / static_cast<std::size_t>(per_rep * lane_count)));
     std::vector<std::uint64_t> words(static_cast<std::size_t>(chunk * KALL));
     std::vector<double> squares(static_cast<std::size_t>(chunk * quarter));
-    std::vector<std::vector<Lanes>> arrays(
-        static_cast<std::size_t>(threads), std::vector<Lanes>(static_cast<std::size_t>(n) + 1));
-    std::vector<std::vector<unsigned char>> bit_values(static_cast<std::size_t>(threads),
-        std::vector<unsigned char>(static_cast<std::size_t>(lane_count * bits)));
+    // Each thread's array of n + 1 lane vectors, aligned on their size (the AVX2 build loads
+    // them whole; std::vector<Lanes> would align them on 16 bytes only, the attribute of Lanes
+    // being dropped in a template argument).
+    constexpr std::size_t lane_bytes = sizeof(Lanes);
+    std::vector<std::vector<unsigned char>> arrays(static_cast<std::size_t>(threads),
+        std::vector<unsigned char>((static_cast<std::size_t>(n) + 2) * lane_bytes));
+    // Each thread's StripB values of its lanes' replications, KALL a lane.
+    std::vector<std::vector<std::uint32_t>> numbers(static_cast<std::size_t>(threads),
+        std::vector<std::uint32_t>(static_cast<std::size_t>(lane_count * KALL)));
 
     for (long first = 0; first < N; first += chunk) {
         const long m = std::min(chunk, N - first);
@@ -282,36 +293,34 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
 #ifdef _OPENMP
             thread = omp_get_thread_num();
 #endif
-            Lanes* x = arrays[static_cast<std::size_t>(thread)].data();
-            unsigned char* bit = bit_values[static_cast<std::size_t>(thread)].data();
+            unsigned char* raw = arrays[static_cast<std::size_t>(thread)].data();
+            const std::size_t skew = reinterpret_cast<std::uintptr_t>(raw) % lane_bytes;
+            Lanes* x = reinterpret_cast<Lanes*>(raw + (skew == 0 ? 0 : lane_bytes - skew));
+            std::uint32_t* Z = numbers[static_cast<std::size_t>(thread)].data();
             for (int lane = 0; lane < lane_count; ++lane) {
-                unsigned char* lane_bit = bit + lane * bits;
+                std::uint32_t* lane_Z = Z + lane * KALL;
                 const long g = group * lane_count + lane;
                 if (g >= m) {
-                    // No replication in this lane: transformed and left unused.
-                    std::memset(lane_bit, 0, static_cast<std::size_t>(bits));
+                    // No replication in this lane (bits 0): transformed and left unused.
+                    std::fill(lane_Z, lane_Z + KALL, 0u);
                     continue;
                 }
                 const std::uint64_t* w = words.data() + g * KALL;
-                // Each number's s bits, from the most significant.
-                long i = 0;
-                for (long k = 0; k < KALL; ++k) {
-                    const unsigned long Z = in.strip_b(w[k], r, s);
-                    for (unsigned long jBit = SBIT; jBit != 0; jBit >>= 1)
-                        lane_bit[i++] = (jBit & Z) != 0;
-                }
+                for (long k = 0; k < KALL; ++k)
+                    lane_Z[k] = static_cast<std::uint32_t>(in.strip_b(w[k], r, s));
                 if (first + g == N - 1) {
                     // The bits past n, which sspectral_Fourier3 leaves in res->Coef.
                     for (long q = n; q < bits; ++q)
-                        res->Coef[q] = lane_bit[q] ? 1.0 : -1.0;
+                        res->Coef[q] = (lane_Z[q / s] >> (s - 1 - q % s)) & 1u ? 1.0 : -1.0;
                 }
             }
             // A[i]: 1 for bit 1, -1 for bit 0, in bit-reversed order.
             const double sign[2] = { -1.0, 1.0 };
             for (long p = 1; p <= n; ++p) {
-                const unsigned char* b = bit + source[static_cast<std::size_t>(p)];
+                const std::uint32_t* z = Z + number_of[static_cast<std::size_t>(p)];
+                const std::uint32_t shift = shift_of[static_cast<std::size_t>(p)];
                 for (int lane = 0; lane < lane_count; ++lane)
-                    x[p][lane] = sign[b[lane * bits]];
+                    x[p][lane] = sign[(z[lane * KALL] >> shift) & 1u];
             }
             split_radix_fft_lanes(x, t);
             // A[i] A[i] + A[n - i] A[n - i], i = 1..n/4, A[i] = x[i + 1].
