@@ -147,9 +147,10 @@ bool sorted_maxima(Numbers& in, long N, long n_long, int r, int t, const Done& d
 
     thrust::device_vector<Word> words(chunk * group);
     thrust::device_vector<double> values(n);
-    const device_counts::Group<device_counts::MaxCell> build{ thrust::raw_pointer_cast(
-                                                                  words.data()),
-        static_cast<Index>(group), device_counts::MaxCell{ device_counts::strip_d_for(in, r), t } };
+    const device_counts::MaxCell max_of{ device_counts::strip_d_for(in, r), t };
+    const device_counts::Group<device_counts::MaxCell> build{
+        thrust::raw_pointer_cast(words.data()), static_cast<Index>(group), max_of
+    };
     const thrust::counting_iterator<Index> index(0);
     std::vector<double> host(n);
     return device_counts::for_group_chunks(
