@@ -89,7 +89,7 @@ typedef double Lanes __attribute__((vector_size(lane_count * sizeof(double))));
 
 // v = x in every lane (v a double: v = x). A product by v is, lane by lane, the product by x; v
 // is set once before a loop, so that the loop does not broadcast x again at every use.
-inline void splat(double& v, double x)
+[[maybe_unused]] inline void splat(double& v, double x)
 {
     v = x;
 }
