@@ -10,14 +10,16 @@
 // obtained by running its exchanges on the indices). Every arithmetic step of the transform
 // (the length-two butterflies and each stage's L-shaped butterflies, with the rotation factors
 // computed recursively from sin and cos as fftc.c computes them) is fftc.c's, in its order. The
-// replications' transforms and squared moduli are computed on several threads, four
-// replications at a time in the lanes of a vector (each lane's operations are the scalar
-// ones, rounded alike: IEEE doubles, no contraction); their sums over
+// replications' transforms and squared moduli are computed on several threads (the next chunk
+// of numbers read meanwhile), four replications at a time in the lanes of a vector (each lane's
+// operations are the scalar ones, rounded alike: IEEE doubles, no contraction; on processors
+// with AVX2 a vector is one register); their sums over
 // the replications are taken in replication order, as sspectral_Fourier3 takes them, and the
 // standardization and the goodness-of-fit tests come from the same operations and TestU01's
 // own functions (statcoll, gofw).
 #include "spectral.hpp"
 
+#include "crew.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -31,10 +33,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 extern "C" {
 #include <testu01/gofw.h>
@@ -283,16 +281,16 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
     std::vector<std::vector<std::uint32_t>> numbers(static_cast<std::size_t>(threads),
         std::vector<std::uint32_t>(static_cast<std::size_t>(lane_count * KALL)));
 
+    // The chunks' words in two buffers: while the helpers transform one chunk, the calling
+    // thread (the stream's own) reads the next, then joins them (crew.hpp).
+    std::vector<std::uint64_t> next_words(N > chunk ? words.size() : 0);
+    Crew crew(threads - 1);
+    long m = std::min(chunk, N);
+    in.read(words.data(), static_cast<std::size_t>(m * KALL));
     for (long first = 0; first < N; first += chunk) {
-        const long m = std::min(chunk, N - first);
-        in.read(words.data(), static_cast<std::size_t>(m * KALL));
+        const long next_m = std::min(chunk, N - first - m);
         const long groups = (m + lane_count - 1) / lane_count;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && groups > 1)
-        for (long group = 0; group < groups; ++group) {
-            int thread = 0;
-#ifdef _OPENMP
-            thread = omp_get_thread_num();
-#endif
+        const auto transform = [&](long group, int thread) {
             unsigned char* raw = arrays[static_cast<std::size_t>(thread)].data();
             const std::size_t skew = reinterpret_cast<std::uintptr_t>(raw) % lane_bytes;
             Lanes* x = reinterpret_cast<Lanes*>(raw + (skew == 0 ? 0 : lane_bytes - skew));
@@ -339,12 +337,17 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
                         res->Coef[q] = x[q + 1][lane];
                 }
             }
-        }
+        };
+        crew.run(groups, transform, [&] {
+            if (next_m > 0) in.read(next_words.data(), static_cast<std::size_t>(next_m * KALL));
+        });
         for (long g = 0; g < m; ++g) {
             const double* sq = squares.data() + g * quarter - 1;
             for (long f = 1; f <= quarter; ++f)
                 B[f] += sq[f];
         }
+        words.swap(next_words);
+        m = next_m;
     }
 
     for (long i = 1; i <= quarter; ++i)
