@@ -277,7 +277,8 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
     constexpr std::size_t lane_bytes = sizeof(Lanes);
     std::vector<std::vector<unsigned char>> arrays(static_cast<std::size_t>(threads),
         std::vector<unsigned char>((static_cast<std::size_t>(n) + 2) * lane_bytes));
-    // Each thread's StripB values of its lanes' replications, KALL a lane.
+    // Each thread's StripB values of its lanes' replications, interleaved: number k of lane l at
+    // k lane_count + l, so that a place's four bits are read together.
     std::vector<std::vector<std::uint32_t>> numbers(static_cast<std::size_t>(threads),
         std::vector<std::uint32_t>(static_cast<std::size_t>(lane_count * KALL)));
 
@@ -296,29 +297,35 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
             Lanes* x = reinterpret_cast<Lanes*>(raw + (skew == 0 ? 0 : lane_bytes - skew));
             std::uint32_t* Z = numbers[static_cast<std::size_t>(thread)].data();
             for (int lane = 0; lane < lane_count; ++lane) {
-                std::uint32_t* lane_Z = Z + lane * KALL;
+                std::uint32_t* lane_Z = Z + lane;
                 const long g = group * lane_count + lane;
                 if (g >= m) {
                     // No replication in this lane (bits 0): transformed and left unused.
-                    std::fill(lane_Z, lane_Z + KALL, 0u);
+                    for (long k = 0; k < KALL; ++k)
+                        lane_Z[k * lane_count] = 0;
                     continue;
                 }
                 const std::uint64_t* w = words.data() + g * KALL;
                 for (long k = 0; k < KALL; ++k)
-                    lane_Z[k] = static_cast<std::uint32_t>(in.strip_b(w[k], r, s));
+                    lane_Z[k * lane_count] = static_cast<std::uint32_t>(in.strip_b(w[k], r, s));
                 if (first + g == N - 1) {
                     // The bits past n, which sspectral_Fourier3 leaves in res->Coef.
                     for (long q = n; q < bits; ++q)
-                        res->Coef[q] = (lane_Z[q / s] >> (s - 1 - q % s)) & 1u ? 1.0 : -1.0;
+                        res->Coef[q]
+                            = (lane_Z[q / s * lane_count] >> (s - 1 - q % s)) & 1u ? 1.0 : -1.0;
                 }
             }
-            // A[i]: 1 for bit 1, -1 for bit 0, in bit-reversed order.
-            const double sign[2] = { -1.0, 1.0 };
+            // A[i]: 1 for bit 1, -1 for bit 0 (2 bit - 1, converted exactly), in bit-reversed
+            // order.
             for (long p = 1; p <= n; ++p) {
-                const std::uint32_t* z = Z + number_of[static_cast<std::size_t>(p)];
+                const std::uint32_t* z = Z
+                    + static_cast<std::size_t>(number_of[static_cast<std::size_t>(p)]) * lane_count;
                 const std::uint32_t shift = shift_of[static_cast<std::size_t>(p)];
+                Lanes v;
                 for (int lane = 0; lane < lane_count; ++lane)
-                    x[p][lane] = sign[(z[lane * KALL] >> shift) & 1u];
+                    v[lane]
+                        = static_cast<double>(static_cast<int>((z[lane] >> shift) & 1u) * 2 - 1);
+                x[p] = v;
             }
             split_radix_fft_lanes(x, t);
             // A[i] A[i] + A[n - i] A[n - i], i = 1..n/4, A[i] = x[i + 1].
