@@ -13,6 +13,7 @@
 #include "batteries/native/device.hpp"
 #include "batteries/native/device_counts.hpp"
 #include "batteries/native/device_matrix.hpp"
+#include "batteries/native/device_tables.hpp"
 #include "batteries/native/gap.hpp"
 #include "batteries/native/max_oft.hpp"
 #include "batteries/native/sknuth_order.hpp"
@@ -80,6 +81,13 @@ bool device_maxima(Numbers& in, long N, long n, int r, int t, const GroupValuesD
 {
     return device::group_values(
         in, N, n, t, device::MaxCell{ device::strip_d_for(in, r), t }, done, std::size_t(1) << 16);
+}
+
+// MaxOft's sorted maxima (device_tables.hpp) are test_native_device_tables's: here MaxOft takes
+// device_maxima's, in stream order.
+bool device_sorted_maxima(Numbers&, long, long, int, int, const SortedValuesDone&)
+{
+    return false;
 }
 
 bool device_products(Numbers& in, long N, long n, int r, int t, const GroupValuesDone& done)

@@ -135,6 +135,9 @@ std::vector<Case> cases()
         // Several chunks of replications (128 at a time for t = 14, s = 1), the last one
         // partial and not a whole number of vector lanes.
         out.push_back({ "chunks_N301_s1", g, 301, 14, 2, 1 });
+        // BigCrush's s = 3 over two chunks (380 replications at a time): the second read while
+        // the first is transformed.
+        out.push_back({ "chunks_N401_s3", g, 401, 14, 0, 3 });
         // One replication, one bit per number, all 32 bits.
         out.push_back({ "N1_s1", g, 1, 12, 31, 1 });
         out.push_back({ "N2_s32", g, 2, 13, 0, 32 });

@@ -20,6 +20,7 @@
 #include "active_tests.hpp"
 #include "crew.hpp"
 #include "device.hpp"
+#include "device_tables.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -172,6 +173,26 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
     const StripKey key(in, r);
 
+    // One replication whose values are sorted[1..n] in increasing order: the classes (a
+    // non-decreasing function of the values: each class's values are consecutive there), the
+    // chi-square and the Anderson-Darling statistic.
+    auto sorted_replication = [&] {
+        std::fill(count.begin(), count.end(), 0);
+        const double* s = sorted.data() + 1;
+        for (long g = 0; g < n; ++g) {
+            const int i = static_cast<int>(s[g] * dReal);
+            if (i < 0 || i >= d) throw std::runtime_error("max_oft: class index out of range");
+            ++count[static_cast<std::size_t>(i)];
+        }
+        for (int j = 0; j < d; ++j)
+            Chi->Count[j] = count[static_cast<std::size_t>(j)];
+        const double X2 = gofs_Chi2Equal(NbExp, Chi->Count, 0, d - 1);
+        statcoll_AddObs(Chi->sVal1, X2);
+        active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
+        if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
+        statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
+    };
+
     double* u = U.data() + 1;
     // One replication, once u[0, n) holds pow (MaxU, tReal) of its groups: the classes, the
     // chi-square and the Anderson-Darling statistic.
@@ -212,14 +233,36 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
         if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
         statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
     };
-    // On the device the stream runs on, where it is a CUDA one: the maxima of each replication.
-    const bool on_device = device_maxima(in, N, n, r, t, [&](long, const double* maxima) {
-        first_max = maxima[0];
+    // On the device the stream runs on, where it is a CUDA one: the maxima of each replication,
+    // sorted there (device_tables.hpp). pow (x, t) is increasing in x, but glibc's pow is not
+    // known to be monotone to the last bit: any pair of its values out of order is put back in
+    // order here (an insertion), so that the values are sorted as the CPU path sorts them.
+    const bool on_device_sorted
+        = device_sorted_maxima(in, N, n, r, t, [&](long, const double* maxima) {
+              first_max = maxima[0]; // the group's own where n = 1
+              double* s = sorted.data() + 1;
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-        for (long g = 0; g < n; ++g)
-            u[g] = std::pow(maxima[g], tReal);
-        replication();
-    });
+              for (long g = 0; g < n; ++g)
+                  s[g] = std::pow(maxima[g], tReal);
+              for (long g = 1; g < n; ++g) {
+                  if (!(s[g] < s[g - 1])) continue;
+                  const double x = s[g];
+                  long h = g;
+                  for (; h > 0 && x < s[h - 1]; --h)
+                      s[h] = s[h - 1];
+                  s[h] = x;
+              }
+              sorted_replication();
+          });
+    // Else the maxima in stream order, sorted here.
+    const bool on_device
+        = on_device_sorted || device_maxima(in, N, n, r, t, [&](long, const double* maxima) {
+              first_max = maxima[0];
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+              for (long g = 0; g < n; ++g)
+                  u[g] = std::pow(maxima[g], tReal);
+              replication();
+          });
     for (long Seq = 1; Seq <= N && !on_device; ++Seq) {
         for_groups(in, n, t, threads, [&](const std::uint64_t* v, long g, int) {
             std::uint64_t any = 0, max_key = 0;

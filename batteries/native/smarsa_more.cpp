@@ -29,6 +29,7 @@
 // per thread; the rest is TestU01's.
 #include "smarsa_more.hpp"
 
+#include "device_tables.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -510,10 +511,18 @@ void savir2(Numbers& in, sres_Chi2* res, long N, long n, int r, long m, int t, i
     std::vector<std::uint64_t> words(static_cast<std::size_t>(std::min(chunk, n)) * tt);
     std::vector<std::vector<long>> hist(
         static_cast<std::size_t>(threads), std::vector<long>(static_cast<std::size_t>(msup) + 1));
+    // On the device the stream runs on, where it is a CUDA one: every replication's histogram.
+    const auto on_device = device_savir2_histograms(in, N, n, r, m, t, msup);
     for (long Seq = 1; Seq <= N; ++Seq) {
         for (std::vector<long>& h : hist)
             std::fill(h.begin(), h.end(), 0);
-        for (long done = 0; done < n;) {
+        if (on_device) {
+            const std::vector<std::uint64_t>& row = (*on_device)[static_cast<std::size_t>(Seq - 1)];
+            for (long I = 1; I <= msup; ++I)
+                hist[0][static_cast<std::size_t>(I)]
+                    = static_cast<long>(row[static_cast<std::size_t>(I)]);
+        }
+        for (long done = 0; done < n && !on_device;) {
             const long g = std::min(chunk, n - done);
             in.read(words.data(), static_cast<std::size_t>(g) * tt);
             const int team = g * t >= parallel_min ? threads : 1;
@@ -602,9 +611,23 @@ void gcd(Numbers& in, smarsa_Res2* res, long N, long n, int r, int s, int thread
     std::vector<std::uint64_t> words(static_cast<std::size_t>(std::min(chunk, n)) * 2);
     const unsigned long high = static_cast<unsigned long>(jmax);
 
+    // On the device the stream runs on, where it is a CUDA one: every replication's GCDs and
+    // steps, one table (device_tables.hpp), spread here into the first thread's counts.
+    const auto on_device = device_gcd_tables(in, N, n, r, s, jmax, gcd_kmax);
     for (long Seq = 1; Seq <= N; ++Seq) {
         std::fill(hist.begin(), hist.end(), 0);
-        for (long left = n; left > 0;) {
+        if (on_device) {
+            const std::vector<std::uint64_t>& row = (*on_device)[static_cast<std::size_t>(Seq - 1)];
+            long* h = hist.data();
+            long* steps = h + gcd_classes;
+            for (std::size_t u = 0; u < gcd_classes; ++u)
+                for (std::size_t k = 0; k < iter_classes; ++k) {
+                    const long c = static_cast<long>(row[1 + u * iter_classes + k]);
+                    h[u] += c;
+                    steps[k] += c;
+                }
+        }
+        for (long left = n; left > 0 && !on_device;) {
             const long p = std::min(chunk, left);
             in.read(words.data(), static_cast<std::size_t>(p) * 2);
             const int team = p >= parallel_min ? threads : 1;

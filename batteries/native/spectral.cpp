@@ -10,14 +10,16 @@
 // obtained by running its exchanges on the indices). Every arithmetic step of the transform
 // (the length-two butterflies and each stage's L-shaped butterflies, with the rotation factors
 // computed recursively from sin and cos as fftc.c computes them) is fftc.c's, in its order. The
-// replications' transforms and squared moduli are computed on several threads, four
-// replications at a time in the lanes of a vector (each lane's operations are the scalar
-// ones, rounded alike: IEEE doubles, no contraction); their sums over
+// replications' transforms and squared moduli are computed on several threads (the next chunk
+// of numbers read meanwhile), four replications at a time in the lanes of a vector (each lane's
+// operations are the scalar ones, rounded alike: IEEE doubles, no contraction; on processors
+// with AVX2 a vector is one register); their sums over
 // the replications are taken in replication order, as sspectral_Fourier3 takes them, and the
 // standardization and the goodness-of-fit tests come from the same operations and TestU01's
 // own functions (statcoll, gofw).
 #include "spectral.hpp"
 
+#include "crew.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -31,10 +33,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 extern "C" {
 #include <testu01/gofw.h>
@@ -87,6 +85,18 @@ std::vector<long> bit_reversal_sources(int m)
 constexpr int lane_count = 4;
 typedef double Lanes __attribute__((vector_size(lane_count * sizeof(double))));
 
+// v = x in every lane (v a double: v = x). A product by v is, lane by lane, the product by x; v
+// is set once before a loop, so that the loop does not broadcast x again at every use.
+[[maybe_unused]] inline void splat(double& v, double x)
+{
+    v = x;
+}
+static_assert(lane_count == 4, "splat writes four lanes");
+inline void splat(Lanes& v, double x)
+{
+    v = Lanes{ x, x, x, x };
+}
+
 // One stage of the transform (fftc.c's rstage) on x1, x2, x3, x4 = x + 0, n4, 2 n4, 3 n4,
 // indexed from 1; T is double or Lanes.
 template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2, T* x3, T* x4)
@@ -108,10 +118,12 @@ template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2
 
     is = 0;
     id = n2 * 2;
+    T root_half;
+    splat(root_half, .7071067811865475);
     do {
         for (long i2 = is + 1 + n8; i2 <= n; i2 += id) {
-            const T t1 = (x3[i2] + x4[i2]) * .7071067811865475;
-            const T t2 = (x3[i2] - x4[i2]) * .7071067811865475;
+            const T t1 = (x3[i2] + x4[i2]) * root_half;
+            const T t2 = (x3[i2] - x4[i2]) * root_half;
             x4[i2] = x2[i2] - t1;
             x3[i2] = -x2[i2] - t1;
             x2[i2] = x1[i2] - t2;
@@ -135,13 +147,18 @@ template <class T> void split_radix_stage(long n, long n2, long n4, T* x1, T* x2
         is = 0;
         id = 2 * n2;
         const long jn = n4 - 2 * j + 2;
+        T vc1, vs1, vc3, vs3;
+        splat(vc1, cc1);
+        splat(vs1, ss1);
+        splat(vc3, cc3);
+        splat(vs3, ss3);
         do {
             for (long i1 = is + j; i1 <= n; i1 += id) {
                 const long i2 = i1 + jn;
-                T t1 = x3[i1] * cc1 + x3[i2] * ss1;
-                const T t2 = x3[i2] * cc1 - x3[i1] * ss1;
-                T t3 = x4[i1] * cc3 + x4[i2] * ss3;
-                T t4 = x4[i2] * cc3 - x4[i1] * ss3;
+                T t1 = x3[i1] * vc1 + x3[i2] * vs1;
+                const T t2 = x3[i2] * vc1 - x3[i1] * vs1;
+                T t3 = x4[i1] * vc3 + x4[i2] * vs3;
+                T t4 = x4[i2] * vc3 - x4[i1] * vs3;
                 const T t5 = t1 + t3;
                 t3 = t1 - t3;
                 t1 = t2 + t4;
@@ -190,6 +207,19 @@ template <class T> void split_radix_fft(T* x, int m)
     }
 }
 
+// split_radix_fft on four replications' lanes, built twice: for processors with AVX2 (a lane
+// vector in one register, each operation one instruction) and for any x86-64 (two halves); the
+// processor picks at load time. Either way each lane gets the same IEEE operations on doubles in
+// the same order (no contraction into fused multiply-adds: -ffp-contract=off, and AVX2 alone
+// does not enable FMA), so the results are equal as bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"), flatten))
+#endif
+void split_radix_fft_lanes(Lanes* x, int m)
+{
+    split_radix_fft(x, m);
+}
+
 } // namespace
 
 void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int threads)
@@ -197,7 +227,6 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
     if (N < 1 || r < 0 || s < 1 || r + s > 32 || t < 2 || t > 26)
         throw std::invalid_argument(
             "fourier3: N and s must be positive, r >= 0, r + s <= 32, 2 <= t <= 26");
-    const unsigned long SBIT = 1UL << (s - 1);
     const long n = 1L << t;
     const long KALL = n / s + 1;
     const long bits = KALL * s; // written into res->Coef, the first n transformed
@@ -221,9 +250,16 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
         B[i] = 0.0;
 
     // Which bit (0-based) of a replication the bit-reversed array's x[p] holds, p = 1..n.
-    std::vector<long> source = bit_reversal_sources(t);
-    for (long p = 1; p <= n; ++p)
-        --source[static_cast<std::size_t>(p)];
+    // That bit is bit s - 1 - (i mod s) of the replication's number i / s (i the bit's place):
+    // number_of[p] and shift_of[p].
+    const std::vector<long> source = bit_reversal_sources(t);
+    std::vector<std::uint32_t> number_of(static_cast<std::size_t>(n) + 1),
+        shift_of(static_cast<std::size_t>(n) + 1);
+    for (long p = 1; p <= n; ++p) {
+        const long i = source[static_cast<std::size_t>(p)] - 1;
+        number_of[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(i / s);
+        shift_of[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(s - 1 - i % s);
+    }
 
     threads = std::max(1, threads);
     // Replications per chunk, a multiple of the lanes: their words and their squared moduli
@@ -235,53 +271,63 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
                 (std::size_t(1) << 21) / static_cast<std::size_t>(per_rep * lane_count)));
     std::vector<std::uint64_t> words(static_cast<std::size_t>(chunk * KALL));
     std::vector<double> squares(static_cast<std::size_t>(chunk * quarter));
-    std::vector<std::vector<Lanes>> arrays(
-        static_cast<std::size_t>(threads), std::vector<Lanes>(static_cast<std::size_t>(n) + 1));
-    std::vector<std::vector<unsigned char>> bit_values(static_cast<std::size_t>(threads),
-        std::vector<unsigned char>(static_cast<std::size_t>(lane_count * bits)));
+    // Each thread's array of n + 1 lane vectors, aligned on their size (the AVX2 build loads
+    // them whole; std::vector<Lanes> would align them on 16 bytes only, the attribute of Lanes
+    // being dropped in a template argument).
+    constexpr std::size_t lane_bytes = sizeof(Lanes);
+    std::vector<std::vector<unsigned char>> arrays(static_cast<std::size_t>(threads),
+        std::vector<unsigned char>((static_cast<std::size_t>(n) + 2) * lane_bytes));
+    // Each thread's StripB values of its lanes' replications, interleaved: number k of lane l at
+    // k lane_count + l, so that a place's four bits are read together.
+    std::vector<std::vector<std::uint32_t>> numbers(static_cast<std::size_t>(threads),
+        std::vector<std::uint32_t>(static_cast<std::size_t>(lane_count * KALL)));
 
+    // The chunks' words in two buffers: while the helpers transform one chunk, the calling
+    // thread (the stream's own) reads the next, then joins them (crew.hpp).
+    std::vector<std::uint64_t> next_words(N > chunk ? words.size() : 0);
+    Crew crew(threads - 1);
+    long m = std::min(chunk, N);
+    in.read(words.data(), static_cast<std::size_t>(m * KALL));
     for (long first = 0; first < N; first += chunk) {
-        const long m = std::min(chunk, N - first);
-        in.read(words.data(), static_cast<std::size_t>(m * KALL));
+        const long next_m = std::min(chunk, N - first - m);
         const long groups = (m + lane_count - 1) / lane_count;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && groups > 1)
-        for (long group = 0; group < groups; ++group) {
-            int thread = 0;
-#ifdef _OPENMP
-            thread = omp_get_thread_num();
-#endif
-            Lanes* x = arrays[static_cast<std::size_t>(thread)].data();
-            unsigned char* bit = bit_values[static_cast<std::size_t>(thread)].data();
+        const auto transform = [&](long group, int thread) {
+            unsigned char* raw = arrays[static_cast<std::size_t>(thread)].data();
+            const std::size_t skew = reinterpret_cast<std::uintptr_t>(raw) % lane_bytes;
+            Lanes* x = reinterpret_cast<Lanes*>(raw + (skew == 0 ? 0 : lane_bytes - skew));
+            std::uint32_t* Z = numbers[static_cast<std::size_t>(thread)].data();
             for (int lane = 0; lane < lane_count; ++lane) {
-                unsigned char* lane_bit = bit + lane * bits;
+                std::uint32_t* lane_Z = Z + lane;
                 const long g = group * lane_count + lane;
                 if (g >= m) {
-                    // No replication in this lane: transformed and left unused.
-                    std::memset(lane_bit, 0, static_cast<std::size_t>(bits));
+                    // No replication in this lane (bits 0): transformed and left unused.
+                    for (long k = 0; k < KALL; ++k)
+                        lane_Z[k * lane_count] = 0;
                     continue;
                 }
                 const std::uint64_t* w = words.data() + g * KALL;
-                // Each number's s bits, from the most significant.
-                long i = 0;
-                for (long k = 0; k < KALL; ++k) {
-                    const unsigned long Z = in.strip_b(w[k], r, s);
-                    for (unsigned long jBit = SBIT; jBit != 0; jBit >>= 1)
-                        lane_bit[i++] = (jBit & Z) != 0;
-                }
+                for (long k = 0; k < KALL; ++k)
+                    lane_Z[k * lane_count] = static_cast<std::uint32_t>(in.strip_b(w[k], r, s));
                 if (first + g == N - 1) {
                     // The bits past n, which sspectral_Fourier3 leaves in res->Coef.
                     for (long q = n; q < bits; ++q)
-                        res->Coef[q] = lane_bit[q] ? 1.0 : -1.0;
+                        res->Coef[q]
+                            = (lane_Z[q / s * lane_count] >> (s - 1 - q % s)) & 1u ? 1.0 : -1.0;
                 }
             }
-            // A[i]: 1 for bit 1, -1 for bit 0, in bit-reversed order.
-            const double sign[2] = { -1.0, 1.0 };
+            // A[i]: 1 for bit 1, -1 for bit 0 (2 bit - 1, converted exactly), in bit-reversed
+            // order.
             for (long p = 1; p <= n; ++p) {
-                const unsigned char* b = bit + source[static_cast<std::size_t>(p)];
+                const std::uint32_t* z = Z
+                    + static_cast<std::size_t>(number_of[static_cast<std::size_t>(p)]) * lane_count;
+                const std::uint32_t shift = shift_of[static_cast<std::size_t>(p)];
+                Lanes v;
                 for (int lane = 0; lane < lane_count; ++lane)
-                    x[p][lane] = sign[b[lane * bits]];
+                    v[lane]
+                        = static_cast<double>(static_cast<int>((z[lane] >> shift) & 1u) * 2 - 1);
+                x[p] = v;
             }
-            split_radix_fft(x, t);
+            split_radix_fft_lanes(x, t);
             // A[i] A[i] + A[n - i] A[n - i], i = 1..n/4, A[i] = x[i + 1].
             for (long f = 1; f <= quarter; ++f) {
                 const Lanes v = x[f + 1] * x[f + 1] + x[n - f + 1] * x[n - f + 1];
@@ -298,12 +344,17 @@ void fourier3(Numbers& in, sspectral_Res* res, long N, int t, int r, int s, int 
                         res->Coef[q] = x[q + 1][lane];
                 }
             }
-        }
+        };
+        crew.run(groups, transform, [&] {
+            if (next_m > 0) in.read(next_words.data(), static_cast<std::size_t>(next_m * KALL));
+        });
         for (long g = 0; g < m; ++g) {
             const double* sq = squares.data() + g * quarter - 1;
             for (long f = 1; f <= quarter; ++f)
                 B[f] += sq[f];
         }
+        words.swap(next_words);
+        m = next_m;
     }
 
     for (long i = 1; i <= quarter; ++i)
