@@ -41,7 +41,7 @@ int cmd_status(int argc, char** argv)
         char line[192];
         std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4s %-11s %-8s %-8s ",
             static_cast<long long>(r.run_id), to_text(r.status), done, total.c_str(),
-            one_line(r.battery).c_str(), one_line(r.mode).c_str(), one_line(r.engine).c_str());
+            one_line(r.battery).c_str(), to_text(r.mode), one_line(r.engine).c_str());
         std::cout << line << one_line(r.config)
                   << (problem.empty() ? "" : "  (unreadable: " + one_line(problem) + ")") << "\n";
     }

@@ -690,7 +690,7 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
     Store s(path);
     s.stamp_campaign_task(spec.stamp);
     RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
-    r.mode = "sharded";
+    r.mode = RunMode::sharded;
     r.status = RunStatus::running;
     r.host = "node7";
     r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";

@@ -248,13 +248,13 @@ rngvet::StoredRunResult run_on_changed_file(
     start.config = rngvet::resolve_configuration(text);
     start.battery = &rngvet::catalogue_for("mcpi(points=100,reps=1)");
     start.tests = { 1 };
-    start.mode = "serial";
+    start.mode = rngvet::RunMode::serial;
     start.input_sha256 = rngvet::sha256_hex(before);
     rngvet::Store store(db);
     const rngvet::RunRecord run = rngvet::new_run_record(start);
     const std::int64_t id = rngvet::open_run(store, run, 0);
     rngvet::RunnerOptions options;
-    options.mode = "serial";
+    options.mode = rngvet::RunMode::serial;
     std::ostringstream lines;
     rngvet::Progress progress(*start.battery, start.tests, lines, false);
     rngvet::StoredRunResult result = rngvet::run_stored_tests(

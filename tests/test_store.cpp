@@ -359,7 +359,8 @@ TEST(Store, ReadsAStoreOfTheShippedSchemaFieldForField)
     Store s(path);
     const auto r = s.run(7);
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->generator + r->config + r->seed + r->backend + r->battery + r->mode,
+    EXPECT_EQ(
+        r->generator + r->config + r->seed + r->backend + r->battery + rngvet::to_text(r->mode),
         "gcsopenmpsmallcrushsharded");
     EXPECT_EQ(r->status, rngvet::RunStatus::interrupted);
     EXPECT_EQ(r->resolution_bits, 32);
