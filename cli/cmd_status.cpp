@@ -23,7 +23,9 @@ int cmd_status(int argc, char** argv)
 
     Store store(db_path, Store::Access::read_only);
     std::cout << "run  status       tests     battery     mode     engine   config\n";
-    for (const RunRecord& r : store.runs()) {
+    // A run whose stored status or mode is damaged is named after the others, never hiding them.
+    std::vector<std::string> damaged;
+    for (const RunRecord& r : store.runs(&damaged)) {
         // A run this rngvet cannot read (a battery it does not know, a damaged selection) is
         // listed with what is known of it, never hiding the other runs.
         std::string total = "?", problem;
@@ -45,6 +47,8 @@ int cmd_status(int argc, char** argv)
         std::cout << line << one_line(r.config)
                   << (problem.empty() ? "" : "  (unreadable: " + one_line(problem) + ")") << "\n";
     }
+    for (const std::string& why : damaged)
+        std::cout << "?    (unreadable: " << one_line(why) << ")\n";
     return 0;
 }
 

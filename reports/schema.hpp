@@ -194,10 +194,12 @@ struct Source {
 
 // The rows of table t that `where` (SQL after WHERE, ?1 bound to `key`) selects, in `order`.
 // A value its member cannot hold is an InputError naming the row as `row` and its first column
-// ("run 3 cannot be read: ...").
+// ("run 3 cannot be read: ..."); with `unreadable` given, that row is left out and the message
+// added there instead.
 template <class R>
 std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, std::int64_t key,
-    const std::string& order, const char* row = "row", const Source& from = {})
+    const std::string& order, const char* row = "row", const Source& from = {},
+    std::vector<std::string>* unreadable = nullptr)
 {
     const auto held = [&](const Column<R>& c) {
         return !std::holds_alternative<std::monostate>(c.member) && c.since <= from.version;
@@ -215,7 +217,11 @@ std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, 
             for (const Column<R>& c : t.columns)
                 if (held(c)) read(q, i++, c, r);
         } catch (const InputError& e) {
-            throw InputError(std::string(row) + " " + q.text(0) + " cannot be read: " + e.what());
+            const std::string why
+                = std::string(row) + " " + q.text(0) + " cannot be read: " + e.what();
+            if (!unreadable) throw InputError(why);
+            unreadable->push_back(why);
+            continue;
         }
         out.push_back(std::move(r));
     }

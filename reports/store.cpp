@@ -292,9 +292,9 @@ std::vector<StartCheckRecord> Store::start_checks()
     return schema::select(db_, schema::start_checks(), "", 0, "check_id");
 }
 
-std::vector<RunRecord> Store::runs()
+std::vector<RunRecord> Store::runs(std::vector<std::string>* unreadable)
 {
-    return schema::select(db_, schema::runs(), "", 0, "run_id", "run");
+    return schema::select(db_, schema::runs(), "", 0, "run_id", "run", {}, unreadable);
 }
 
 std::optional<RunRecord> Store::run(std::int64_t run_id)

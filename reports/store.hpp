@@ -177,7 +177,10 @@ public:
     std::int64_t insert_start_check(const StartCheckRecord& check);
     std::vector<StartCheckRecord> start_checks();
 
-    std::vector<RunRecord> runs();
+    // Every run, in run id order. A run whose stored status or mode is none of its words is an
+    // InputError; with `unreadable` given, it is left out and its message ("run 3 cannot be
+    // read: ...") added there instead (rngvet status lists the others).
+    std::vector<RunRecord> runs(std::vector<std::string>* unreadable = nullptr);
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
     // The first stored p-value of the run that cannot be one (not a number, or outside
