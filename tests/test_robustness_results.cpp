@@ -153,7 +153,9 @@ protected:
         const std::string file = write_file("positions.ini",
             "[campaign]\nname = positions\nbattery = smallcrush\ntests = 1,3,6\nshards = 2\n"
             "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
-        dir_ = fresh_dir("positions_dir");
+        // Each test its own folder: ctest runs the tests of this fixture at once (-j).
+        name_ = testing::UnitTest::GetInstance()->current_test_info()->name();
+        dir_ = fresh_dir("positions_dir_" + name_);
         ASSERT_EQ(run_rngvet("campaign run " + file + " --jobs 2 --out " + dir_).status, 0);
         task0_ = dir_ + "/tasks/task-0.sqlite";
         task1_ = dir_ + "/tasks/task-1.sqlite";
@@ -164,7 +166,7 @@ protected:
     // merges.
     void expect_task0_refused(const std::string& says)
     {
-        const std::string db = fresh("positions_merged.sqlite");
+        const std::string db = fresh("positions_merged_" + name_ + ".sqlite");
         const CliResult r = run_rngvet("campaign merge " + dir_ + " --db " + db);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_NE(r.err.find("task 0"), std::string::npos) << r.err;
@@ -175,7 +177,7 @@ protected:
         ASSERT_EQ(std::system(("cp " + task0_ + ".good " + task0_).c_str()), 0);
     }
 
-    std::string dir_, task0_, task1_;
+    std::string name_, dir_, task0_, task1_;
 };
 
 TEST_F(MergePositions, AnAddedStatisticIsRefused)
