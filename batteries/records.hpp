@@ -4,11 +4,35 @@
 // header needed.
 #pragma once
 
+#include "generators/words.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rngvet {
+
+// How a run reads its stream (runner.hpp), as runs.mode stores it and --mode takes it.
+enum class RunMode { serial, sharded };
+inline constexpr Term<RunMode> run_mode_terms[] = {
+    { RunMode::serial, "serial", "one stream, exactly as TestU01 runs the battery" },
+    { RunMode::sharded, "sharded", "one process per test, each on its own jumped-to segment" },
+};
+constexpr const char* to_text(RunMode m)
+{
+    return term_text(run_mode_terms, m);
+}
+// The table of the type's terms (found by argument-dependent lookup, as the store's columns do).
+constexpr const auto& terms_of(RunMode)
+{
+    return run_mode_terms;
+}
+// nullopt for any other text.
+inline std::optional<RunMode> run_mode_from_text(const std::string& text)
+{
+    return term_value(run_mode_terms, text);
+}
 
 // One p-value of a battery.
 struct Statistic {

@@ -300,7 +300,8 @@ RunnerResult run_tests(const StreamFactoryFn& make, const std::string& name,
     const BatteryCatalogue& battery, const std::vector<int>& tests, const RunnerOptions& options,
     const TestDone& done)
 {
-    if (options.mode == "sharded") return run_sharded(make, name, battery, tests, options, done);
+    if (options.mode == RunMode::sharded)
+        return run_sharded(make, name, battery, tests, options, done);
 
     // Serial: the tests in TestU01's order on one stream, each starting where the last ended.
     RunnerResult result;

@@ -35,7 +35,7 @@ struct TestOutcome : TestRecord {
 };
 
 struct RunnerOptions {
-    std::string mode = "serial"; // serial | sharded
+    RunMode mode = RunMode::serial;
     Engine engine = Engine::testu01; // native and auto: the native form where a test has one
     int jobs = 1;
     bool on_device = false; // the stream runs on a CUDA device (the native families' device paths)

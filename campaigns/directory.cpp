@@ -311,7 +311,7 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
         return s;
     }
     std::size_t done = 0;
-    std::string status;
+    std::optional<RunStatus> status; // of the task's last run; nullopt for none
     try {
         check_own_file(db);
         const std::unique_ptr<Store> opened = open_task_db(db);
@@ -325,7 +325,7 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
         const auto runs = store.runs();
         if (!stamp && !runs.empty()) throw InputError("it holds runs but no campaign stamp");
         if (!runs.empty()) {
-            status = to_text(runs.back().status);
+            status = runs.back().status;
             done = store.tests(runs.back().run_id).size();
         }
     } catch (const InputError& e) {
@@ -340,19 +340,20 @@ TaskState inspect(const std::string& dir, const TaskTable& table, const Campaign
         s.detail += ", " + progress;
         return s;
     }
-    if (status.empty()) {
+    if (!status) {
         s.state = State::missing;
         s.detail = "no run stored yet";
-    } else if (status == to_text(RunStatus::complete) && done == task.tests.size()) {
+    } else if (*status == RunStatus::complete && done == task.tests.size()) {
         s.state = State::done;
         s.detail = progress;
-    } else if (status == to_text(RunStatus::running) && !queue.known) {
+    } else if (*status == RunStatus::running && !queue.known) {
         s.state = State::running;
         s.detail = progress + " (no queue information: running, or killed)";
     } else {
         s.state = State::failed;
-        s.detail = (status == to_text(RunStatus::running) ? "stopped while running" : status) + ", "
-            + progress;
+        s.detail = (*status == RunStatus::running ? std::string("stopped while running")
+                                                  : std::string(to_text(*status)))
+            + ", " + progress;
     }
     return s;
 }

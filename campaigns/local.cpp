@@ -123,7 +123,7 @@ LocalResult run_here(const LocalRun& run)
             else
                 args.insert(args.end(), t.run_arguments.begin(), t.run_arguments.end());
             args.insert(args.end(),
-                { "--mode", "sharded", "--jobs", std::to_string(per_task), "--db",
+                { "--mode", to_text(RunMode::sharded), "--jobs", std::to_string(per_task), "--db",
                     task_db(dir, id) });
             std::vector<char*> argp;
             for (auto& a : args)

@@ -2,6 +2,7 @@
 
 #include "batteries/catalogue.hpp"
 #include "generators/error.hpp"
+#include "reports/schema.hpp"
 #include "reports/sql.hpp"
 
 #include <cstdio>
@@ -121,37 +122,30 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
         check.step();
         if (check.text(0) != "ok") throw InputError("damaged: " + check.text(0));
 
-        Statement stamp_q(db,
-            "SELECT campaign_id, task_id, configuration, seed, tests "
-            "FROM task.campaign_stamp");
-        if (!stamp_q.step()) throw InputError("it has no campaign stamp");
-        const CampaignStamp stamp{ stamp_q.text(0), static_cast<int>(stamp_q.integer(1)),
-            stamp_q.text(2), stamp_q.text(3), stamp_q.text(4) };
-        if (stamp_q.step()) throw InputError("it holds more than one campaign stamp");
+        // The task's tables are read through their column lists (reports/schema.cpp), as the
+        // columns its schema version has.
+        const schema::Source task{ "task", static_cast<int>(version) };
+        const auto stamps
+            = schema::select(db, schema::campaign_stamp(), "", 0, "", "campaign stamp", task);
+        if (stamps.empty()) throw InputError("it has no campaign stamp");
+        if (stamps.size() > 1) throw InputError("it holds more than one campaign stamp");
+        const CampaignStamp& stamp = stamps.front();
         if (!same_stamp(stamp, spec.stamp))
             throw InputError("it belongs to " + describe_stamp(stamp) + ", not to "
                 + describe_stamp(spec.stamp));
 
-        struct TaskRun {
-            std::int64_t id;
-            std::string status, started_at, finished_at, host, command_line;
-        };
-        std::vector<TaskRun> task_runs;
-        Statement runs_q(db,
-            "SELECT run_id, config, seed, battery, mode, tests_selected, status, "
-            "started_at, coalesce(finished_at, ''), host, command_line "
-            "FROM task.runs ORDER BY run_id");
-        while (runs_q.step()) {
-            if (runs_q.text(1) != spec.config || runs_q.text(2) != spec.stamp.seed
-                || runs_q.text(3) != spec.battery || runs_q.text(4) != "sharded"
-                || runs_q.text(5) != spec.stamp.tests)
-                throw InputError("its run " + std::to_string(runs_q.integer(0)) + " is "
-                    + runs_q.text(3) + " " + runs_q.text(4) + " tests '" + runs_q.text(5) + "' of "
-                    + runs_q.text(1) + ", not sharded " + spec.battery + " tests '"
-                    + spec.stamp.tests + "' of " + spec.config);
-            task_runs.push_back({ runs_q.integer(0), runs_q.text(6), runs_q.text(7), runs_q.text(8),
-                runs_q.text(9), runs_q.text(10) });
-        }
+        // A stored status or mode that is none of its words refuses the task ("its run 1
+        // cannot be read: its stored status 'x' is damaged ...").
+        const std::vector<RunRecord> task_runs
+            = schema::select(db, schema::runs(), "", 0, "run_id", "its run", task);
+        for (const RunRecord& run : task_runs)
+            if (run.config != spec.config || run.seed != spec.stamp.seed
+                || run.battery != spec.battery || run.mode != RunMode::sharded
+                || run.tests_selected != spec.stamp.tests)
+                throw InputError("its run " + std::to_string(run.run_id) + " is " + run.battery
+                    + " " + to_text(run.mode) + " tests '" + run.tests_selected + "' of "
+                    + run.config + ", not " + to_text(RunMode::sharded) + " " + spec.battery
+                    + " tests '" + spec.stamp.tests + "' of " + spec.config);
         if (task_runs.empty()) return result; // nothing to fold yet
 
         // What is copied must be what a run stores: every p-value a number in [0, 1] (SQLite
@@ -159,19 +153,19 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
         // statistics the battery's catalogue gives it, at their positions, under its name.
         const BatteryCatalogue& battery = catalogue_for(spec.battery);
         const std::set<int> selected = test_list(spec.stamp.tests);
-        for (const TaskRun& run : task_runs) {
-            const std::string which = "its run " + std::to_string(run.id);
+        for (const RunRecord& run : task_runs) {
+            const std::string which = "its run " + std::to_string(run.run_id);
             Statement bad(db,
                 "SELECT stat_index, test_number, quote(pvalue) FROM task.statistics "
                 "WHERE run_id = ?1 AND (pvalue IS NULL OR typeof(pvalue) NOT IN ('real', "
                 "'integer') OR pvalue < 0 OR pvalue > 1 OR test_name IS NULL) LIMIT 1");
-            bad.bind(1, run.id);
+            bad.bind(1, run.run_id);
             if (bad.step())
                 throw InputError(which + " holds statistic " + bad.text(0) + " (test " + bad.text(1)
                     + ") with p-value " + bad.text(2) + ", which is not a number in [0, 1]");
             std::set<int> finished;
             Statement tests_q(db, "SELECT test_number FROM task.tests WHERE run_id = ?1");
-            tests_q.bind(1, run.id);
+            tests_q.bind(1, run.run_id);
             while (tests_q.step()) {
                 const std::int64_t test = tests_q.integer(0);
                 if (test < 1 || test > static_cast<std::int64_t>(battery.tests.size()))
@@ -182,7 +176,7 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
                         + ", which is not among its tests " + spec.stamp.tests);
                 finished.insert(static_cast<int>(test));
             }
-            check_statistic_positions(db, run.id, battery, finished, which);
+            check_statistic_positions(db, run.run_id, battery, finished, which);
         }
 
         Statement find(db,
@@ -201,7 +195,7 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
                 { { "run_id", "" }, { "status", "?3" }, { "finished_at", "NULL" },
                     { "tests_selected", "?2" } },
                 "run_id = ?1",
-                { task_runs.front().id, spec.tests_selected,
+                { task_runs.front().run_id, spec.tests_selected,
                     std::string(to_text(RunStatus::running)) },
                 false);
             result.run_id = sqlite3_last_insert_rowid(db);
@@ -213,24 +207,24 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
             link.step();
         }
 
-        for (const TaskRun& run : task_runs) {
+        for (const RunRecord& run : task_runs) {
             // Every column of each test and statistic, in the campaign's run.
             result.tests_added += store.copy_rows("tests", "task", static_cast<int>(version),
-                { { "run_id", "?1" } }, "run_id = ?2", { result.run_id, run.id }, true);
+                { { "run_id", "?1" } }, "run_id = ?2", { result.run_id, run.run_id }, true);
             result.statistics_added
                 += store.copy_rows("statistics", "task", static_cast<int>(version),
-                    { { "run_id", "?1" } }, "run_id = ?2", { result.run_id, run.id }, true);
+                    { { "run_id", "?1" } }, "run_id = ?2", { result.run_id, run.run_id }, true);
             result.task_tests += static_cast<std::size_t>(sql::single_integer(
-                db, "SELECT count(*) FROM task.tests WHERE run_id = ?1", run.id));
+                db, "SELECT count(*) FROM task.tests WHERE run_id = ?1", run.run_id));
 
             // Written only when something changed, so that merging again changes nothing.
             Statement seen(db,
                 "SELECT status FROM campaign_tasks WHERE campaign_id = ?1 AND "
                 "task_id = ?2 AND task_run_id = ?3");
             seen.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t{ spec.stamp.task_id });
-            seen.bind(3, run.id);
+            seen.bind(3, run.run_id);
             const bool known = seen.step();
-            if (!known || seen.text(0) != run.status) {
+            if (!known || seen.text(0) != to_text(run.status)) {
                 Statement rec(db,
                     "INSERT INTO campaign_tasks (campaign_id, task_id, task_run_id, "
                     "run_id, status, host, command_line, merged_at) VALUES (?1, ?2, "
@@ -238,7 +232,8 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
                     "task_run_id) DO UPDATE SET status = excluded.status, "
                     "merged_at = excluded.merged_at");
                 rec.bind(1, spec.stamp.campaign_id).bind(2, std::int64_t{ spec.stamp.task_id });
-                rec.bind(3, run.id).bind(4, result.run_id).bind(5, run.status).bind(6, run.host);
+                rec.bind(3, run.run_id).bind(4, result.run_id);
+                rec.bind(5, std::string(to_text(run.status))).bind(6, run.host);
                 rec.bind(7, run.command_line).bind(8, merged_at);
                 rec.step();
             }
@@ -271,7 +266,7 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
             "WHERE run_id = ?1");
         fold.bind(1, result.run_id)
             .bind(2, std::string(to_text(status)))
-            .bind(3, task_runs.back().id);
+            .bind(3, task_runs.back().run_id);
         fold.bind(4, std::int64_t{ status == RunStatus::complete });
         fold.step();
         t.commit();

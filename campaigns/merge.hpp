@@ -7,6 +7,7 @@
 #include "reports/store.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rngvet::campaigns {
@@ -25,7 +26,7 @@ struct CampaignMerge {
     std::int64_t run_id = 0; // the campaign run the task was folded into (0: no run yet)
     std::int64_t tests_added = 0;
     std::int64_t statistics_added = 0;
-    std::string task_status; // status of the task's run; "" when the task has no run yet
+    std::optional<RunStatus> task_status; // of the task's last run; nullopt when it has none yet
     std::size_t task_tests = 0; // tests the task database holds
 };
 

@@ -336,12 +336,12 @@ int cmd_bench(int argc, char** argv)
         throw InputError("--tests and --threads go with --native");
     if (vm.count("feed")) {
         if (jobs < 1) throw InputError("--jobs must be at least 1");
-        check_word(feed_prefetch_words(), prefetch, "prefetch");
+        const Prefetch feed_prefetch = parse_term(feed_prefetch_terms, prefetch, "prefetch");
         if (backends_text.find(',') != std::string::npos)
             throw InputError("--feed takes one --backend");
         if (feed_instances < 1) throw InputError("--instances must be at least 1");
         return bench_feed(feed_battery, backends_text.empty() ? "cpu" : backends_text, jobs,
-            prefetch == "on", feed_instances, csv_path);
+            feed_prefetch == Prefetch::on, feed_instances, csv_path);
     }
     for (const char* feed_only : { "jobs", "instances", "prefetch" })
         if (!vm[feed_only].defaulted())

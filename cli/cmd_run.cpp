@@ -58,7 +58,7 @@ const BatteryCatalogue& battery_from_options(const std::string& battery,
 
 int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
-    const std::string& mode, int jobs, const std::string& prefetch, std::uint64_t serial_start,
+    RunMode mode, int jobs, Prefetch prefetch, std::uint64_t serial_start,
     const std::string& log_path, const std::string& db_path, FailOn fail_on);
 
 // Sharded mode starts each test 2^40 numbers further on: a stream that cannot jump is refused.
@@ -78,11 +78,11 @@ void refuse_sharded_without_jumps(const Configuration& config)
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode;
+    std::string battery_name, db_path, log_path, tests_text, mode_text;
     std::map<std::string, std::string> battery_options; // --nb and the like: option -> text
     int jobs = 1;
     std::int64_t resume = 0;
-    std::string prefetch = "auto";
+    std::string prefetch_text = term_text(prefetch_terms, Prefetch::automatic);
     std::string engine_text;
     std::string fail_on_text = "never";
     bool allow_unverified = false;
@@ -106,10 +106,10 @@ int cmd_run(int argc, char** argv)
         ("what computes the statistics: " + word_help(engine_words())
             + "; default: auto for a battery proven wholly native (" + native_by_default
             + "), testu01 otherwise; see rngvet list")
-            .c_str())("mode", po::value(&mode),
+            .c_str())("mode", po::value(&mode_text),
         (word_help(mode_words()) + "; default: sharded when --jobs > 1").c_str())(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
-        po::value(&prefetch)->default_value("auto"),
+        po::value(&prefetch_text)->default_value(prefetch_text),
         ("fill the next block on a producer thread: " + word_help(prefetch_words())).c_str())(
         "resume", po::value(&resume), "run only the tests that run RUN of --db is missing")(
         "db", po::value(&db_path)->default_value("rngvet.sqlite"), "SQLite result store")(
@@ -135,7 +135,11 @@ int cmd_run(int argc, char** argv)
     if (jobs < 1) throw InputError("--jobs must be at least 1");
     const FailOn fail_on = parse_fail_on(fail_on_text);
     check_log_path(log_path);
-    check_word(prefetch_words(), prefetch, "prefetch");
+    const Prefetch prefetch = parse_term(prefetch_terms, prefetch_text, "prefetch");
+    // --mode as asked for (none: the default of a new run, the stored run's own on --resume).
+    std::optional<RunMode> asked_mode;
+    if (vm.count("mode")) asked_mode = parse_term(run_mode_terms, mode_text, "mode");
+    RunMode mode = RunMode::serial;
     Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
     // --seeds N: the seeds of the runs, each checked as a configuration before any is stored.
     std::vector<std::string> series;
@@ -177,8 +181,8 @@ int cmd_run(int argc, char** argv)
     std::unique_ptr<RunLock> claim;
     std::unique_ptr<Store> store;
     // Checked before a store is opened for writing, in both branches.
-    const auto check_mode_and_jobs = [&](const std::string& m) {
-        if (m == "serial" && jobs > 1)
+    const auto check_mode_and_jobs = [&](RunMode m) {
+        if (m == RunMode::serial && jobs > 1)
             throw InputError("--jobs " + std::to_string(jobs)
                 + " runs tests in parallel, which only --mode sharded does");
     };
@@ -204,9 +208,8 @@ int cmd_run(int argc, char** argv)
         devices = check_backend_stream(config);
         tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
         check_engine(engine, *battery, tests);
-        if (mode.empty()) mode = jobs > 1 ? "sharded" : "serial";
-        check_word(mode_words(), mode, "mode");
-        if (mode == "sharded") refuse_sharded_without_jumps(config);
+        mode = asked_mode.value_or(jobs > 1 ? RunMode::sharded : RunMode::serial);
+        if (mode == RunMode::sharded) refuse_sharded_without_jumps(config);
         check_mode_and_jobs(mode);
         NewRun start;
         start.input_sha256 = check_external_input(config);
@@ -233,7 +236,7 @@ int cmd_run(int argc, char** argv)
     };
     // Runs the run (new or resumed) and stores its results; the exit status.
     const auto run_stored = [&]() -> int {
-        if (mode == "sharded" && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
+        if (mode == RunMode::sharded && jobs == 1 && !vm.count("jobs")) jobs = run.jobs;
 
         const bool new_run = run_id == 0;
         run_id = open_run(*store, run, run_id);
@@ -279,9 +282,9 @@ int cmd_run(int argc, char** argv)
             run = *stored;
             config = stored_configuration(run, check_external_input);
             if (run.params_check != "unverified (allowed)") check_param_sets(config, false);
-            const ResumePlan plan = plan_resume(reader, run, vm.count("mode") ? mode : "");
+            const ResumePlan plan = plan_resume(reader, run, asked_mode);
             check_mode_and_jobs(plan.mode);
-            if (plan.mode == "sharded") refuse_sharded_without_jumps(config);
+            if (plan.mode == RunMode::sharded) refuse_sharded_without_jumps(config);
             // The stored configuration must still build on its backend here.
             (void)check_backend_stream(config);
         }
@@ -293,7 +296,7 @@ int cmd_run(int argc, char** argv)
         // Read again now that the run is this process's: what another process finished while
         // this one checked is not run twice.
         if (auto now = store->run(resume)) run = *now;
-        const ResumePlan plan = plan_resume(*store, run, vm.count("mode") ? mode : "");
+        const ResumePlan plan = plan_resume(*store, run, asked_mode);
         battery = plan.battery;
         to_run = plan.to_run;
         mode = plan.mode;
@@ -335,7 +338,7 @@ namespace {
 // Runs the tests of a stored run and stores each as it finishes; the exit status.
 int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     const Configuration& config, const BatteryCatalogue& battery, const std::vector<int>& to_run,
-    const std::string& mode, int jobs, const std::string& prefetch, std::uint64_t serial_start,
+    RunMode mode, int jobs, Prefetch prefetch, std::uint64_t serial_start,
     const std::string& log_path, const std::string& db_path, FailOn fail_on)
 {
     std::signal(SIGINT, on_signal);
@@ -345,14 +348,15 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     ro.engine = parse_engine(run.engine); // checked when the run was started or resumed
     ro.jobs = jobs;
     ro.on_device = config.backend == Backend::cuda;
-    ro.prefetch = prefetch == "on" || (prefetch == "auto" && config.backend != Backend::cpu);
+    ro.prefetch = prefetch == Prefetch::on
+        || (prefetch == Prefetch::automatic && config.backend != Backend::cpu);
     ro.serial_start = serial_start;
     ro.log_path = log_path;
     ro.stop_flag = &stop_requested;
 
     std::cerr << "rngvet: run " << run_id << ": " << battery.name << " (" << to_run.size()
-              << " tests, " << mode
-              << (mode == "sharded" ? ", " + std::to_string(jobs) + " jobs" : "") << ") on "
+              << " tests, " << to_text(mode)
+              << (mode == RunMode::sharded ? ", " + std::to_string(jobs) + " jobs" : "") << ") on "
               << run.config << "\n";
     StoredRunResult result;
     {

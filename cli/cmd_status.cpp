@@ -23,7 +23,9 @@ int cmd_status(int argc, char** argv)
 
     Store store(db_path, Store::Access::read_only);
     std::cout << "run  status       tests     battery     mode     engine   config\n";
-    for (const RunRecord& r : store.runs()) {
+    // A run whose stored status or mode is damaged is named after the others, never hiding them.
+    std::vector<std::string> damaged;
+    for (const RunRecord& r : store.runs(&damaged)) {
         // A run this rngvet cannot read (a battery it does not know, a damaged selection) is
         // listed with what is known of it, never hiding the other runs.
         std::string total = "?", problem;
@@ -41,10 +43,12 @@ int cmd_status(int argc, char** argv)
         char line[192];
         std::snprintf(line, sizeof line, "%-4lld %-12s %4zu/%-4s %-11s %-8s %-8s ",
             static_cast<long long>(r.run_id), to_text(r.status), done, total.c_str(),
-            one_line(r.battery).c_str(), one_line(r.mode).c_str(), one_line(r.engine).c_str());
+            one_line(r.battery).c_str(), to_text(r.mode), one_line(r.engine).c_str());
         std::cout << line << one_line(r.config)
                   << (problem.empty() ? "" : "  (unreadable: " + one_line(problem) + ")") << "\n";
     }
+    for (const std::string& why : damaged)
+        std::cout << "?    (unreadable: " << one_line(why) << ")\n";
     return 0;
 }
 

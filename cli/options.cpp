@@ -72,29 +72,19 @@ void ConfigurationOptions::add_to(po::options_description& options, bool generat
 
 const Words& mode_words()
 {
-    static const Words words = {
-        { "serial", "one stream, exactly as TestU01 runs the battery" },
-        { "sharded", "one process per test, each on its own jumped-to segment" },
-    };
+    static const Words words = term_words(run_mode_terms);
     return words;
 }
 
 const Words& prefetch_words()
 {
-    static const Words words = {
-        { "on", "" },
-        { "off", "" },
-        { "auto", "on for device backends" },
-    };
+    static const Words words = term_words(prefetch_terms);
     return words;
 }
 
 const Words& feed_prefetch_words()
 {
-    static const Words words = {
-        { "on", "" },
-        { "off", "" },
-    };
+    static const Words words = term_words(feed_prefetch_terms);
     return words;
 }
 

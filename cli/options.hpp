@@ -1,6 +1,7 @@
 // Command-line pieces shared by the subcommands.
 #pragma once
 
+#include "batteries/records.hpp"
 #include "generators/configuration.hpp"
 
 #include <boost/program_options.hpp>
@@ -66,8 +67,22 @@ struct ConfigurationOptions {
     std::string arguments() const;
 };
 
+// Whether a run fills the next block on a producer thread (--prefetch of rngvet run; rngvet bench
+// --feed takes on and off).
+enum class Prefetch { on, off, automatic };
+inline constexpr Term<Prefetch> prefetch_terms[] = {
+    { Prefetch::on, "on", "" },
+    { Prefetch::off, "off", "" },
+    { Prefetch::automatic, "auto", "on for device backends" },
+};
+inline constexpr Term<Prefetch> feed_prefetch_terms[] = {
+    { Prefetch::on, "on", "" },
+    { Prefetch::off, "off", "" },
+};
+
 // The values of the command line's own word options, with what each means: --mode and
-// --prefetch of rngvet run, --prefetch of rngvet bench --feed, --format of rngvet generate.
+// --prefetch of rngvet run (from run_mode_terms and prefetch_terms), --prefetch of rngvet bench
+// --feed (feed_prefetch_terms), --format of rngvet generate.
 const Words& mode_words();
 const Words& prefetch_words();
 const Words& feed_prefetch_words();
@@ -76,6 +91,14 @@ const Words& format_words();
 const Words& dc_compat_words();
 // The word of `words` that `text` is; else InputError "--OPTION must be a, b or c, got 'x'".
 const Word& check_word(const Words& words, const std::string& text, const std::string& option);
+// The value of `terms` whose text `text` is; else check_word's InputError.
+template <class E, std::size_t N>
+E parse_term(const Term<E> (&terms)[N], const std::string& text, const std::string& option)
+{
+    const auto value = term_value(terms, text);
+    if (!value) check_word(term_words(terms), text, option); // throws
+    return *value;
+}
 
 // The batteries with a test of native form, "smallcrush, ..., bigcrush" (for option help).
 std::string native_battery_names();

@@ -2,8 +2,15 @@
 // with a number after a colon ("block:K"), each with what it means. The option's parser, its
 // --help, its error message, the bash completion (through rngvet list) and the man pages are all
 // read from the table, so none of them can name a value the others do not.
+//
+// A typed vocabulary (a run's status, its mode, a p-value's verdict, --prefetch) is an enum with
+// one table of Terms: each value with its one text (what the store keeps, what an option takes)
+// and what it means. Its text, its parse, its list of words in messages and its Words for the
+// option tables are all read from that table.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +76,46 @@ inline const Word* find_word(const Words& words, const std::string& text)
         if (prefix.empty() ? text == w.form : text.rfind(prefix, 0) == 0) return &w;
     }
     return nullptr;
+}
+
+template <class E> struct Term {
+    E value;
+    const char* text;
+    const char* meaning; // for --help; may be empty
+};
+
+// The text of `value` in `terms` ("?" for a value the table lacks, which a complete table never
+// has).
+template <class E, std::size_t N>
+constexpr const char* term_text(const Term<E> (&terms)[N], E value)
+{
+    for (const Term<E>& t : terms)
+        if (t.value == value) return t.text;
+    return "?";
+}
+
+// The value whose text is exactly `text` (case counts); nullopt for any other text.
+template <class E, std::size_t N>
+std::optional<E> term_value(const Term<E> (&terms)[N], const std::string& text)
+{
+    for (const Term<E>& t : terms)
+        if (text == t.text) return t.value;
+    return std::nullopt;
+}
+
+// The table as Words, for the option tables (word_help, word_list, check_word, rngvet list).
+template <class E, std::size_t N> Words term_words(const Term<E> (&terms)[N])
+{
+    Words words;
+    for (const Term<E>& t : terms)
+        words.push_back({ t.text, t.meaning });
+    return words;
+}
+
+// "running, complete, interrupted or failed" (for messages).
+template <class E, std::size_t N> std::string term_alternatives(const Term<E> (&terms)[N])
+{
+    return word_alternatives(term_words(terms));
 }
 
 } // namespace rngvet

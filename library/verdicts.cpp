@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <sqlite3.h>
 #include <string>
@@ -22,7 +23,8 @@ struct BatterySeeds {
     std::set<std::string> seeds, failed, suspect;
     std::vector<long long> run_ids;
     int this_seed_runs = 0;
-    int this_seed_level = -1; // -1 no run, 0 pass, 1 suspect, 2 fail
+    // The worst verdict of this seed's runs (pass < suspect < fail); nullopt for no run.
+    std::optional<rngvet::PValueVerdict> this_seed;
 };
 
 void copy_text(char* to, std::size_t size, const std::string& from)
@@ -121,7 +123,10 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
         b.run_ids.push_back(sqlite3_column_int64(st, 0));
         if (config == name) {
             ++b.this_seed_runs;
-            b.this_seed_level = std::max(b.this_seed_level, fails > 0 ? 2 : suspects > 0 ? 1 : 0);
+            const rngvet::PValueVerdict worst = fails > 0 ? rngvet::PValueVerdict::fail
+                : suspects > 0                            ? rngvet::PValueVerdict::suspect
+                                                          : rngvet::PValueVerdict::pass;
+            b.this_seed = b.this_seed ? std::max(*b.this_seed, worst) : worst;
         }
     }
     const bool ok = rc == SQLITE_DONE;
@@ -146,8 +151,8 @@ extern "C" int rngvet_stored_verdicts(const char* database, const char* configur
                 suspect_only += b.failed.count(seed) == 0;
             v.seeds_suspect = suspect_only;
             v.this_seed_runs = b.this_seed_runs;
-            static const char* levels[] = { "none", "pass", "suspect", "fail" };
-            copy_text(v.this_seed, sizeof v.this_seed, levels[b.this_seed_level + 1]);
+            copy_text(v.this_seed, sizeof v.this_seed,
+                b.this_seed ? rngvet::to_text(*b.this_seed) : "none");
             std::string ids;
             for (long long id : b.run_ids) {
                 const std::string next = (ids.empty() ? "" : ",") + std::to_string(id);

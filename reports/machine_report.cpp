@@ -151,7 +151,7 @@ void write_run(JsonWriter& j, const RunRecord& r, const std::vector<StatisticRec
     j.string("battery_title", battery_title(r.battery));
     j.string("tests_selected", r.tests_selected);
     j.string("backend", r.backend);
-    j.string("mode", r.mode);
+    j.string("mode", to_text(r.mode));
     j.string("engine", r.engine);
     j.string("status", to_text(r.status));
     j.integer("resolution_bits", r.resolution_bits);
@@ -165,16 +165,16 @@ void write_run(JsonWriter& j, const RunRecord& r, const std::vector<StatisticRec
     j.string("command_line", r.command_line);
     int pass = 0, suspect = 0, fail = 0;
     for (const StatisticRecord& s : stats) {
-        const std::string v = to_text(verdict(s.pvalue));
-        pass += v == "pass";
-        suspect += v == "suspect";
-        fail += v == "fail";
+        const PValueVerdict v = verdict(s.pvalue);
+        pass += v == PValueVerdict::pass;
+        suspect += v == PValueVerdict::suspect;
+        fail += v == PValueVerdict::fail;
     }
     j.begin_object("counts");
     j.integer("statistics", stats.size());
-    j.integer("pass", pass);
-    j.integer("suspect", suspect);
-    j.integer("fail", fail);
+    j.integer(to_text(PValueVerdict::pass), pass);
+    j.integer(to_text(PValueVerdict::suspect), suspect);
+    j.integer(to_text(PValueVerdict::fail), fail);
     j.end_object();
     j.begin_array("statistics");
     for (const StatisticRecord& s : stats) {

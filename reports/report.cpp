@@ -51,8 +51,8 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| Configuration | " << code(r.config) << " |\n";
     out << "| Seeds | " << cell(r.seed) << " |\n";
     out << "| Backend | " << r.backend << " |\n";
-    out << "| Battery | " << battery_title(r.battery) << ", " << r.mode << " mode, " << stats.size()
-        << " statistics |\n";
+    out << "| Battery | " << battery_title(r.battery) << ", " << to_text(r.mode) << " mode, "
+        << stats.size() << " statistics |\n";
     out << "| Status | " << to_text(r.status) << " |\n";
     out << "| Engine | " << engines_text(r, tests) << " |\n";
     // A battery of rngvet's own (mcpi): its version names its statistics' definition.
@@ -74,7 +74,7 @@ void write_run(std::ostream& out, const RunRecord& r, const std::vector<Statisti
     out << "| Host | " << cell(r.host) << " |\n";
     if (!r.cpu_model.empty()) out << "| CPU | " << cell(r.cpu_model) << " |\n";
     if (!r.gpu_model.empty()) out << "| Device | " << cell(r.gpu_model) << " |\n";
-    if (r.mode == "sharded") out << "| Jobs | " << r.jobs << " worker processes |\n";
+    if (r.mode == RunMode::sharded) out << "| Jobs | " << r.jobs << " worker processes |\n";
     out << "| Started (UTC) | " << r.started_at << " |\n";
     out << "| Finished (UTC) | " << (r.finished_at.empty() ? "-" : r.finished_at) << " |\n";
     out << "| Numbers used | " << r.numbers_used << " |\n";

@@ -23,7 +23,7 @@ namespace rngvet::schema {
 // columns (written by the merge's own SQL).
 template <class R>
 using Member = std::variant<std::monostate, std::string R::*, int R::*, std::int64_t R::*,
-    std::uint64_t R::*, double R::*, bool R::*, RunStatus R::*>;
+    std::uint64_t R::*, double R::*, bool R::*, RunStatus R::*, RunMode R::*>;
 
 template <class R> struct Column {
     const char* name;
@@ -117,8 +117,8 @@ template <class R> void bind(sql::Statement& q, int i, const Column<R>& c, const
                         q.bind(i, v);
                 } else if constexpr (std::is_same_v<V, double>) {
                     q.bind(i, v);
-                } else if constexpr (std::is_same_v<V, RunStatus>) {
-                    q.bind(i, std::string(to_text(v)));
+                } else if constexpr (std::is_enum_v<V>) {
+                    q.bind(i, std::string(to_text(v))); // the term's text
                 } else {
                     q.bind(i, static_cast<std::int64_t>(v));
                 }
@@ -140,13 +140,15 @@ template <class R> void read(sql::Statement& q, int i, const Column<R>& c, R& r)
                     v = q.text(i);
                 else if constexpr (std::is_same_v<V, double>)
                     v = q.real(i);
-                else if constexpr (std::is_same_v<V, RunStatus>) {
+                else if constexpr (std::is_enum_v<V>) {
+                    // A typed word (RunStatus, RunMode): one of its table's terms, or the row
+                    // is refused.
                     const std::string text = q.text(i);
-                    const auto status = run_status_from_text(text);
-                    if (!status)
+                    const auto value = term_value(terms_of(V{}), text);
+                    if (!value)
                         throw InputError("its stored " + std::string(c.name) + " '" + text
-                            + "' is damaged (not " + run_status_words() + ")");
-                    v = *status;
+                            + "' is damaged (not " + term_alternatives(terms_of(V{})) + ")");
+                    v = *value;
                 } else
                     v = static_cast<V>(q.integer(i));
             }
@@ -182,17 +184,29 @@ std::int64_t insert(sqlite3* db, const Table<R>& t, const R& r, std::int64_t key
     return sqlite3_last_insert_rowid(db);
 }
 
+// Where select reads table t: the store's own (schema "main", the current version), or the same
+// table of a store attached as `schema` (campaigns/merge.cpp's task database) of `version`, whose
+// columns newer than that version are not read: their members keep the record's defaults.
+struct Source {
+    std::string schema = "main";
+    int version = store_schema_version;
+};
+
 // The rows of table t that `where` (SQL after WHERE, ?1 bound to `key`) selects, in `order`.
 // A value its member cannot hold is an InputError naming the row as `row` and its first column
-// ("run 3 cannot be read: ...").
+// ("run 3 cannot be read: ..."); with `unreadable` given, that row is left out and the message
+// added there instead.
 template <class R>
 std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, std::int64_t key,
-    const std::string& order, const char* row = "row")
+    const std::string& order, const char* row = "row", const Source& from = {},
+    std::vector<std::string>* unreadable = nullptr)
 {
-    const auto held
-        = [](const Column<R>& c) { return !std::holds_alternative<std::monostate>(c.member); };
+    const auto held = [&](const Column<R>& c) {
+        return !std::holds_alternative<std::monostate>(c.member) && c.since <= from.version;
+    };
     sql::Statement q(db,
-        "SELECT " + names(t, held) + " FROM " + t.name + (where.empty() ? "" : " WHERE " + where)
+        "SELECT " + names(t, held) + " FROM " + from.schema + "." + t.name
+            + (where.empty() ? "" : " WHERE " + where)
             + (order.empty() ? "" : " ORDER BY " + order));
     if (where.find("?1") != std::string::npos) q.bind(1, key);
     std::vector<R> out;
@@ -203,7 +217,11 @@ std::vector<R> select(sqlite3* db, const Table<R>& t, const std::string& where, 
             for (const Column<R>& c : t.columns)
                 if (held(c)) read(q, i++, c, r);
         } catch (const InputError& e) {
-            throw InputError(std::string(row) + " " + q.text(0) + " cannot be read: " + e.what());
+            const std::string why
+                = std::string(row) + " " + q.text(0) + " cannot be read: " + e.what();
+            if (!unreadable) throw InputError(why);
+            unreadable->push_back(why);
+            continue;
         }
         out.push_back(std::move(r));
     }

@@ -5,7 +5,6 @@
 #include "verdict.hpp"
 
 #include <chrono>
-#include <iterator>
 #include <sqlite3.h>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -64,22 +63,6 @@ void use_write_ahead_log(sqlite3* db)
 }
 
 } // namespace
-
-std::optional<RunStatus> run_status_from_text(const std::string& text)
-{
-    for (const auto& [status, word] : run_status_texts)
-        if (text == word) return status;
-    return std::nullopt;
-}
-
-std::string run_status_words()
-{
-    std::string out;
-    const std::size_t n = std::size(run_status_texts);
-    for (std::size_t i = 0; i < n; ++i)
-        out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(run_status_texts[i].second);
-    return out;
-}
 
 void check_store_path(const std::string& path)
 {
@@ -309,9 +292,9 @@ std::vector<StartCheckRecord> Store::start_checks()
     return schema::select(db_, schema::start_checks(), "", 0, "check_id");
 }
 
-std::vector<RunRecord> Store::runs()
+std::vector<RunRecord> Store::runs(std::vector<std::string>* unreadable)
 {
-    return schema::select(db_, schema::runs(), "", 0, "run_id", "run");
+    return schema::select(db_, schema::runs(), "", 0, "run_id", "run", {}, unreadable);
 }
 
 std::optional<RunRecord> Store::run(std::int64_t run_id)

@@ -21,24 +21,28 @@ namespace rngvet {
 inline constexpr int store_schema_version = 6;
 
 // A run's status as stored (runs.status, campaign_tasks.status): one row per status, its text in
-// the store. The CHECK of runs.status (reports/schema.cpp) names the same words.
+// the store. The CHECK of runs.status (reports/schema.cpp) is written from the same table.
 enum class RunStatus { running, complete, interrupted, failed };
-inline constexpr std::pair<RunStatus, const char*> run_status_texts[] = {
-    { RunStatus::running, "running" },
-    { RunStatus::complete, "complete" },
-    { RunStatus::interrupted, "interrupted" },
-    { RunStatus::failed, "failed" },
+inline constexpr Term<RunStatus> run_status_terms[] = {
+    { RunStatus::running, "running", "" },
+    { RunStatus::complete, "complete", "" },
+    { RunStatus::interrupted, "interrupted", "" },
+    { RunStatus::failed, "failed", "" },
 };
 constexpr const char* to_text(RunStatus s)
 {
-    for (const auto& [status, text] : run_status_texts)
-        if (status == s) return text;
-    return "?";
+    return term_text(run_status_terms, s);
+}
+// The table of the type's terms (found by argument-dependent lookup, as the store's columns do).
+constexpr const auto& terms_of(RunStatus)
+{
+    return run_status_terms;
 }
 // nullopt for any other text.
-std::optional<RunStatus> run_status_from_text(const std::string& text);
-// "running, complete, interrupted or failed"
-std::string run_status_words();
+inline std::optional<RunStatus> run_status_from_text(const std::string& text)
+{
+    return term_value(run_status_terms, text);
+}
 
 struct RunRecord {
     std::int64_t run_id = 0;
@@ -47,7 +51,7 @@ struct RunRecord {
     std::string seed; // e.g. 1802,9373
     std::string backend; // cpu, openmp, opencl, cuda
     std::string battery; // smallcrush, crush, bigcrush
-    std::string mode = "serial";
+    RunMode mode = RunMode::serial;
     RunStatus status = RunStatus::running;
     int resolution_bits = 0;
     std::string params_sha256;
@@ -173,7 +177,10 @@ public:
     std::int64_t insert_start_check(const StartCheckRecord& check);
     std::vector<StartCheckRecord> start_checks();
 
-    std::vector<RunRecord> runs();
+    // Every run, in run id order. A run whose stored status or mode is none of its words is an
+    // InputError; with `unreadable` given, it is left out and its message ("run 3 cannot be
+    // read: ...") added there instead (rngvet status lists the others).
+    std::vector<RunRecord> runs(std::vector<std::string>* unreadable = nullptr);
     std::optional<RunRecord> run(std::int64_t run_id);
     std::vector<StatisticRecord> statistics(std::int64_t run_id);
     // The first stored p-value of the run that cannot be one (not a number, or outside

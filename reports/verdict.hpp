@@ -10,10 +10,11 @@
 // and the C++ code agree on every p-value.
 #pragma once
 
+#include "generators/words.hpp"
+
 #include <charconv>
 #include <optional>
 #include <string>
-#include <utility>
 
 namespace rngvet {
 
@@ -35,22 +36,18 @@ constexpr bool is_failure(double p)
 
 // A p-value's verdict, and the words for it: the pvalues view's verdict column, reports, help.
 enum class PValueVerdict { pass, suspect, fail };
-inline constexpr std::pair<PValueVerdict, const char*> pvalue_verdict_texts[] = {
-    { PValueVerdict::pass, "pass" },
-    { PValueVerdict::suspect, "suspect" },
-    { PValueVerdict::fail, "fail" },
+inline constexpr Term<PValueVerdict> pvalue_verdict_terms[] = {
+    { PValueVerdict::pass, "pass", "" },
+    { PValueVerdict::suspect, "suspect", "" },
+    { PValueVerdict::fail, "fail", "" },
 };
 constexpr const char* to_text(PValueVerdict v)
 {
-    for (const auto& [verdict, text] : pvalue_verdict_texts)
-        if (verdict == v) return text;
-    return "?";
+    return term_text(pvalue_verdict_terms, v);
 }
 inline std::optional<PValueVerdict> pvalue_verdict_from_text(const std::string& text)
 {
-    for (const auto& [verdict, word] : pvalue_verdict_texts)
-        if (text == word) return verdict;
-    return std::nullopt;
+    return term_value(pvalue_verdict_terms, text);
 }
 
 // Verdict of one p-value: fail beyond the failure level, suspect beyond the suspect level.

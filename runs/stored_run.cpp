@@ -77,8 +77,6 @@ std::string duration(double seconds)
 // The run's fields that its plan is read from, each checked.
 const BatteryCatalogue& stored_battery(const RunRecord& run)
 {
-    if (run.mode != "serial" && run.mode != "sharded")
-        refuse_damaged(run, "mode", run.mode, "serial or sharded");
     if (run.jobs < 1) refuse_damaged(run, "jobs", std::to_string(run.jobs), "at least 1");
     const BatteryCatalogue* battery = nullptr;
     try {
@@ -102,14 +100,14 @@ void check_finished_tests(const RunRecord& run, const BatteryCatalogue& battery,
     for (const auto& [n, t] : finished) {
         if (std::find(selected.begin(), selected.end(), n) == selected.end())
             refuse_damaged(run, "test_number", std::to_string(n), "not a test of the run");
-        const std::uint64_t expected = run.mode == "serial"
+        const std::uint64_t expected = run.mode == RunMode::serial
             ? serial_offset
             : static_cast<std::uint64_t>(n - 1) * shard_stride;
         if (t.start_offset != expected)
             refuse_damaged(run, "start_offset of test " + std::to_string(n),
                 std::to_string(t.start_offset),
-                run.mode + " puts it at " + std::to_string(expected));
-        const std::uint64_t most = run.mode == "serial" ? ~expected : shard_stride;
+                std::string(to_text(run.mode)) + " puts it at " + std::to_string(expected));
+        const std::uint64_t most = run.mode == RunMode::serial ? ~expected : shard_stride;
         const bool reads = battery.test(n).statistics > 0;
         if ((reads && t.numbers_used == 0) || t.numbers_used > most)
             refuse_damaged(run, "numbers_used of test " + std::to_string(n),
@@ -246,7 +244,7 @@ Configuration stored_configuration(
     return config;
 }
 
-ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode)
+ResumePlan plan_resume(Store& store, const RunRecord& run, std::optional<RunMode> mode)
 {
     ResumePlan plan;
     plan.battery = &stored_battery(run);
@@ -271,8 +269,8 @@ ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mo
         refuse_damaged(run, "engine", run.engine, "testu01, native or auto");
     }
     check_engine(plan.engine, *plan.battery, plan.to_run);
-    plan.mode = mode.empty() ? run.mode : mode;
-    if (plan.mode == "serial" && run.mode == "serial") {
+    plan.mode = mode.value_or(run.mode);
+    if (plan.mode == RunMode::serial && run.mode == RunMode::serial) {
         // Continue the one stream where the last finished test ended; serial tests run in
         // order, so only a tail can be missing.
         for (const auto& [n, t] : finished)
@@ -285,7 +283,7 @@ ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mo
                         + "; a serial run cannot be resumed out of order");
     }
     if (plan.mode != run.mode)
-        throw InputError("run " + std::to_string(run.run_id) + " was " + run.mode
+        throw InputError("run " + std::to_string(run.run_id) + " was " + to_text(run.mode)
             + "; resume it in the same mode");
     return plan;
 }

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <sys/types.h>
@@ -29,7 +30,7 @@ struct NewRun {
     Configuration config; // its backend resolved (not "auto")
     const BatteryCatalogue* battery = nullptr;
     std::vector<int> tests; // the tests selected; empty: the whole battery
-    std::string mode; // serial | sharded
+    RunMode mode = RunMode::serial;
     int jobs = 1;
     std::vector<std::string> devices; // of the backend (cuda, opencl: the run's GPU model)
     std::string options; // the configuration's options, one per line
@@ -58,15 +59,15 @@ struct ResumePlan {
     const BatteryCatalogue* battery = nullptr;
     std::vector<int> tests; // the run's tests, all of them
     std::vector<int> to_run; // those the store has not
-    std::string mode; // the run's
+    RunMode mode = RunMode::serial; // the run's
     std::uint64_t serial_start = 0; // serial: where the last finished test ended
     Engine engine = Engine::testu01; // the run's
 };
 
-// What is left of stored run `run` (mode: as requested, "" for the run's own); refuses
+// What is left of stored run `run` (mode: as requested, nullopt for the run's own); refuses
 // (InputError) another mode, a serial run missing a test before one it has, and an engine that
 // no longer has a native form of a missing test.
-ResumePlan plan_resume(Store& store, const RunRecord& run, const std::string& mode);
+ResumePlan plan_resume(Store& store, const RunRecord& run, std::optional<RunMode> mode);
 
 // ---- running and storing ------------------------------------------------------------------
 

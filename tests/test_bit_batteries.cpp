@@ -231,7 +231,7 @@ TEST(BitBatteries, SerialAlphabitEqualsTestU01sOwnAndShardedStoresEveryStatistic
     const Result r = run_rngvet("run " + config + "--jobs 2 --db " + sharded);
     ASSERT_EQ(r.status, 0) << r.err;
     rngvet::Store store(sharded);
-    EXPECT_EQ(store.run(1)->mode, "sharded");
+    EXPECT_EQ(store.run(1)->mode, rngvet::RunMode::sharded);
     EXPECT_EQ(store.run(1)->battery, "alphabit(nb=1048576,r=4,s=16)");
     const auto stats = store.statistics(1);
     ASSERT_EQ(stats.size(), 17u);

@@ -9,6 +9,7 @@
 #include "campaigns/merge.hpp"
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
+#include "reports/schema.hpp"
 #include "reports/store.hpp"
 #include "tests/support.hpp"
 
@@ -690,7 +691,7 @@ void write_task_db(const std::string& path, const CampaignTaskSpec& spec,
     Store s(path);
     s.stamp_campaign_task(spec.stamp);
     RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
-    r.mode = "sharded";
+    r.mode = RunMode::sharded;
     r.status = RunStatus::running;
     r.host = "node7";
     r.started_at = "2026-11-22T00:00:0" + std::to_string(spec.stamp.task_id) + "Z";
@@ -824,16 +825,39 @@ TEST(CampaignMerge, MergedRowsEqualTheTaskRowsInEveryColumn)
     ASSERT_EQ(merged.size(), 1u);
     const std::set<std::string> folded{ "run_id", "status", "tests_selected", "numbers_used",
         "cpu_seconds", "started_at", "finished_at" };
+
+    // What a record left at its defaults stores: a column full_provenance left so would pass
+    // below whether the merge copied it or not, so every listed column must differ from it.
+    const std::string plain = fresh("columns_plain.sqlite");
+    {
+        Store p(plain);
+        const auto id = p.create_run(RunRecord{});
+        p.insert_test(id, TestRecord{}, {});
+    }
+    const auto plain_run = rows(plain, "runs").at(0), plain_test = rows(plain, "tests").at(0);
+
     for (const std::string& task : { t0, t1 }) {
         const auto task_runs = rows(task, "runs");
         ASSERT_EQ(task_runs.size(), 1u);
         ASSERT_EQ(
             task_runs[0].at("params_check"), std::to_string(SQLITE_TEXT) + ":verified (cached)");
         ASSERT_EQ(task_runs[0].size(), merged[0].size());
-        for (const auto& [column, value] : task_runs[0]) {
-            if (!folded.count(column)) {
-                EXPECT_EQ(merged[0].at(column), value) << "runs." << column;
-            }
+        // Every column of the store's list of the runs table (reports/schema.cpp), so that a
+        // column added there is merged, or this fails, with no other change to the merge.
+        const auto listed = schema::columns_of("runs");
+        ASSERT_EQ(listed.size(), task_runs[0].size());
+        for (const schema::ColumnInfo& c : listed) {
+            SCOPED_TRACE("runs." + c.name);
+            ASSERT_EQ(task_runs[0].count(c.name), 1u);
+            if (folded.count(c.name)) continue;
+            EXPECT_NE(task_runs[0].at(c.name), plain_run.at(c.name))
+                << "full_provenance leaves it at its default; give it a value there";
+            EXPECT_EQ(merged[0].at(c.name), task_runs[0].at(c.name));
+        }
+        for (const schema::ColumnInfo& c : schema::columns_of("tests")) {
+            if (c.name == "run_id") continue;
+            EXPECT_NE(rows(task, "tests").back().at(c.name), plain_test.at(c.name))
+                << "tests." << c.name << ": full_provenance leaves it at its default";
         }
     }
     EXPECT_EQ(merged[0].at("status"), std::to_string(SQLITE_TEXT) + ":complete");
@@ -850,6 +874,86 @@ TEST(CampaignMerge, MergedRowsEqualTheTaskRowsInEveryColumn)
         ASSERT_EQ(have.size(), expected.size()) << table;
         for (std::size_t i = 0; i < have.size(); ++i)
             EXPECT_EQ(have[i], expected[i]) << table << " row " << i;
+    }
+}
+
+// The columns of `t` that schema `version` has.
+template <class R> schema::Table<R> as_of(const schema::Table<R>& t, int version)
+{
+    schema::Table<R> old = t;
+    old.columns.clear();
+    for (const auto& c : t.columns)
+        if (c.since <= version) old.columns.push_back(c);
+    return old;
+}
+
+// A task database written as rngvet of schema `version` wrote one (its tables as the column
+// lists build them for that version, which the store test checks against the shipped SQL):
+// stamped, one sharded run, tests 1 to 5 with their statistics.
+void write_old_task_db(const std::string& path, const CampaignTaskSpec& spec, int version)
+{
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    for (int v = 1; v <= version; ++v)
+        ASSERT_EQ(sqlite3_exec(db, schema::migration_tables(v).c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK)
+            << sqlite3_errmsg(db);
+    sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr, nullptr,
+        nullptr);
+    schema::insert(db, as_of(schema::campaign_stamp(), version), spec.stamp);
+    RunRecord r = run_record("ranmar48", spec.config, spec.stamp.seed, 48);
+    TestRecord unused;
+    full_provenance(r, unused);
+    r.mode = RunMode::sharded;
+    r.status = RunStatus::complete;
+    r.tests_selected = spec.stamp.tests;
+    const std::int64_t id = schema::insert(db, as_of(schema::runs(), version), r);
+    int first = 1;
+    for (const auto& entry : smallcrush_catalogue().tests) {
+        if (entry.number <= 5) {
+            TestRecord t{ entry.number, static_cast<std::uint64_t>(entry.number - 1) << 40,
+                1000u * entry.number, 0.5, "node7:1", 1, 0, "2026-11-22T00:00:10Z",
+                "2026-11-22T00:00:11Z" };
+            full_provenance(r, t);
+            schema::insert(db, as_of(schema::tests(), version), t, id);
+            for (int k = 0; k < entry.statistics; ++k)
+                schema::insert(db, as_of(schema::statistics(), version),
+                    Statistic{ first + k, entry.number, entry.name, 0.01 * entry.number }, id);
+        }
+        first += entry.statistics;
+    }
+    sqlite3_close(db);
+}
+
+// A task database of every schema a task database can have (campaigns came with version 3)
+// merges: each column its schema has is copied, each newer one takes the store's default.
+TEST(CampaignMerge, MergesATaskDatabaseOfEveryEarlierSchema)
+{
+    for (int version = 3; version <= store_schema_version; ++version) {
+        SCOPED_TRACE(version);
+        const std::string campaign_db = fresh("campaign_old.sqlite"), task = fresh("old.sqlite");
+        write_old_task_db(task, spec_for("c1", 0, "1,2,3,4,5"), version);
+        Store store(campaign_db);
+        const auto m = merge_campaign_task(store, task, spec_for("c1", 0, "1,2,3,4,5"), "now");
+        EXPECT_EQ(m.tests_added, 5);
+        EXPECT_EQ(m.task_status, RunStatus::complete);
+        const auto run = store.run(m.run_id);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->mode, RunMode::sharded);
+        EXPECT_EQ(run->jobs, 3);
+        EXPECT_EQ(run->cpu_model, "cpu model");
+        // Schema 4 added the input's hash and the parameter check, 5 the engine.
+        EXPECT_EQ(run->input_sha256, version >= 4 ? "0f1e2d" : "");
+        EXPECT_EQ(run->params_check, version >= 4 ? "verified (cached)" : "");
+        EXPECT_EQ(run->engine, version >= 5 ? "native" : "testu01");
+        const auto tests = store.tests(m.run_id);
+        ASSERT_EQ(tests.size(), 5u);
+        for (const TestRecord& t : tests) {
+            EXPECT_EQ(t.refills, 4u);
+            EXPECT_EQ(t.engine, version >= 5 ? "native" : "testu01");
+            EXPECT_EQ(t.wall_seconds, version >= 5 ? 0.75 : 0);
+        }
+        EXPECT_EQ(store.statistics(m.run_id).size(), 5u);
     }
 }
 

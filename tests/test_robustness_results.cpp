@@ -153,7 +153,9 @@ protected:
         const std::string file = write_file("positions.ini",
             "[campaign]\nname = positions\nbattery = smallcrush\ntests = 1,3,6\nshards = 2\n"
             "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
-        dir_ = fresh_dir("positions_dir");
+        // Each test its own folder: ctest runs the tests of this fixture at once (-j).
+        name_ = testing::UnitTest::GetInstance()->current_test_info()->name();
+        dir_ = fresh_dir("positions_dir_" + name_);
         ASSERT_EQ(run_rngvet("campaign run " + file + " --jobs 2 --out " + dir_).status, 0);
         task0_ = dir_ + "/tasks/task-0.sqlite";
         task1_ = dir_ + "/tasks/task-1.sqlite";
@@ -164,7 +166,7 @@ protected:
     // merges.
     void expect_task0_refused(const std::string& says)
     {
-        const std::string db = fresh("positions_merged.sqlite");
+        const std::string db = fresh("positions_merged_" + name_ + ".sqlite");
         const CliResult r = run_rngvet("campaign merge " + dir_ + " --db " + db);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_NE(r.err.find("task 0"), std::string::npos) << r.err;
@@ -175,7 +177,7 @@ protected:
         ASSERT_EQ(std::system(("cp " + task0_ + ".good " + task0_).c_str()), 0);
     }
 
-    std::string dir_, task0_, task1_;
+    std::string name_, dir_, task0_, task1_;
 };
 
 TEST_F(MergePositions, AnAddedStatisticIsRefused)
@@ -248,13 +250,13 @@ rngvet::StoredRunResult run_on_changed_file(
     start.config = rngvet::resolve_configuration(text);
     start.battery = &rngvet::catalogue_for("mcpi(points=100,reps=1)");
     start.tests = { 1 };
-    start.mode = "serial";
+    start.mode = rngvet::RunMode::serial;
     start.input_sha256 = rngvet::sha256_hex(before);
     rngvet::Store store(db);
     const rngvet::RunRecord run = rngvet::new_run_record(start);
     const std::int64_t id = rngvet::open_run(store, run, 0);
     rngvet::RunnerOptions options;
-    options.mode = "serial";
+    options.mode = rngvet::RunMode::serial;
     std::ostringstream lines;
     rngvet::Progress progress(*start.battery, start.tests, lines, false);
     rngvet::StoredRunResult result = rngvet::run_stored_tests(

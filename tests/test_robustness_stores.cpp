@@ -331,6 +331,28 @@ TEST(Stores, NamesThatCannotParseBackAreRefusedBeforeAnythingIsStored)
     EXPECT_FALSE(exists(db)) << "a refused run stored something";
 }
 
+// rngvet status lists every run it can read and names each one whose stored status or mode is
+// none of its words, instead of refusing the whole store.
+TEST(Stores, StatusListsTheOtherRunsAndNamesADamagedOne)
+{
+    const std::string db = fresh("stores_status_damaged.sqlite");
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(run_rngvet("run " + ranmar + " --tests 1 --db " + db).status, 0);
+    sql_write(db,
+        "PRAGMA ignore_check_constraints = ON; UPDATE runs SET mode = 'bogus' WHERE run_id = 2; "
+        "UPDATE runs SET status = 'paused' WHERE run_id = 3");
+    const Result r = run_rngvet("status --db " + db);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\n1    complete"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("run 2 cannot be read: its stored mode 'bogus' is damaged (not serial or "
+                         "sharded)"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("run 3 cannot be read: its stored status 'paused' is damaged"),
+        std::string::npos)
+        << r.out;
+}
+
 // --- --resume trusts nothing it reads -------------------------------------------------------
 
 TEST(Stores, ResumeRefusesADamagedStoredRunNamingTheField)

@@ -76,7 +76,7 @@ TEST(Runner, ShardedAndSerialStoreEveryStatisticAndASingleShardReproducesItsPval
     EXPECT_EQ(serial.size(), 15u);
 
     rngvet::Store store(db);
-    EXPECT_EQ(store.run(1)->mode, "sharded");
+    EXPECT_EQ(store.run(1)->mode, rngvet::RunMode::sharded);
     for (const auto& t : store.tests(1)) {
         EXPECT_EQ(t.start_offset, static_cast<std::uint64_t>(t.test_number - 1) << 40);
         EXPECT_LT(t.numbers_used, 1ull << 40);

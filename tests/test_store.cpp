@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sqlite3.h>
 #include <thread>
 
@@ -359,7 +360,8 @@ TEST(Store, ReadsAStoreOfTheShippedSchemaFieldForField)
     Store s(path);
     const auto r = s.run(7);
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->generator + r->config + r->seed + r->backend + r->battery + r->mode,
+    EXPECT_EQ(
+        r->generator + r->config + r->seed + r->backend + r->battery + rngvet::to_text(r->mode),
         "gcsopenmpsmallcrushsharded");
     EXPECT_EQ(r->status, rngvet::RunStatus::interrupted);
     EXPECT_EQ(r->resolution_bits, 32);
@@ -454,6 +456,65 @@ TEST(Store, EveryRunStatusIsStoredAsItsWordAndReadsBack)
                 "complete, interrupted or failed)");
         }
     }
+}
+
+// Each mode is stored as the word the store has always written and reads back as itself; a
+// stored word that is none of them is refused naming the run and the column, as a status is.
+TEST(Store, EveryRunModeIsStoredAsItsWordAndReadsBack)
+{
+    const std::string path = rngvet_test::fresh("store_modes.sqlite");
+    Store s(path);
+    const std::pair<RunMode, std::string> words[]
+        = { { RunMode::serial, "serial" }, { RunMode::sharded, "sharded" } };
+    for (const auto& [mode, word] : words) {
+        RunRecord r = sample_run();
+        r.mode = mode;
+        const auto id = s.create_run(r);
+        EXPECT_EQ(
+            query(path, "SELECT mode FROM runs WHERE run_id = " + std::to_string(id))[0][0], word);
+        EXPECT_EQ(s.run(id)->mode, mode);
+    }
+    query(path, "UPDATE runs SET mode = 'Serial' WHERE run_id = 2");
+    EXPECT_EQ(s.run(1)->mode, RunMode::serial);
+    try {
+        (void)s.runs();
+        ADD_FAILURE() << "read a run whose mode is 'Serial'";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+            "run 2 cannot be read: its stored mode 'Serial' is damaged (not serial or sharded)");
+    }
+}
+
+// Every typed word: each value has one text, the text parses back to it and to nothing else
+// (case counts), and the texts are those the store and the command line have always used.
+template <class E, std::size_t N>
+void expect_vocabulary(const Term<E> (&terms)[N], const std::vector<std::string>& texts)
+{
+    ASSERT_EQ(N, texts.size());
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < N; ++i) {
+        SCOPED_TRACE(texts[i]);
+        EXPECT_EQ(terms[i].text, texts[i]);
+        EXPECT_TRUE(seen.insert(terms[i].text).second) << "a text named twice";
+        EXPECT_EQ(std::string(term_text(terms, terms[i].value)), texts[i]);
+        EXPECT_EQ(term_value(terms, texts[i]), terms[i].value);
+        std::string upper = texts[i];
+        upper[0] = static_cast<char>(upper[0] - 'a' + 'A');
+        EXPECT_EQ(term_value(terms, upper), std::nullopt);
+        EXPECT_EQ(term_value(terms, texts[i] + " "), std::nullopt);
+    }
+    EXPECT_EQ(term_value(terms, ""), std::nullopt);
+}
+
+TEST(Store, EachTypedWordHasOneTextThatParsesBack)
+{
+    expect_vocabulary(run_status_terms, { "running", "complete", "interrupted", "failed" });
+    expect_vocabulary(run_mode_terms, { "serial", "sharded" });
+    expect_vocabulary(pvalue_verdict_terms, { "pass", "suspect", "fail" });
+    EXPECT_EQ(term_alternatives(run_status_terms), "running, complete, interrupted or failed");
+    EXPECT_EQ(to_text(verdict(0.5)), std::string("pass"));
+    EXPECT_EQ(to_text(verdict(0.0001)), std::string("suspect"));
+    EXPECT_EQ(to_text(verdict(1e-11)), std::string("fail"));
 }
 
 TEST(Store, RefusesAFileThatIsNotAStore)
