@@ -15,7 +15,7 @@
 // one sub-block of 8 numbers (most blocks run in one sequence), both paths asserted taken.
 //
 // AppearanceSpacings: every battery row's (r, s, L) with smaller Q and K, other forms (s > L,
-// L mod s > 0, several replications, Q = 0 and Q = 1), chunks of about a thousand words, so that
+// L mod s > 0, several replications, Q = 0 and Q = 1), chunks of about two thousand words, so that
 // chunks begin and end inside the table's filling, the tested blocks and replications.
 #include "batteries/native/device_svaria.hpp"
 #include "batteries/native/device_svaria_counts.hpp"
@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <omp.h>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -130,6 +131,20 @@ std::string row_name(const char* battery, int number)
     return std::string(battery) + std::to_string(number);
 }
 
+// The device paths launch many short passes: on one OpenMP thread for one scope, where a team's
+// barriers would cost more than the passes on a loaded host (the families' own loops name their
+// thread counts).
+class OneThread {
+public:
+    OneThread() { omp_set_num_threads(1); }
+    ~OneThread() { omp_set_num_threads(team_); }
+    OneThread(const OneThread&) = delete;
+    OneThread& operator=(const OneThread&) = delete;
+
+private:
+    int team_ = omp_get_max_threads();
+};
+
 // --- svaria_SumCollector ---------------------------------------------------------------------
 
 struct SumCase {
@@ -188,6 +203,7 @@ TEST_P(DeviceSumCollector, SameResultAsCpuPath)
     TwoRuns runs(std::get<1>(GetParam()));
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
     std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const OneThread one;
     runs.both([&](native::Numbers& in, int i) {
         native::sum_collector(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.g, 2);
     });
@@ -260,11 +276,12 @@ class DeviceAppearanceSpacings : public testing::TestWithParam<AppearanceParam> 
 TEST_P(DeviceAppearanceSpacings, SameResultAsCpuPath)
 {
     const AppearanceCase& c = std::get<0>(GetParam());
-    max_words = 1001;
+    max_words = 2003;
     appearance_chunks = 0;
     TwoRuns runs(std::get<1>(GetParam()));
     std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
     std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const OneThread one;
     runs.both([&](native::Numbers& in, int i) {
         native::appearance_spacings(in, (i == 0 ? a : b).get(), c.N, c.Q, c.K, c.r, c.s, c.L, 2);
     });

@@ -25,6 +25,12 @@
 // certain to consume (each remaining sum takes more than g numbers). The rest comes from
 // TestU01's own functions (fmass, num2, gofs, gofw, fbar, sres, statcoll), called with the same
 // arguments in the same order.
+//
+// Where the stream runs on a CUDA device, SampleProd's products (device.hpp), SumCollector's
+// sums and AppearanceSpacings' distances to last appearances (device_svaria.hpp) are computed
+// there: SumCollector's counts of sums by length come back, and AppearanceSpacings' distances,
+// whose logarithms are summed here in TestU01's order. AppearanceSpacings' logarithms are
+// memoised (LogTable: std::log of the same distance, the same bits).
 #include "svaria_more.hpp"
 
 #include "active_tests.hpp"
