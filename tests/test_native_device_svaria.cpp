@@ -257,7 +257,7 @@ std::vector<AppearanceCase> appearance_cases()
             cases.push_back(
                 { row_name(row.battery, row.number), 1, 2L << row.L, 30000, row.r, row.t, row.L });
     cases.push_back({ "s4_L8_N3", 3, 3000, 20000, 1, 4, 8 });
-    cases.push_back({ "s6_L2_N2", 2, 40, 5001, 2, 6, 2 });
+    cases.push_back({ "s6_L2_N2", 2, 40, 15001, 2, 6, 2 });
     cases.push_back({ "s12_L12_Q1_N2", 2, 1, 30000, 3, 12, 12 });
     cases.push_back({ "s5_L7_Q0", 1, 0, 20000, 0, 5, 7 });
     cases.push_back({ "s30_L10_Q5", 1, 5, 30000, 1, 30, 10 });
