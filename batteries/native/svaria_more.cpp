@@ -191,61 +191,11 @@ void radix_sort(double* a, std::size_t n)
         a[i] = from_order_key(keys[i]);
 }
 
-// Sorts a[0..n) by distributing the values into about n / 8 buckets of equal width between the
-// least and the greatest, then sorting each bucket. The bucket of x, (x - least) * scale rounded
-// down, never decreases as x grows (each rounding is monotone), so the buckets in order hold the
-// values in order, and the sorted sequence is the one any sort gives. Three passes over the
-// values where radix_sort takes seven; radix_sort where the range overflows.
-void bucket_sort(double* a, std::size_t n)
-{
-    if (n < 4096) {
-        radix_sort(a, n);
-        return;
-    }
-    const auto range = std::minmax_element(a, a + n);
-    const double least = *range.first, span = *range.second - least;
-    if (!(span > 0.0) || !std::isfinite(span)) {
-        radix_sort(a, n); // all equal, or a range too wide (or a NaN)
-        return;
-    }
-    const std::size_t buckets = n / 8;
-    const double scale = static_cast<double>(buckets) / span;
-    std::vector<std::uint32_t> bucket(n);
-    std::vector<std::size_t> start(buckets + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const double d = (a[i] - least) * scale;
-        const std::size_t b
-            = d < static_cast<double>(buckets) ? static_cast<std::size_t>(d) : buckets - 1;
-        bucket[i] = static_cast<std::uint32_t>(b);
-        ++start[b + 1];
-    }
-    for (std::size_t b = 0; b < buckets; ++b)
-        start[b + 1] += start[b];
-    std::vector<double> out(n);
-    {
-        std::vector<std::size_t> next(start.begin(), start.end() - 1);
-        for (std::size_t i = 0; i < n; ++i)
-            out[next[bucket[i]]++] = a[i];
-    }
-    for (std::size_t b = 0; b < buckets; ++b) {
-        double* first = out.data() + start[b];
-        double* last = out.data() + start[b + 1];
-        if (last - first <= 16) {
-            for (double* p = first + 1; p < last; ++p) // insertion sort
-                for (double* q = p; q > first && q[0] < q[-1]; --q)
-                    std::swap(q[0], q[-1]);
-        } else {
-            std::sort(first, last);
-        }
-    }
-    std::copy(out.begin(), out.end(), a);
-}
-
 // Sorts a[0..n) on `threads` threads: parts sorted apart, then merged pairwise.
 void parallel_sort(double* a, long n, int threads)
 {
     if (threads <= 1 || n < parallel_min) {
-        bucket_sort(a, static_cast<std::size_t>(n));
+        radix_sort(a, static_cast<std::size_t>(n));
         return;
     }
     int parts = 1;
@@ -257,7 +207,7 @@ void parallel_sort(double* a, long n, int threads)
     cut[static_cast<std::size_t>(parts)] = n;
 #pragma omp parallel for num_threads(parts) schedule(static)
     for (int i = 0; i < parts; ++i)
-        bucket_sort(a + cut[static_cast<std::size_t>(i)],
+        radix_sort(a + cut[static_cast<std::size_t>(i)],
             static_cast<std::size_t>(
                 cut[static_cast<std::size_t>(i) + 1] - cut[static_cast<std::size_t>(i)]));
     for (int width = 1; width < parts; width *= 2) {
