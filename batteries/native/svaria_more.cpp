@@ -14,9 +14,8 @@
 // threads), SampleCorr's and AppearanceSpacings' sums and SumCollector's partial sums in one
 // sequence, as TestU01 adds them. What may be reordered is: the terms themselves (SampleCorr's
 // lagged products, AppearanceSpacings' logarithms, the distribution values of the gofw
-// transforms), computed apart from the sums they enter; the sorts (buckets of equal width, or a
-// radix sort of the values' bits: a sorted sequence of values does not depend on the
-// algorithm); whole replications'
+// transforms), computed apart from the sums they enter; the sorts (a radix sort of the values'
+// bits: a sorted sequence of values does not depend on the algorithm); whole replications'
 // statistics where TestU01 sorts them before use (SampleProd sorts and tests one replication
 // while the next one's numbers are read); and the integer work (AppearanceSpacings' blocks and
 // table of last appearances, SumCollector's class counts). SumCollector's sums, each started
