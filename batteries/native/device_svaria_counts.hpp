@@ -31,7 +31,8 @@
 #include "device_bits_counts.hpp"
 #include "device_counts.hpp"
 
-#include <thrust/count.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/sequence.h>
 
 namespace rngvet::native::device_counts {
@@ -80,9 +81,9 @@ struct SumOwn {
 
 // Sub-block b's chain run on from its sub-block's end through the next sub-blocks until it ends
 // a sum where the chain of the sub-block it is in ends one (mark): meet[b] that number; the sums
-// it ends on the way, the meeting one included, counted by length (capped at cap) in row b of
-// hist. It stops at the block's end (meet[b] = walk_end, its state there in walk_x, walk_n) or,
-// after `limit` sub-blocks without meeting (0: none), gives up (walk_gave_up).
+// it ends on the way, the meeting one included, counted by length (capped at cap) in
+// sub-block b's counts in hist. It stops at the block's end (meet[b] = walk_end, its state there in
+// walk_x, walk_n) or, after `limit` sub-blocks without meeting (0: none), gives up (walk_gave_up).
 constexpr Index walk_end = ~Index(0) - 1;
 constexpr Index walk_gave_up = ~Index(0) - 2;
 
@@ -97,20 +98,20 @@ struct SumWalk {
     Index* meet;
     double* walk_x;
     Index* walk_n;
-    Index* hist; // rows of cap + 1
+    Index* hist; // column k of sub-block b at k parts + b
 
     RNGVET_HD void operator()(Index b) const
     {
         const Index begin = b + 1 == parts ? size : (b + 1) * sub;
         const Index stop = limit > 0 && b + 1 + limit < parts ? (b + 1 + limit) * sub : size;
-        Index* h = hist + b * (cap + 1);
+        Index* h = hist + b;
         double x = own_x[b];
         Index c = own_n[b];
         for (Index i = begin; i < stop; ++i) {
             x += strip(words[i]);
             ++c;
             if (!(x <= g)) {
-                ++h[c < cap ? c : cap];
+                ++h[(c < cap ? c : cap) * parts];
                 if (mark[i] != 0) {
                     meet[b] = i;
                     return;
@@ -130,8 +131,8 @@ struct SumWalk {
 };
 
 // The chains the true one runs along: entry[b] the first number of sub-block b from which its
-// own sums are the true chain's (no_meeting where it is not on the path). Adds those sums to row
-// b of hist, and clears the row of a chain off the path.
+// own sums are the true chain's (no_meeting where it is not on the path). Adds those sums to
+// sub-block b's counts in hist, and clears the counts of a chain off the path.
 struct SumCount {
     Index size, sub, parts, cap;
     const unsigned char* mark;
@@ -140,25 +141,25 @@ struct SumCount {
 
     RNGVET_HD void operator()(Index b) const
     {
-        Index* h = hist + b * (cap + 1);
+        Index* h = hist + b;
         if (entry[b] == no_meeting) {
             for (Index k = 0; k <= cap; ++k)
-                h[k] = 0;
+                h[k * parts] = 0;
             return;
         }
         const Index end = b + 1 == parts ? size : (b + 1) * sub;
         for (Index i = entry[b]; i < end; ++i)
-            if (mark[i] != 0) ++h[mark[i] < cap ? mark[i] : cap];
+            if (mark[i] != 0) ++h[(mark[i] < cap ? mark[i] : cap) * parts];
     }
 };
 
-// The whole block in one sequence from the true state, into row 0 of hist and the state
-// (walk_x[0], walk_n[0]).
+// The whole block in one sequence from the true state, into sub-block 0's counts in hist and the
+// state (walk_x[0], walk_n[0]).
 struct SumSequence {
     const Word* words;
     StripD strip;
     double g;
-    Index size, cap;
+    Index size, parts, cap;
     double x0;
     Index n0;
     Index* hist;
@@ -173,7 +174,7 @@ struct SumSequence {
             x += strip(words[i]);
             ++c;
             if (!(x <= g)) {
-                ++hist[c < cap ? c : cap];
+                ++hist[(c < cap ? c : cap) * parts];
                 x = 0.0;
                 c = 0;
             }
@@ -183,18 +184,11 @@ struct SumSequence {
     }
 };
 
-// Column k of hist's `rows` rows, summed.
-struct SumColumn {
-    const Index* hist;
-    Index rows, cap;
+// The column of entry i of hist (columns of `parts` entries).
+struct SumColumnOf {
+    Index parts;
 
-    RNGVET_HD Index operator()(Index k) const
-    {
-        Index s = 0;
-        for (Index b = 0; b < rows; ++b)
-            s += hist[b * (cap + 1) + k];
-        return s;
-    }
+    RNGVET_HD Index operator()(Index i) const { return i / parts; }
 };
 
 class SumScan {
@@ -218,6 +212,7 @@ public:
         , meet_(own_x_.size())
         , entry_(own_x_.size())
         , hist_(own_x_.size() * (cap_ + 1))
+        , columns_(cap_ + 1)
         , totals_(cap_ + 1)
     {
     }
@@ -260,7 +255,6 @@ public:
             entry[k] = meet[b] + 1;
             b = k;
         }
-        Index rows_used = parts;
         if (meet[b] == walk_end) {
             if (parts > 1) ++joined_;
             thrust::copy(entry.begin(), entry.end(), entry_.begin());
@@ -269,16 +263,16 @@ public:
                     size, sub_, parts, cap_, mark, thrust::raw_pointer_cast(entry_.data()), hist });
         } else {
             ++sequences_;
-            thrust::fill(
-                hist_.begin(), hist_.begin() + static_cast<std::ptrdiff_t>(cap_ + 1), Index(0));
+            thrust::fill(hist_.begin(), hist_.begin() + pp * static_cast<std::ptrdiff_t>(cap_ + 1),
+                Index(0));
             thrust::for_each(index, index + 1,
-                SumSequence{
-                    w, strip_, g_, size, cap_, x, static_cast<Index>(numbers), hist, wx, wn });
-            rows_used = 1;
+                SumSequence{ w, strip_, g_, size, parts, cap_, x, static_cast<Index>(numbers), hist,
+                    wx, wn });
             b = 0;
         }
-        thrust::transform(index, index + static_cast<std::ptrdiff_t>(cap_ + 1), totals_.begin(),
-            SumColumn{ hist, rows_used, cap_ });
+        const auto column = thrust::make_transform_iterator(index, SumColumnOf{ parts });
+        thrust::reduce_by_key(column, column + pp * static_cast<std::ptrdiff_t>(cap_ + 1),
+            hist_.begin(), columns_.begin(), totals_.begin());
         std::vector<Index> t(cap_ + 1);
         thrust::copy(totals_.begin(), totals_.end(), t.begin());
         by_length.assign(cap_ + 1, 0);
@@ -302,7 +296,7 @@ private:
     thrust::device_vector<Word> words_;
     thrust::device_vector<unsigned char> mark_;
     thrust::device_vector<double> own_x_, walk_x_;
-    thrust::device_vector<Index> own_n_, walk_n_, meet_, entry_, hist_, totals_;
+    thrust::device_vector<Index> own_n_, walk_n_, meet_, entry_, hist_, columns_, totals_;
 };
 
 // ---------------------------------------------------------------------------------------------
