@@ -1,9 +1,9 @@
-// The device paths of svaria_SumCollector and svaria_AppearanceSpacings end to end through the
-// family: device_svaria_counts.hpp's algorithms are compiled here by g++ for Thrust's OpenMP
-// system and stand in for device_svaria.hpp's functions (this executable defines them, so
-// svaria_more.cpp calls these instead of the ones a build without CUDA links), and each test is
-// run twice on the same words: once on a host stream (its CPU path, which the family's own test
-// holds equal to TestU01) and once on a source that writes its words into the system's memory
+// The device paths of svaria_SumCollector, svaria_AppearanceSpacings and svaria_SampleMean end
+// to end through the family: device_svaria_counts.hpp's algorithms are compiled here by g++ for
+// Thrust's OpenMP system and stand in for device_svaria.hpp's functions (this executable defines
+// them, so svaria_more.cpp calls these instead of the ones a build without CUDA links), and each
+// test is run twice on the same words: once on a host stream (its CPU path, which the family's own
+// test holds equal to TestU01) and once on a source that writes its words into the system's memory
 // (the device path). Every field of the result must be equal (doubles as bits), the same count
 // of numbers read, and the device path must have been taken.
 //
@@ -17,12 +17,16 @@
 // AppearanceSpacings: every battery row's (r, s, L) with smaller Q and K, other forms (s > L,
 // L mod s > 0, several replications, Q = 0 and Q = 1), chunks of about two thousand words, so that
 // chunks begin and end inside the table's filling, the tested blocks and replications.
+//
+// SampleMean: every battery row's (n, r) with a smaller N, the normal approximation (n = 75),
+// n = 2 and N = 1, the sums in fills of about four thousand words.
 #include "batteries/native/device_svaria.hpp"
 #include "batteries/native/device_svaria_counts.hpp"
 #include "batteries/native/svaria_more.hpp"
 #include "native_support.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <omp.h>
 #include <string>
@@ -45,7 +49,7 @@ std::size_t sub_words = 64;
 std::size_t walk_limit = 0;
 // What the device paths did: SumCollector's blocks (joined: all chains met; sequences: run in
 // one sequence), AppearanceSpacings' chunks.
-long sum_blocks = 0, sum_joined = 0, sum_sequences = 0, appearance_chunks = 0;
+long sum_blocks = 0, sum_joined = 0, sum_sequences = 0, appearance_chunks = 0, mean_calls = 0;
 } // namespace
 
 namespace rngvet::native {
@@ -105,6 +109,17 @@ std::unique_ptr<DeviceAppearanceScan> device_appearance_scan(
 {
     if (!in.fill_device(nullptr, 0)) return nullptr;
     return std::make_unique<HostAppearanceScan>(in, init, r, s, L);
+}
+
+bool device_sample_sums(
+    Numbers& in, long N, long n, int r, const std::function<void(const double*)>& done)
+{
+    ++mean_calls;
+    return device_counts::group_values(
+        in, 1, N, n,
+        device_counts::MeanSum{
+            device_counts::strip_d_for(in, r), static_cast<device_counts::Index>(n) },
+        [&](long, const double* sums) { done(sums); }, ::max_words);
 }
 
 } // namespace rngvet::native
@@ -292,6 +307,67 @@ TEST_P(DeviceAppearanceSpacings, SameResultAsCpuPath)
     EXPECT_EQ(a->sVal1->NObs, c.N);
     expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
 }
+
+// --- svaria_SampleMean -----------------------------------------------------------------------
+
+struct MeanCase {
+    std::string name;
+    long N, n;
+    int r;
+};
+
+std::ostream& operator<<(std::ostream& o, const MeanCase& c)
+{
+    return o << c.name;
+}
+
+std::vector<MeanCase> mean_cases()
+{
+    std::vector<MeanCase> cases;
+    for (const native::SvariaRow& row : native::svaria_more_rows())
+        if (row.test == native::SvariaTest::SampleMean)
+            cases.push_back({ row_name(row.battery, row.number), 20000, row.n, row.r });
+    // The normal approximation (n >= 60), n = 2, N = 1.
+    cases.push_back({ "n75_r5", 5000, 75, 5 });
+    cases.push_back({ "n2", 3000, 2, 0 });
+    cases.push_back({ "N1_n7", 1, 7, 0 });
+    return cases;
+}
+
+using MeanParam = std::tuple<MeanCase, std::string>;
+
+std::string mean_name(const testing::TestParamInfo<MeanParam>& p)
+{
+    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+}
+
+class DeviceSampleMean : public testing::TestWithParam<MeanParam> { };
+
+TEST_P(DeviceSampleMean, SameResultAsCpuPath)
+{
+    const MeanCase& c = std::get<0>(GetParam());
+    max_words = 4099; // the sums in several fills
+    mean_calls = 0;
+    TwoRuns runs(std::get<1>(GetParam()));
+    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
+    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const OneThread one;
+    runs.both([&](native::Numbers& in, int i) {
+        native::sample_mean(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, 2);
+    });
+    EXPECT_EQ(mean_calls, 2);
+    if (c.N * c.n > 4099) {
+        EXPECT_GT(runs.source.filled, 1);
+    }
+    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
+    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
+    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
+    EXPECT_EQ(a->sVal1->NObs, c.N);
+    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleMean,
+    testing::Combine(testing::ValuesIn(mean_cases()), testing::ValuesIn(streams())), mean_name);
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceAppearanceSpacings,
     testing::Combine(testing::ValuesIn(appearance_cases()), testing::ValuesIn(streams())),

@@ -1,4 +1,5 @@
-// svaria_SumCollector's sums and svaria_AppearanceSpacings' distances computed on the CUDA device a
+// svaria_SumCollector's sums, svaria_AppearanceSpacings' distances and svaria_SampleMean's sums
+// computed on the CUDA device a
 // stream runs on (device_svaria_counts.hpp's algorithms, built into device_svaria_cuda.cu), for
 // svaria_more.cpp: where the counts or distances come back, the family computes its statistic
 // from them with the code of its CPU path. As device.hpp: nullptr, with nothing read, where the
@@ -11,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -55,5 +57,11 @@ public:
 // appearance_spacings accepts them; positions below 2^32).
 std::unique_ptr<DeviceAppearanceScan> device_appearance_scan(
     Numbers& in, long init, int r, int s, int L);
+
+// svaria_SampleMean's N sums of n StripD values each (0.0, then each value added in order), into
+// a host array given to done; false, with nothing read and done never called, where the stream
+// cannot write device memory.
+bool device_sample_sums(
+    Numbers& in, long N, long n, int r, const std::function<void(const double*)>& done);
 
 } // namespace rngvet::native

@@ -1,4 +1,5 @@
-// The work of svaria_SumCollector and svaria_AppearanceSpacings (device_svaria.hpp) written once
+// The work of svaria_SumCollector, svaria_AppearanceSpacings and svaria_SampleMean
+// (device_svaria.hpp) written once
 // with Thrust, for whichever device system it is compiled with: CUDA in device_svaria_cuda.cu
 // (nvcc, --fmad=false), the host's OpenMP in tests/test_native_device_svaria.cpp (g++ with
 // THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
@@ -427,6 +428,22 @@ private:
     thrust::device_vector<Word> words_;
     thrust::device_vector<std::uint32_t> values_, at_, distance_;
     thrust::device_vector<Index> table_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// svaria_SampleMean: each sum of n StripD values, from 0.0 in order (group_values brings the N
+// sums to the host, 8 bytes a sum of n numbers).
+struct MeanSum {
+    StripD strip;
+    Index n;
+
+    RNGVET_HD double operator()(const Word* w) const
+    {
+        double sum = 0.0;
+        for (Index j = 0; j < n; ++j)
+            sum += strip(w[j]);
+        return sum;
+    }
 };
 
 } // namespace rngvet::native::device_counts

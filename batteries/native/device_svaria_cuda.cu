@@ -85,4 +85,17 @@ std::unique_ptr<DeviceAppearanceScan> device_appearance_scan(
         .value_or(nullptr);
 }
 
+bool device_sample_sums(
+    Numbers& in, long N, long n, int r, const std::function<void(const double*)>& done)
+{
+    return on_device(in, "svaria_SampleMean", [&]() -> std::optional<bool> {
+        if (!device_counts::group_values(in, 1, N, n,
+                device_counts::MeanSum{
+                    device_counts::strip_d_for(in, r), static_cast<device_counts::Index>(n) },
+                [&](long, const double* sums) { done(sums); }))
+            return std::nullopt;
+        return true;
+    }).value_or(false);
+}
+
 } // namespace rngvet::native

@@ -14,4 +14,9 @@ std::unique_ptr<DeviceAppearanceScan> device_appearance_scan(Numbers&, long, int
     return nullptr;
 }
 
+bool device_sample_sums(Numbers&, long, long, int, const std::function<void(const double*)>&)
+{
+    return false;
+}
+
 } // namespace rngvet::native

@@ -526,21 +526,29 @@ void sample_mean(Numbers& in, sres_Basic* res, long N, long n, int r, int thread
     const double half_n = 0.5 * static_cast<double>(n);
     const std::size_t group = static_cast<std::size_t>(n);
     const int helpers = work_threads(threads);
+    // On the device the stream runs on, where it is a CUDA one: the sums there, in the same
+    // order, and only they come here.
+    const bool on_device = device_sample_sums(in, N, n, r, [&](const double* sums) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && N >= 4096)
+        for (long i = 0; i < N; ++i)
+            V[i + 1] = exact ? sums[i] : scale * (sums[i] - half_n);
+    });
     long next_seq = 1;
-    pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(N) * group, group),
-        [&](const std::uint64_t* w, std::size_t m) {
-            const long groups = static_cast<long>(m / group);
-            double* v = V + next_seq;
+    if (!on_device)
+        pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(N) * group, group),
+            [&](const std::uint64_t* w, std::size_t m) {
+                const long groups = static_cast<long>(m / group);
+                double* v = V + next_seq;
 #pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && groups >= 1024)
-            for (long i = 0; i < groups; ++i) {
-                const std::uint64_t* x = w + static_cast<std::size_t>(i) * group;
-                double sum = 0.0;
-                for (std::size_t j = 0; j < group; ++j)
-                    sum += in.strip_d(x[j], r);
-                v[i] = exact ? sum : scale * (sum - half_n);
-            }
-            next_seq += groups;
-        });
+                for (long i = 0; i < groups; ++i) {
+                    const std::uint64_t* x = w + static_cast<std::size_t>(i) * group;
+                    double sum = 0.0;
+                    for (std::size_t j = 0; j < group; ++j)
+                        sum += in.strip_d(x[j], r);
+                    v[i] = exact ? sum : scale * (sum - half_n);
+                }
+                next_seq += groups;
+            });
     res->sVal1->NObs = N;
 
     if (exact)
