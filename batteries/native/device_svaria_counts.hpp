@@ -1,8 +1,7 @@
 // The work of svaria_SumCollector, svaria_AppearanceSpacings and svaria_SampleMean
-// (device_svaria.hpp) written once
-// with Thrust, for whichever device system it is compiled with: CUDA in device_svaria_cuda.cu
-// (nvcc, --fmad=false), the host's OpenMP in tests/test_native_device_svaria.cpp (g++ with
-// THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
+// (device_svaria.hpp) written once with Thrust, for whichever device system it is compiled with:
+// CUDA in device_svaria_cuda.cu (nvcc, --fmad=false), the host's OpenMP in
+// tests/test_native_device_svaria.cpp (g++ with THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP).
 //
 // SumCollector: a sum started at a number is determined by that number and the ones after it
 // (0.0, then each StripD value added in order, every addition rounded as on the host), so two
