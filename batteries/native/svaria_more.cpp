@@ -25,10 +25,17 @@
 // certain to consume (each remaining sum takes more than g numbers). The rest comes from
 // TestU01's own functions (fmass, num2, gofs, gofw, fbar, sres, statcoll), called with the same
 // arguments in the same order.
+//
+// Where the stream runs on a CUDA device, SampleProd's products (device.hpp), SumCollector's
+// sums and AppearanceSpacings' distances to last appearances (device_svaria.hpp) are computed
+// there: SumCollector's counts of sums by length come back, and AppearanceSpacings' distances,
+// whose logarithms are summed here in TestU01's order. AppearanceSpacings' logarithms are
+// memoised (LogTable: std::log of the same distance, the same bits).
 #include "svaria_more.hpp"
 
 #include "active_tests.hpp"
 #include "device.hpp"
+#include "device_svaria.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -39,6 +46,7 @@
 #include <cstring>
 #include <future>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -308,6 +316,30 @@ void appearance_moments(int L, double* mean, double* k_variance)
     }
 }
 
+// log of a distance (a non-negative integer) as the CPU path computes it, std::log of the
+// distance as a double, memoised below 2^20 (the same function of the same argument gives the
+// same bits): the distances of L-bit blocks are about 2^L apart.
+class LogTable {
+public:
+    LogTable(long limit, int threads)
+        : table_(static_cast<std::size_t>(std::max<long>(1, std::min<long>(limit, 1L << 20))))
+    {
+        const long n = static_cast<long>(table_.size());
+        double* t = table_.data();
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n >= 8192)
+        for (long d = 0; d < n; ++d)
+            t[d] = std::log(static_cast<double>(d));
+    }
+    double operator()(long d) const
+    {
+        return static_cast<std::size_t>(d) < table_.size() ? table_[static_cast<std::size_t>(d)]
+                                                           : std::log(static_cast<double>(d));
+    }
+
+private:
+    std::vector<double> table_;
+};
+
 // The standard deviation with Coron and Naccache's factors (CalcSigma).
 double appearance_sigma(int L, long K, double KV)
 {
@@ -494,21 +526,29 @@ void sample_mean(Numbers& in, sres_Basic* res, long N, long n, int r, int thread
     const double half_n = 0.5 * static_cast<double>(n);
     const std::size_t group = static_cast<std::size_t>(n);
     const int helpers = work_threads(threads);
+    // On the device the stream runs on, where it is a CUDA one: the sums there, in the same
+    // order, and only they come here.
+    const bool on_device = device_sample_sums(in, N, n, r, [&](const double* sums) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && N >= 4096)
+        for (long i = 0; i < N; ++i)
+            V[i + 1] = exact ? sums[i] : scale * (sums[i] - half_n);
+    });
     long next_seq = 1;
-    pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(N) * group, group),
-        [&](const std::uint64_t* w, std::size_t m) {
-            const long groups = static_cast<long>(m / group);
-            double* v = V + next_seq;
+    if (!on_device)
+        pipeline(in, threads > 1, FixedReads(static_cast<std::uint64_t>(N) * group, group),
+            [&](const std::uint64_t* w, std::size_t m) {
+                const long groups = static_cast<long>(m / group);
+                double* v = V + next_seq;
 #pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && groups >= 1024)
-            for (long i = 0; i < groups; ++i) {
-                const std::uint64_t* x = w + static_cast<std::size_t>(i) * group;
-                double sum = 0.0;
-                for (std::size_t j = 0; j < group; ++j)
-                    sum += in.strip_d(x[j], r);
-                v[i] = exact ? sum : scale * (sum - half_n);
-            }
-            next_seq += groups;
-        });
+                for (long i = 0; i < groups; ++i) {
+                    const std::uint64_t* x = w + static_cast<std::size_t>(i) * group;
+                    double sum = 0.0;
+                    for (std::size_t j = 0; j < group; ++j)
+                        sum += in.strip_d(x[j], r);
+                    v[i] = exact ? sum : scale * (sum - half_n);
+                }
+                next_seq += groups;
+            });
     res->sVal1->NObs = N;
 
     if (exact)
@@ -606,12 +646,61 @@ void appearance_spacings(
         : static_cast<std::uint64_t>(Q / per_number + K / per_number);
     const std::size_t cells = std::size_t(1) << L;
 
+    const LogTable logs(init + tested, threads);
+    const int helpers = work_threads(threads);
+    // On the device the stream runs on, where it is a CUDA one: the blocks and their distances
+    // there, the logarithms and their sum here, in order (summed on a helper while the device
+    // works on the next chunk).
+    std::unique_ptr<DeviceAppearanceScan> scan;
+    if (words_per_replication > 0
+        && static_cast<std::uint64_t>(init) + static_cast<std::uint64_t>(tested) < (1ull << 32))
+        scan = device_appearance_scan(in, init, r, s, L);
+    if (scan) {
+        const std::size_t most = scan->max_words() / words_per_block * words_per_block;
+        std::vector<std::uint32_t> distances[2];
+        int current = 0;
+        bool taken = true;
+        for (long rep = 0; rep < N && taken; ++rep) {
+            double somme = 0.0;
+            std::future<void> summing;
+            auto add = [&logs, &somme](const std::vector<std::uint32_t>& d) {
+                double sum = somme;
+                for (const std::uint32_t x : d)
+                    sum += logs(x);
+                somme = sum;
+            };
+            for (std::uint64_t left = words_per_replication; left > 0;) {
+                const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>(left, most));
+                std::vector<std::uint32_t>& d = distances[current];
+                // False only where the first chunk found no device memory (nothing read).
+                if (!scan->scan(m, left == words_per_replication, d)) {
+                    taken = false;
+                    break;
+                }
+                left -= m;
+                if (summing.valid()) summing.get();
+                if (threads > 1)
+                    summing = std::async(std::launch::async, [&add, &d] { add(d); });
+                else
+                    add(d);
+                current = 1 - current;
+            }
+            if (summing.valid()) summing.get();
+            if (taken) statcoll_AddObs(res->sVal1, (somme * FactMoy - mean) / sigma);
+        }
+        if (taken) {
+            gofw_ActiveTests2(
+                res->sVal1->V, res->pVal1->V, N, wdist_Normal, nullptr, res->sVal2, res->pVal2);
+            res->pVal1->NObs = N;
+            sres_GetNormalSumStat(res);
+            return;
+        }
+    }
+
     std::vector<long> last(cells, 0); // TestU01's Count
     std::vector<std::uint32_t> blocks(chunk_words * blocks_per_word / words_per_block);
-    std::vector<double> logs(blocks.size());
     long position = 0; // the next block's number in its replication
     double somme = 0.0;
-    const int helpers = work_threads(threads);
     pipeline(in, threads > 1,
         FixedReads(words_per_replication * static_cast<std::uint64_t>(N), words_per_block),
         [&](const std::uint64_t* w, std::size_t m) {
@@ -654,24 +743,15 @@ void appearance_spacings(
                     for (; b < end; ++b)
                         last[blocks[b]] = position++;
                 } else {
-                    // The distances, then their logarithms (on the helpers), then their sum in
-                    // TestU01's order.
-                    const std::size_t first = b;
+                    // The distances' logarithms (memoised) summed in TestU01's order.
                     const std::size_t end = b
                         + std::min(static_cast<std::size_t>(init + tested - position), count - b);
+                    double sum = somme;
                     for (; b < end; ++b) {
                         const std::uint32_t v = blocks[b];
-                        logs[b] = static_cast<double>(position - last[v]);
+                        sum += logs(position - last[v]);
                         last[v] = position++;
                     }
-                    const long span = static_cast<long>(end - first);
-                    double* x = logs.data() + first;
-#pragma omp parallel for num_threads(helpers) schedule(static) if (helpers > 1 && span >= 8192)
-                    for (long i = 0; i < span; ++i)
-                        x[i] = std::log(x[i]);
-                    double sum = somme;
-                    for (long i = 0; i < span; ++i)
-                        sum += x[i];
                     somme = sum;
                 }
                 if (position == init + tested) {
@@ -743,6 +823,44 @@ void sum_collector(Numbers& in, sres_Chi2* res, long N, long n, int r, double g,
             done = 0;
         }
     };
+    // On the device the stream runs on, where it is a CUDA one: the sums there, a block at a
+    // time, and only their counts by length here. A block never holds more sums than are left
+    // in the replication (so a replication's counts are whole at a block's end), nor a number
+    // past the test's last.
+    if (const std::unique_ptr<DeviceSumScan> scan
+        = device_sum_scan(in, r, g, static_cast<int>(top) + 1)) {
+        std::vector<long> by_length;
+        bool taken = true;
+        for (long rep = 0; rep < N && taken; ++rep) {
+            for (int c = 1; c <= classes; ++c)
+                res->Count[c] = 0;
+            for (long left = n; left > 0;) {
+                const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>(
+                    scan->max_words(), (static_cast<std::uint64_t>(left) - 1) * least + 1));
+                long ends = 0;
+                // False only where the first block found no device memory (nothing read).
+                if (!scan->scan(m, X, j, by_length, ends)) {
+                    taken = false;
+                    break;
+                }
+                for (long length = 1; length <= top + 1; ++length)
+                    res->Count[length > top ? top : Loc[length - 1]]
+                        += by_length[static_cast<std::size_t>(length)];
+                left -= ends;
+            }
+            if (taken)
+                statcoll_AddObs(
+                    res->sVal1, gofs_Chi2(res->NbExp, res->Count, res->jmin, res->jmax));
+        }
+        if (taken) {
+            double V[1] = { static_cast<double>(NbClasses - 1) };
+            gofw_ActiveTests2(
+                res->sVal1->V, res->pVal1->V, N, wdist_ChiSquare, V, res->sVal2, res->pVal2);
+            res->pVal1->NObs = N;
+            sres_GetChi2SumStat(res);
+            return;
+        }
+    }
     // A chunk's sums. Where helpers are free, the chunk is cut into parts and each part's chain
     // is run at once from a guess (a sum starting at its first number), all in parallel; then,
     // part after part, the chain run on from the true state meets the guessed chain at the first
