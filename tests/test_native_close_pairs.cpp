@@ -505,4 +505,24 @@ TEST(DISABLED_Timing, CrushRows)
     }
 }
 
+// Timing of the native BigCrush rows alone, with their n and one replication on one thread
+// (run with --gtest_also_run_disabled_tests): wall and CPU seconds, and the p-values' bits, to
+// compare two builds. Nothing is asserted about the times.
+TEST(DISABLED_Timing, BigCrushRowsNative)
+{
+    for (const auto& r : rngvet::native::close_pairs_rows()) {
+        if (std::string(r.battery) != "bigcrush") continue;
+        Feed f("ranmar48");
+        rngvet::native::Numbers in(f.feed());
+        const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = cpu_seconds();
+        const auto nat = rngvet::native::close_pairs_statistics(in, r, 1, r.n, 1);
+        std::printf("bigcrush test %d (N = 1): native %.2f s (CPU %.2f s)", r.number,
+            seconds_since(t0), cpu_seconds() - c0);
+        for (const auto& s : nat)
+            std::printf(" %a", s.pvalue);
+        std::printf("\n");
+    }
+}
+
 } // namespace
