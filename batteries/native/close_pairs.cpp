@@ -313,7 +313,8 @@ private:
         return it == ties_.end() || *it > b;
     }
 
-    // Ranges of at least this many entries are sorted by sort_keys first.
+    // Ranges of at least this many entries are sorted by sort_small or sort_keys first.
+    static constexpr long bucket_sort_min = 16;
     static constexpr long radix_sort_min = 256;
 
     // snpair_QuickSort (A, l, r, c): the table quick_sort leaves. The keys are first sorted
@@ -322,12 +323,16 @@ private:
     // hold equal keys.
     void sort_table(Entry* A, long l, long r)
     {
-        if (r - l + 1 < radix_sort_min) {
+        const long m = r - l + 1;
+        if (m < bucket_sort_min) {
             quick_sort(A, l, r);
             return;
         }
         Entry* sorted = sorted_.data();
-        sort_keys(A + l, sorted + l, spare_.data() + l, digits_.data(), r - l + 1);
+        if (m < radix_sort_min)
+            sort_small(A + l, sorted + l, digits_.data(), m);
+        else
+            sort_keys(A + l, sorted + l, spare_.data() + l, digits_.data(), m);
         ties_.clear();
         for (long p = l; p < r; ++p)
             if (!(sorted[p].key < sorted[p + 1].key)) ties_.push_back(p);
@@ -358,6 +363,42 @@ private:
             insertion_sort(A, m);
         else
             std::sort(A, A + m, [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    }
+
+    // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order; m < 2^16): spread
+    // into about m / 2 buckets by (key - lowest) * scale, truncated (a bucket does not decrease as
+    // the key grows: each operation is monotonic), then sorted by insertion, which only moves
+    // entries within their buckets.
+    static void sort_small(const Entry* src, Entry* out, std::uint16_t* digit, long m)
+    {
+        double lo = src[0].key, hi = src[0].key;
+        for (long i = 1; i < m; ++i) {
+            lo = src[i].key < lo ? src[i].key : lo;
+            hi = src[i].key > hi ? src[i].key : hi;
+        }
+        const long buckets = m / 2;
+        const double scale = static_cast<double>(buckets) / (hi - lo);
+        if (!(hi > lo && scale < 1e300)) {
+            std::copy(src, src + m, out);
+            sort_any(out, m);
+            return;
+        }
+        std::uint16_t next[radix_sort_min];
+        std::fill(next, next + buckets, std::uint16_t(0));
+        for (long i = 0; i < m; ++i) {
+            const long b = std::min(buckets - 1, static_cast<long>((src[i].key - lo) * scale));
+            digit[i] = static_cast<std::uint16_t>(b);
+            ++next[b];
+        }
+        std::uint16_t sum = 0;
+        for (long b = 0; b < buckets; ++b) {
+            const std::uint16_t size = next[b];
+            next[b] = sum;
+            sum = static_cast<std::uint16_t>(sum + size);
+        }
+        for (long i = 0; i < m; ++i)
+            out[next[digit[i]]++] = src[i];
+        insertion_sort(out, m);
     }
 
     // The most digit bits of a radix pass.
