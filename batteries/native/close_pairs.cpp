@@ -81,9 +81,9 @@ void calc_seuils(SearchParams& w, long k, long m, double mu2, double nLR)
     w.dlim1p = std::pow(w.dlim1, w.pLR);
 }
 
-// A level's table entry: a point (1-based), its coordinate the level is sorted by, and another
-// of its coordinates (PairSearch::aux_coord) as a 32-bit fixed-point fraction, for the sup
-// norm's pre-filter (in what would otherwise be the entry's padding).
+// A level's table entry: a point (1-based), its coordinate the level is sorted by, and one or two
+// others (PairSearch::aux) as fixed-point fractions, for the sup norm's pre-filter (in what would
+// otherwise be the entry's padding).
 struct Entry {
     double key;
     std::uint32_t id;
@@ -122,12 +122,19 @@ public:
         close_dist_.assign(static_cast<std::size_t>(2 * w_.mm + 1), 0.0);
         Entry* A = points_[1].data();
         // The pre-filter's fractions need coordinates in [0, 1), as unif01_StripD gives.
-        filter_ = std::all_of(coords_.begin() + w_.kk, coords_.end(),
-            [](double x) { return x >= 0.0 && x < 1.0; });
+        // Two 16-bit fractions where dlim stays at least 2^-8 (it never falls below dlim1) and
+        // there are two coordinates other than the key, else one 32-bit fraction.
+        if (!std::all_of(coords_.begin() + w_.kk, coords_.end(),
+                [](double x) { return x >= 0.0 && x < 1.0; }))
+            filter_ = no_filter;
+        else if (w_.kk >= 3 && w_.dlim1 >= 1.0 / 256)
+            filter_ = two16;
+        else
+            filter_ = one32;
         set_filter_bound();
         for (long i = 1; i <= n_; ++i) {
             const auto id = static_cast<std::uint32_t>(i);
-            A[i] = { coord(id, 1), id, fraction32(coord(id, aux_coord(1))) };
+            A[i] = { coord(id, 1), id, aux(id, 1) };
         }
         sort_table(A, 1, n_);
         // The points renumbered in that order (an entry's number only says where its
@@ -155,10 +162,19 @@ public:
     int y_lim() const { return y_lim_; }
 
 private:
-    double coord(std::uint32_t id, int c) const
+    std::size_t coord_index(std::uint32_t id, int c) const
     {
-        return coords_[static_cast<std::size_t>(id) * static_cast<std::size_t>(w_.kk)
-            + static_cast<std::size_t>(c - 1)];
+        return static_cast<std::size_t>(id) * static_cast<std::size_t>(w_.kk)
+            + static_cast<std::size_t>(c - 1);
+    }
+    double coord(std::uint32_t id, int c) const { return coords_[coord_index(id, c)]; }
+    static void prefetch(const void* p)
+    {
+#if defined(__GNUC__)
+        __builtin_prefetch(p);
+#else
+        (void)p;
+#endif
     }
     const double* point(std::uint32_t id) const
     {
@@ -494,28 +510,47 @@ private:
     // CopyPoints (A, B, r, s) into a table sorted by coordinate c next.
     void copy_points(const Entry* A, Entry* B, long r, long s, int c) const
     {
-        const int a = aux_coord(c);
-        for (long i = r; i <= s; ++i)
-            B[i] = { coord(A[i].id, c), A[i].id, fraction32(coord(A[i].id, a)) };
+        // The points' coordinates lie far apart: fetched some entries ahead.
+        constexpr long ahead = 16;
+        for (long i = r; i <= s; ++i) {
+            if (i + ahead <= s) prefetch(&coords_[coord_index(A[i + ahead].id, c)]);
+            B[i] = { coord(A[i].id, c), A[i].id, aux(A[i].id, c) };
+        }
     }
 
-    // The coordinate whose fraction a table sorted by coordinate c holds: the next one (the
-    // one that the search has not yet narrowed, in most of its steps).
-    int aux_coord(int c) const { return c < w_.kk ? c + 1 : 1; }
+    // The pre-filter's forms: none (a coordinate outside [0, 1)), one coordinate's 32-bit
+    // fraction, two coordinates' 16-bit fractions (high and low halves).
+    enum Filter { no_filter, one32, two16 };
 
-    // x in [0, 1) as a 32-bit fixed-point fraction: floor(x * 2^32) (the product is exact).
-    static std::uint32_t fraction32(double x)
+    // The next coordinate after c (cyclically).
+    int next_coord(int c) const { return c < w_.kk ? c + 1 : 1; }
+
+    // The fractions of point id that a table sorted by coordinate c holds: of the one or two
+    // coordinates after c (those the search has not yet narrowed, in most of its steps).
+    std::uint32_t aux(std::uint32_t id, int c) const
     {
-        return static_cast<std::uint32_t>(static_cast<std::int64_t>(x * 4294967296.0));
+        const int a = next_coord(c);
+        if (filter_ == two16)
+            return fraction(coord(id, a), 16) << 16 | fraction(coord(id, next_coord(a)), 16);
+        return filter_ == one32 ? fraction(coord(id, a), 32) : 0;
     }
 
-    // The pre-filter's bound for the current dlimp: floor(dlimp * 2^32) + 3, or more than any
-    // torus distance of two fractions (2^31) where dlimp >= 1/2.
+    // x in [0, 1) as a fixed-point fraction of `bits` bits: floor(x * 2^bits) (the product is
+    // exact).
+    static std::uint32_t fraction(double x, int bits)
+    {
+        return static_cast<std::uint32_t>(
+            static_cast<std::int64_t>(x * static_cast<double>(std::int64_t(1) << bits)));
+    }
+
+    // The pre-filter's bound for the current dlimp in units of 2^-bits: floor(dlimp * 2^bits) +
+    // 3, or more than any torus distance of two fractions (2^(bits - 1)) where dlimp >= 1/2.
     void set_filter_bound()
     {
+        const int bits = filter_ == two16 ? 16 : 32;
         filter_bound_ = dlimp_ < 0.5
-            ? static_cast<std::uint32_t>(static_cast<std::int64_t>(dlimp_ * 4294967296.0)) + 3
-            : UINT32_MAX;
+            ? fraction(dlimp_, bits) + 3
+            : (filter_ == two16 ? 0xFFFFu : UINT32_MAX);
     }
 
     // The distance of the search (Kind: sup_cp, any_cp or bit_match) between two entries'
@@ -525,18 +560,24 @@ private:
     // (records nothing, changes no bound) exactly when some coordinate's computed distance temp
     // (|x1 - x2|, then 1 - that above 1/2) is at least dlimp: distp is the running maximum of
     // the temps, and it returns as soon as distp >= dlimp or after the loop where not distp <
-    // dlimp. With q = floor(x * 2^32) and D = min(|q1 - q2|, 2^32 - |q1 - q2|) (the fractions'
-    // torus distance, by unsigned wrap), the exact torus distance of x1 and x2 exceeds (D - 1) *
-    // 2^-32, and the computed temp is below it by less than 2^-52 (the subtraction and 1 - temp
-    // each round by at most half an ulp of values below 1). So D >= floor(dlimp * 2^32) + 3,
-    // that is (D - 1) * 2^-32 >= dlimp + 2^-32, gives temp > dlimp + 2^-32 - 2^-52 > dlimp for
-    // the entries' aux coordinate: a pair TestU01 measures and discards, discarded here without
-    // reading its points.
+    // dlimp. With b-bit fractions q = floor(x * 2^b) and D = min(|q1 - q2|, 2^b - |q1 - q2|)
+    // (their torus distance, by unsigned wrap), the exact torus distance of x1 and x2 exceeds
+    // (D - 1) * 2^-b, and the computed temp is below it by less than 2^-52 (the subtraction and
+    // 1 - temp each round by at most half an ulp of values below 1). So D >= floor(dlimp * 2^b)
+    // + 3, that is (D - 1) * 2^-b >= dlimp + 2^-b, gives temp > dlimp + 2^-b - 2^-52 > dlimp for
+    // that coordinate: a pair TestU01 measures and discards, discarded here without reading its
+    // points.
     template <int Kind> void distance(const Entry& a, const Entry& b)
     {
-        if (Kind == sup_cp && filter_) {
+        if (Kind == sup_cp && filter_ == one32) {
             const std::uint32_t d = a.aux - b.aux;
             if (std::min(d, 0u - d) >= filter_bound_) return;
+        } else if (Kind == sup_cp && filter_ == two16) {
+            const auto d1 = static_cast<std::uint16_t>((a.aux >> 16) - (b.aux >> 16));
+            const auto d2 = static_cast<std::uint16_t>(a.aux - b.aux);
+            const auto t1 = std::min(d1, static_cast<std::uint16_t>(-d1));
+            const auto t2 = std::min(d2, static_cast<std::uint16_t>(-d2));
+            if (std::max(t1, t2) >= filter_bound_) return;
         }
         if (Kind == bit_match)
             distance_bit_match(point(a.id), point(b.id));
@@ -823,7 +864,7 @@ private:
     int num_close_ = 0;
     double dlim_ = 0, dlimp_ = 0;
     int y_lim_ = 0;
-    bool filter_ = false; // the sup norm's pre-filter applies
+    Filter filter_ = no_filter; // the sup norm's pre-filter
     std::uint32_t filter_bound_ = UINT32_MAX;
 };
 
