@@ -331,7 +331,7 @@ private:
 
     // Ranges of at least this many entries are sorted by sort_small or sort_keys first.
     static constexpr long bucket_sort_min = 16;
-    static constexpr long radix_sort_min = 256;
+    static constexpr long radix_sort_min = 8192;
 
     // snpair_QuickSort (A, l, r, c): the table quick_sort leaves. The keys are first sorted
     // by sort_keys (any sort: distinct keys have one sorted order); where they are all distinct,
@@ -381,10 +381,11 @@ private:
             std::sort(A, A + m, [](const Entry& a, const Entry& b) { return a.key < b.key; });
     }
 
-    // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order; m < 2^16): spread
-    // into about m / 2 buckets by (key - lowest) * scale, truncated (a bucket does not decrease as
-    // the key grows: each operation is monotonic), then sorted by insertion, which only moves
-    // entries within their buckets.
+    // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order; m < small_sort_max):
+    // spread into about m / 2 buckets by (key - lowest) * scale, truncated (a bucket does not
+    // decrease as the key grows: each operation is monotonic), then sorted by insertion, which only
+    // moves entries within their buckets.
+    static constexpr long small_sort_max = 1 << 14;
     static void sort_small(const Entry* src, Entry* out, std::uint16_t* digit, long m)
     {
         double lo = src[0].key, hi = src[0].key;
@@ -399,18 +400,18 @@ private:
             sort_any(out, m);
             return;
         }
-        std::uint16_t next[radix_sort_min];
-        std::fill(next, next + buckets, std::uint16_t(0));
+        std::uint32_t next[small_sort_max / 2];
+        std::fill(next, next + buckets, 0u);
         for (long i = 0; i < m; ++i) {
             const long b = std::min(buckets - 1, static_cast<long>((src[i].key - lo) * scale));
             digit[i] = static_cast<std::uint16_t>(b);
             ++next[b];
         }
-        std::uint16_t sum = 0;
+        std::uint32_t sum = 0;
         for (long b = 0; b < buckets; ++b) {
-            const std::uint16_t size = next[b];
+            const std::uint32_t size = next[b];
             next[b] = sum;
-            sum = static_cast<std::uint16_t>(sum + size);
+            sum += size;
         }
         for (long i = 0; i < m; ++i)
             out[next[digit[i]]++] = src[i];
@@ -477,8 +478,7 @@ private:
 
     // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order), by two radix passes
     // (src into spare, each bucket back into out) and insertion sorts; src is left as it was.
-    static void sort_keys(
-        const Entry* src, Entry* out, Entry* spare, std::uint16_t* digit, long m)
+    static void sort_keys(const Entry* src, Entry* out, Entry* spare, std::uint16_t* digit, long m)
     {
         std::uint32_t start[(1 << radix_bits) + 1], sub[(1 << radix_bits) + 1];
         const int buckets = radix_pass(src, spare, m, pass_bits(m, 8), start, digit);
@@ -494,6 +494,10 @@ private:
             if (size <= small_sort) {
                 std::copy(from, from + size, to);
                 insertion_sort(to, size);
+                continue;
+            }
+            if (size < small_sort_max) {
+                sort_small(from, to, digit, size);
                 continue;
             }
             const int parts = radix_pass(from, to, size, pass_bits(size, 4), sub, digit);
@@ -523,7 +527,10 @@ private:
     enum Filter { no_filter, one32, two16 };
 
     // The next coordinate after c (cyclically).
-    int next_coord(int c) const { return c < w_.kk ? c + 1 : 1; }
+    int next_coord(int c) const
+    {
+        return c < w_.kk ? c + 1 : 1;
+    }
 
     // The fractions of point id that a table sorted by coordinate c holds: of the one or two
     // coordinates after c (those the search has not yet narrowed, in most of its steps).
@@ -548,9 +555,8 @@ private:
     void set_filter_bound()
     {
         const int bits = filter_ == two16 ? 16 : 32;
-        filter_bound_ = dlimp_ < 0.5
-            ? fraction(dlimp_, bits) + 3
-            : (filter_ == two16 ? 0xFFFFu : UINT32_MAX);
+        filter_bound_
+            = dlimp_ < 0.5 ? fraction(dlimp_, bits) + 3 : (filter_ == two16 ? 0xFFFFu : UINT32_MAX);
     }
 
     // The distance of the search (Kind: sup_cp, any_cp or bit_match) between two entries'
