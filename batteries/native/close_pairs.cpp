@@ -15,11 +15,15 @@
 // the same swaps), the same slices, the same pairs measured in the same order with the same
 // operations, the same list of recorded distances. What differs is the work's form: each
 // level's table holds (key, point) entries instead of pointers to points, so that sorts and
-// scans read memory in order; the sorts' partitions find the positions to swap a block at a time
-// (the same swaps), and small ranges of distinct keys are sorted by insertion (one sorted order
-// exists; ranges with equal keys keep Hoare's steps); and the N replications, independent once
-// their points are read, run in parallel. The statistics are then computed in replication order
-// with TestU01's operations and its own functions (gofs, fbar, fdist, fmass, gofw, tables).
+// scans read memory in order; a table is sorted by buckets and radix passes first, and where its
+// keys are all distinct that is TestU01's table (a sequence of distinct keys has one sorted
+// order), while Hoare's steps are taken only in the ranges that hold equal keys (their
+// partitions find the positions to swap a block at a time: the same swaps); the sup norm's
+// distance is preceded by an integer pre-filter on one or two other coordinates' fractions, held
+// in the table entries, that discards only pairs TestU01 measures and discards; and the N
+// replications, independent once their points are read, run in parallel. The statistics are then
+// computed in replication order with TestU01's operations and its own functions (gofs, fbar,
+// fdist, fmass, gofw, tables).
 #include "close_pairs.hpp"
 
 #include "families.hpp"
