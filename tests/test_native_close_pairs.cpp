@@ -198,6 +198,11 @@ std::vector<ClosePairsCase> close_pairs_cases()
     // A grid of 64 values per coordinate: tens of thousands of pairs at distance 0, past the 50000
     // distances a replication records (which of them are kept depends on the search's order).
     cases.push_back({ "capped_t2", "grid6", 2, 20000, 0, 2, 0, 30 });
+    // Tables past 8192 entries (sorted by radix passes) in the pre-filter's 16-bit form (t = 9),
+    // with equal keys (24-bit numbers, a 12-bit grid: Hoare's steps kept in their ranges) and
+    // without.
+    for (const char* g : { "ranmar24", "ranmar48", "grid12" })
+        cases.push_back({ "radix_t9", g, 2, 30000, 0, 9, 0, 30 });
     cases.push_back({ "ties_t3", "grid6", 2, 3000, 0, 3, 0, 30 });
     return cases;
 }
