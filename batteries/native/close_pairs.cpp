@@ -275,7 +275,7 @@ private:
     // same order of equal keys. The two parts of a partition are disjoint, so sorting the
     // smaller first (bounding the depth) leaves the same table.
     //
-    // With `sorted` (A[l..r] sorted by sort_keys into sorted[l..r], the positions p where
+    // With `sorted` (A[l..r] sorted by sort_table into sorted[l..r], the positions p where
     // sorted[p] and sorted[p + 1] have equal keys in ties_), a range whose keys are distinct
     // from each other and from those outside it is not sorted step by step: its entries are
     // sorted's. Each range Hoare's partitions leave holds the keys of the same ranks as in
@@ -338,9 +338,9 @@ private:
     static constexpr long radix_sort_min = 8192;
 
     // snpair_QuickSort (A, l, r, c): the table quick_sort leaves. The keys are first sorted
-    // by sort_keys (any sort: distinct keys have one sorted order); where they are all distinct,
-    // that is the table, and otherwise quick_sort takes Hoare's steps only in the ranges that
-    // hold equal keys.
+    // by sort_small or sort_keys (any sort: distinct keys have one sorted order); where they are
+    // all distinct, that is the table, and otherwise quick_sort takes Hoare's steps only in the
+    // ranges that hold equal keys.
     void sort_table(Entry* A, long l, long r)
     {
         const long m = r - l + 1;
