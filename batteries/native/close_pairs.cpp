@@ -136,11 +136,8 @@ public:
         else
             filter_ = one32;
         set_filter_bound();
-        for (long i = 1; i <= n_; ++i) {
-            const auto id = static_cast<std::uint32_t>(i);
-            A[i] = { coord(id, 1), id, aux(id, 1) };
-        }
-        sort_table(A, 1, n_);
+        fill_table(nullptr, A, 1, n_, 1);
+        sort_table(A, 1, n_, nullptr, 1);
         // The points renumbered in that order (an entry's number only says where its
         // coordinates are): every range the search works on holds the points of one range of the
         // first table, so their coordinates lie together in memory.
@@ -340,8 +337,8 @@ private:
     // snpair_QuickSort (A, l, r, c): the table quick_sort leaves. The keys are first sorted
     // by sort_small or sort_keys (any sort: distinct keys have one sorted order); where they are
     // all distinct, that is the table, and otherwise quick_sort takes Hoare's steps only in the
-    // ranges that hold equal keys.
-    void sort_table(Entry* A, long l, long r)
+    // ranges that hold equal keys. A[l..r] as fill_table(parent, A, l, r, c) leaves it.
+    void sort_table(Entry* A, long l, long r, const Entry* parent, int c)
     {
         const long m = r - l + 1;
         if (m < bucket_sort_min) {
@@ -349,17 +346,41 @@ private:
             return;
         }
         Entry* sorted = sorted_.data();
-        if (m < radix_sort_min)
-            sort_small(A + l, sorted + l, digits_.data(), m);
-        else
-            sort_keys(A + l, sorted + l, spare_.data() + l, digits_.data(), m);
         ties_.clear();
+        if (m < radix_sort_min) {
+            sort_small(A + l, sorted + l, digits_.data(), m);
+            for (long p = l; p < r; ++p)
+                if (!(sorted[p].key < sorted[p + 1].key)) ties_.push_back(p);
+            if (ties_.empty())
+                std::copy(sorted + l, sorted + r + 1, A + l);
+            else
+                quick_sort(A, l, r, sorted);
+            return;
+        }
+        // Large tables are sorted in place (sort_keys reads its source wholly before writing
+        // there), and where keys are equal, the sorted table is set aside and A[l..r] filled
+        // again for Hoare's steps.
+        sort_keys(A + l, A + l, spare_.data() + l, digits_.data(), m);
         for (long p = l; p < r; ++p)
-            if (!(sorted[p].key < sorted[p + 1].key)) ties_.push_back(p);
-        if (ties_.empty())
-            std::copy(sorted + l, sorted + r + 1, A + l);
-        else
-            quick_sort(A, l, r, sorted);
+            if (!(A[p].key < A[p + 1].key)) ties_.push_back(p);
+        if (ties_.empty()) return;
+        std::copy(A + l, A + r + 1, sorted + l);
+        fill_table(parent, A, l, r, c);
+        quick_sort(A, l, r, sorted);
+    }
+
+    // A table's entries before its sort: CopyPoints (parent, B, l, r, c), or where parent is
+    // null, the first table (points 1..n by their first coordinate) at l..r.
+    void fill_table(const Entry* parent, Entry* B, long l, long r, int c) const
+    {
+        if (parent) {
+            copy_points(parent, B, l, r, c);
+            return;
+        }
+        for (long i = l; i <= r; ++i) {
+            const auto id = static_cast<std::uint32_t>(i);
+            B[i] = { coord(id, 1), id, aux(id, 1) };
+        }
     }
 
     // Sorts A[0..m-1] by key by insertion (equal keys in any order).
@@ -481,13 +502,14 @@ private:
     }
 
     // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order), by two radix passes
-    // (src into spare, each bucket back into out) and insertion sorts; src is left as it was.
+    // (src into spare, each bucket back into out) and insertion sorts; out may be src (which is
+    // read wholly before out is written), else src is left as it was.
     static void sort_keys(const Entry* src, Entry* out, Entry* spare, std::uint16_t* digit, long m)
     {
         std::uint32_t start[(1 << radix_bits) + 1], sub[(1 << radix_bits) + 1];
         const int buckets = radix_pass(src, spare, m, pass_bits(m, 8), start, digit);
         if (buckets == 0) {
-            std::copy(src, src + m, out);
+            if (out != src) std::copy(src, src + m, out);
             sort_any(out, m);
             return;
         }
@@ -791,8 +813,8 @@ private:
             nextc = c < w_.kk ? c + 1 : 1;
             copy_points(A, B, r, s, nextc);
             copy_points(A, B, u, v, nextc);
-            sort_table(B, r, s);
-            sort_table(B, u, v);
+            sort_table(B, r, s, A, nextc);
+            sort_table(B, u, v, A, nextc);
         } else {
             nextc = c;
             B = A;
@@ -838,8 +860,8 @@ private:
             Entry* B = points_[np + 1].data();
             const int nextc = c < w_.kk ? c + 1 : 1;
             copy_points(A, B, r, s, nextc);
-            sort_table(B, r, imed);
-            sort_table(B, imed + 1, s);
+            sort_table(B, r, imed, A, nextc);
+            sort_table(B, imed + 1, s, A, nextc);
             find_close_pairs<Kind>(r, imed, nr + 1, np + 1, nextc);
             find_close_pairs<Kind>(imed + 1, s, nr + 1, np + 1, nextc);
         } else {
