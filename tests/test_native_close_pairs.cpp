@@ -198,6 +198,11 @@ std::vector<ClosePairsCase> close_pairs_cases()
     // A grid of 64 values per coordinate: tens of thousands of pairs at distance 0, past the 50000
     // distances a replication records (which of them are kept depends on the search's order).
     cases.push_back({ "capped_t2", "grid6", 2, 20000, 0, 2, 0, 30 });
+    // Tables past 8192 entries (sorted by radix passes) in the pre-filter's 16-bit form (t = 9),
+    // with equal keys (24-bit numbers, a 12-bit grid: Hoare's steps kept in their ranges) and
+    // without.
+    for (const char* g : { "ranmar24", "ranmar48", "grid12" })
+        cases.push_back({ "radix_t9", g, 2, 30000, 0, 9, 0, 30 });
     cases.push_back({ "ties_t3", "grid6", 2, 3000, 0, 3, 0, 30 });
     return cases;
 }
@@ -502,6 +507,26 @@ TEST(DISABLED_Timing, CrushRows)
             "crush test %d (N = 2): TestU01 %.2f s (CPU %.2f s), native 1 thread %.2f s (CPU %.2f "
             "s), 2 threads %.2f s (CPU %.2f s)\n",
             row.number, t_tu, c_tu, t_nat[0], c_nat[0], t_nat[1], c_nat[1]);
+    }
+}
+
+// Timing of the native BigCrush rows alone, with their n and one replication on one thread
+// (run with --gtest_also_run_disabled_tests): wall and CPU seconds, and the p-values' bits, to
+// compare two builds. Nothing is asserted about the times.
+TEST(DISABLED_Timing, BigCrushRowsNative)
+{
+    for (const auto& r : rngvet::native::close_pairs_rows()) {
+        if (std::string(r.battery) != "bigcrush") continue;
+        Feed f("ranmar48");
+        rngvet::native::Numbers in(f.feed());
+        const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = cpu_seconds();
+        const auto nat = rngvet::native::close_pairs_statistics(in, r, 1, r.n, 1);
+        std::printf("bigcrush test %d (N = 1): native %.2f s (CPU %.2f s)", r.number,
+            seconds_since(t0), cpu_seconds() - c0);
+        for (const auto& s : nat)
+            std::printf(" %a", s.pvalue);
+        std::printf("\n");
     }
 }
 

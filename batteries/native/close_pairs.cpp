@@ -15,11 +15,15 @@
 // the same swaps), the same slices, the same pairs measured in the same order with the same
 // operations, the same list of recorded distances. What differs is the work's form: each
 // level's table holds (key, point) entries instead of pointers to points, so that sorts and
-// scans read memory in order; the sorts' partitions find the positions to swap a block at a time
-// (the same swaps), and small ranges of distinct keys are sorted by insertion (one sorted order
-// exists; ranges with equal keys keep Hoare's steps); and the N replications, independent once
-// their points are read, run in parallel. The statistics are then computed in replication order
-// with TestU01's operations and its own functions (gofs, fbar, fdist, fmass, gofw, tables).
+// scans read memory in order; a table is sorted by buckets and radix passes first, and where its
+// keys are all distinct that is TestU01's table (a sequence of distinct keys has one sorted
+// order), while Hoare's steps are taken only in the ranges that hold equal keys (their
+// partitions find the positions to swap a block at a time: the same swaps); the sup norm's
+// distance is preceded by an integer pre-filter on one or two other coordinates' fractions, held
+// in the table entries, that discards only pairs TestU01 measures and discards; and the N
+// replications, independent once their points are read, run in parallel. The statistics are then
+// computed in replication order with TestU01's operations and its own functions (gofs, fbar,
+// fdist, fmass, gofw, tables).
 #include "close_pairs.hpp"
 
 #include "families.hpp"
@@ -81,10 +85,13 @@ void calc_seuils(SearchParams& w, long k, long m, double mu2, double nLR)
     w.dlim1p = std::pow(w.dlim1, w.pLR);
 }
 
-// A level's table entry: a point (1-based) and its coordinate the level is sorted by.
+// A level's table entry: a point (1-based), its coordinate the level is sorted by, and one or two
+// others (PairSearch::aux) as fixed-point fractions, for the sup norm's pre-filter (in what would
+// otherwise be the entry's padding).
 struct Entry {
     double key;
     std::uint32_t id;
+    std::uint32_t aux;
 };
 
 // The searches' distances: snpair_DistanceCP with p = 0 in the torus, with any p, and
@@ -102,6 +109,9 @@ public:
     {
         for (int level = 1; level <= w_.Maxnp; ++level)
             points_[level].resize(static_cast<std::size_t>(n + 1));
+        sorted_.resize(static_cast<std::size_t>(n + 1));
+        spare_.resize(static_cast<std::size_t>(n + 1));
+        digits_.resize(static_cast<std::size_t>(n + 1));
     }
 
     double* coords() { return coords_.data(); }
@@ -115,9 +125,19 @@ public:
         y_lim_ = 0;
         close_dist_.assign(static_cast<std::size_t>(2 * w_.mm + 1), 0.0);
         Entry* A = points_[1].data();
-        for (long i = 1; i <= n_; ++i)
-            A[i] = { coord(static_cast<std::uint32_t>(i), 1), static_cast<std::uint32_t>(i) };
-        quick_sort(A, 1, n_);
+        // The pre-filter's fractions need coordinates in [0, 1), as unif01_StripD gives.
+        // Two 16-bit fractions where dlim stays at least 2^-8 (it never falls below dlim1) and
+        // there are two coordinates other than the key, else one 32-bit fraction.
+        if (!std::all_of(coords_.begin() + w_.kk, coords_.end(),
+                [](double x) { return x >= 0.0 && x < 1.0; }))
+            filter_ = no_filter;
+        else if (w_.kk >= 3 && w_.dlim1 >= 1.0 / 256)
+            filter_ = two16;
+        else
+            filter_ = one32;
+        set_filter_bound();
+        fill_table(nullptr, A, 1, n_, 1);
+        sort_table(A, 1, n_, nullptr, 1);
         // The points renumbered in that order (an entry's number only says where its
         // coordinates are): every range the search works on holds the points of one range of the
         // first table, so their coordinates lie together in memory.
@@ -143,10 +163,19 @@ public:
     int y_lim() const { return y_lim_; }
 
 private:
-    double coord(std::uint32_t id, int c) const
+    std::size_t coord_index(std::uint32_t id, int c) const
     {
-        return coords_[static_cast<std::size_t>(id) * static_cast<std::size_t>(w_.kk)
-            + static_cast<std::size_t>(c - 1)];
+        return static_cast<std::size_t>(id) * static_cast<std::size_t>(w_.kk)
+            + static_cast<std::size_t>(c - 1);
+    }
+    double coord(std::uint32_t id, int c) const { return coords_[coord_index(id, c)]; }
+    static void prefetch(const void* p)
+    {
+#if defined(__GNUC__)
+        __builtin_prefetch(p);
+#else
+        (void)p;
+#endif
     }
     const double* point(std::uint32_t id) const
     {
@@ -242,9 +271,21 @@ private:
     // snpair_QuickSort (A, l, r, c) on the entries' keys: the same partitions and swaps, so the
     // same order of equal keys. The two parts of a partition are disjoint, so sorting the
     // smaller first (bounding the depth) leaves the same table.
-    static void quick_sort(Entry* A, long l, long r)
+    //
+    // With `sorted` (A[l..r] sorted by sort_table into sorted[l..r], the positions p where
+    // sorted[p] and sorted[p + 1] have equal keys in ties_), a range whose keys are distinct
+    // from each other and from those outside it is not sorted step by step: its entries are
+    // sorted's. Each range Hoare's partitions leave holds the keys of the same ranks as in
+    // sorted (a partition puts no key of its left part above one of its right part), so a
+    // range [a, b] with no tie at a - 1 .. b holds exactly the entries sorted[a..b], and in
+    // their one sorted order.
+    void quick_sort(Entry* A, long l, long r, const Entry* sorted = nullptr)
     {
         while (true) {
+            if (sorted && distinct_ranks(l, r)) {
+                std::copy(sorted + l, sorted + r + 1, A + l);
+                return;
+            }
             if (r - l < small_sort && sort_distinct(A, l, r)) return;
             long i = l, j = r;
             const double pivot = A[(l + r) / 2].key;
@@ -266,10 +307,10 @@ private:
             const bool left = l < j, right = i < r;
             if (left && right) {
                 if (j - l < r - i) {
-                    quick_sort(A, l, j);
+                    quick_sort(A, l, j, sorted);
                     l = i;
                 } else {
-                    quick_sort(A, i, r);
+                    quick_sort(A, i, r, sorted);
                     r = j;
                 }
             } else if (left) {
@@ -282,20 +323,298 @@ private:
         }
     }
 
+    // Whether no tie of ties_ lies at a - 1 .. b.
+    bool distinct_ranks(long a, long b) const
+    {
+        const auto it = std::lower_bound(ties_.begin(), ties_.end(), a - 1);
+        return it == ties_.end() || *it > b;
+    }
+
+    // Ranges of at least this many entries are sorted by sort_small or sort_keys first.
+    static constexpr long bucket_sort_min = 16;
+    static constexpr long radix_sort_min = 8192;
+
+    // snpair_QuickSort (A, l, r, c): the table quick_sort leaves. The keys are first sorted
+    // by sort_small or sort_keys (any sort: distinct keys have one sorted order); where they are
+    // all distinct, that is the table, and otherwise quick_sort takes Hoare's steps only in the
+    // ranges that hold equal keys. A[l..r] as fill_table(parent, A, l, r, c) leaves it.
+    void sort_table(Entry* A, long l, long r, const Entry* parent, int c)
+    {
+        const long m = r - l + 1;
+        if (m < bucket_sort_min) {
+            quick_sort(A, l, r);
+            return;
+        }
+        Entry* sorted = sorted_.data();
+        ties_.clear();
+        if (m < radix_sort_min) {
+            sort_small(A + l, sorted + l, digits_.data(), m);
+            for (long p = l; p < r; ++p)
+                if (!(sorted[p].key < sorted[p + 1].key)) ties_.push_back(p);
+            if (ties_.empty())
+                std::copy(sorted + l, sorted + r + 1, A + l);
+            else
+                quick_sort(A, l, r, sorted);
+            return;
+        }
+        // Large tables are sorted in place (sort_keys reads its source wholly before writing
+        // there), and where keys are equal, the sorted table is set aside and A[l..r] filled
+        // again for Hoare's steps.
+        sort_keys(A + l, A + l, spare_.data() + l, digits_.data(), m);
+        for (long p = l; p < r; ++p)
+            if (!(A[p].key < A[p + 1].key)) ties_.push_back(p);
+        if (ties_.empty()) return;
+        std::copy(A + l, A + r + 1, sorted + l);
+        fill_table(parent, A, l, r, c);
+        quick_sort(A, l, r, sorted);
+    }
+
+    // A table's entries before its sort: CopyPoints (parent, B, l, r, c), or where parent is
+    // null, the first table (points 1..n by their first coordinate) at l..r.
+    void fill_table(const Entry* parent, Entry* B, long l, long r, int c) const
+    {
+        if (parent) {
+            copy_points(parent, B, l, r, c);
+            return;
+        }
+        for (long i = l; i <= r; ++i) {
+            const auto id = static_cast<std::uint32_t>(i);
+            B[i] = { coord(id, 1), id, aux(id, 1) };
+        }
+    }
+
+    // Sorts A[0..m-1] by key by insertion (equal keys in any order).
+    static void insertion_sort(Entry* A, long m)
+    {
+        for (long i = 1; i < m; ++i) {
+            const Entry e = A[i];
+            long j = i;
+            while (j > 0 && e.key < A[j - 1].key) {
+                A[j] = A[j - 1];
+                --j;
+            }
+            A[j] = e;
+        }
+    }
+
+    // Sorts A[0..m-1] by key (equal keys in any order), any way.
+    static void sort_any(Entry* A, long m)
+    {
+        if (m <= small_sort)
+            insertion_sort(A, m);
+        else
+            std::sort(A, A + m, [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    }
+
+    // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order; m < small_sort_max):
+    // spread into about m / 2 buckets by (key - lowest) * scale, truncated (a bucket does not
+    // decrease as the key grows: each operation is monotonic), then sorted by insertion, which only
+    // moves entries within their buckets.
+    static constexpr long small_sort_max = 1 << 14;
+    static void sort_small(const Entry* src, Entry* out, std::uint16_t* digit, long m)
+    {
+        double lo = src[0].key, hi = src[0].key;
+        for (long i = 1; i < m; ++i) {
+            lo = src[i].key < lo ? src[i].key : lo;
+            hi = src[i].key > hi ? src[i].key : hi;
+        }
+        const long buckets = m / 2;
+        const double scale = static_cast<double>(buckets) / (hi - lo);
+        if (!(hi > lo && scale < 1e300)) {
+            std::copy(src, src + m, out);
+            sort_any(out, m);
+            return;
+        }
+        std::uint32_t next[small_sort_max / 2];
+        std::fill(next, next + buckets, 0u);
+        for (long i = 0; i < m; ++i) {
+            const long b = std::min(buckets - 1, static_cast<long>((src[i].key - lo) * scale));
+            digit[i] = static_cast<std::uint16_t>(b);
+            ++next[b];
+        }
+        std::uint32_t sum = 0;
+        for (long b = 0; b < buckets; ++b) {
+            const std::uint32_t size = next[b];
+            next[b] = sum;
+            sum += size;
+        }
+        for (long i = 0; i < m; ++i)
+            out[next[digit[i]]++] = src[i];
+        insertion_sort(out, m);
+    }
+
+    // The most digit bits of a radix pass.
+    static constexpr int radix_bits = 11;
+
+    // One radix pass: src[0..m-1] spread into dst by a digit of the keys as 63-bit fixed-point
+    // fractions (key * 2^63, truncated: a digit does not decrease as the key grows), the at most
+    // `bits` bits just below those all the keys share; bucket b at dst[start[b] .. start[b + 1]
+    // - 1]. The number of buckets; 0 where the keys do not all lie in [0, 1) or their fractions
+    // are all equal (then dst is not written). digit[0..m-1] is scratch.
+    static int radix_pass(
+        const Entry* src, Entry* dst, long m, int bits, std::uint32_t* start, std::uint16_t* digit)
+    {
+        double lo_key = src[0].key, hi_key = src[0].key;
+        for (long i = 1; i < m; ++i) {
+            lo_key = src[i].key < lo_key ? src[i].key : lo_key;
+            hi_key = src[i].key > hi_key ? src[i].key : hi_key;
+        }
+        if (!(lo_key >= 0.0 && hi_key < 1.0)) return 0;
+        constexpr double scale = 9223372036854775808.0; // 2^63
+        const auto fixed = [](double key) {
+            return static_cast<std::uint64_t>(static_cast<std::int64_t>(key * scale));
+        };
+        const std::uint64_t lo = fixed(lo_key), hi = fixed(hi_key);
+        if (lo == hi) return 0;
+        int top = 64;
+        while (!((lo ^ hi) >> (top - 1)))
+            --top; // the keys' fractions share the bits from top up
+        bits = std::min(bits, top);
+        const int shift = top - bits;
+        const std::uint64_t base = lo >> shift;
+        const int buckets = 1 << bits;
+        std::uint32_t next[1 << radix_bits];
+        std::fill(next, next + buckets, 0u);
+        for (long i = 0; i < m; ++i) {
+            const auto d = static_cast<std::uint16_t>((fixed(src[i].key) >> shift) - base);
+            digit[i] = d;
+            ++next[d];
+        }
+        std::uint32_t sum = 0;
+        for (int b = 0; b < buckets; ++b) {
+            start[b] = sum;
+            sum += next[b];
+            next[b] = start[b];
+        }
+        start[buckets] = sum;
+        for (long i = 0; i < m; ++i)
+            dst[next[digit[i]]++] = src[i];
+        return buckets;
+    }
+
+    // The digit bits for a pass over m entries: about `per` entries a bucket.
+    static int pass_bits(long m, long per)
+    {
+        int bits = 1;
+        while (bits < radix_bits && (per << (bits + 1)) <= m)
+            ++bits;
+        return bits;
+    }
+
+    // src[0..m-1] sorted by key into out[0..m-1] (equal keys in any order), by two radix passes
+    // (src into spare, each bucket back into out) and insertion sorts; out may be src (which is
+    // read wholly before out is written), else src is left as it was.
+    static void sort_keys(const Entry* src, Entry* out, Entry* spare, std::uint16_t* digit, long m)
+    {
+        std::uint32_t start[(1 << radix_bits) + 1], sub[(1 << radix_bits) + 1];
+        const int buckets = radix_pass(src, spare, m, pass_bits(m, 8), start, digit);
+        if (buckets == 0) {
+            if (out != src) std::copy(src, src + m, out);
+            sort_any(out, m);
+            return;
+        }
+        for (int b = 0; b < buckets; ++b) {
+            const long size = static_cast<long>(start[b + 1] - start[b]);
+            const Entry* from = spare + start[b];
+            Entry* to = out + start[b];
+            if (size <= small_sort) {
+                std::copy(from, from + size, to);
+                insertion_sort(to, size);
+                continue;
+            }
+            if (size < small_sort_max) {
+                sort_small(from, to, digit, size);
+                continue;
+            }
+            const int parts = radix_pass(from, to, size, pass_bits(size, 4), sub, digit);
+            if (parts == 0) {
+                std::copy(from, from + size, to);
+                sort_any(to, size);
+                continue;
+            }
+            for (int s = 0; s < parts; ++s)
+                sort_any(to + sub[s], static_cast<long>(sub[s + 1] - sub[s]));
+        }
+    }
+
     // CopyPoints (A, B, r, s) into a table sorted by coordinate c next.
     void copy_points(const Entry* A, Entry* B, long r, long s, int c) const
     {
-        for (long i = r; i <= s; ++i)
-            B[i] = { coord(A[i].id, c), A[i].id };
+        // The points' coordinates lie far apart: fetched some entries ahead.
+        constexpr long ahead = 16;
+        for (long i = r; i <= s; ++i) {
+            if (i + ahead <= s) prefetch(&coords_[coord_index(A[i + ahead].id, c)]);
+            B[i] = { coord(A[i].id, c), A[i].id, aux(A[i].id, c) };
+        }
     }
 
-    // The distance of the search (Kind: sup_cp, any_cp or bit_match).
-    template <int Kind> void distance(std::uint32_t a, std::uint32_t b)
+    // The pre-filter's forms: none (a coordinate outside [0, 1)), one coordinate's 32-bit
+    // fraction, two coordinates' 16-bit fractions (high and low halves).
+    enum Filter { no_filter, one32, two16 };
+
+    // The next coordinate after c (cyclically).
+    int next_coord(int c) const
     {
+        return c < w_.kk ? c + 1 : 1;
+    }
+
+    // The fractions of point id that a table sorted by coordinate c holds: of the one or two
+    // coordinates after c (those the search has not yet narrowed, in most of its steps).
+    std::uint32_t aux(std::uint32_t id, int c) const
+    {
+        const int a = next_coord(c);
+        if (filter_ == two16)
+            return fraction(coord(id, a), 16) << 16 | fraction(coord(id, next_coord(a)), 16);
+        return filter_ == one32 ? fraction(coord(id, a), 32) : 0;
+    }
+
+    // x in [0, 1) as a fixed-point fraction of `bits` bits: floor(x * 2^bits) (the product is
+    // exact).
+    static std::uint32_t fraction(double x, int bits)
+    {
+        return static_cast<std::uint32_t>(
+            static_cast<std::int64_t>(x * static_cast<double>(std::int64_t(1) << bits)));
+    }
+
+    // The pre-filter's bound for the current dlimp in units of 2^-bits: floor(dlimp * 2^bits) +
+    // 3, or more than any torus distance of two fractions (2^(bits - 1)) where dlimp >= 1/2.
+    void set_filter_bound()
+    {
+        const int bits = filter_ == two16 ? 16 : 32;
+        filter_bound_
+            = dlimp_ < 0.5 ? fraction(dlimp_, bits) + 3 : (filter_ == two16 ? 0xFFFFu : UINT32_MAX);
+    }
+
+    // The distance of the search (Kind: sup_cp, any_cp or bit_match) between two entries'
+    // points.
+    //
+    // The sup norm's pre-filter: snpair_DistanceCP in the torus with p = 0 discards the pair
+    // (records nothing, changes no bound) exactly when some coordinate's computed distance temp
+    // (|x1 - x2|, then 1 - that above 1/2) is at least dlimp: distp is the running maximum of
+    // the temps, and it returns as soon as distp >= dlimp or after the loop where not distp <
+    // dlimp. With b-bit fractions q = floor(x * 2^b) and D = min(|q1 - q2|, 2^b - |q1 - q2|)
+    // (their torus distance, by unsigned wrap), the exact torus distance of x1 and x2 exceeds
+    // (D - 1) * 2^-b, and the computed temp is below it by less than 2^-52 (the subtraction and
+    // 1 - temp each round by at most half an ulp of values below 1). So D >= floor(dlimp * 2^b)
+    // + 3, that is (D - 1) * 2^-b >= dlimp + 2^-b, gives temp > dlimp + 2^-b - 2^-52 > dlimp for
+    // that coordinate: a pair TestU01 measures and discards, discarded here without reading its
+    // points.
+    template <int Kind> void distance(const Entry& a, const Entry& b)
+    {
+        if (Kind == sup_cp && filter_ == one32) {
+            const std::uint32_t d = a.aux - b.aux;
+            if (std::min(d, 0u - d) >= filter_bound_) return;
+        } else if (Kind == sup_cp && filter_ == two16) {
+            const auto d1 = static_cast<std::uint16_t>((a.aux >> 16) - (b.aux >> 16));
+            const auto d2 = static_cast<std::uint16_t>(a.aux - b.aux);
+            const auto t1 = std::min(d1, static_cast<std::uint16_t>(-d1));
+            const auto t2 = std::min(d2, static_cast<std::uint16_t>(-d2));
+            if (std::max(t1, t2) >= filter_bound_) return;
+        }
         if (Kind == bit_match)
-            distance_bit_match(point(a), point(b));
+            distance_bit_match(point(a.id), point(b.id));
         else
-            distance_cp<Kind == sup_cp>(point(a), point(b));
+            distance_cp<Kind == sup_cp>(point(a.id), point(b.id));
     }
 
     // snpair_DistanceCP (Sup: p = 0 in the torus, the battery's form, its tests on pp and
@@ -351,6 +670,7 @@ private:
                 dlimp_ = dlim_ * dlim_;
             else
                 dlimp_ = std::pow(dlim_, w_.pLR);
+            set_filter_bound();
         }
     }
 
@@ -404,14 +724,14 @@ private:
             double high = A[i].key + dlim_;
             long j = i + 1;
             while (j <= s && A[j].key < high) {
-                distance<Kind>(A[i].id, A[j].id);
+                distance<Kind>(A[i], A[j]);
                 ++j;
             }
             if (j > s && w_.torus && np <= w_.kk) {
                 high -= 1.0;
                 j = r;
                 while (j < i && A[j].key < high) {
-                    distance<Kind>(A[i].id, A[j].id);
+                    distance<Kind>(A[i], A[j]);
                     ++j;
                 }
             }
@@ -459,7 +779,7 @@ private:
                 ++inf;
             long j = inf;
             while (j <= v && T[j].key < high) {
-                distance<Kind>(T[i].id, T[j].id);
+                distance<Kind>(T[i], T[j]);
                 ++j;
             }
             if (w_.torus) {
@@ -467,11 +787,11 @@ private:
                 high -= 1.0;
                 long k = u, l = v;
                 while (k <= v && T[k].key < high) {
-                    distance<Kind>(T[i].id, T[k].id);
+                    distance<Kind>(T[i], T[k]);
                     ++k;
                 }
                 while (l >= u && T[l].key > low) {
-                    distance<Kind>(T[i].id, T[l].id);
+                    distance<Kind>(T[i], T[l]);
                     --l;
                 }
             }
@@ -493,8 +813,8 @@ private:
             nextc = c < w_.kk ? c + 1 : 1;
             copy_points(A, B, r, s, nextc);
             copy_points(A, B, u, v, nextc);
-            quick_sort(B, r, s);
-            quick_sort(B, u, v);
+            sort_table(B, r, s, A, nextc);
+            sort_table(B, u, v, A, nextc);
         } else {
             nextc = c;
             B = A;
@@ -540,8 +860,8 @@ private:
             Entry* B = points_[np + 1].data();
             const int nextc = c < w_.kk ? c + 1 : 1;
             copy_points(A, B, r, s, nextc);
-            quick_sort(B, r, imed);
-            quick_sort(B, imed + 1, s);
+            sort_table(B, r, imed, A, nextc);
+            sort_table(B, imed + 1, s, A, nextc);
             find_close_pairs<Kind>(r, imed, nr + 1, np + 1, nextc);
             find_close_pairs<Kind>(imed + 1, s, nr + 1, np + 1, nextc);
         } else {
@@ -549,8 +869,8 @@ private:
             find_close_pairs<Kind>(imed + 1, s, nr + 1, np, c);
         }
         if (w_.kk == 1) {
-            distance<Kind>(A[imed].id, A[imed + 1].id);
-            if (w_.torus) distance<Kind>(A[r].id, A[s].id);
+            distance<Kind>(A[imed], A[imed + 1]);
+            if (w_.torus) distance<Kind>(A[r], A[s]);
             return;
         }
         long imed2, jmed2;
@@ -569,10 +889,15 @@ private:
     const long n_;
     std::vector<double> coords_, renumbered_;
     std::vector<Entry> points_[snpair_MAXREC + 1];
+    std::vector<Entry> sorted_, spare_; // sort_table's
+    std::vector<std::uint16_t> digits_;
+    std::vector<long> ties_;
     std::vector<double> close_dist_;
     int num_close_ = 0;
     double dlim_ = 0, dlimp_ = 0;
     int y_lim_ = 0;
+    Filter filter_ = no_filter; // the sup norm's pre-filter
+    std::uint32_t filter_bound_ = UINT32_MAX;
 };
 
 // What one replication's search leaves for the statistics.
@@ -595,7 +920,7 @@ void run_replications(
 {
     const double bytes = static_cast<double>(n + 1)
         * (2 * static_cast<double>(w.kk) * sizeof(double)
-            + w.Maxnp * static_cast<double>(sizeof(Entry)));
+            + (w.Maxnp + 2) * static_cast<double>(sizeof(Entry)));
     const long fit = std::max(1L, static_cast<long>(parallel_bytes / bytes));
     threads = static_cast<int>(std::max<long>(1, std::min<long>({ long(threads), N, fit })));
     std::vector<PairSearch> searches;
