@@ -20,12 +20,14 @@
 #include "random_walk.hpp"
 
 #include "classes.hpp"
+#include "device_walks.hpp"
 #include "families.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <omp.h>
+#include <optional>
 #include <stdexcept>
 
 extern "C" {
@@ -327,13 +329,18 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
         }
     }
 
+    // One walk length: the walks of every replication counted on the device the stream runs on
+    // where it is a CUDA one (device_walks.hpp), else here.
+    std::optional<std::vector<long>> on_device
+        = lengths == 1 ? device_random_walk_counts(in, p.N, p.n, p.r, p.s, p.L1) : std::nullopt;
     if (nthreads <= 0) nthreads = std::max(1, threads());
     const long walks_per_block = std::max(1L, (1L << 20) / words);
     std::vector<std::uint64_t> buffer(
-        static_cast<std::size_t>(std::min(walks_per_block, p.n) * words));
+        on_device ? 0 : static_cast<std::size_t>(std::min(walks_per_block, p.n) * words));
     // Histograms: L0 = L1, per thread; L0 < L1, one per length (counted serially).
     const std::size_t stride = static_cast<std::size_t>(walk_statistics * (p.L1 + 1));
-    std::vector<long> per_thread(lengths == 1 ? stride * static_cast<std::size_t>(nthreads) : 0);
+    std::vector<long> per_thread(
+        lengths == 1 && !on_device ? stride * static_cast<std::size_t>(nthreads) : 0);
     std::vector<std::vector<long>> per_length(lengths == 1 ? 0 : lengths);
     const ChunkTables& tables = chunk_tables();
 
@@ -342,7 +349,7 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
         for (std::size_t k = 0; k < per_length.size(); ++k)
             per_length[k].assign(static_cast<std::size_t>(walk_statistics * (p.L0 + 2 * k + 1)), 0);
 
-        for (long done = 0; done < p.n;) {
+        for (long done = on_device ? p.n : 0; done < p.n;) {
             const long b = std::min(walks_per_block, p.n - done);
             in.read(buffer.data(), static_cast<std::size_t>(b * words));
             const std::uint64_t* w = buffer.data();
@@ -373,7 +380,10 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
                 const long top = (m == walk_R || m == walk_C) ? L / 2 : L;
                 for (long x = 0; x <= L; ++x) {
                     long total = 0;
-                    if (lengths == 1)
+                    if (on_device)
+                        total = stat_hist(
+                            on_device->data() + stride * static_cast<std::size_t>(rep), L, m)[x];
+                    else if (lengths == 1)
                         for (int t = 0; t < nthreads; ++t)
                             total += stat_hist(
                                 per_thread.data() + stride * static_cast<std::size_t>(t), L, m)[x];
