@@ -72,10 +72,13 @@ struct Walker {
 // from |S| >= 10 a chunk neither reaches 0 nor changes sign, and its 4 odd times are all
 // above 0 or all below.
 constexpr int far = 5;
+// Chunks whose packed counts are summed before the sum is split (255 x 4 < 2^10).
+constexpr std::size_t chunk_fields_run = 255;
 
 struct ChunkTables {
-    // [previous bit][chunk][S / 2 + far]: R | J << 4 | C << 8 over the chunk's steps.
-    std::uint16_t counts[2][256][2 * far + 1];
+    // [previous bit][chunk][S / 2 + far]: R | J << 10 | C << 20 over the chunk's steps (each
+    // at most 4), so that the entries of up to chunk_fields_run chunks are added as one integer.
+    std::uint32_t counts[2][256][2 * far + 1];
     std::int8_t sum[256]; // S after the chunk minus S before
     std::int8_t max_prefix[256]; // the chunk's highest S(t) minus S before
 };
@@ -101,7 +104,7 @@ const ChunkTables& chunk_tables()
                     for (int k = 0; k < 8; ++k)
                         v.step((c >> (7 - k)) & 1u, k % 2 == 0);
                     t->counts[p][c][o + far]
-                        = static_cast<std::uint16_t>(v.R | (v.J << 4) | (v.C << 8));
+                        = static_cast<std::uint32_t>(v.R | (v.J << 10) | (v.C << 20));
                 }
         }
         return t;
@@ -150,16 +153,20 @@ void count_walk(const Numbers& in, const Shape& sh, const ChunkTables& t, const 
     // The first step's complement, so that no zero crossing is counted at time 0.
     unsigned prev = nbytes > 0 ? (bytes[0] >> 7) ^ 1u
                                : static_cast<unsigned>((acc >> (pending - 1)) & 1u) ^ 1u;
-    for (std::size_t i = 0; i < nbytes; ++i) {
-        const unsigned c = bytes[i];
-        const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
-        const unsigned e = t.counts[prev][c][half + far];
-        M = std::max(M, S + t.max_prefix[c]);
-        S += t.sum[c];
-        R += e & 15u;
-        J += (e >> 4) & 15u;
-        C += e >> 8;
-        prev = c & 1u;
+    for (std::size_t i0 = 0; i0 < nbytes; i0 += chunk_fields_run) {
+        const std::size_t i1 = std::min(nbytes, i0 + chunk_fields_run);
+        std::uint32_t packed = 0;
+        for (std::size_t i = i0; i < i1; ++i) {
+            const unsigned c = bytes[i];
+            const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
+            packed += t.counts[prev][c][half + far];
+            M = std::max(M, S + t.max_prefix[c]);
+            S += t.sum[c];
+            prev = c & 1u;
+        }
+        R += packed & 1023u;
+        J += (packed >> 10) & 1023u;
+        C += packed >> 20;
     }
     // The last steps (fewer than 8, an even number: they start at an even time).
     Walker v;
