@@ -317,7 +317,7 @@ std::vector<SerialCase> serial_cases()
     v.push_back({ "no_table_t2_d4_N4", 4, 1000, 1, 4, 2, 97 });
     v.push_back({ "least_n_t5_d2", 2, 5, 0, 2, 5, 2 });
     // Fills shorter than a tuple's t - 1 values: tuples across several fills.
-    v.push_back({ "t6_d5_fills3", 1, 20000, 7, 5, 6, 3 });
+    v.push_back({ "t6_d5_fills3", 1, 4000, 7, 5, 6, 3 });
     v.push_back({ "t2_d700_r25", 1, 400000, 25, 700, 2, 1 << 16 });
     v.push_back({ "default_fills", 1, 70000, 0, 64, 2, native::device_counts::chunk_words });
     return v;
