@@ -20,12 +20,14 @@
 #include "random_walk.hpp"
 
 #include "classes.hpp"
+#include "device_walks.hpp"
 #include "families.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <omp.h>
+#include <optional>
 #include <stdexcept>
 
 extern "C" {
@@ -70,10 +72,13 @@ struct Walker {
 // from |S| >= 10 a chunk neither reaches 0 nor changes sign, and its 4 odd times are all
 // above 0 or all below.
 constexpr int far = 5;
+// Chunks whose packed counts are summed before the sum is split (255 x 4 < 2^10).
+constexpr std::size_t chunk_fields_run = 255;
 
 struct ChunkTables {
-    // [previous bit][chunk][S / 2 + far]: R | J << 4 | C << 8 over the chunk's steps.
-    std::uint16_t counts[2][256][2 * far + 1];
+    // [previous bit][chunk][S / 2 + far]: R | J << 10 | C << 20 over the chunk's steps (each
+    // at most 4), so that the entries of up to chunk_fields_run chunks are added as one integer.
+    std::uint32_t counts[2][256][2 * far + 1];
     std::int8_t sum[256]; // S after the chunk minus S before
     std::int8_t max_prefix[256]; // the chunk's highest S(t) minus S before
 };
@@ -99,7 +104,7 @@ const ChunkTables& chunk_tables()
                     for (int k = 0; k < 8; ++k)
                         v.step((c >> (7 - k)) & 1u, k % 2 == 0);
                     t->counts[p][c][o + far]
-                        = static_cast<std::uint16_t>(v.R | (v.J << 4) | (v.C << 8));
+                        = static_cast<std::uint32_t>(v.R | (v.J << 10) | (v.C << 20));
                 }
         }
         return t;
@@ -148,16 +153,20 @@ void count_walk(const Numbers& in, const Shape& sh, const ChunkTables& t, const 
     // The first step's complement, so that no zero crossing is counted at time 0.
     unsigned prev = nbytes > 0 ? (bytes[0] >> 7) ^ 1u
                                : static_cast<unsigned>((acc >> (pending - 1)) & 1u) ^ 1u;
-    for (std::size_t i = 0; i < nbytes; ++i) {
-        const unsigned c = bytes[i];
-        const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
-        const unsigned e = t.counts[prev][c][half + far];
-        M = std::max(M, S + t.max_prefix[c]);
-        S += t.sum[c];
-        R += e & 15u;
-        J += (e >> 4) & 15u;
-        C += e >> 8;
-        prev = c & 1u;
+    for (std::size_t i0 = 0; i0 < nbytes; i0 += chunk_fields_run) {
+        const std::size_t i1 = std::min(nbytes, i0 + chunk_fields_run);
+        std::uint32_t packed = 0;
+        for (std::size_t i = i0; i < i1; ++i) {
+            const unsigned c = bytes[i];
+            const long half = std::clamp(S / 2, -static_cast<long>(far), static_cast<long>(far));
+            packed += t.counts[prev][c][half + far];
+            M = std::max(M, S + t.max_prefix[c]);
+            S += t.sum[c];
+            prev = c & 1u;
+        }
+        R += packed & 1023u;
+        J += (packed >> 10) & 1023u;
+        C += packed >> 20;
     }
     // The last steps (fewer than 8, an even number: they start at an even time).
     Walker v;
@@ -327,13 +336,18 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
         }
     }
 
+    // One walk length: the walks of every replication counted on the device the stream runs on
+    // where it is a CUDA one (device_walks.hpp), else here.
+    std::optional<std::vector<long>> on_device
+        = lengths == 1 ? device_random_walk_counts(in, p.N, p.n, p.r, p.s, p.L1) : std::nullopt;
     if (nthreads <= 0) nthreads = std::max(1, threads());
     const long walks_per_block = std::max(1L, (1L << 20) / words);
     std::vector<std::uint64_t> buffer(
-        static_cast<std::size_t>(std::min(walks_per_block, p.n) * words));
+        on_device ? 0 : static_cast<std::size_t>(std::min(walks_per_block, p.n) * words));
     // Histograms: L0 = L1, per thread; L0 < L1, one per length (counted serially).
     const std::size_t stride = static_cast<std::size_t>(walk_statistics * (p.L1 + 1));
-    std::vector<long> per_thread(lengths == 1 ? stride * static_cast<std::size_t>(nthreads) : 0);
+    std::vector<long> per_thread(
+        lengths == 1 && !on_device ? stride * static_cast<std::size_t>(nthreads) : 0);
     std::vector<std::vector<long>> per_length(lengths == 1 ? 0 : lengths);
     const ChunkTables& tables = chunk_tables();
 
@@ -342,7 +356,7 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
         for (std::size_t k = 0; k < per_length.size(); ++k)
             per_length[k].assign(static_cast<std::size_t>(walk_statistics * (p.L0 + 2 * k + 1)), 0);
 
-        for (long done = 0; done < p.n;) {
+        for (long done = on_device ? p.n : 0; done < p.n;) {
             const long b = std::min(walks_per_block, p.n - done);
             in.read(buffer.data(), static_cast<std::size_t>(b * words));
             const std::uint64_t* w = buffer.data();
@@ -373,7 +387,10 @@ RandomWalkResult random_walk1(Numbers& in, const RandomWalkParams& p, int nthrea
                 const long top = (m == walk_R || m == walk_C) ? L / 2 : L;
                 for (long x = 0; x <= L; ++x) {
                     long total = 0;
-                    if (lengths == 1)
+                    if (on_device)
+                        total = stat_hist(
+                            on_device->data() + stride * static_cast<std::size_t>(rep), L, m)[x];
+                    else if (lengths == 1)
                         for (int t = 0; t < nthreads; ++t)
                             total += stat_hist(
                                 per_thread.data() + stride * static_cast<std::size_t>(t), L, m)[x];

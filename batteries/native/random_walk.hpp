@@ -3,7 +3,8 @@
 // above 0, counted at odd times), R (returns to 0) and C (sign changes) counted over n walks and
 // compared with their expected numbers by chi-square tests, N replications.
 //
-// The walks are counted natively (8 steps at a time through tables, walks in parallel); the
+// The walks are counted natively (8 steps at a time through tables, walks in parallel; on the
+// CUDA device a stream runs on, one walk per device thread, device_walks.hpp); the
 // expected numbers, the merging of classes, the chi-square statistics and the p-values are
 // TestU01's (its CalcNbExp operation for operation, gofs_Chi2, gofw_ActiveTests2,
 // sres_GetChi2SumStat), so the p-values are TestU01's bit for bit.

@@ -30,6 +30,7 @@
 #include "smarsa_more.hpp"
 
 #include "device_tables.hpp"
+#include "device_walks.hpp"
 #include "families.hpp"
 
 #include <algorithm>
@@ -414,19 +415,20 @@ void serial_over(Numbers& in, sres_Basic* res, long N, long n, int r, long d, in
                 static_cast<std::uint64_t>(threads), serial_table_bytes / table_bytes)));
     std::vector<std::vector<std::uint32_t>> tables32;
     std::vector<std::vector<std::uint64_t>> tables64;
-    if (narrow)
-        tables32.assign(static_cast<std::size_t>(team), std::vector<std::uint32_t>(k));
-    else
-        tables64.assign(static_cast<std::size_t>(team), std::vector<std::uint64_t>(k));
+    std::optional<std::vector<std::uint64_t>> on_device; // counted on the stream's CUDA device
 
     std::vector<double> values(static_cast<std::size_t>(N) + 1, 0.0); // 1-based, as statcoll's
     double SumX = 0.0, SumX2 = 0.0, X0Pre = 0.0;
     for (long Seq = 1; Seq <= N; ++Seq) {
         double X, X1;
-        if (narrow) {
+        if ((on_device = device_serial_over_counts(in, n, r, d, t))) {
+            chi_squares(*on_device, k1, d, NbExp, NbExp1, flag_tab, &X, &X1);
+        } else if (narrow) {
+            tables32.resize(static_cast<std::size_t>(team), std::vector<std::uint32_t>(k));
             count_tuples(in, n, r, d, t, k, k1, team, tables32);
             chi_squares(tables32[0], k1, d, NbExp, NbExp1, flag_tab, &X, &X1);
         } else {
+            tables64.resize(static_cast<std::size_t>(team), std::vector<std::uint64_t>(k));
             count_tuples(in, n, r, d, t, k, k1, team, tables64);
             chi_squares(tables64[0], k1, d, NbExp, NbExp1, flag_tab, &X, &X1);
         }
