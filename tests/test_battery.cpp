@@ -184,7 +184,7 @@ TEST(ShardedOrder, LongestFirstByTheTimesOfTheEngineThatRunsEachTest)
         for (std::size_t i = 1; i < native.size(); ++i) {
             const double before = native::measured_seconds("bigcrush", native[i - 1], on_device);
             const double here = native::measured_seconds("bigcrush", native[i], on_device);
-            ASSERT_GT(before, 0) << native[i - 1];
+            ASSERT_GE(before, 0) << native[i - 1];
             EXPECT_GE(before, here) << native[i - 1] << " before " << native[i];
         }
         const int longest = *std::max_element(all.begin(), all.end(), [&](int a, int b) {
