@@ -43,6 +43,14 @@ template <class Work> std::pair<std::uint64_t, double> timed(double seconds, con
 
 } // namespace
 
+void store_bench_rows(const std::string& db_path, const std::vector<Throughput>& rows)
+{
+    Store store(db_path);
+    for (const auto& r : rows)
+        store.insert_bench({ 0, r.what, r.backend, r.backend, r.placement, r.numbers_per_second(),
+            r.bytes_per_second(), utc_now(), recorded_command_line() });
+}
+
 int bench_lattice(int L, const std::string& backend_text, double seconds,
     const std::string& csv_path, const std::string& db_path)
 {
@@ -134,12 +142,7 @@ int bench_lattice(int L, const std::string& backend_text, double seconds,
                 << "," << r.seconds << "," << r.numbers_per_second() << "\n";
         write_file_atomically(csv_path, csv.str());
     }
-    if (!db_path.empty()) {
-        Store store(db_path);
-        for (const auto& r : rows)
-            store.insert_bench({ 0, r.what, r.backend, r.backend, r.placement,
-                r.numbers_per_second(), r.bytes_per_second(), utc_now(), recorded_command_line() });
-    }
+    if (!db_path.empty()) store_bench_rows(db_path, rows);
     return 0;
 }
 

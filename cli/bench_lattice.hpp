@@ -1,7 +1,10 @@
 // rngvet bench --lattice (bench_lattice.cpp).
 #pragma once
 
+#include "kernels/bench.hpp"
+
 #include <string>
+#include <vector>
 
 namespace rngvet::cli {
 
@@ -14,5 +17,9 @@ namespace rngvet::cli {
 // chain). Rows go to `csv_path` and the store `db_path` as the bench table's do.
 int bench_lattice(int L, const std::string& backend, double seconds, const std::string& csv_path,
     const std::string& db_path);
+
+// The bench table's rows into the store `db_path` (rngvet bench and bench --lattice), each
+// with the time and the command line that measured it.
+void store_bench_rows(const std::string& db_path, const std::vector<Throughput>& rows);
 
 } // namespace rngvet::cli

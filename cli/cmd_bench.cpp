@@ -476,12 +476,7 @@ int cmd_bench(int argc, char** argv)
                 << "," << r.bytes_per_second() << "," << r.launch << ",\"" << r.plan << "\"\n";
         write_file_atomically(csv_path, csv.str());
     }
-    if (!db_path.empty()) {
-        Store store(db_path);
-        for (const auto& r : rows)
-            store.insert_bench({ 0, r.what, r.backend, r.backend, r.placement,
-                r.numbers_per_second(), r.bytes_per_second(), utc_now(), recorded_command_line() });
-    }
+    if (!db_path.empty()) store_bench_rows(db_path, rows);
 
     if (!sweep_prefix.empty()) {
         const std::vector<int> instances = device_backend == "openmp"

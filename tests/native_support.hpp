@@ -20,10 +20,12 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 extern "C" {
+#include <testu01/sres.h>
 #include <testu01/swrite.h>
 #include <testu01/unif01.h>
 }
@@ -251,12 +253,23 @@ inline std::unique_ptr<rngvet::Stream> device_case_stream(const std::string& nam
     return harness_stream(name);
 }
 
+// device_case_streams() and one stream more, a test file's own.
+inline std::vector<std::string> device_case_streams_and(const std::string& extra)
+{
+    std::vector<std::string> v = device_case_streams();
+    v.push_back(extra);
+    return v;
+}
+
+using StreamMaker = std::unique_ptr<rngvet::Stream> (*)(const std::string&);
+
 // A family run twice on the same stream's words: on the host (its CPU path), then on a source
 // that writes "device" memory (HostSystemSource). both(run) calls run(in, 0), then run(in, 1);
-// the device path must have been taken, and both runs must have read as many numbers.
+// the device path must have been taken, and both runs must have read as many numbers. The
+// streams are made by `make` (device_case_stream unless a test file has streams of its own).
 struct TwoRuns {
-    explicit TwoRuns(const std::string& name)
-        : TwoRuns(name, device_case_stream(name), device_case_stream(name))
+    explicit TwoRuns(const std::string& name, StreamMaker make = device_case_stream)
+        : TwoRuns(name, make(name), make(name))
     {
     }
     TwoRuns(const std::string& name, std::unique_ptr<rngvet::Stream> host_words,
@@ -284,6 +297,79 @@ struct TwoRuns {
     std::unique_ptr<rngvet::Stream> host_stream, device_stream;
     rngvet::TestU01Generator host, device;
     HostSystemSource source;
+};
+
+// The doubles a[0..n) and b[0..n), equal as bits; `what` names them in a failure.
+inline void expect_same(const double* a, const double* b, long n, const char* what)
+{
+    for (long i = 0; i < n; ++i)
+        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
+}
+
+inline void expect_same(
+    const std::vector<double>& a, const std::vector<double>& b, const char* what)
+{
+    ASSERT_EQ(a.size(), b.size()) << what;
+    expect_same(a.data(), b.data(), static_cast<long>(a.size()), what);
+}
+
+// Two TestU01 results (sres_Basic, sres_Chi2: the fields they share): sVal2, pVal2 and the
+// observations sVal1, as bits. `prefix` names the result in a failure ("" or "Bas ").
+template <class Res>
+void expect_same_values(const Res* a, const Res* b, const std::string& prefix = "")
+{
+    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, (prefix + "sVal2").c_str());
+    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, (prefix + "pVal2").c_str());
+    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
+    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, a->sVal1->NObs, (prefix + "sVal1").c_str());
+}
+
+// Two chi-square results: their values (expect_same_values), degrees of freedom, and classes
+// jmin..jmax with their counts.
+inline void expect_same_chi2(const sres_Chi2* a, const sres_Chi2* b)
+{
+    expect_same_values(a, b);
+    EXPECT_EQ(a->degFree, b->degFree);
+    ASSERT_EQ(a->jmin, b->jmin);
+    ASSERT_EQ(a->jmax, b->jmax);
+    for (long j = a->jmin; j <= a->jmax; ++j)
+        EXPECT_EQ(a->Count[j], b->Count[j]) << "Count[" << j << "]";
+}
+
+// A TestU01 result, owned: made by its Create function, freed by its Delete function.
+template <class Res> using Owned = std::unique_ptr<Res, void (*)(Res*)>;
+
+template <class Res> Owned<Res> owned(Res* (*create)(), void (*destroy)(Res*))
+{
+    return Owned<Res>(create(), destroy);
+}
+
+using Basic = Owned<sres_Basic>;
+using Chi2 = Owned<sres_Chi2>;
+
+inline Basic new_basic()
+{
+    return owned(sres_CreateBasic, sres_DeleteBasic);
+}
+
+inline Chi2 new_chi2()
+{
+    return owned(sres_CreateChi2, sres_DeleteChi2);
+}
+
+// A registered row's name as a case's: battery and number ("crush12").
+inline std::string row_name(const char* battery, int number)
+{
+    return std::string(battery) + std::to_string(number);
+}
+
+// A device case's test name: the case's name, then the stream's (for Combine(cases, streams)).
+struct CaseName {
+    template <class Case>
+    std::string operator()(const testing::TestParamInfo<std::tuple<Case, std::string>>& p) const
+    {
+        return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
+    }
 };
 
 } // namespace rngvet_test

@@ -7,6 +7,7 @@
 #include "batteries/lattice/kaufman.hpp"
 #include "generators/configuration.hpp"
 #include "generators/r250.hpp"
+#include "lattice_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -302,15 +303,7 @@ using rngvet::lattice::IsingRunResult;
 using rngvet::lattice::ReplicaResult;
 using rngvet::lattice::run_ising;
 
-// A stream of rngvet's own generators: "mt19937" (seed s) or "ranmar48" (seeds "ij,kl").
-std::unique_ptr<rngvet::Stream> make_generator(
-    const std::string& generator, const std::string& seed)
-{
-    rngvet::ConfigurationText t;
-    t.generator = generator;
-    t.seed = seed;
-    return rngvet::make_stream(rngvet::resolve_configuration(t));
-}
+using rngvet_test::make_generator;
 
 // The chains written plainly, from the rules in ising.hpp, one word at a time from the stream,
 // or in the per-site mode one word at a time from the stream of the lane's own instance (lanes:

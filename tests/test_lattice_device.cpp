@@ -18,6 +18,7 @@
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
 #include "generators/r250.hpp"
+#include "lattice_support.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -54,14 +55,7 @@ using rngvet::lattice::IsingAlgorithm;
 using rngvet::lattice::IsingRunConfig;
 using rngvet::lattice::ReplicaResult;
 
-std::unique_ptr<rngvet::Stream> make_generator(
-    const std::string& generator, const std::string& seed)
-{
-    rngvet::ConfigurationText t;
-    t.generator = generator;
-    t.seed = seed;
-    return rngvet::make_stream(rngvet::resolve_configuration(t));
-}
+using rngvet_test::make_generator;
 
 // A stream whose fill_device writes host memory, the "device" memory of Thrust's OpenMP system
 // (nullptr: the words are skipped); `on` false: it has no device, as a stream on the host.

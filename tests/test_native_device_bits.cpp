@@ -62,42 +62,15 @@ bool device_hamming_weights(
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Basic;
+using rngvet_test::device_case_streams;
+using rngvet_test::expect_same;
+using rngvet_test::expect_same_values;
 using rngvet_test::HostSystemSource;
+using rngvet_test::new_basic;
+using rngvet_test::row_name;
 using rngvet_test::same_bits;
-
-const std::vector<std::string>& streams()
-{
-    return rngvet_test::device_case_streams();
-}
-
 using rngvet_test::TwoRuns;
-
-void expect_same(const double* a, const double* b, std::size_t n, const char* what)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
-}
-
-void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what)
-{
-    ASSERT_EQ(a.size(), b.size()) << what;
-    expect_same(a.data(), b.data(), a.size(), what);
-}
-
-void expect_same_basic(const sres_Basic* a, const sres_Basic* b)
-{
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
-    expect_same(
-        a->sVal1->V + 1, b->sVal1->V + 1, static_cast<std::size_t>(a->sVal1->NObs), "sVal1");
-}
-
-using BasicPtr = std::unique_ptr<sres_Basic, void (*)(sres_Basic*)>;
-BasicPtr make_basic()
-{
-    return BasicPtr(sres_CreateBasic(), sres_DeleteBasic);
-}
 
 struct Case {
     std::string name;
@@ -114,19 +87,8 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
 
 using Param = std::tuple<Case, std::string>;
 
-// A case's test name: the case, then the stream.
-std::string case_name(const testing::TestParamInfo<Param>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 // Numbers a row's case reads at most, about (its n made smaller).
 constexpr long small_numbers = 200000;
-
-std::string row_name(const char* battery, int number)
-{
-    return std::string(battery) + std::to_string(number);
-}
 
 // Numbers a block of L bits takes (L >= s), or 1.
 long words_per_block(int s, long L)
@@ -174,7 +136,8 @@ TEST_P(DeviceAutoCor, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceAutoCor,
-    testing::Combine(testing::ValuesIn(auto_cor_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(auto_cor_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sstring_HammingIndep --------------------------------------------------------------------
 
@@ -227,8 +190,9 @@ TEST_P(DeviceHammingIndep, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingIndep,
-    testing::Combine(testing::ValuesIn(hamming_indep_cases()), testing::ValuesIn(streams())),
-    case_name);
+    testing::Combine(
+        testing::ValuesIn(hamming_indep_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sstring_HammingCorr and sstring_HammingWeight2 ------------------------------------------
 
@@ -270,20 +234,20 @@ TEST_P(DeviceHammingCorr, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    BasicPtr a = make_basic(), b = make_basic();
+    Basic a = new_basic(), b = new_basic();
     std::vector<long> ca, cb;
     runs.both([&](native::Numbers& in, int i) {
         native::hamming_corr(in, (i == 0 ? a : b).get(), i == 0 ? &ca : &cb, c.N, c.n, c.r, c.s,
             static_cast<int>(c.L), 2);
     });
     EXPECT_EQ(ca, cb);
-    expect_same_basic(a.get(), b.get());
+    expect_same_values(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingCorr,
     testing::Combine(testing::ValuesIn(sstring_cases(native::SstringBitsTest::HammingCorr)),
-        testing::ValuesIn(streams())),
-    case_name);
+        testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 class DeviceHammingWeight2 : public testing::TestWithParam<Param> { };
 
@@ -291,16 +255,16 @@ TEST_P(DeviceHammingWeight2, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    BasicPtr a = make_basic(), b = make_basic();
+    Basic a = new_basic(), b = new_basic();
     runs.both([&](native::Numbers& in, int i) {
         native::hamming_weight2(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.s, c.L, 2);
     });
-    expect_same_basic(a.get(), b.get());
+    expect_same_values(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingWeight2,
     testing::Combine(testing::ValuesIn(sstring_cases(native::SstringBitsTest::HammingWeight2)),
-        testing::ValuesIn(streams())),
-    case_name);
+        testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 } // namespace

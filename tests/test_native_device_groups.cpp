@@ -137,29 +137,19 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers&, int, int)
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Basic;
+using rngvet_test::Chi2;
+using rngvet_test::device_case_streams;
+using rngvet_test::expect_same;
+using rngvet_test::expect_same_chi2;
+using rngvet_test::expect_same_values;
 using rngvet_test::HostSystemSource;
+using rngvet_test::new_basic;
+using rngvet_test::new_chi2;
+using rngvet_test::owned;
+using rngvet_test::row_name;
 using rngvet_test::same_bits;
-
-const std::vector<std::string>& streams()
-{
-    return rngvet_test::device_case_streams();
-}
-
 using rngvet_test::TwoRuns;
-
-void expect_same(const double* a, const double* b, int n, const char* what)
-{
-    for (int i = 0; i < n; ++i)
-        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
-}
-
-void expect_same_chi2(const sres_Chi2* a, const sres_Chi2* b)
-{
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
-}
 
 struct Case {
     std::string name;
@@ -177,22 +167,11 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
 
 using Param = std::tuple<Case, std::string>;
 
-// A case's test name: the case, then the stream.
-std::string case_name(const testing::TestParamInfo<Param>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 constexpr long small_numbers = 200000;
 
 long smaller(long N, long n, long group)
 {
     return std::max(5L, std::min(n, small_numbers / (N * group)));
-}
-
-std::string row_name(const char* battery, int number)
-{
-    return std::string(battery) + std::to_string(number);
 }
 
 // --- svaria_WeightDistrib --------------------------------------------------------------------
@@ -213,8 +192,7 @@ TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const Chi2 a = new_chi2(), b = new_chi2();
     runs.both([&](native::Numbers& in, int i) {
         native::weight_distrib(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.k, c.alpha, c.beta, 2);
     });
@@ -222,7 +200,8 @@ TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceWeightDistrib,
-    testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sknuth_SimpPoker ------------------------------------------------------------------------
 
@@ -258,7 +237,8 @@ TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSimpPoker,
-    testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sknuth_Permutation and sknuth_CollisionPermut -------------------------------------------
 
@@ -293,8 +273,7 @@ TEST_P(DevicePermutation, SameResultAsCpuPath)
     if (c.k >= 10 && stream != "ranmar48" && stream != "grid" && stream != "wide60")
         GTEST_SKIP() << "t = 10 runs on ranmar48, grid and wide60";
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const Chi2 a = new_chi2(), b = new_chi2();
     const int t = static_cast<int>(c.k);
     runs.both([&](native::Numbers& in, int i) {
         native::permutation_test(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
@@ -304,8 +283,8 @@ TEST_P(DevicePermutation, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DevicePermutation,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::permutation)),
-        testing::ValuesIn(streams())),
-    case_name);
+        testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 class DeviceCollisionPermut : public testing::TestWithParam<Param> { };
 
@@ -313,8 +292,8 @@ TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> a(sknuth_CreateRes2(), sknuth_DeleteRes2);
-    std::unique_ptr<sknuth_Res2, void (*)(sknuth_Res2*)> b(sknuth_CreateRes2(), sknuth_DeleteRes2);
+    const auto a = owned(sknuth_CreateRes2, sknuth_DeleteRes2),
+               b = owned(sknuth_CreateRes2, sknuth_DeleteRes2);
     const int t = static_cast<int>(c.k);
     runs.both([&](native::Numbers& in, int i) {
         native::collision_permut_test(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
@@ -329,8 +308,8 @@ TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::collision_permut)),
-        testing::ValuesIn(streams())),
-    case_name);
+        testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sknuth_MaxOft and svaria_SampleProd -----------------------------------------------------
 
@@ -354,19 +333,19 @@ TEST_P(DeviceMaxOft, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> a(sknuth_CreateRes1(), sknuth_DeleteRes1);
-    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> b(sknuth_CreateRes1(), sknuth_DeleteRes1);
+    const auto a = owned(sknuth_CreateRes1, sknuth_DeleteRes1),
+               b = owned(sknuth_CreateRes1, sknuth_DeleteRes1);
     const int t = static_cast<int>(c.k);
     runs.both([&](native::Numbers& in, int i) {
         native::max_oft(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.d, t, 2);
     });
     expect_same_chi2(a->Chi, b->Chi);
-    expect_same(a->Bas->sVal2, b->Bas->sVal2, gofw_NTestTypes, "Bas sVal2");
-    expect_same(a->Bas->pVal2, b->Bas->pVal2, gofw_NTestTypes, "Bas pVal2");
+    expect_same_values(a->Bas, b->Bas, "Bas ");
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
-    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 std::vector<Case> sample_prod_cases()
 {
@@ -386,21 +365,18 @@ TEST_P(DeviceSampleProd, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const Basic a = new_basic(), b = new_basic();
     const int t = static_cast<int>(c.k);
     runs.both([&](native::Numbers& in, int i) {
         native::sample_prod(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, t, 2);
     });
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+    expect_same_values(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleProd,
-    testing::Combine(testing::ValuesIn(sample_prod_cases()), testing::ValuesIn(streams())),
-    case_name);
+    testing::Combine(
+        testing::ValuesIn(sample_prod_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sknuth_Gap ------------------------------------------------------------------------------
 
@@ -442,7 +418,8 @@ TEST_P(DeviceGap, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceGap,
-    testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // The case between the grid's values is interrupted (a gap longer than n) on the grid.
 TEST(DeviceGapForms, BetweenGridValuesInterrupts)

@@ -86,18 +86,12 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers& in, int r, int d)
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Chi2;
+using rngvet_test::device_case_stream;
+using rngvet_test::device_case_streams;
 using rngvet_test::HostSystemSource;
+using rngvet_test::new_chi2;
 using rngvet_test::same_bits;
-
-const std::vector<std::string>& streams()
-{
-    return rngvet_test::device_case_streams();
-}
-
-std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
-{
-    return rngvet_test::device_case_stream(name);
-}
 
 // gofs_MinExpected for one scope (matrix_rank reads it).
 class MinExpected {
@@ -128,13 +122,6 @@ public:
 private:
     int team_ = omp_get_max_threads();
 };
-
-using Chi2 = std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)>;
-
-Chi2 new_chi2()
-{
-    return Chi2(sres_CreateChi2(), sres_DeleteChi2);
-}
 
 // Every field of two smarsa_MatrixRank results, doubles as bits.
 void expect_same_result(const sres_Chi2& a, const sres_Chi2& b)
@@ -205,11 +192,6 @@ std::vector<Case> cases()
 
 using Param = std::tuple<Case, std::string>;
 
-std::string case_name(const testing::TestParamInfo<Param>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceMatrixRank : public testing::TestWithParam<Param> { };
 
 TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
@@ -221,7 +203,7 @@ TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
         GTEST_SKIP() << "5000 x 5000 runs on mt19937, grid and wide60";
     MinExpected min_expected(c.min_expected);
     max_words = c.words;
-    auto host_stream = make_stream(stream), device_stream = make_stream(stream);
+    auto host_stream = device_case_stream(stream), device_stream = device_case_stream(stream);
     rngvet::TestU01Generator host(*host_stream, stream), device(*device_stream, stream);
     HostSystemSource source(device);
     Chi2 a = new_chi2(), b = new_chi2();
@@ -243,7 +225,8 @@ TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMatrixRank,
-    testing::Combine(testing::ValuesIn(cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(testing::ValuesIn(cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- sknuth_CouponCollector ------------------------------------------------------------------
 
@@ -276,11 +259,6 @@ std::vector<CouponCase> coupon_cases()
 
 using CouponParam = std::tuple<CouponCase, std::string>;
 
-std::string coupon_name(const testing::TestParamInfo<CouponParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceCouponCollector : public testing::TestWithParam<CouponParam> { };
 
 TEST_P(DeviceCouponCollector, SameResultAsCpuPath)
@@ -289,7 +267,7 @@ TEST_P(DeviceCouponCollector, SameResultAsCpuPath)
     const std::string& stream = std::get<1>(GetParam());
     max_words = c.words;
     sub_words = c.sub;
-    auto host_stream = make_stream(stream), device_stream = make_stream(stream);
+    auto host_stream = device_case_stream(stream), device_stream = device_case_stream(stream);
     rngvet::TestU01Generator host(*host_stream, stream), device(*device_stream, stream);
     HostSystemSource source(device);
     native::Chi2Outcome a, b;
@@ -322,7 +300,8 @@ TEST_P(DeviceCouponCollector, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCouponCollector,
-    testing::Combine(testing::ValuesIn(coupon_cases()), testing::ValuesIn(streams())), coupon_name);
+    testing::Combine(testing::ValuesIn(coupon_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // The block scan against a plain walk of the same cells (NRepet's rule, one number after the
 // other): counts by class and the open segment after each block, from a segment open before the
@@ -334,7 +313,7 @@ TEST(DeviceCouponCollectorForms, BlockScanEqualsAPlainWalk)
         for (const int r : { 0, 27 }) {
             SCOPED_TRACE(std::string(stream) + " r" + std::to_string(r));
             const int d = 8;
-            auto s1 = make_stream(stream), s2 = make_stream(stream);
+            auto s1 = device_case_stream(stream), s2 = device_case_stream(stream);
             rngvet::TestU01Generator host(*s1, stream), device(*s2, stream);
             HostSystemSource source(device);
             native::Numbers din(source), hin(host);
@@ -382,7 +361,7 @@ TEST(DeviceMatrixRankForms, RanksEqualGf2Rank)
             SCOPED_TRACE(std::string(stream) + " r" + std::to_string(sh.r) + " s"
                 + std::to_string(sh.s) + " " + std::to_string(sh.l) + "x" + std::to_string(sh.k));
             const long n = 37;
-            auto s1 = make_stream(stream), s2 = make_stream(stream);
+            auto s1 = device_case_stream(stream), s2 = device_case_stream(stream);
             rngvet::TestU01Generator host(*s1, stream), device(*s2, stream);
             HostSystemSource source(device);
             native::Numbers din(source);
@@ -422,7 +401,7 @@ TEST(DeviceMatrixRankForms, RanksEqualGf2Rank)
 // its first fill: an error, not a silent switch.
 TEST(DeviceMatrixRankForms, NoDeviceReadsNothingAndAFailedFillThrows)
 {
-    auto s1 = make_stream("mt19937"), s2 = make_stream("mt19937");
+    auto s1 = device_case_stream("mt19937"), s2 = device_case_stream("mt19937");
     rngvet::TestU01Generator g1(*s1, "mt19937"), g2(*s2, "mt19937");
     {
         const OneThread one;

@@ -86,8 +86,16 @@ std::unique_ptr<DeviceBitRunScan> device_bit_run_scan(Numbers& in, int r, int s,
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Chi2;
+using rngvet_test::device_case_streams_and;
+using rngvet_test::expect_same;
+using rngvet_test::expect_same_chi2;
 using rngvet_test::HostSystemSource;
+using rngvet_test::new_chi2;
+using rngvet_test::owned;
+using rngvet_test::row_name;
 using rngvet_test::same_bits;
+using rngvet_test::TwoRuns;
 
 // Stretches of 1 to 3000 equal words (all ones, or all zeros) between stretches of random words,
 // 32 bits.
@@ -118,49 +126,10 @@ private:
     int kind_ = 0;
 };
 
-const std::vector<std::string>& streams()
-{
-    static const std::vector<std::string> s = [] {
-        std::vector<std::string> v = rngvet_test::device_case_streams();
-        v.push_back("blocks");
-        return v;
-    }();
-    return s;
-}
-
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
 {
     if (name == "blocks") return std::make_unique<BlockStream>();
     return rngvet_test::device_case_stream(name);
-}
-
-// TwoRuns on this file's streams.
-struct TwoRuns : rngvet_test::TwoRuns {
-    explicit TwoRuns(const std::string& name)
-        : rngvet_test::TwoRuns(name, make_stream(name), make_stream(name))
-    {
-    }
-};
-
-void expect_same(const double* a, const double* b, int n, const char* what)
-{
-    for (int i = 0; i < n; ++i)
-        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
-}
-
-void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what)
-{
-    ASSERT_EQ(a.size(), b.size()) << what;
-    expect_same(a.data(), b.data(), static_cast<int>(a.size()), what);
-}
-
-void expect_same_chi2(const sres_Chi2* a, const sres_Chi2* b)
-{
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
-    EXPECT_EQ(a->degFree, b->degFree);
 }
 
 struct Case {
@@ -178,16 +147,6 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
 }
 
 using Param = std::tuple<Case, std::string>;
-
-std::string case_name(const testing::TestParamInfo<Param>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
-std::string row_name(const char* battery, int number)
-{
-    return std::string(battery) + std::to_string(number);
-}
 
 // --- sstring_PeriodsInStrings ----------------------------------------------------------------
 
@@ -209,9 +168,8 @@ class DevicePeriodsInStrings : public testing::TestWithParam<Param> { };
 TEST_P(DevicePeriodsInStrings, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
+    const Chi2 a = new_chi2(), b = new_chi2();
     runs.both([&](native::Numbers& in, int i) {
         native::periods_in_strings(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.s, 2);
     });
@@ -219,7 +177,9 @@ TEST_P(DevicePeriodsInStrings, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DevicePeriodsInStrings,
-    testing::Combine(testing::ValuesIn(period_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(period_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
+    rngvet_test::CaseName());
 
 // --- sknuth_Run ------------------------------------------------------------------------------
 
@@ -245,10 +205,9 @@ class DeviceRun : public testing::TestWithParam<Param> { };
 TEST_P(DeviceRun, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
     run_chunk = c.chunk;
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const Chi2 a = new_chi2(), b = new_chi2();
     runs.both([&](native::Numbers& in, int i) {
         native::run_test(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.up, 2);
     });
@@ -258,7 +217,9 @@ TEST_P(DeviceRun, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceRun,
-    testing::Combine(testing::ValuesIn(run_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
+    rngvet_test::CaseName());
 
 // --- sstring_LongestHeadRun ------------------------------------------------------------------
 
@@ -284,11 +245,9 @@ class DeviceLongestHeadRun : public testing::TestWithParam<Param> { };
 TEST_P(DeviceLongestHeadRun, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sstring_Res2, void (*)(sstring_Res2*)> a(
-        sstring_CreateRes2(), sstring_DeleteRes2);
-    std::unique_ptr<sstring_Res2, void (*)(sstring_Res2*)> b(
-        sstring_CreateRes2(), sstring_DeleteRes2);
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
+    const auto a = owned(sstring_CreateRes2, sstring_DeleteRes2),
+               b = owned(sstring_CreateRes2, sstring_DeleteRes2);
     runs.both([&](native::Numbers& in, int i) {
         native::longest_head_run(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.s, c.L, 2);
     });
@@ -303,7 +262,9 @@ TEST_P(DeviceLongestHeadRun, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceLongestHeadRun,
-    testing::Combine(testing::ValuesIn(head_run_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(head_run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
+    rngvet_test::CaseName());
 
 // --- sstring_Run -----------------------------------------------------------------------------
 
@@ -333,7 +294,7 @@ class DeviceBitRun : public testing::TestWithParam<Param> { };
 TEST_P(DeviceBitRun, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
     native::RunParams p;
     p.N = c.N;
     p.n = c.n;
@@ -353,7 +314,9 @@ TEST_P(DeviceBitRun, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceBitRun,
-    testing::Combine(testing::ValuesIn(bit_run_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(bit_run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
+    rngvet_test::CaseName());
 
 // The grid's words have 5 bits: with r = 20 every bit is 0, and the test is interrupted by a run
 // of n bits, on the device path too.

@@ -127,25 +127,16 @@ bool device_sample_sums(
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Basic;
+using rngvet_test::Chi2;
+using rngvet_test::device_case_streams;
+using rngvet_test::expect_same_chi2;
+using rngvet_test::expect_same_values;
+using rngvet_test::new_basic;
+using rngvet_test::new_chi2;
+using rngvet_test::row_name;
 using rngvet_test::same_bits;
 using rngvet_test::TwoRuns;
-
-const std::vector<std::string>& streams()
-{
-    return rngvet_test::device_case_streams();
-}
-
-void expect_same(const double* a, const double* b, int n, const char* what)
-{
-    for (int i = 0; i < n; ++i)
-        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
-}
-
-std::string row_name(const char* battery, int number)
-{
-    return std::string(battery) + std::to_string(number);
-}
-
 // The device paths launch many short passes: on one OpenMP thread for one scope, where a team's
 // barriers would cost more than the passes on a loaded host (the families' own loops name their
 // thread counts).
@@ -201,11 +192,6 @@ std::vector<SumCase> sum_cases()
 
 using SumParam = std::tuple<SumCase, std::string>;
 
-std::string sum_name(const testing::TestParamInfo<SumParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceSumCollector : public testing::TestWithParam<SumParam> { };
 
 TEST_P(DeviceSumCollector, SameResultAsCpuPath)
@@ -216,23 +202,14 @@ TEST_P(DeviceSumCollector, SameResultAsCpuPath)
     walk_limit = c.limit;
     sum_blocks = sum_joined = sum_sequences = 0;
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const Chi2 a = new_chi2(), b = new_chi2();
     const OneThread one;
     runs.both([&](native::Numbers& in, int i) {
         native::sum_collector(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.g, 2);
     });
     EXPECT_GT(sum_blocks, 0);
-    EXPECT_EQ(a->degFree, b->degFree);
-    EXPECT_EQ(a->jmin, b->jmin);
-    EXPECT_EQ(a->jmax, b->jmax);
-    for (long j = a->jmin; j <= a->jmax; ++j)
-        EXPECT_EQ(a->Count[j], b->Count[j]) << "Count[" << j << "]";
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
     EXPECT_EQ(a->sVal1->NObs, c.N);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+    expect_same_chi2(a.get(), b.get());
     // Which path the blocks took: without a limit, every block is counted along the meetings;
     // with walks of 8 sub-blocks of 64 some are and some are not (on ranmar48's numbers), with
     // walks of 8 numbers most are not.
@@ -249,7 +226,8 @@ TEST_P(DeviceSumCollector, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSumCollector,
-    testing::Combine(testing::ValuesIn(sum_cases()), testing::ValuesIn(streams())), sum_name);
+    testing::Combine(testing::ValuesIn(sum_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // --- svaria_AppearanceSpacings ---------------------------------------------------------------
 
@@ -281,11 +259,6 @@ std::vector<AppearanceCase> appearance_cases()
 
 using AppearanceParam = std::tuple<AppearanceCase, std::string>;
 
-std::string appearance_name(const testing::TestParamInfo<AppearanceParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceAppearanceSpacings : public testing::TestWithParam<AppearanceParam> { };
 
 TEST_P(DeviceAppearanceSpacings, SameResultAsCpuPath)
@@ -294,18 +267,14 @@ TEST_P(DeviceAppearanceSpacings, SameResultAsCpuPath)
     max_words = 2003;
     appearance_chunks = 0;
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const Basic a = new_basic(), b = new_basic();
     const OneThread one;
     runs.both([&](native::Numbers& in, int i) {
         native::appearance_spacings(in, (i == 0 ? a : b).get(), c.N, c.Q, c.K, c.r, c.s, c.L, 2);
     });
     EXPECT_GE(appearance_chunks, 2 * c.N);
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
     EXPECT_EQ(a->sVal1->NObs, c.N);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+    expect_same_values(a.get(), b.get());
 }
 
 // --- svaria_SampleMean -----------------------------------------------------------------------
@@ -336,11 +305,6 @@ std::vector<MeanCase> mean_cases()
 
 using MeanParam = std::tuple<MeanCase, std::string>;
 
-std::string mean_name(const testing::TestParamInfo<MeanParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceSampleMean : public testing::TestWithParam<MeanParam> { };
 
 TEST_P(DeviceSampleMean, SameResultAsCpuPath)
@@ -349,8 +313,7 @@ TEST_P(DeviceSampleMean, SameResultAsCpuPath)
     max_words = 4099; // the sums in several fills
     mean_calls = 0;
     TwoRuns runs(std::get<1>(GetParam()));
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> a(sres_CreateBasic(), sres_DeleteBasic);
-    std::unique_ptr<sres_Basic, void (*)(sres_Basic*)> b(sres_CreateBasic(), sres_DeleteBasic);
+    const Basic a = new_basic(), b = new_basic();
     const OneThread one;
     runs.both([&](native::Numbers& in, int i) {
         native::sample_mean(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, 2);
@@ -359,18 +322,17 @@ TEST_P(DeviceSampleMean, SameResultAsCpuPath)
     if (c.N * c.n > 4099) {
         EXPECT_GT(runs.source.filled, 1);
     }
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
     EXPECT_EQ(a->sVal1->NObs, c.N);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
+    expect_same_values(a.get(), b.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleMean,
-    testing::Combine(testing::ValuesIn(mean_cases()), testing::ValuesIn(streams())), mean_name);
+    testing::Combine(testing::ValuesIn(mean_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceAppearanceSpacings,
-    testing::Combine(testing::ValuesIn(appearance_cases()), testing::ValuesIn(streams())),
-    appearance_name);
+    testing::Combine(
+        testing::ValuesIn(appearance_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 } // namespace

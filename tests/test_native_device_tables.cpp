@@ -61,7 +61,15 @@ bool device_sorted_maxima(Numbers& in, long N, long n, int r, int t, const Sorte
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Chi2;
+using rngvet_test::device_case_streams_and;
+using rngvet_test::expect_same_chi2;
+using rngvet_test::expect_same_values;
+using rngvet_test::new_chi2;
+using rngvet_test::owned;
+using rngvet_test::row_name;
 using rngvet_test::same_bits;
+using rngvet_test::TwoRuns;
 
 // 32-bit words whose top 12 bits are all 0 one time in about 40 (and the word 0 itself one time
 // in about 200).
@@ -88,46 +96,10 @@ private:
     std::uint64_t x_ = 7;
 };
 
-const std::vector<std::string>& streams()
-{
-    static const std::vector<std::string> s = [] {
-        std::vector<std::string> v = rngvet_test::device_case_streams();
-        v.push_back("zeros");
-        return v;
-    }();
-    return s;
-}
-
 std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
 {
     if (name == "zeros") return std::make_unique<ZerosStream>();
     return rngvet_test::device_case_stream(name);
-}
-
-struct TwoRuns : rngvet_test::TwoRuns {
-    explicit TwoRuns(const std::string& name)
-        : rngvet_test::TwoRuns(name, make_stream(name), make_stream(name))
-    {
-    }
-};
-
-void expect_same(const double* a, const double* b, int n, const char* what)
-{
-    for (int i = 0; i < n; ++i)
-        EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]";
-}
-
-void expect_same_chi2(const sres_Chi2* a, const sres_Chi2* b)
-{
-    expect_same(a->sVal2, b->sVal2, gofw_NTestTypes, "sVal2");
-    expect_same(a->pVal2, b->pVal2, gofw_NTestTypes, "pVal2");
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
-    expect_same(a->sVal1->V + 1, b->sVal1->V + 1, static_cast<int>(a->sVal1->NObs), "sVal1");
-    EXPECT_EQ(a->degFree, b->degFree);
-    ASSERT_EQ(a->jmin, b->jmin);
-    ASSERT_EQ(a->jmax, b->jmax);
-    for (long j = a->jmin; j <= a->jmax; ++j)
-        EXPECT_EQ(a->Count[j], b->Count[j]) << "Count[" << j << "]";
 }
 
 struct Case {
@@ -145,16 +117,6 @@ std::ostream& operator<<(std::ostream& o, const Case& c)
 }
 
 using Param = std::tuple<Case, std::string>;
-
-std::string case_name(const testing::TestParamInfo<Param>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
-std::string row_name(const char* battery, int number)
-{
-    return std::string(battery) + std::to_string(number);
-}
 
 // --- smarsa_Savir2 ---------------------------------------------------------------------------
 
@@ -179,10 +141,9 @@ class DeviceSavir2 : public testing::TestWithParam<Param> { };
 TEST_P(DeviceSavir2, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
     chunk_words = c.chunk;
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> a(sres_CreateChi2(), sres_DeleteChi2);
-    std::unique_ptr<sres_Chi2, void (*)(sres_Chi2*)> b(sres_CreateChi2(), sres_DeleteChi2);
+    const Chi2 a = new_chi2(), b = new_chi2();
     runs.both([&](native::Numbers& in, int i) {
         native::savir2(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.m, c.t, 2);
     });
@@ -190,7 +151,9 @@ TEST_P(DeviceSavir2, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSavir2,
-    testing::Combine(testing::ValuesIn(savir2_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(savir2_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
+    rngvet_test::CaseName());
 
 // --- smarsa_GCD ------------------------------------------------------------------------------
 
@@ -218,10 +181,10 @@ TEST_P(DeviceGcd, SameResultAsCpuPath)
     // The grid's words have 5 bits: past them every StripB value is 0, and GCD would draw
     // forever (TestU01 too).
     if (std::get<1>(GetParam()) == "grid" && c.r >= 5) GTEST_SKIP() << "no pair without a zero";
-    TwoRuns runs(std::get<1>(GetParam()));
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
     chunk_words = c.chunk;
-    std::unique_ptr<smarsa_Res2, void (*)(smarsa_Res2*)> a(smarsa_CreateRes2(), smarsa_DeleteRes2);
-    std::unique_ptr<smarsa_Res2, void (*)(smarsa_Res2*)> b(smarsa_CreateRes2(), smarsa_DeleteRes2);
+    const auto a = owned(smarsa_CreateRes2, smarsa_DeleteRes2),
+               b = owned(smarsa_CreateRes2, smarsa_DeleteRes2);
     runs.both([&](native::Numbers& in, int i) {
         native::gcd(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, c.t, 2);
     });
@@ -230,7 +193,9 @@ TEST_P(DeviceGcd, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceGcd,
-    testing::Combine(testing::ValuesIn(gcd_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(gcd_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
+    rngvet_test::CaseName());
 
 // --- sknuth_MaxOft ---------------------------------------------------------------------------
 
@@ -255,23 +220,21 @@ class DeviceMaxOft : public testing::TestWithParam<Param> { };
 TEST_P(DeviceMaxOft, SameResultAsCpuPath)
 {
     const Case& c = std::get<0>(GetParam());
-    TwoRuns runs(std::get<1>(GetParam()));
+    TwoRuns runs(std::get<1>(GetParam()), make_stream);
     chunk_words = c.chunk;
     const int d = static_cast<int>(std::min(c.m, std::max(1L, c.n / 10)));
-    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> a(sknuth_CreateRes1(), sknuth_DeleteRes1);
-    std::unique_ptr<sknuth_Res1, void (*)(sknuth_Res1*)> b(sknuth_CreateRes1(), sknuth_DeleteRes1);
+    const auto a = owned(sknuth_CreateRes1, sknuth_DeleteRes1),
+               b = owned(sknuth_CreateRes1, sknuth_DeleteRes1);
     runs.both([&](native::Numbers& in, int i) {
         native::max_oft(in, (i == 0 ? a : b).get(), c.N, c.n, c.r, d, c.t, 2);
     });
     expect_same_chi2(a->Chi, b->Chi);
-    expect_same(a->Bas->sVal2, b->Bas->sVal2, gofw_NTestTypes, "Bas sVal2");
-    expect_same(a->Bas->pVal2, b->Bas->pVal2, gofw_NTestTypes, "Bas pVal2");
-    ASSERT_EQ(a->Bas->sVal1->NObs, b->Bas->sVal1->NObs);
-    expect_same(a->Bas->sVal1->V + 1, b->Bas->sVal1->V + 1, static_cast<int>(a->Bas->sVal1->NObs),
-        "Bas sVal1");
+    expect_same_values(a->Bas, b->Bas, "Bas ");
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
-    testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(streams())), case_name);
+    testing::Combine(
+        testing::ValuesIn(max_oft_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
+    rngvet_test::CaseName());
 
 } // namespace

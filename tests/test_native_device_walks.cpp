@@ -71,25 +71,20 @@ std::optional<std::vector<std::uint64_t>> device_serial_over_counts(
 namespace {
 
 namespace native = rngvet::native;
+using rngvet_test::Basic;
+using rngvet_test::device_case_stream;
+using rngvet_test::device_case_streams;
+using rngvet_test::expect_same_values;
 using rngvet_test::HostSystemSource;
+using rngvet_test::new_basic;
 using rngvet_test::same_bits;
-
-const std::vector<std::string>& streams()
-{
-    return rngvet_test::device_case_streams();
-}
-
-std::unique_ptr<rngvet::Stream> make_stream(const std::string& name)
-{
-    return rngvet_test::device_case_stream(name);
-}
 
 // Runs `run` on the host stream (CPU path), then on the device source; both on the same words.
 // Returns the error each path threw ("" where none).
 struct Paths {
     explicit Paths(const std::string& stream)
-        : host_stream(make_stream(stream))
-        , device_stream(make_stream(stream))
+        : host_stream(device_case_stream(stream))
+        , device_stream(device_case_stream(stream))
         , host(*host_stream, stream)
         , device(*device_stream, stream)
         , source(device)
@@ -187,11 +182,6 @@ void expect_same_walks(const native::RandomWalkResult& a, const native::RandomWa
 
 using WalkParam = std::tuple<WalkCase, std::string>;
 
-std::string walk_name(const testing::TestParamInfo<WalkParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
 class DeviceRandomWalk : public testing::TestWithParam<WalkParam> { };
 
 TEST_P(DeviceRandomWalk, SameResultAsCpuPath)
@@ -226,7 +216,8 @@ TEST_P(DeviceRandomWalk, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceRandomWalk,
-    testing::Combine(testing::ValuesIn(walk_cases()), testing::ValuesIn(streams())), walk_name);
+    testing::Combine(testing::ValuesIn(walk_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // The histograms themselves against walks counted here one step at a time with the definitions
 // (C: S(t) and S(t - 2) of opposite signs at odd t > 1), on the grid's words and random ones.
@@ -242,7 +233,7 @@ TEST(DeviceRandomWalkForms, HistogramsEqualPlainWalks)
             SCOPED_TRACE(std::string(stream) + " r" + std::to_string(f.r) + " s"
                 + std::to_string(f.s) + " L" + std::to_string(f.L));
             const long N = 2, n = 500;
-            auto s1 = make_stream(stream), s2 = make_stream(stream);
+            auto s1 = device_case_stream(stream), s2 = device_case_stream(stream);
             rngvet::TestU01Generator host(*s1, stream), device(*s2, stream);
             HostSystemSource source(device);
             native::Numbers din(source), hin(host);
@@ -325,18 +316,6 @@ std::vector<SerialCase> serial_cases()
 
 using SerialParam = std::tuple<SerialCase, std::string>;
 
-std::string serial_name(const testing::TestParamInfo<SerialParam>& p)
-{
-    return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
-}
-
-using Basic = std::unique_ptr<sres_Basic, void (*)(sres_Basic*)>;
-
-Basic new_basic()
-{
-    return Basic(sres_CreateBasic(), sres_DeleteBasic);
-}
-
 void run_serial(const SerialCase& c, const std::string& stream)
 {
     max_words = c.words;
@@ -352,14 +331,8 @@ void run_serial(const SerialCase& c, const std::string& stream)
     }
     if (!paths.host_error.empty()) return;
     EXPECT_EQ(paths.device.consumed(), static_cast<std::uint64_t>(c.N * c.n));
-    ASSERT_EQ(a->sVal1->NObs, b->sVal1->NObs);
     ASSERT_EQ(a->sVal1->NObs, c.N);
-    for (long i = 1; i <= c.N; ++i)
-        EXPECT_TRUE(same_bits(a->sVal1->V[i], b->sVal1->V[i])) << "sVal1[" << i << "]";
-    for (int i = 0; i < gofw_NTestTypes; ++i) {
-        EXPECT_TRUE(same_bits(a->sVal2[i], b->sVal2[i])) << "sVal2[" << i << "]";
-        EXPECT_TRUE(same_bits(a->pVal2[i], b->pVal2[i])) << "pVal2[" << i << "]";
-    }
+    expect_same_values(a.get(), b.get());
 }
 
 class DeviceSerialOver : public testing::TestWithParam<SerialParam> { };
@@ -370,7 +343,8 @@ TEST_P(DeviceSerialOver, SameResultAsCpuPath)
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSerialOver,
-    testing::Combine(testing::ValuesIn(serial_cases()), testing::ValuesIn(streams())), serial_name);
+    testing::Combine(testing::ValuesIn(serial_cases()), testing::ValuesIn(device_case_streams())),
+    rngvet_test::CaseName());
 
 // Crush's first row's own 2^24 cells (4096^2) in the dense case (about 2^24 numbers), on one
 // stream, over several fills.
@@ -388,7 +362,7 @@ TEST(DeviceSerialOverForms, CountsEqualPlainTuples)
             SCOPED_TRACE(std::string(stream) + " t" + std::to_string(t));
             const long n = 3000, d = 6;
             const int r = 1;
-            auto s1 = make_stream(stream), s2 = make_stream(stream);
+            auto s1 = device_case_stream(stream), s2 = device_case_stream(stream);
             rngvet::TestU01Generator host(*s1, stream), device(*s2, stream);
             HostSystemSource source(device);
             native::Numbers din(source), hin(host);
@@ -418,8 +392,8 @@ TEST(DeviceSerialOverForms, CountsEqualPlainTuples)
 // its first fill: an error, not a silent switch.
 TEST(DeviceWalksForms, NoDeviceReadsNothingAndAFailedFillThrows)
 {
-    auto s1 = make_stream("mt19937"), s2 = make_stream("mt19937"), s3 = make_stream("mt19937"),
-         s4 = make_stream("mt19937");
+    auto s1 = device_case_stream("mt19937"), s2 = device_case_stream("mt19937"),
+         s3 = device_case_stream("mt19937"), s4 = device_case_stream("mt19937");
     rngvet::TestU01Generator g1(*s1, "mt19937"), g2(*s2, "mt19937"), g3(*s3, "mt19937"),
         g4(*s4, "mt19937");
     {

@@ -173,14 +173,12 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
     double first_max = 0; // P[1], gofw_ActiveTests1's sVal[gofw_Mean] when n = 1
     const StripKey key(in, r);
 
-    // One replication whose values are sorted[1..n] in increasing order: the classes (a
-    // non-decreasing function of the values: each class's values are consecutive there), the
-    // chi-square and the Anderson-Darling statistic.
-    auto sorted_replication = [&] {
+    // A replication's classes, from its values v[0, n) (Indice = pow (MaxU, tReal) * dReal,
+    // converted to int, as sknuth_MaxOft), and its chi-square.
+    auto classes = [&](const double* v) {
         std::fill(count.begin(), count.end(), 0);
-        const double* s = sorted.data() + 1;
         for (long g = 0; g < n; ++g) {
-            const int i = static_cast<int>(s[g] * dReal);
+            const int i = static_cast<int>(v[g] * dReal);
             if (i < 0 || i >= d) throw std::runtime_error("max_oft: class index out of range");
             ++count[static_cast<std::size_t>(i)];
         }
@@ -188,27 +186,28 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
             Chi->Count[j] = count[static_cast<std::size_t>(j)];
         const double X2 = gofs_Chi2Equal(NbExp, Chi->Count, 0, d - 1);
         statcoll_AddObs(Chi->sVal1, X2);
+    };
+    // The Anderson-Darling statistic (gofw_ActiveTests0) of a replication whose values are
+    // sorted[1..n] in increasing order.
+    auto sorted_tests = [&] {
         active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
         if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
         statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
+    };
+
+    // One replication whose values are sorted[1..n] in increasing order: the classes (a
+    // non-decreasing function of the values: each class's values are consecutive there), the
+    // chi-square and the Anderson-Darling statistic.
+    auto sorted_replication = [&] {
+        classes(sorted.data() + 1);
+        sorted_tests();
     };
 
     double* u = U.data() + 1;
     // One replication, once u[0, n) holds pow (MaxU, tReal) of its groups: the classes, the
     // chi-square and the Anderson-Darling statistic.
     auto replication = [&] {
-        // Indice = pow (MaxU, tReal) * dReal, converted to int (sknuth_MaxOft).
-        std::fill(count.begin(), count.end(), 0);
-        for (long g = 0; g < n; ++g) {
-            const int i = static_cast<int>(u[g] * dReal);
-            if (i < 0 || i >= d) throw std::runtime_error("max_oft: class index out of range");
-            ++count[static_cast<std::size_t>(i)];
-        }
-        for (int j = 0; j < d; ++j)
-            Chi->Count[j] = count[static_cast<std::size_t>(j)];
-
-        const double X2 = gofs_Chi2Equal(NbExp, Chi->Count, 0, d - 1);
-        statcoll_AddObs(Chi->sVal1, X2);
+        classes(u);
 
         // gofw_ActiveTests1 (P, n, FDistMax, Par, ...): transform, sort, ActiveTests0.
         // The classes are a non-decreasing function of the values (a product by d rounded,
@@ -229,9 +228,7 @@ void max_oft(Numbers& in, sknuth_Res1* res, long N, long n, int r, int d, int t,
         for (int j = 0; j < d; ++j)
             std::sort(sorted.data() + start[static_cast<std::size_t>(j)],
                 sorted.data() + start[static_cast<std::size_t>(j) + 1]);
-        active_tests0(sorted.data(), n, Bas->sVal2, Bas->pVal2, threads);
-        if (n == 1) Bas->sVal2[gofw_Mean] = first_max;
-        statcoll_AddObs(Bas->sVal1, Bas->pVal2[gofw_AD]);
+        sorted_tests();
     };
     // On the device the stream runs on, where it is a CUDA one: the maxima of each replication,
     // sorted there (device_tables.hpp). pow (x, t) is increasing in x, but glibc's pow is not
