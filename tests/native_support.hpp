@@ -18,6 +18,9 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -371,5 +374,21 @@ struct CaseName {
         return std::get<0>(p.param).name + "_" + std::get<1>(p.param);
     }
 };
+
+#if defined(_OPENMP)
+// The device tests' paths that launch many short passes run on one OpenMP thread for one scope,
+// where a team's barriers would cost more than the passes on a loaded host (the families' own
+// loops name their thread counts).
+class OneThread {
+public:
+    OneThread() { omp_set_num_threads(1); }
+    ~OneThread() { omp_set_num_threads(team_); }
+    OneThread(const OneThread&) = delete;
+    OneThread& operator=(const OneThread&) = delete;
+
+private:
+    int team_ = omp_get_max_threads();
+};
+#endif
 
 } // namespace rngvet_test

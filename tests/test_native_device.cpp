@@ -56,7 +56,7 @@ std::vector<BirthdayCase> birthday_cases()
 {
     std::vector<BirthdayCase> cases;
     for (const native::BirthdaySpacingsRow& row : native::birthday_spacings_rows()) {
-        BirthdayCase c{ std::string(row.battery) + std::to_string(row.number), row.params };
+        BirthdayCase c{ rngvet_test::row_name(row.battery, row.number), row.params };
         if (c.p.N * c.p.n * c.p.t > small_numbers) {
             c.p.n = std::max(1000L, small_numbers / (c.p.N * c.p.t));
             c.name += "_n" + std::to_string(c.p.n);
@@ -118,9 +118,7 @@ TEST_P(DeviceBirthdaySpacings, SameCountsAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceBirthdaySpacings,
     testing::Combine(
         testing::ValuesIn(birthday_cases()), testing::ValuesIn(rngvet_test::harness_generators())),
-    [](const testing::TestParamInfo<DeviceBirthdaySpacings::ParamType>& param_info) {
-        return std::get<0>(param_info.param).name + "_" + std::get<1>(param_info.param);
-    });
+    rngvet_test::CaseName());
 
 // ---------------------------------------------------------------------------------------------
 // smarsa_CollisionOver.
@@ -143,8 +141,8 @@ std::vector<OverCase> over_cases()
     std::vector<OverCase> cases;
     for (const native::CollisionRow& row : native::collision_rows()) {
         if (!row.over) continue;
-        cases.push_back({ std::string(row.battery) + std::to_string(row.number) + "_n50000", 2,
-            50000, row.r, row.d, row.t });
+        cases.push_back({ rngvet_test::row_name(row.battery, row.number) + "_n50000", 2, 50000,
+            row.r, row.d, row.t });
     }
     const OverCase more[] = {
         // Sparse Poisson with collisions; normal; dense Poisson.
@@ -211,9 +209,7 @@ TEST_P(DeviceCollisionOver, SameCountsAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionOver,
     testing::Combine(
         testing::ValuesIn(over_cases()), testing::ValuesIn(rngvet_test::harness_generators())),
-    [](const testing::TestParamInfo<DeviceCollisionOver::ParamType>& param_info) {
-        return std::get<0>(param_info.param).name + "_" + std::get<1>(param_info.param);
-    });
+    rngvet_test::CaseName());
 
 // The battery rows of CollisionOver are all sparse, where the per-replication check above
 // is complete; the further forms reach each approximation.

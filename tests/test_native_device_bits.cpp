@@ -62,15 +62,7 @@ bool device_hamming_weights(
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Basic;
-using rngvet_test::device_case_streams;
-using rngvet_test::expect_same;
-using rngvet_test::expect_same_values;
-using rngvet_test::HostSystemSource;
-using rngvet_test::new_basic;
-using rngvet_test::row_name;
-using rngvet_test::same_bits;
-using rngvet_test::TwoRuns;
+using namespace rngvet_test;
 
 struct Case {
     std::string name;
@@ -137,7 +129,7 @@ TEST_P(DeviceAutoCor, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceAutoCor,
     testing::Combine(testing::ValuesIn(auto_cor_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sstring_HammingIndep --------------------------------------------------------------------
 
@@ -192,7 +184,7 @@ TEST_P(DeviceHammingIndep, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingIndep,
     testing::Combine(
         testing::ValuesIn(hamming_indep_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sstring_HammingCorr and sstring_HammingWeight2 ------------------------------------------
 
@@ -247,7 +239,7 @@ TEST_P(DeviceHammingCorr, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingCorr,
     testing::Combine(testing::ValuesIn(sstring_cases(native::SstringBitsTest::HammingCorr)),
         testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 class DeviceHammingWeight2 : public testing::TestWithParam<Param> { };
 
@@ -265,6 +257,6 @@ TEST_P(DeviceHammingWeight2, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceHammingWeight2,
     testing::Combine(testing::ValuesIn(sstring_cases(native::SstringBitsTest::HammingWeight2)),
         testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 } // namespace

@@ -137,19 +137,7 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers&, int, int)
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Basic;
-using rngvet_test::Chi2;
-using rngvet_test::device_case_streams;
-using rngvet_test::expect_same;
-using rngvet_test::expect_same_chi2;
-using rngvet_test::expect_same_values;
-using rngvet_test::HostSystemSource;
-using rngvet_test::new_basic;
-using rngvet_test::new_chi2;
-using rngvet_test::owned;
-using rngvet_test::row_name;
-using rngvet_test::same_bits;
-using rngvet_test::TwoRuns;
+using namespace rngvet_test;
 
 struct Case {
     std::string name;
@@ -201,7 +189,7 @@ TEST_P(DeviceWeightDistrib, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceWeightDistrib,
     testing::Combine(testing::ValuesIn(weight_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_SimpPoker ------------------------------------------------------------------------
 
@@ -238,7 +226,7 @@ TEST_P(DeviceSimpPoker, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSimpPoker,
     testing::Combine(testing::ValuesIn(poker_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_Permutation and sknuth_CollisionPermut -------------------------------------------
 
@@ -284,7 +272,7 @@ TEST_P(DevicePermutation, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DevicePermutation,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::permutation)),
         testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 class DeviceCollisionPermut : public testing::TestWithParam<Param> { };
 
@@ -309,7 +297,7 @@ TEST_P(DeviceCollisionPermut, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCollisionPermut,
     testing::Combine(testing::ValuesIn(order_cases(native::OrderRow::collision_permut)),
         testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_MaxOft and svaria_SampleProd -----------------------------------------------------
 
@@ -345,7 +333,7 @@ TEST_P(DeviceMaxOft, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
     testing::Combine(testing::ValuesIn(max_oft_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 std::vector<Case> sample_prod_cases()
 {
@@ -376,7 +364,7 @@ TEST_P(DeviceSampleProd, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleProd,
     testing::Combine(
         testing::ValuesIn(sample_prod_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_Gap ------------------------------------------------------------------------------
 
@@ -419,7 +407,7 @@ TEST_P(DeviceGap, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceGap,
     testing::Combine(testing::ValuesIn(gap_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // The case between the grid's values is interrupted (a gap longer than n) on the grid.
 TEST(DeviceGapForms, BetweenGridValuesInterrupts)

@@ -25,7 +25,6 @@
 #include "native_support.hpp"
 
 #include <memory>
-#include <omp.h>
 #include <stdexcept>
 
 extern "C" {
@@ -86,12 +85,7 @@ std::unique_ptr<DeviceCouponScan> device_coupon_scan(Numbers& in, int r, int d)
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Chi2;
-using rngvet_test::device_case_stream;
-using rngvet_test::device_case_streams;
-using rngvet_test::HostSystemSource;
-using rngvet_test::new_chi2;
-using rngvet_test::same_bits;
+using namespace rngvet_test;
 
 // gofs_MinExpected for one scope (matrix_rank reads it).
 class MinExpected {
@@ -107,20 +101,6 @@ public:
 
 private:
     double saved_;
-};
-
-// The device path launches many short passes (three per column in the column-by-column scheme):
-// on one OpenMP thread for one scope, where a team's barriers would cost more than the passes on a
-// loaded host.
-class OneThread {
-public:
-    OneThread() { omp_set_num_threads(1); }
-    ~OneThread() { omp_set_num_threads(team_); }
-    OneThread(const OneThread&) = delete;
-    OneThread& operator=(const OneThread&) = delete;
-
-private:
-    int team_ = omp_get_max_threads();
 };
 
 // Every field of two smarsa_MatrixRank results, doubles as bits.
@@ -226,7 +206,7 @@ TEST_P(DeviceMatrixRank, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMatrixRank,
     testing::Combine(testing::ValuesIn(cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_CouponCollector ------------------------------------------------------------------
 
@@ -301,7 +281,7 @@ TEST_P(DeviceCouponCollector, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceCouponCollector,
     testing::Combine(testing::ValuesIn(coupon_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // The block scan against a plain walk of the same cells (NRepet's rule, one number after the
 // other): counts by class and the open segment after each block, from a segment open before the

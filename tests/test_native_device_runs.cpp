@@ -86,16 +86,7 @@ std::unique_ptr<DeviceBitRunScan> device_bit_run_scan(Numbers& in, int r, int s,
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Chi2;
-using rngvet_test::device_case_streams_and;
-using rngvet_test::expect_same;
-using rngvet_test::expect_same_chi2;
-using rngvet_test::HostSystemSource;
-using rngvet_test::new_chi2;
-using rngvet_test::owned;
-using rngvet_test::row_name;
-using rngvet_test::same_bits;
-using rngvet_test::TwoRuns;
+using namespace rngvet_test;
 
 // Stretches of 1 to 3000 equal words (all ones, or all zeros) between stretches of random words,
 // 32 bits.
@@ -179,7 +170,7 @@ TEST_P(DevicePeriodsInStrings, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DevicePeriodsInStrings,
     testing::Combine(
         testing::ValuesIn(period_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_Run ------------------------------------------------------------------------------
 
@@ -219,7 +210,7 @@ TEST_P(DeviceRun, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceRun,
     testing::Combine(
         testing::ValuesIn(run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sstring_LongestHeadRun ------------------------------------------------------------------
 
@@ -264,7 +255,7 @@ TEST_P(DeviceLongestHeadRun, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceLongestHeadRun,
     testing::Combine(
         testing::ValuesIn(head_run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sstring_Run -----------------------------------------------------------------------------
 
@@ -316,7 +307,7 @@ TEST_P(DeviceBitRun, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceBitRun,
     testing::Combine(
         testing::ValuesIn(bit_run_cases()), testing::ValuesIn(device_case_streams_and("blocks"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // The grid's words have 5 bits: with r = 20 every bit is 0, and the test is interrupted by a run
 // of n bits, on the device path too.

@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
-#include <omp.h>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -127,30 +126,7 @@ bool device_sample_sums(
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Basic;
-using rngvet_test::Chi2;
-using rngvet_test::device_case_streams;
-using rngvet_test::expect_same_chi2;
-using rngvet_test::expect_same_values;
-using rngvet_test::new_basic;
-using rngvet_test::new_chi2;
-using rngvet_test::row_name;
-using rngvet_test::same_bits;
-using rngvet_test::TwoRuns;
-// The device paths launch many short passes: on one OpenMP thread for one scope, where a team's
-// barriers would cost more than the passes on a loaded host (the families' own loops name their
-// thread counts).
-class OneThread {
-public:
-    OneThread() { omp_set_num_threads(1); }
-    ~OneThread() { omp_set_num_threads(team_); }
-    OneThread(const OneThread&) = delete;
-    OneThread& operator=(const OneThread&) = delete;
-
-private:
-    int team_ = omp_get_max_threads();
-};
-
+using namespace rngvet_test;
 // --- svaria_SumCollector ---------------------------------------------------------------------
 
 struct SumCase {
@@ -227,7 +203,7 @@ TEST_P(DeviceSumCollector, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSumCollector,
     testing::Combine(testing::ValuesIn(sum_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- svaria_AppearanceSpacings ---------------------------------------------------------------
 
@@ -328,11 +304,11 @@ TEST_P(DeviceSampleMean, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSampleMean,
     testing::Combine(testing::ValuesIn(mean_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceAppearanceSpacings,
     testing::Combine(
         testing::ValuesIn(appearance_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 } // namespace

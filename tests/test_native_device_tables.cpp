@@ -61,15 +61,7 @@ bool device_sorted_maxima(Numbers& in, long N, long n, int r, int t, const Sorte
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Chi2;
-using rngvet_test::device_case_streams_and;
-using rngvet_test::expect_same_chi2;
-using rngvet_test::expect_same_values;
-using rngvet_test::new_chi2;
-using rngvet_test::owned;
-using rngvet_test::row_name;
-using rngvet_test::same_bits;
-using rngvet_test::TwoRuns;
+using namespace rngvet_test;
 
 // 32-bit words whose top 12 bits are all 0 one time in about 40 (and the word 0 itself one time
 // in about 200).
@@ -153,7 +145,7 @@ TEST_P(DeviceSavir2, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSavir2,
     testing::Combine(
         testing::ValuesIn(savir2_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- smarsa_GCD ------------------------------------------------------------------------------
 
@@ -195,7 +187,7 @@ TEST_P(DeviceGcd, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceGcd,
     testing::Combine(
         testing::ValuesIn(gcd_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 // --- sknuth_MaxOft ---------------------------------------------------------------------------
 
@@ -235,6 +227,6 @@ TEST_P(DeviceMaxOft, SameResultAsCpuPath)
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceMaxOft,
     testing::Combine(
         testing::ValuesIn(max_oft_cases()), testing::ValuesIn(device_case_streams_and("zeros"))),
-    rngvet_test::CaseName());
+    CaseName());
 
 } // namespace

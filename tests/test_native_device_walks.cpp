@@ -71,13 +71,7 @@ std::optional<std::vector<std::uint64_t>> device_serial_over_counts(
 namespace {
 
 namespace native = rngvet::native;
-using rngvet_test::Basic;
-using rngvet_test::device_case_stream;
-using rngvet_test::device_case_streams;
-using rngvet_test::expect_same_values;
-using rngvet_test::HostSystemSource;
-using rngvet_test::new_basic;
-using rngvet_test::same_bits;
+using namespace rngvet_test;
 
 // Runs `run` on the host stream (CPU path), then on the device source; both on the same words.
 // Returns the error each path threw ("" where none).
@@ -217,7 +211,7 @@ TEST_P(DeviceRandomWalk, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceRandomWalk,
     testing::Combine(testing::ValuesIn(walk_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // The histograms themselves against walks counted here one step at a time with the definitions
 // (C: S(t) and S(t - 2) of opposite signs at odd t > 1), on the grid's words and random ones.
@@ -344,7 +338,7 @@ TEST_P(DeviceSerialOver, SameResultAsCpuPath)
 
 INSTANTIATE_TEST_SUITE_P(Forms, DeviceSerialOver,
     testing::Combine(testing::ValuesIn(serial_cases()), testing::ValuesIn(device_case_streams())),
-    rngvet_test::CaseName());
+    CaseName());
 
 // Crush's first row's own 2^24 cells (4096^2) in the dense case (about 2^24 numbers), on one
 // stream, over several fills.
