@@ -1,6 +1,7 @@
 // What the native engine's exactness tests share (tests/test_native_*.cpp): the harness's five
 // generators, feeds that serve TestU01's function and the native one the same stream from its
-// start, and comparison of doubles as bits.
+// start, and comparison of doubles as bits; for the device parts' tests, a family run twice on
+// the same words (host and "device"), comparison of TestU01's results as bits, and case names.
 //
 // The contract each test checks: on the same stream, TestU01's own function and the native one
 // give equal statistics and equal p-values (compared as bit patterns) and consume equally many
