@@ -22,16 +22,20 @@
 #                (RandomWalk1, L = 1000); the same view in block:12500, tests 9 (CollisionOver,
 #                t = 20), 34, 52, 53, 54 and 70 (RandomWalk1, L = 10000); ranmar48x's low32
 #                view, test 66 (RandomWalk1, L = 90)
+#   crush-part4: the statistics outside [0.001, 0.999] on any seed of crush-part4.ini, on
+#                k = 3..12: ranmar48 8 interleaved, low32 view, tests 33 and 34 (Gap, r = 0 and
+#                r = 22); ranmar48x in block:12500, low32 view, test 85 (HammingIndep, L = 30),
+#                and packed view, test 32 (Gap, r = 27)
 # with IJ = (1802 + 1553 k) mod 31329, KL = (9373 + 2671 k) mod 30082, the seeds of
 # examples/findings/smallcrush.ini (Mersenne Twisters 777 + k, the book's sets k).
 # Usage: followups.sh RNGVET DB [PARALLEL [SET ...]]   SET: failures (about 45 CPU minutes),
 # suspects (about 45 CPU minutes), crush-part2 (about 20 CPU minutes), crush-part3 (about 21 CPU
-# minutes); default all four.
+# minutes), crush-part4 (about 10 CPU minutes); default all five.
 # PARALLEL runs at once (default 4).
 set -euo pipefail
 rngvet="$1" db="$2" parallel="${3:-4}"
 shift $(($# < 3 ? $# : 3))
-sets="${*:-failures suspects crush-part2 crush-part3}"
+sets="${*:-failures suspects crush-part2 crush-part3 crush-part4}"
 seed() { echo "$(((1802 + 1553 * $1) % 31329)),$(((9373 + 2671 * $1) % 30082))"; }
 # One line a run: BATTERY TESTS JOBS SEED RNGVET-RUN-OPTIONS...
 run_one() {
@@ -67,7 +71,13 @@ sdk="--generator mtdc --params nvidia-sdk-mt607 --instances 4096 --layout interl
                 echo "crush 9,34,52,53,54,70 2 $(seed "$k") --generator ranmar48 --instances 8 --layout block:12500 --view low32"
                 echo "crush 66 1 $(seed "$k") --generator ranmar48x --view low32"
             done ;;
-        *) echo "followups.sh: unknown set '$set' (failures, suspects, crush-part2, crush-part3)" >&2; exit 2 ;;
+        crush-part4)
+            for k in $(seq 3 12); do
+                echo "crush 33,34 2 $(seed "$k") --generator ranmar48 --instances 8 --layout interleave --view low32"
+                echo "crush 85 1 $(seed "$k") --generator ranmar48x --instances 8 --layout block:12500 --view low32"
+                echo "crush 32 1 $(seed "$k") --generator ranmar48x --instances 8 --layout block:12500 --view packed"
+            done ;;
+        *) echo "followups.sh: unknown set '$set' (failures, suspects, crush-part2, crush-part3, crush-part4)" >&2; exit 2 ;;
         esac
     done
 } | xargs -r -P "$parallel" -L 1 bash -c 'run_one "$@"' _
