@@ -10,38 +10,38 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <optional>
 
 namespace rngvet {
 
+namespace {
+
+// The engines: each one's text (what --engine takes and the store keeps) and what it means.
+constexpr Term<Engine> engine_terms[] = {
+    { Engine::testu01, "testu01", "TestU01's functions" },
+    { Engine::native, "native",
+        "rngvet's own, equal p-values bit for bit; every test must have one" },
+    { Engine::automatic, "auto", "native where a test has it" },
+};
+
+} // namespace
+
 const Words& engine_words()
 {
-    static const Words words = {
-        { "testu01", "TestU01's functions" },
-        { "native", "rngvet's own, equal p-values bit for bit; every test must have one" },
-        { "auto", "native where a test has it" },
-    };
+    static const Words words = term_words(engine_terms);
     return words;
 }
 
 Engine parse_engine(const std::string& text)
 {
-    for (const Engine engine : { Engine::testu01, Engine::native, Engine::automatic })
-        if (text == to_string(engine)) return engine;
+    if (const std::optional<Engine> engine = term_value(engine_terms, text)) return *engine;
     throw InputError(
-        "--engine must be " + word_alternatives(engine_words()) + ", got '" + text + "'");
+        "--engine must be " + term_alternatives(engine_terms) + ", got '" + text + "'");
 }
 
 std::string to_string(Engine engine)
 {
-    switch (engine) {
-    case Engine::testu01:
-        return "testu01";
-    case Engine::native:
-        return "native";
-    case Engine::automatic:
-        break;
-    }
-    return "auto";
+    return term_text(engine_terms, engine);
 }
 
 Engine default_engine(const BatteryCatalogue& battery)

@@ -93,7 +93,7 @@ TestOutcome run_one(TestU01Generator& gen, const BatteryCatalogue& battery, int 
     if (native_form) {
         r.statistics = run_native(gen, battery, *native_form);
         r.testu01_version = testu01_library_version();
-        out.engine = "native";
+        out.engine = to_string(Engine::native);
         if (!log_path.empty()) write_native_log(log_path, battery, test, r.statistics);
     } else {
         r = run_battery(gen.get(), battery, { test }, log_path);
