@@ -1014,6 +1014,17 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     forced_options.segments = 3;
     forced_options.segment_length = 1000;
     EXPECT_EQ(jump_parallel_plan(c, forced_options), "3 units x 1000 numbers per instance");
+    // GPUs plan for launches of at most the feed's 2^22 numbers: a stream of longer launches
+    // (the native engine asks for up to 2^25 at once) runs the units of the default plan.
+    Configuration one_gpu = ranmar_config("ranmar48", 1, "single", "increment", 1, 2);
+    one_gpu.backend = rngvet::Backend::cuda;
+    BackendOptions longer;
+    longer.launch_numbers = std::size_t(1) << 25;
+    EXPECT_EQ(
+        jump_parallel_plan(one_gpu, BackendOptions{}), "1024 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(one_gpu, longer), jump_parallel_plan(one_gpu, BackendOptions{}));
+    longer.launch_numbers = std::size_t(1) << 20;
+    EXPECT_EQ(jump_parallel_plan(one_gpu, longer), "256 units x 4096 numbers per instance");
     c.backend = rngvet::Backend::openmp;
     c.instances = openmp_threads();
     EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
