@@ -510,14 +510,25 @@ RV_BODY void ranmar_tiled_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state, RV
  * the step's values moved up one lane (ranmar_shuffle from lane l - 1), lane 0 taking lane 31's
  * value of the step before (carry). A step meets the other lanes only in that one shuffle: on
  * CUDA no table in shared memory and no barrier in the loop. Every value made also goes into the
- * warp's ring (RNGVET_RANMAR_RING words, X_k in ring[k mod 256], written in increasing k, so the
- * ring holds the latest 256), which only the end of a piece reads: the state at the end of the
- * launch, and the jump's 193 values X_{e-97} .. X_{e+95} (e the chunk's end: its last 97 values
- * and 3 more steps of the recurrence). The jump's 97 dot products (ranmar_jump_regs) give the
- * next chunk's R_{-3}, R_{-2} and R_{-1} (w = l, 32 + l, 64 + l) and X_{a-1} (w = 96, summed
- * over the lanes) in the lanes that need them. Scratch: ring warps * RNGVET_RANMAR_RING words,
- * xch warps * RNGVET_RANMAR_LANES (ranmar_shuffle where there is no warp shuffle). */
+ * warp's ring (RNGVET_RANMAR_RING words, X_k in ring[k mod 256]) in a piece's last 7 steps,
+ * which hold every value the end of the piece reads: the state at the end of the launch, and
+ * the jump's 193 values X_{e-97} .. X_{e+95} (e the chunk's end: its last 97 values and 3 more
+ * steps of the recurrence), copied in order to ext before the jump's 97 dot products
+ * (ranmar_jump_regs); these give the next chunk's R_{-3}, R_{-2} and R_{-1} (w = l, 32 + l,
+ * 64 + l) and X_{a-1} (w = 96, summed over the lanes) in the lanes that need them. Scratch:
+ * RNGVET_RANMAR_SEG_SCRATCH words per warp (ring, then ext), and xch warps *
+ * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp shuffle). */
 #define RNGVET_RANMAR_RING 256
+#define RNGVET_RANMAR_SEG_SCRATCH (RNGVET_RANMAR_RING + RNGVET_RANMAR_EXT)
+/* Steps at the end of a piece that write the ring: 224 values, the 193 of the jump and up to 31
+ * past them. */
+#define RNGVET_RANMAR_RING_STEPS 7
+
+#if defined(__CUDA_ARCH__)
+#define RV_UNROLL_BY(n) _Pragma(#n)
+#else
+#define RV_UNROLL_BY(n)
+#endif
 
 /* Lane src's v in every lane; all 32 lanes call it, in the same order. A warp shuffle on CUDA;
  * elsewhere through xch, the warp's 32 words of scratch, between two barriers. */
@@ -567,15 +578,13 @@ RV_BODY void ranmar_regs_to_ring(RanmarRegs q, RV_LOCAL rv_u64* ring, rv_u64 a, 
     if (lane == 0) ring[(a - 1) % RNGVET_RANMAR_RING] = q.carry;
 }
 
-/* Step s: the lane's X_k (k = a + 32s + lane, returned) into the ring, the registers moved on
- * to step s + 1. */
-RV_BODY rv_u64 ranmar_regs_step(RanmarKernelParams p, RanmarRegs* q, RV_LOCAL rv_u64* ring,
-    RV_LOCAL rv_u64* xch, rv_u64 k, unsigned lane)
+/* One step: the lane's X_k (returned), the registers moved on to the next step. */
+RV_BODY rv_u64 ranmar_regs_step(
+    RanmarKernelParams p, RanmarRegs* q, RV_LOCAL rv_u64* xch, unsigned lane)
 {
     const rv_u64 x = ranmar_lag_step(q->r3, q->r1, p.mask);
     const rv_u64 up
         = ranmar_shuffle(x, (lane + RNGVET_RANMAR_LANES - 1) % RNGVET_RANMAR_LANES, xch, lane);
-    ring[k % RNGVET_RANMAR_RING] = x;
     q->r3 = q->r2;
     q->r2 = q->r1;
     q->r1 = lane == 0 ? q->carry : up;
@@ -583,25 +592,26 @@ RV_BODY rv_u64 ranmar_regs_step(RanmarKernelParams p, RanmarRegs* q, RV_LOCAL rv
     return x;
 }
 
-/* The jump, after the barrier that completes the ring (X_{e-97} .. X_{e+95}, e the chunk's
- * end): the registers at to = e + (S - 1) L, X_{to-97+w} = sum_m poly[m] X_{e-97+w+m}. Lane l
+/* The jump, after the barrier that completes ext (ext[m] = X_{e-97+m}, m < 193, e the chunk's
+ * end): the registers at to = e + (S - 1) L, X_{to-97+w} = sum_m poly[m] ext[w + m]. Lane l
  * makes w = l, 32 + l and 64 + l, three sums that share each poly[m], and its terms
  * m = l, l + 32, l + 64 (and 96 in lane 0) of w = 96, which the lanes then add up. */
-RV_BODY RanmarRegs ranmar_jump_regs(RanmarKernelParams p, RV_LOCAL const rv_u64* ring,
-    RV_GLOBAL const rv_u64* RV_RESTRICT poly, rv_u64 e, RV_LOCAL rv_u64* xch, unsigned lane)
+RV_BODY RanmarRegs ranmar_jump_regs(RanmarKernelParams p, RV_LOCAL const rv_u64* ext,
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_LOCAL rv_u64* xch, unsigned lane)
 {
-    const rv_u64 k = e - RNGVET_RANMAR_LAGS + lane;
+    RV_LOCAL const rv_u64* e = ext + lane;
     rv_u64 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     RanmarRegs q;
     unsigned m, d;
+    RV_UNROLL_BY(unroll 8)
     for (m = 0; m < RNGVET_RANMAR_LAGS; ++m) {
         const rv_u64 r = poly[m];
-        a0 += r * ring[(k + m) % RNGVET_RANMAR_RING];
-        a1 += r * ring[(k + RNGVET_RANMAR_LANES + m) % RNGVET_RANMAR_RING];
-        a2 += r * ring[(k + 2 * RNGVET_RANMAR_LANES + m) % RNGVET_RANMAR_RING];
+        a0 += r * e[m];
+        a1 += r * e[RNGVET_RANMAR_LANES + m];
+        a2 += r * e[2 * RNGVET_RANMAR_LANES + m];
     }
     for (m = lane; m < RNGVET_RANMAR_LAGS; m += RNGVET_RANMAR_LANES)
-        a3 += poly[m] * ring[(e - 1 + m) % RNGVET_RANMAR_RING];
+        a3 += poly[m] * ext[RNGVET_RANMAR_LAGS - 1 + m];
     for (d = RNGVET_RANMAR_LANES / 2; d >= 1; d /= 2)
         a3 += ranmar_shuffle(a3, lane ^ d, xch, lane);
     q.r3 = a0 & p.mask;
@@ -612,7 +622,7 @@ RV_BODY RanmarRegs ranmar_jump_regs(RanmarKernelParams p, RV_LOCAL const rv_u64*
 }
 
 RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
-    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* rings,
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* scratch,
     RV_LOCAL rv_u64* xchs, rv_u64 block, unsigned thread, unsigned warps)
 {
     const unsigned warp = thread / RNGVET_RANMAR_LANES;
@@ -625,6 +635,7 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
     RanmarSegment g;
     RV_GLOBAL rv_u64* st;
     RV_LOCAL rv_u64* ring;
+    RV_LOCAL rv_u64* ext;
     RV_LOCAL rv_u64* xch;
     RanmarRegs q;
     rv_u64 c;
@@ -634,47 +645,59 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
     g = ranmar_segment_begin(p, i, unit % p.segments);
     if (g.pos >= g.end) return; /* the whole warp: no chunk of this unit in the launch */
     st = state + unit * RNGVET_RANMAR_STRIDE;
-    ring = rings + warp * RNGVET_RANMAR_RING;
+    ring = scratch + warp * RNGVET_RANMAR_SEG_SCRATCH;
+    ext = ring + RNGVET_RANMAR_RING;
     xch = xchs + warp * RNGVET_RANMAR_LANES;
     c = st[RNGVET_RANMAR_C]; /* c of the number before the piece */
     q = ranmar_regs_load(st, g.pos, lane);
     while (g.pos < g.end) {
         const rv_u64 piece_end = ranmar_segment_piece_end(g);
+        const rv_u64 count = piece_end - g.pos;
         const int jumps = ranmar_segment_jumps(g);
-        /* With a jump, 3 steps more: the jump's X_e .. X_{e+95} (no output, k >= piece_end). */
-        const rv_u64 steps = ranmar_segment_steps(g) + (jumps ? 3 : 0);
+        /* Steps whose 32 numbers are all in the piece, then one with some, then with a jump 3
+         * steps more: the jump's X_e .. X_{e+95} (no output). */
+        const rv_u64 full = count / RNGVET_RANMAR_LANES;
+        const rv_u64 steps
+            = (count + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES + (jumps ? 3 : 0);
+        const rv_u64 last_step
+            = (count - 1) / RNGVET_RANMAR_LANES; /* holds the piece's last number */
         rv_u64 k = g.pos + lane;
+        rv_u64 jl = i + p.instances * k - p.g0;
         rv_u64 ck = ranmar_c_back(c, back, p.cm);
         rv_u64 c_last = 0;
         rv_u64 s;
         RanmarRegs next;
         ranmar_regs_to_ring(q, ring, g.pos, lane);
+        RV_UNROLL_BY(unroll 3)
         for (s = 0; s < steps; ++s) {
-            const rv_u64 x = ranmar_regs_step(p, &q, ring, xch, k, lane);
-            if (k < piece_end) {
-                const rv_u64 j
-                    = (linear ? i + p.instances * k : ranmar_combined_index(p, i, k)) - p.g0;
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            if (s + RNGVET_RANMAR_RING_STEPS >= steps) ring[k % RNGVET_RANMAR_RING] = x;
+            if (s < full || k < piece_end) {
+                const rv_u64 j = linear ? jl : ranmar_combined_index(p, i, k) - p.g0;
                 if (p.count_mode != 0)
                     out[j] += 1;
                 else
                     out[j] = ranmar_output(x, ck, p.mask, p.zero_smallest);
-                if (k + 1 == piece_end) c_last = ck;
             }
+            if (s == last_step) c_last = ck;
             ck = ranmar_c_back(ck, p.cd_step, p.cm);
             k += RNGVET_RANMAR_LANES;
+            jl += RNGVET_RANMAR_LANES * p.instances;
         }
-        c = ranmar_shuffle(
-            c_last, (unsigned)((piece_end - g.pos - 1) % RNGVET_RANMAR_LANES), xch, lane);
+        c = ranmar_shuffle(c_last, (unsigned)((count - 1) % RNGVET_RANMAR_LANES), xch, lane);
         RV_SYNC_WARP(); /* the ring is complete */
+        for (w = lane; w < RNGVET_RANMAR_EXT; w += RNGVET_RANMAR_LANES)
+            ext[w] = ring[(g.chunk_end - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
+        RV_SYNC_WARP(); /* ext is complete */
         /* The jump's sums run whether or not the piece jumps: no barrier in a conditional
          * (PoCL 5's kernel compiler aborted on such a form). */
-        next = ranmar_jump_regs(p, ring, poly, g.chunk_end, xch, lane);
+        next = ranmar_jump_regs(p, ext, poly, xch, lane);
         if (jumps) {
             q = next;
             c = ranmar_c_back(c, p.jump_c, p.cm);
         }
         jumped = jumps;
-        RV_SYNC_WARP(); /* the ring is read before the next piece writes it */
+        RV_SYNC_WARP(); /* the ring and ext are read before the next piece writes them */
         g = ranmar_segment_next(p, g);
     }
     /* The state at g.pos: after a jump the registers, else the ring's last 97 values. */
