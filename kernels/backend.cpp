@@ -346,9 +346,13 @@ RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::ui
         throw InputError("ranmar_setup: '" + to_string(c.generator) + "' is not RANMAR");
     check_stream_positions(c);
     if (segments < 1) segments = 1;
-    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+    if (segments > 1
+        && (length < 1 || length > (std::uint64_t(1) << 30)
+            || length > (std::uint64_t(1) << 40) / segments))
         throw InputError("jump-parallel RANMAR: " + std::to_string(segments) + " chunks of "
-            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
+            + std::to_string(length)
+            + " numbers (chunks of at most 2^30 numbers, and the chunks of an instance span at "
+              "most 2^40)");
     RanmarSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
     setup.units = setup.instances * segments;

@@ -651,40 +651,46 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
     c = st[RNGVET_RANMAR_C]; /* c of the number before the piece */
     q = ranmar_regs_load(st, g.pos, lane);
     while (g.pos < g.end) {
+        /* At most 2^30 numbers (ranmar_setup's chunks): the step loop counts in 32 bits. */
         const rv_u64 piece_end = ranmar_segment_piece_end(g);
-        const rv_u64 count = piece_end - g.pos;
         const int jumps = ranmar_segment_jumps(g);
-        /* Steps whose 32 numbers are all in the piece, then one with some, then with a jump 3
-         * steps more: the jump's X_e .. X_{e+95} (no output). */
-        const rv_u64 full = count / RNGVET_RANMAR_LANES;
-        const rv_u64 steps
+        const unsigned count = (unsigned)(piece_end - g.pos);
+        /* Steps whose 32 numbers are all in the piece (full), then one with rem of them, then
+         * with a jump 3 steps more: the jump's X_e .. X_{e+95} (no output). */
+        const unsigned full = count / RNGVET_RANMAR_LANES;
+        const unsigned rem = count % RNGVET_RANMAR_LANES;
+        const unsigned steps
             = (count + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES + (jumps ? 3 : 0);
-        const rv_u64 last_step
-            = (count - 1) / RNGVET_RANMAR_LANES; /* holds the piece's last number */
+        const unsigned last_step = (count - 1) / RNGVET_RANMAR_LANES; /* the last number's */
+        const unsigned ring_from
+            = steps > RNGVET_RANMAR_RING_STEPS ? steps - RNGVET_RANMAR_RING_STEPS : 0;
+        unsigned slot = (unsigned)((g.pos + lane) % RNGVET_RANMAR_RING);
         rv_u64 k = g.pos + lane;
-        rv_u64 jl = i + p.instances * k - p.g0;
+        rv_u64 j = linear ? i + p.instances * k - p.g0 : 0;
+        const rv_u64 j_step = RNGVET_RANMAR_LANES * p.instances;
         rv_u64 ck = ranmar_c_back(c, back, p.cm);
         rv_u64 c_last = 0;
-        rv_u64 s;
+        unsigned s;
         RanmarRegs next;
         ranmar_regs_to_ring(q, ring, g.pos, lane);
         RV_UNROLL_BY(unroll 3)
         for (s = 0; s < steps; ++s) {
             const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
-            if (s + RNGVET_RANMAR_RING_STEPS >= steps) ring[k % RNGVET_RANMAR_RING] = x;
-            if (s < full || k < piece_end) {
-                const rv_u64 j = linear ? jl : ranmar_combined_index(p, i, k) - p.g0;
+            if (s >= ring_from) ring[slot] = x;
+            if (s < full || (s == full && lane < rem)) {
+                const rv_u64 at = linear ? j : ranmar_combined_index(p, i, k) - p.g0;
                 if (p.count_mode != 0)
-                    out[j] += 1;
+                    out[at] += 1;
                 else
-                    out[j] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+                    out[at] = ranmar_output(x, ck, p.mask, p.zero_smallest);
             }
             if (s == last_step) c_last = ck;
             ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            slot = (slot + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
             k += RNGVET_RANMAR_LANES;
-            jl += RNGVET_RANMAR_LANES * p.instances;
+            j += j_step;
         }
-        c = ranmar_shuffle(c_last, (unsigned)((count - 1) % RNGVET_RANMAR_LANES), xch, lane);
+        c = ranmar_shuffle(c_last, (count - 1) % RNGVET_RANMAR_LANES, xch, lane);
         RV_SYNC_WARP(); /* the ring is complete */
         for (w = lane; w < RNGVET_RANMAR_EXT; w += RNGVET_RANMAR_LANES)
             ext[w] = ring[(g.chunk_end - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];

@@ -1035,6 +1035,11 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
     EXPECT_LE(huge.length, std::uint64_t(1) << 30);
     EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);
+    // What ranmar_setup accepts (the kernels count a chunk's steps in 32 bits).
+    const Configuration chunked = ranmar_config("ranmar48", 1, "single", "increment", 1, 2);
+    EXPECT_EQ(ranmar_setup(chunked, 2, std::uint64_t(1) << 30).params.seg_length, 1u << 30);
+    EXPECT_THROW(ranmar_setup(chunked, 2, (std::uint64_t(1) << 30) + 1), InputError);
+    EXPECT_THROW(ranmar_setup(chunked, 1025, std::uint64_t(1) << 30), InputError);
 }
 
 TEST(Backends, CpuIsAlwaysAvailableAndFirst)
