@@ -670,11 +670,25 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
         const rv_u64 j_step = RNGVET_RANMAR_LANES * p.instances;
         rv_u64 ck = ranmar_c_back(c, back, p.cm);
         rv_u64 c_last = 0;
-        unsigned s;
+        unsigned s, fast;
         RanmarRegs next;
         ranmar_regs_to_ring(q, ring, g.pos, lane);
+        /* First the steps before the ring's, whose numbers are all in the piece, where the
+         * output goes to out[j] (single, interleave) and is the value (not count mode):
+         * nothing to test but the loop's end. */
+        /* (The loop is not inside a conditional: no barrier in one, for PoCL, see below.) */
+        fast = linear && p.count_mode == 0 ? (full < ring_from ? full : ring_from) : 0;
         RV_UNROLL_BY(unroll 3)
-        for (s = 0; s < steps; ++s) {
+        for (s = 0; s < fast; ++s) {
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            out[j] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+            ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            j += j_step;
+        }
+        slot = (slot + fast * RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+        k += (rv_u64)fast * RNGVET_RANMAR_LANES;
+        /* The rest: the piece's last number (fast < last_step), the ring's steps, any layout. */
+        for (; s < steps; ++s) {
             const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
             if (s >= ring_from) ring[slot] = x;
             if (s < full || (s == full && lane < rem)) {
