@@ -403,20 +403,30 @@ int cmd_bench(int argc, char** argv)
                 config_of("mtdc", 4096, "interleave", backend, "777", sdk_path, "same"));
         for (const Configuration& c : configs) {
             if (canonical_name(c).find(only) == std::string::npos) continue;
+            // Few instances on a GPU: the launch lengths a run asks for, not --launch: the
+            // feed's (BackendOptions' default, 2^22) in every placement, and on the device also
+            // the native engine's (native_engine_launch); one MT19937 thread would take seconds
+            // per 2^26. Both with the plan of a stream of the default launch (segment_plan).
+            const bool few = device && c.instances <= 8;
+            std::vector<std::pair<const char*, std::size_t>> runs;
             for (const char* placement : { "device", "host", "host-copy" }) {
                 if (backend == "cpu" && std::string(placement) != "host") continue;
+                runs.emplace_back(placement,
+                    few ? std::min(backend_launch, BackendOptions{}.launch_numbers)
+                        : backend_launch);
+                if (few && std::string(placement) == "device"
+                    && family(c.generator) == GeneratorFamily::ranmar)
+                    runs.emplace_back(placement, native_engine_launch);
+            }
+            for (const auto& [placement, run_launch] : runs) {
                 try {
-                    // Few instances on a GPU: the feed's launch length (BackendOptions' default,
-                    // 2^22), what `run` uses; one MT19937 thread would take seconds per 2^26.
-                    const std::size_t few_launch = device && c.instances <= 8
-                        ? std::min(backend_launch, BackendOptions{}.launch_numbers)
-                        : backend_launch;
                     rows.push_back(measure_stream(
-                        c, few_launch, placement, seconds, segments.value, segment_length.value));
+                        c, run_launch, placement, seconds, segments.value, segment_length.value));
                     const auto& r = rows.back();
                     std::cerr << "rngvet: bench: " << r.what << " " << r.backend << " "
                               << r.placement << " " << si(r.numbers_per_second(), "numbers/s")
-                              << (r.plan.empty() ? "" : " (" + r.plan + ")") << "\n";
+                              << " (launch " << r.launch << (r.plan.empty() ? "" : ", " + r.plan)
+                              << ")\n";
                 } catch (const std::exception& e) {
                     std::cerr << "rngvet: bench: " << canonical_name(c) << " on " << backend << ": "
                               << e.what() << "\n";

@@ -256,6 +256,7 @@ private:
 
 // The jump-parallel plan of a configuration on a backend (backend.hpp, jump_parallel_plan).
 constexpr int gpu_segment_limit = 256;
+constexpr std::uint64_t gpu_plan_launch = std::uint64_t(1) << 22;
 
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
 {
@@ -280,8 +281,16 @@ SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
     }
     const std::uint64_t target = cpu_threads ? threads_target : 4096;
     const std::uint64_t min_length = cpu_threads ? 32768 : 4096;
-    return plan_segments(static_cast<std::uint64_t>(c.instances), options.launch_numbers, target,
-        min_length, options.segments, options.segment_length);
+    // GPUs: planned for launches of at most gpu_plan_launch numbers, so that a stream of the
+    // feed's default launches and a longer launch of the same plan run the same units (the
+    // native engine asks a stream for up to 2^25 numbers in one launch, whatever its launch
+    // length): a longer launch makes several chunks per unit (docs/benchmarks.md, "Few
+    // instances").
+    const std::uint64_t launch = cpu_threads
+        ? options.launch_numbers
+        : std::min<std::uint64_t>(options.launch_numbers, gpu_plan_launch);
+    return plan_segments(static_cast<std::uint64_t>(c.instances), launch, target, min_length,
+        options.segments, options.segment_length);
 }
 
 } // namespace
@@ -337,9 +346,13 @@ RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::ui
         throw InputError("ranmar_setup: '" + to_string(c.generator) + "' is not RANMAR");
     check_stream_positions(c);
     if (segments < 1) segments = 1;
-    if (segments > 1 && (length < 1 || length > (std::uint64_t(1) << 40) / segments))
+    if (segments > 1
+        && (length < 1 || length > (std::uint64_t(1) << 30)
+            || length > (std::uint64_t(1) << 40) / segments))
         throw InputError("jump-parallel RANMAR: " + std::to_string(segments) + " chunks of "
-            + std::to_string(length) + " numbers (the chunks of an instance span at most 2^40)");
+            + std::to_string(length)
+            + " numbers (chunks of at most 2^30 numbers, and the chunks of an instance span at "
+              "most 2^40)");
     RanmarSetup setup;
     setup.instances = static_cast<std::uint64_t>(c.instances);
     setup.units = setup.instances * segments;

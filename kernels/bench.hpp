@@ -12,6 +12,11 @@
 
 namespace rngvet {
 
+// The most numbers the native engine asks a stream for in one launch (Numbers::fill_device with
+// batteries/native/device_counts.hpp's chunk_words): `rngvet bench` measures few instances on a
+// GPU at this length too.
+inline constexpr std::size_t native_engine_launch = std::size_t(1) << 25;
+
 struct Throughput {
     std::string what; // configuration name or reference ("curand MTGP32", "device write")
     std::string backend; // cpu, openmp, opencl, cuda

@@ -36,9 +36,11 @@
  * numbers in [count_before(g0), count_before(g0 + len)), chunk by chunk, and whenever the unit
  * finishes a chunk it jumps over the other units' S - 1 chunks, (S - 1) * L numbers, with one
  * polynomial computed once per configuration (generators/jump.hpp, RanmarJump): the window at
- * the chunk's end e and the next 96 values of the recurrence (ext, 193 words of scratch) give
- * the window at e + (S - 1) L by 97 dot products, one per slot, 32 lanes at a time. Launches of
- * any length continue one another exactly, as without segments.
+ * the chunk's end e and the next 96 values of the recurrence (193 values) give the window at
+ * e + (S - 1) L by 97 dot products, one per slot. Launches of any length continue one another
+ * exactly, as without segments. The warp keeps the history in registers, not in a table
+ * (ranmar_segments_body); the OpenMP backend runs a unit number by number (ranmar_segment_run)
+ * and the jump's phases lane by lane (ranmar_jump_window, _extend, _apply).
  */
 #ifndef RNGVET_RANMAR_KERNEL_HPP
 #define RNGVET_RANMAR_KERNEL_HPP
@@ -332,39 +334,8 @@ RNGVET_HD void ranmar_segment_store(
         state[w] = hist[w];
 }
 
-/* The lane's registers for the next piece; reads c (hist[RNGVET_RANMAR_C]), which the piece's
- * last number overwrites, so a barrier must separate every lane's call from the first step. */
-RNGVET_HD RanmarLane ranmar_segment_lane(
-    RanmarKernelParams p, RV_LOCAL const rv_u64* hist, RanmarSegment g, unsigned lane)
-{
-    RanmarLane r;
-    const rv_u64 back = ((rv_u64)lane + 1) * p.cd % p.cm;
-    const rv_u64 c = hist[RNGVET_RANMAR_C];
-    r.k = g.pos + lane;
-    r.end = ranmar_segment_piece_end(g);
-    r.slot = r.k % RNGVET_RANMAR_LAGS;
-    r.c = ranmar_c_back(c, back, p.cm);
-    return r;
-}
-
-/* One step of the piece, a barrier after it: as ranmar_lane_step, with c kept in scratch. */
-RNGVET_HD RanmarLane ranmar_segment_step(
-    RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarLane r)
-{
-    if (r.k < r.end) {
-        const rv_u64 value = ranmar_lane_value(p, hist, r);
-        if (r.k + 1 == r.end) hist[RNGVET_RANMAR_C] = r.c;
-        const rv_u64 j = ranmar_combined_index(p, i, r.k) - p.g0;
-        if (p.count_mode != 0)
-            out[j] += 1;
-        else
-            out[j] = value;
-    }
-    return ranmar_lane_advance(p, r);
-}
-
 /* The next piece made number by number by one thread (the OpenMP backend, where 32 lanes
- * would only be a loop): the arithmetic of ranmar_segment_step, c advanced by cd per number
+ * would only be a loop): the arithmetic of ranmar_lane_value, c advanced by cd per number
  * (c_k = c_{k-1} - cd) instead of 32 cd per lane step. */
 RNGVET_HD void ranmar_segment_run(
     RanmarKernelParams p, RV_LOCAL rv_u64* hist, RV_GLOBAL rv_u64* out, rv_u64 i, RanmarSegment g)
@@ -531,46 +502,231 @@ RV_BODY void ranmar_tiled_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state, RV
 
 /* Jump-parallel generation (the head of this file; every layout, p.segments > 1): one warp per
  * unit, warp w of block b runs unit u = b * warps + w, every S-th chunk of instance u / S.
- * Barriers span a warp and a warp with nothing to do leaves at once. Scratch: hist
- * warps * RNGVET_RANMAR_SEG_HIST words, ext warps * RNGVET_RANMAR_EXT. */
+ * Barriers span a warp and a warp with nothing to do leaves at once.
+ *
+ * The history in registers. For a piece that starts at position a write R_s[l] = X_{a+32s+l-1};
+ * in step s lane l makes X_{a+32s+l} = R_{s-3}[l] - R_{s-1}[l] (lags 97 = 3*32 + 1 and 33 =
+ * 32 + 1), so each lane keeps R_{s-1}, R_{s-2} and R_{s-3} in registers (RanmarRegs), and R_s is
+ * the step's values moved up one lane (ranmar_shuffle from lane l - 1), lane 0 taking lane 31's
+ * value of the step before (carry). A step meets the other lanes only in that one shuffle: on
+ * CUDA no table in shared memory and no barrier in the loop. Every value made also goes into the
+ * warp's ring (RNGVET_RANMAR_RING words, X_k in ring[k mod 256]) in a piece's last 7 steps,
+ * which hold every value the end of the piece reads: the state at the end of the launch, and
+ * the jump's 193 values X_{e-97} .. X_{e+95} (e the chunk's end: its last 97 values and 3 more
+ * steps of the recurrence), copied in order to ext before the jump's 97 dot products
+ * (ranmar_jump_regs); these give the next chunk's R_{-3}, R_{-2} and R_{-1} (w = l, 32 + l,
+ * 64 + l) and X_{a-1} (w = 96, summed over the lanes) in the lanes that need them. Scratch:
+ * RNGVET_RANMAR_SEG_SCRATCH words per warp (ring, then ext), and xch warps *
+ * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp shuffle). */
+#define RNGVET_RANMAR_RING 256
+#define RNGVET_RANMAR_SEG_SCRATCH (RNGVET_RANMAR_RING + RNGVET_RANMAR_EXT)
+/* Steps at the end of a piece that write the ring: 224 values, the 193 of the jump and up to 31
+ * past them. */
+#define RNGVET_RANMAR_RING_STEPS 7
+
+#if defined(__CUDA_ARCH__)
+#define RV_UNROLL_BY(n) _Pragma(#n)
+#else
+#define RV_UNROLL_BY(n)
+#endif
+
+/* Lane src's v in every lane; all 32 lanes call it, in the same order. A warp shuffle on CUDA;
+ * elsewhere through xch, the warp's 32 words of scratch, between two barriers. */
+RV_BODY rv_u64 ranmar_shuffle(rv_u64 v, unsigned src, RV_LOCAL rv_u64* xch, unsigned lane)
+{
+#if defined(__CUDA_ARCH__)
+    (void)xch;
+    (void)lane;
+    return __shfl_sync(0xffffffffu, (unsigned long long)v, (int)src);
+#else
+    rv_u64 r;
+    xch[lane] = v;
+    RV_SYNC_WARP();
+    r = xch[src];
+    RV_SYNC_WARP();
+    return r;
+#endif
+}
+
+/* A lane's history for a piece that starts at position a (see above), before step s. */
+typedef struct RanmarRegs {
+    rv_u64 r3; /* R_{s-3}[l] = X_{a+32s+l-97} */
+    rv_u64 r2; /* R_{s-2}[l] = X_{a+32s+l-65} */
+    rv_u64 r1; /* R_{s-1}[l] = X_{a+32s+l-33} */
+    rv_u64 carry; /* lane 0: X_{a+32s-1}, its R_s */
+} RanmarRegs;
+
+/* From the unit's state, whose history slot k mod 97 holds X_k, at position a. */
+RV_BODY RanmarRegs ranmar_regs_load(RV_GLOBAL const rv_u64* st, rv_u64 a, unsigned lane)
+{
+    RanmarRegs q;
+    const rv_u64 slot = (a + lane) % RNGVET_RANMAR_LAGS; /* X_{a-97+l} */
+    q.r3 = st[slot];
+    q.r2 = st[(slot + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_LAGS];
+    q.r1 = st[(slot + 2 * RNGVET_RANMAR_LANES) % RNGVET_RANMAR_LAGS];
+    q.carry = st[(a + RNGVET_RANMAR_LAGS - 1) % RNGVET_RANMAR_LAGS];
+    return q;
+}
+
+/* The window X_{a-97} .. X_{a-1} of the registers into the ring. */
+RV_BODY void ranmar_regs_to_ring(RanmarRegs q, RV_LOCAL rv_u64* ring, rv_u64 a, unsigned lane)
+{
+    const rv_u64 k = a - RNGVET_RANMAR_LAGS + lane;
+    ring[k % RNGVET_RANMAR_RING] = q.r3;
+    ring[(k + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING] = q.r2;
+    ring[(k + 2 * RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING] = q.r1;
+    if (lane == 0) ring[(a - 1) % RNGVET_RANMAR_RING] = q.carry;
+}
+
+/* One step: the lane's X_k (returned), the registers moved on to the next step. */
+RV_BODY rv_u64 ranmar_regs_step(
+    RanmarKernelParams p, RanmarRegs* q, RV_LOCAL rv_u64* xch, unsigned lane)
+{
+    const rv_u64 x = ranmar_lag_step(q->r3, q->r1, p.mask);
+    const rv_u64 up
+        = ranmar_shuffle(x, (lane + RNGVET_RANMAR_LANES - 1) % RNGVET_RANMAR_LANES, xch, lane);
+    q->r3 = q->r2;
+    q->r2 = q->r1;
+    q->r1 = lane == 0 ? q->carry : up;
+    q->carry = up;
+    return x;
+}
+
+/* The jump, after the barrier that completes ext (ext[m] = X_{e-97+m}, m < 193, e the chunk's
+ * end): the registers at to = e + (S - 1) L, X_{to-97+w} = sum_m poly[m] ext[w + m]. Lane l
+ * makes w = l, 32 + l and 64 + l, three sums that share each poly[m], and its terms
+ * m = l, l + 32, l + 64 (and 96 in lane 0) of w = 96, which the lanes then add up. */
+RV_BODY RanmarRegs ranmar_jump_regs(RanmarKernelParams p, RV_LOCAL const rv_u64* ext,
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_LOCAL rv_u64* xch, unsigned lane)
+{
+    RV_LOCAL const rv_u64* e = ext + lane;
+    rv_u64 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    RanmarRegs q;
+    unsigned m, d;
+    RV_UNROLL_BY(unroll 8)
+    for (m = 0; m < RNGVET_RANMAR_LAGS; ++m) {
+        const rv_u64 r = poly[m];
+        a0 += r * e[m];
+        a1 += r * e[RNGVET_RANMAR_LANES + m];
+        a2 += r * e[2 * RNGVET_RANMAR_LANES + m];
+    }
+    for (m = lane; m < RNGVET_RANMAR_LAGS; m += RNGVET_RANMAR_LANES)
+        a3 += poly[m] * ext[RNGVET_RANMAR_LAGS - 1 + m];
+    for (d = RNGVET_RANMAR_LANES / 2; d >= 1; d /= 2)
+        a3 += ranmar_shuffle(a3, lane ^ d, xch, lane);
+    q.r3 = a0 & p.mask;
+    q.r2 = a1 & p.mask;
+    q.r1 = a2 & p.mask;
+    q.carry = a3 & p.mask;
+    return q;
+}
+
 RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
-    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* hist,
-    RV_LOCAL rv_u64* ext, rv_u64 block, unsigned thread, unsigned warps)
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* scratch,
+    RV_LOCAL rv_u64* xchs, rv_u64 block, unsigned thread, unsigned warps)
 {
     const unsigned warp = thread / RNGVET_RANMAR_LANES;
     const unsigned lane = thread % RNGVET_RANMAR_LANES;
     const rv_u64 unit = block * warps + warp;
     const rv_u64 i = unit / p.segments;
+    /* Single and interleave: output k of instance i goes to out[i + N k - g0]. */
+    const int linear = p.layout == RNGVET_LAYOUT_SINGLE || p.layout == RNGVET_LAYOUT_INTERLEAVE;
+    const rv_u64 back = ((rv_u64)lane + 1) * p.cd % p.cm;
+    RanmarSegment g;
+    RV_GLOBAL rv_u64* st;
+    RV_LOCAL rv_u64* ring;
+    RV_LOCAL rv_u64* ext;
+    RV_LOCAL rv_u64* xch;
+    RanmarRegs q;
+    rv_u64 c;
+    int jumped = 0;
+    unsigned w;
     if (i >= p.instances) return; /* the whole warp */
-    RanmarSegment g = ranmar_segment_begin(p, i, unit % p.segments);
+    g = ranmar_segment_begin(p, i, unit % p.segments);
     if (g.pos >= g.end) return; /* the whole warp: no chunk of this unit in the launch */
-    RV_GLOBAL rv_u64* st = state + unit * RNGVET_RANMAR_STRIDE;
-    RV_LOCAL rv_u64* h = hist + warp * RNGVET_RANMAR_SEG_HIST;
-    RV_LOCAL rv_u64* e = ext + warp * RNGVET_RANMAR_EXT;
-    ranmar_segment_load(st, h, lane);
-    RV_SYNC_WARP();
+    st = state + unit * RNGVET_RANMAR_STRIDE;
+    ring = scratch + warp * RNGVET_RANMAR_SEG_SCRATCH;
+    ext = ring + RNGVET_RANMAR_RING;
+    xch = xchs + warp * RNGVET_RANMAR_LANES;
+    c = st[RNGVET_RANMAR_C]; /* c of the number before the piece */
+    q = ranmar_regs_load(st, g.pos, lane);
     while (g.pos < g.end) {
-        RanmarLane r = ranmar_segment_lane(p, h, g, lane);
-        const rv_u64 steps = ranmar_segment_steps(g);
-        RV_SYNC_WARP();
-        for (rv_u64 s = 0; s < steps; ++s) {
-            r = ranmar_segment_step(p, h, out, i, r);
-            RV_SYNC_WARP();
-        }
-        /* The jump's phases run, or not, between barriers that every chunk reaches: no barrier
-         * in a conditional (PoCL 5's kernel compiler aborted on the earlier form). */
+        /* At most 2^30 numbers (ranmar_setup's chunks): the step loop counts in 32 bits. */
+        const rv_u64 piece_end = ranmar_segment_piece_end(g);
         const int jumps = ranmar_segment_jumps(g);
-        if (jumps) ranmar_jump_window(h, e, g, lane);
-        RV_SYNC_WARP();
-        for (unsigned q = 0; q < 3; ++q) {
-            if (jumps) ranmar_jump_extend(p, e, q, lane);
-            RV_SYNC_WARP();
+        const unsigned count = (unsigned)(piece_end - g.pos);
+        /* Steps whose 32 numbers are all in the piece (full), then one with rem of them, then
+         * with a jump 3 steps more: the jump's X_e .. X_{e+95} (no output). */
+        const unsigned full = count / RNGVET_RANMAR_LANES;
+        const unsigned rem = count % RNGVET_RANMAR_LANES;
+        const unsigned steps
+            = (count + RNGVET_RANMAR_LANES - 1) / RNGVET_RANMAR_LANES + (jumps ? 3 : 0);
+        const unsigned last_step = (count - 1) / RNGVET_RANMAR_LANES; /* the last number's */
+        const unsigned ring_from
+            = steps > RNGVET_RANMAR_RING_STEPS ? steps - RNGVET_RANMAR_RING_STEPS : 0;
+        unsigned slot = (unsigned)((g.pos + lane) % RNGVET_RANMAR_RING);
+        rv_u64 k = g.pos + lane;
+        rv_u64 j = linear ? i + p.instances * k - p.g0 : 0;
+        const rv_u64 j_step = RNGVET_RANMAR_LANES * p.instances;
+        rv_u64 ck = ranmar_c_back(c, back, p.cm);
+        rv_u64 c_last = 0;
+        unsigned s, fast;
+        RanmarRegs next;
+        ranmar_regs_to_ring(q, ring, g.pos, lane);
+        /* First the steps before the ring's, whose numbers are all in the piece, where the
+         * output goes to out[j] (single, interleave) and is the value (not count mode):
+         * nothing to test but the loop's end. */
+        /* (The loop is not inside a conditional: no barrier in one, for PoCL, see below.) */
+        fast = linear && p.count_mode == 0 ? (full < ring_from ? full : ring_from) : 0;
+        RV_UNROLL_BY(unroll 3)
+        for (s = 0; s < fast; ++s) {
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            out[j] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+            ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            j += j_step;
         }
-        if (jumps) ranmar_jump_apply(p, h, e, poly, g, lane);
-        RV_SYNC_WARP();
+        slot = (slot + fast * RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+        k += (rv_u64)fast * RNGVET_RANMAR_LANES;
+        /* The rest: the piece's last number (fast < last_step), the ring's steps, any layout. */
+        for (; s < steps; ++s) {
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            if (s >= ring_from) ring[slot] = x;
+            if (s < full || (s == full && lane < rem)) {
+                const rv_u64 at = linear ? j : ranmar_combined_index(p, i, k) - p.g0;
+                if (p.count_mode != 0)
+                    out[at] += 1;
+                else
+                    out[at] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+            }
+            if (s == last_step) c_last = ck;
+            ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            slot = (slot + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+            k += RNGVET_RANMAR_LANES;
+            j += j_step;
+        }
+        c = ranmar_shuffle(c_last, (count - 1) % RNGVET_RANMAR_LANES, xch, lane);
+        RV_SYNC_WARP(); /* the ring is complete */
+        for (w = lane; w < RNGVET_RANMAR_EXT; w += RNGVET_RANMAR_LANES)
+            ext[w] = ring[(g.chunk_end - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
+        RV_SYNC_WARP(); /* ext is complete */
+        /* The jump's sums run whether or not the piece jumps: no barrier in a conditional
+         * (PoCL 5's kernel compiler aborted on such a form). */
+        next = ranmar_jump_regs(p, ext, poly, xch, lane);
+        if (jumps) {
+            q = next;
+            c = ranmar_c_back(c, p.jump_c, p.cm);
+        }
+        jumped = jumps;
+        RV_SYNC_WARP(); /* the ring and ext are read before the next piece writes them */
         g = ranmar_segment_next(p, g);
     }
-    ranmar_segment_store(st, h, lane);
+    /* The state at g.pos: after a jump the registers, else the ring's last 97 values. */
+    if (jumped) ranmar_regs_to_ring(q, ring, g.pos, lane);
+    RV_SYNC_WARP();
+    for (w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES)
+        st[(g.pos + w) % RNGVET_RANMAR_LAGS]
+            = ring[(g.pos - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
+    if (lane == 0) st[RNGVET_RANMAR_C] = c;
 }
 
 #if defined(__cplusplus)

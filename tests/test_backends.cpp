@@ -1014,6 +1014,17 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     forced_options.segments = 3;
     forced_options.segment_length = 1000;
     EXPECT_EQ(jump_parallel_plan(c, forced_options), "3 units x 1000 numbers per instance");
+    // GPUs plan for launches of at most the feed's 2^22 numbers: a stream of longer launches
+    // (the native engine asks for up to 2^25 at once) runs the units of the default plan.
+    Configuration one_gpu = ranmar_config("ranmar48", 1, "single", "increment", 1, 2);
+    one_gpu.backend = rngvet::Backend::cuda;
+    BackendOptions longer;
+    longer.launch_numbers = std::size_t(1) << 25;
+    EXPECT_EQ(
+        jump_parallel_plan(one_gpu, BackendOptions{}), "1024 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(one_gpu, longer), jump_parallel_plan(one_gpu, BackendOptions{}));
+    longer.launch_numbers = std::size_t(1) << 20;
+    EXPECT_EQ(jump_parallel_plan(one_gpu, longer), "256 units x 4096 numbers per instance");
     c.backend = rngvet::Backend::openmp;
     c.instances = openmp_threads();
     EXPECT_EQ(jump_parallel_plan(c, BackendOptions{}), "");
@@ -1024,6 +1035,11 @@ TEST(RanmarKernelMath, SegmentPlansFollowTheirRule)
     const SegmentPlan huge = plan_segments(1, std::uint64_t(1) << 50, 4096, 4096);
     EXPECT_LE(huge.length, std::uint64_t(1) << 30);
     EXPECT_LE(huge.segments * huge.length, std::uint64_t(1) << 40);
+    // What ranmar_setup accepts (the kernels count a chunk's steps in 32 bits).
+    const Configuration chunked = ranmar_config("ranmar48", 1, "single", "increment", 1, 2);
+    EXPECT_EQ(ranmar_setup(chunked, 2, std::uint64_t(1) << 30).params.seg_length, 1u << 30);
+    EXPECT_THROW(ranmar_setup(chunked, 2, (std::uint64_t(1) << 30) + 1), InputError);
+    EXPECT_THROW(ranmar_setup(chunked, 1025, std::uint64_t(1) << 30), InputError);
 }
 
 TEST(Backends, CpuIsAlwaysAvailableAndFirst)

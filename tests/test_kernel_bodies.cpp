@@ -67,12 +67,12 @@ void run_on_host(const Launch& l, RanmarSetup& setup, std::uint64_t* out, bool r
             reverse, [&](std::uint64_t b) { s.garble(b); });
     } else {
         ASSERT_EQ(l.grid, Grid::ranmar_segments);
-        Scratch<std::uint64_t> s(warps * (RNGVET_RANMAR_SEG_HIST + RNGVET_RANMAR_EXT));
+        Scratch<std::uint64_t> s(warps * (RNGVET_RANMAR_SEG_SCRATCH + RNGVET_RANMAR_LANES));
         host_launch(
             l.blocks, l.threads,
             [&](std::uint64_t b, unsigned t) {
                 ranmar_segments_body(p, state, setup.jump.data(), out, s.at(0),
-                    s.at(warps * RNGVET_RANMAR_SEG_HIST), b, t, warps);
+                    s.at(warps * RNGVET_RANMAR_SEG_SCRATCH), b, t, warps);
             },
             reverse, [&](std::uint64_t b) { s.garble(b); });
     }

@@ -45,9 +45,10 @@ __global__ void __launch_bounds__(ranmar_threads)
 __global__ void __launch_bounds__(ranmar_threads) ranmar_generate_segments(RanmarKernelParams p,
     std::uint64_t* state, const std::uint64_t* __restrict__ poly, std::uint64_t* out)
 {
-    __shared__ std::uint64_t hist[ranmar_per_block * RNGVET_RANMAR_SEG_HIST];
-    __shared__ std::uint64_t ext[ranmar_per_block * RNGVET_RANMAR_EXT];
-    ranmar_segments_body(p, state, poly, out, hist, ext, blockIdx.x, threadIdx.x, ranmar_per_block);
+    __shared__ std::uint64_t scratch[ranmar_per_block * RNGVET_RANMAR_SEG_SCRATCH];
+    __shared__ std::uint64_t xch[ranmar_per_block * RNGVET_RANMAR_LANES]; // unused: __shfl_sync
+    ranmar_segments_body(
+        p, state, poly, out, scratch, xch, blockIdx.x, threadIdx.x, ranmar_per_block);
 }
 
 // The tiled grid (ranmar_kernel.hpp, "Tiled launch"): all layouts but single.

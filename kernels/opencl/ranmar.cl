@@ -33,8 +33,8 @@ __kernel __attribute__((reqd_work_group_size(RNGVET_RANMAR_LANES, 1, 1)))
 void ranmar_generate_segments(RanmarKernelParams p, __global ulong* state,
                               __global const ulong* poly, __global ulong* out, ulong offset)
 {
-    __local ulong hist[RNGVET_RANMAR_SEG_HIST];
-    __local ulong ext[RNGVET_RANMAR_EXT];
-    ranmar_segments_body(p, state, poly, out + offset, hist, ext, get_group_id(0),
+    __local ulong scratch[RNGVET_RANMAR_SEG_SCRATCH];
+    __local ulong xch[RNGVET_RANMAR_LANES];
+    ranmar_segments_body(p, state, poly, out + offset, scratch, xch, get_group_id(0),
                          (uint)get_local_id(0), 1);
 }
