@@ -23,6 +23,7 @@
 #include <cstring>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 
 extern "C" {
 #include <testu01/unif01.h>
@@ -315,6 +316,19 @@ TEST(DeviceGapAheadSource, NoGiveBackNoReadingAhead)
     EXPECT_EQ(source.filled, 0);
     EXPECT_EQ(host.consumed(), device.consumed());
     expect_same_outcome(a, b);
+}
+
+// A source that stops writing device memory after its first fill, in the middle of the test:
+// an error, not a silent switch to the host (words were read).
+TEST(DeviceGapAheadSource, AFillThatFailsLaterIsAnError)
+{
+    native::ahead_words = 4099;
+    auto stream = case_stream(Case{}, "ranmar48");
+    rngvet::TestU01Generator feed(*stream, "ranmar48");
+    HostSystemSource source(feed, 1);
+    native::Numbers in(source);
+    EXPECT_THROW(native::gap_test(in, 1, 5000, 0, 0.0, 0.125), std::runtime_error);
+    EXPECT_EQ(source.filled, 1);
 }
 
 // The words read ahead were given back (the test reads fewer than a block) and the feed counts
