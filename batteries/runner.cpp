@@ -13,6 +13,7 @@
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 
@@ -200,6 +201,11 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     };
     ChildPool children(options.jobs);
     WorkerPool workers(options.jobs, run_test, "test");
+    if (options.warm_up)
+        workers.set_on_fork([warm_up = options.warm_up] { std::thread(warm_up).detach(); });
+    // The workers of the native tests forked at once, each setting up while tests are handed out.
+    workers.prepare(static_cast<int>(std::count_if(tests.begin(), tests.end(),
+        [&](int test) { return native_test(options.engine, battery, test) != nullptr; })));
     auto running = [&] { return children.running() + workers.busy(); };
     std::size_t next = 0;
     const int cores = native::threads();

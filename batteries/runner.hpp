@@ -46,6 +46,10 @@ struct RunnerOptions {
     const volatile std::sig_atomic_t* stop_flag = nullptr;
     std::function<void()> on_stop; // serial: called from inside TestU01 before the process exits
     std::function<void()> on_failure; // serial: the stream failed; called before the process exits
+    // Sharded: what each worker of native tests starts on a thread of its own as soon as it is
+    // forked (the workers are forked before the first test is handed out), e.g. creating its
+    // CUDA context while the worker sets up its first stream.
+    std::function<void()> warm_up;
 };
 
 // Builds the configuration's stream positioned `offset` numbers in (by jump-ahead where the

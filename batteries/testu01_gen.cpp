@@ -159,6 +159,21 @@ bool TestU01Generator::fill_device(void* out, std::size_t n)
     return true;
 }
 
+bool TestU01Generator::give_back(const std::uint64_t* words, std::size_t n)
+{
+    if (n > delivered_) return false;
+    if (n == 0) return true;
+    // A block of its own: the words given back, then what the current block still holds.
+    std::vector<std::uint64_t> block(words, words + n);
+    block.insert(block.end(), data_ + position_, data_ + limit_);
+    given_back_.swap(block);
+    data_ = given_back_.data();
+    position_ = 0;
+    limit_ = given_back_.size();
+    delivered_ -= n;
+    return true;
+}
+
 std::uint64_t TestU01Generator::refills() const
 {
     return device_fed_ ? stream_.read_ahead().takes : refills_;

@@ -69,6 +69,8 @@ public:
     Stream::View peek(std::size_t n) override;
     void advance(std::size_t k) override;
     bool fill_device(void* out, std::size_t n) override;
+    // The words given back come first, then the rest of the current block.
+    bool give_back(const std::uint64_t* words, std::size_t n) override;
 
 private:
     static double get_u01(void* param, void* state);
@@ -86,6 +88,7 @@ private:
     std::vector<char> name_;
     const std::uint64_t* data_ = nullptr; // the current block: in the stream, or current_
     std::vector<std::uint64_t> current_; // the producer thread's blocks
+    std::vector<std::uint64_t> given_back_; // a block of words given back (give_back)
     std::size_t position_ = 0;
     std::size_t limit_ = 0;
     std::uint64_t delivered_ = 0;

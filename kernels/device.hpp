@@ -85,5 +85,9 @@ bool cuda_usable(std::string& why);
 std::vector<std::string> opencl_device_names();
 bool opencl_gpu_present(); // an OpenCL device of type GPU
 std::vector<std::string> cuda_device_names();
+// Creates this process's context on CUDA device `device` (cudaFree(0)), so that the first stream
+// made on it later finds it ready; errors are left for that stream to report. Nothing where CUDA
+// is not built. For a sharded run's workers, on a thread of their own (batteries/runner.hpp).
+void warm_up_cuda(int device);
 
 } // namespace rngvet

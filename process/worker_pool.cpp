@@ -120,6 +120,10 @@ WorkerPool::Worker WorkerPool::fork_worker()
         for (const Worker& w : workers_)
             close(w.fd);
         close(fds[0]);
+        try {
+            if (on_fork_) on_fork_();
+        } catch (...) { // a setup that fails leaves the jobs to do it as they would anyway
+        }
         serve(fds[1]);
     }
     close(fds[1]);
@@ -127,6 +131,12 @@ WorkerPool::Worker WorkerPool::fork_worker()
     w.pid = pid;
     w.fd = fds[0];
     return w;
+}
+
+void WorkerPool::prepare(int count)
+{
+    while (workers() < std::min(count, slots_))
+        workers_.push_back(fork_worker());
 }
 
 void WorkerPool::start(int job, int arg)

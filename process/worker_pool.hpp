@@ -21,6 +21,7 @@
 #include <functional>
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace rngvet {
@@ -45,6 +46,13 @@ public:
     bool full() const { return busy() >= slots_; }
     bool empty() const { return busy() == 0; }
     int workers() const { return static_cast<int>(workers_.size()); } // busy and idle
+
+    // What each worker runs first, in the worker, as soon as it is forked (before it reads a
+    // job): e.g. starting a thread that sets up its GPU context.
+    void set_on_fork(std::function<void()> on_fork) { on_fork_ = std::move(on_fork); }
+    // Forks idle workers until `count` (at most the slots) exist, so that they set up while this
+    // process prepares the jobs. Throws std::runtime_error when a pipe or a fork fails.
+    void prepare(int count);
 
     // Hands the job to an idle worker, forking one where none is idle. Throws
     // std::runtime_error when the pool is full, or a pipe, the fork or the hand-over fails.
@@ -72,6 +80,7 @@ private:
     Work work_;
     std::string label_;
     bool default_signals_;
+    std::function<void()> on_fork_;
     std::vector<Worker> workers_;
 };
 

@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/device.hpp"
 #include "reports/classify.hpp"
 #include "rngvet/version.hpp"
 
@@ -498,6 +499,9 @@ StoredRunResult run_stored_tests(Store& store, std::int64_t run_id, const RunRec
     };
     runner.on_stop = end_with(RunStatus::interrupted);
     runner.on_failure = end_with(RunStatus::failed);
+    // A sharded run's workers create their CUDA context as soon as they are forked (device 0,
+    // make_backend_stream's default).
+    if (config.backend == Backend::cuda) runner.warm_up = [] { warm_up_cuda(0); };
     StoredRunResult result;
     const auto at = [&](std::uint64_t offset) {
         Configuration c = config;

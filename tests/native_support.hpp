@@ -203,7 +203,8 @@ inline void expect_same_statistics(const std::vector<rngvet::native::NativeStati
 // A source whose fill_device writes host memory, which is the "device" memory of Thrust's OpenMP
 // system (the device tests build the device algorithms for it): the words are read from `feed`,
 // copied there, and consumed. After `fills` fills (-1: no limit) it answers false, as a stream
-// that stopped writing device memory would. `filled` counts the fills that wrote words.
+// that stopped writing device memory would. `filled` counts the fills that wrote words. Words
+// given back return to the feed (`given_back` counts the give-backs).
 class HostSystemSource : public rngvet::native::WordSource {
 public:
     explicit HostSystemSource(rngvet::native::WordSource& feed, long fills = -1)
@@ -230,7 +231,16 @@ public:
         }
         return true;
     }
+    // Words given back go back to the feed, which serves them next (TestU01Generator).
+    bool give_back(const std::uint64_t* words, std::size_t n) override
+    {
+        if (!giving_back) return false;
+        if (n > 0) ++given_back;
+        return feed_.give_back(words, n);
+    }
     long filled = 0;
+    bool giving_back = true; // false: a source that cannot take words back
+    long given_back = 0; // the give-backs of words
 
 private:
     rngvet::native::WordSource& feed_;

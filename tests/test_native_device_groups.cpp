@@ -11,6 +11,7 @@
 // The streams: the harness's five generators, a grid of few values (ties, equal values, the ends
 // of the intervals) and 60-bit words (StripD's steps round).
 #include "batteries/native/device.hpp"
+#include "batteries/native/device_ahead.hpp"
 #include "batteries/native/device_counts.hpp"
 #include "batteries/native/device_matrix.hpp"
 #include "batteries/native/device_tables.hpp"
@@ -123,6 +124,13 @@ std::unique_ptr<DeviceGapScan> device_gap_scan(
 {
     if (!in.fill_device(nullptr, 0)) return nullptr;
     return std::make_unique<HostGapScan>(in, r, alpha, beta, t);
+}
+
+// Gap takes the bounded scan above here: its scan that reads ahead is
+// test_native_device_ahead's.
+std::unique_ptr<DeviceGapAhead> device_gap_ahead(Numbers&, int, double, double, long, long)
+{
+    return nullptr;
 }
 
 // CouponCollector (gap.cpp) keeps its CPU path here: its device path is

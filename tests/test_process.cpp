@@ -144,6 +144,45 @@ TEST(WorkerPool, WorkersServeJobAfterJobWithinTheSlots)
     EXPECT_EQ(served, 0); // the parent's copy never ran a job
 }
 
+// prepare() forks the workers before any job, up to the slots; each runs set_on_fork's setup in
+// itself (never in this process) before its first job, which sees what the setup left; the jobs
+// then go to these workers, and no more are forked.
+TEST(WorkerPool, PreparedWorkersRunTheirSetupBeforeTheirFirstJob)
+{
+    int set_up = 0; // per process: 1 where the setup ran
+    WorkerPool pool(
+        3,
+        [&](int job, int) {
+            return std::to_string(job) + " " + std::to_string(getpid()) + " "
+                + std::to_string(set_up);
+        },
+        "job");
+    pool.set_on_fork([&] { set_up = 1; });
+    pool.prepare(5);
+    EXPECT_EQ(pool.workers(), 3);
+    EXPECT_EQ(pool.busy(), 0);
+    pool.prepare(2); // as many exist already
+    EXPECT_EQ(pool.workers(), 3);
+    std::set<int> pids;
+    for (int job = 0; job < 3; ++job)
+        pool.start(job, 0);
+    EXPECT_EQ(pool.workers(), 3);
+    int answered = 0;
+    while (!pool.empty())
+        for (WorkerPool::Ended& e : pool.wait(-1)) {
+            ASSERT_TRUE(e.ok);
+            int job = -1, pid = 0, flag = 0;
+            ASSERT_EQ(std::sscanf(e.report.c_str(), "%d %d %d", &job, &pid, &flag), 3);
+            EXPECT_EQ(flag, 1) << "job " << job;
+            EXPECT_NE(pid, getpid());
+            pids.insert(pid);
+            ++answered;
+        }
+    EXPECT_EQ(answered, 3);
+    EXPECT_LE(pids.size(), 3u);
+    EXPECT_EQ(set_up, 0); // the setup ran in the workers only
+}
+
 // A job that throws fails and ends its worker with status 2; a worker killed mid-job fails its
 // job with the signal; one killed while idle is replaced; the jobs after each get a fresh worker
 // and succeed.

@@ -19,6 +19,7 @@
 
 #include "classes.hpp"
 #include "device.hpp"
+#include "device_ahead.hpp"
 #include "device_matrix.hpp"
 #include "families.hpp"
 
@@ -389,8 +390,17 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
     for (GapPart& part : parts)
         part.counts.assign(counts.size(), 0);
 
-    // On the device the stream runs on, where it is a CUDA one: each block's scan.
-    std::unique_ptr<DeviceGapScan> on_device = device_gap_scan(in, r, alpha, beta, t);
+    // On the device the stream runs on, where it is a CUDA one: scans that read ahead and give
+    // back what the test does not consume (device_ahead.hpp), else each bounded block's scan.
+    std::unique_ptr<DeviceGapAhead> ahead = device_gap_ahead(in, r, alpha, beta, t, n);
+    std::unique_ptr<DeviceGapScan> on_device
+        = ahead ? nullptr : device_gap_scan(in, r, alpha, beta, t);
+    GapAheadPart ahead_part;
+    ahead_part.counts.assign(counts.size(), 0);
+    // The words read ahead and not consumed go back to the stream when the test ends.
+    auto give_back = [&] {
+        if (ahead) ahead->give_back();
+    };
 
     for (long rep = 0; rep < N; ++rep) {
         std::fill(counts.begin(), counts.end(), 0);
@@ -401,14 +411,24 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
             // reads at most n + 1 numbers in all (the (n+1)-th interrupts the test).
             const long bound = std::min(n - done, n + 1 - reads);
             int nparts = 1;
-            if (on_device) {
+            if (ahead) {
+                GapPart& part = parts[0];
+                if (ahead->scan(reads, n - done, ahead_part)) {
+                    part.first = ahead_part.first;
+                    part.visits = ahead_part.visits;
+                    part.trailing = ahead_part.trailing;
+                    part.counts.swap(ahead_part.counts);
+                } else {
+                    ahead.reset(); // nothing read: the test on the host
+                }
+            } else if (on_device) {
                 const std::size_t size = static_cast<std::size_t>(
                     std::min<long>(bound, static_cast<long>(on_device->max_words())));
                 GapPart& part = parts[0];
                 if (!on_device->scan(size, part.first, part.visits, part.trailing, part.counts))
                     on_device.reset(); // nothing read: this block and the rest on the host
             }
-            if (!on_device) {
+            if (!ahead && !on_device) {
                 const std::size_t size = static_cast<std::size_t>(
                     std::min<long>(bound, static_cast<long>(words.size())));
                 in.read(words.data(), size);
@@ -447,7 +467,9 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
             }
             if (reads > n) {
                 // sknuth_Gap: "one gap of length > n", the test is interrupted. The bound puts
-                // the gap's (n+1)-th number last in the block, so nothing more was read.
+                // the gap's (n+1)-th number last in the block, so nothing more was read (a scan
+                // that read ahead stops there too, and gives back the rest).
+                give_back();
                 Chi2Outcome o = outcome_of(res.get());
                 o.pval2[gofw_Mean] = o.pval2[gofw_AD] = o.pval2[gofw_KSM] = o.pval2[gofw_KSP] = 0.0;
                 o.interrupted = true;
@@ -456,6 +478,7 @@ Chi2Outcome gap_test(Numbers& in, long N, long n, int r, double alpha, double be
         }
         add_replication(res.get(), counts, 0, t);
     }
+    give_back();
     finish(res.get(), N, t, false);
     return outcome_of(res.get());
 }

@@ -52,6 +52,15 @@ bool Numbers::fill_device(void* out, std::size_t n)
     return true;
 }
 
+bool Numbers::give_back(const std::uint64_t* words, std::size_t n)
+{
+    if (used_ != size_ || n > consumed_) return false;
+    sync();
+    if (!source_.give_back(words, n)) return false;
+    consumed_ -= n;
+    return true;
+}
+
 void Numbers::refill()
 {
     sync();

@@ -32,6 +32,16 @@ public:
         (void)n;
         return false;
     }
+    // Takes back the last n words consumed (words[0, n), in stream order): they are the next
+    // words read, and no longer counted as consumed. For a test that read ahead on the device
+    // (docs/native.md, "Reading ahead"). False, with nothing taken, where the source cannot;
+    // give_back(nullptr, 0) says whether it can.
+    virtual bool give_back(const std::uint64_t* words, std::size_t n)
+    {
+        (void)words;
+        (void)n;
+        return false;
+    }
 };
 
 // A native test's reader. Words are consumed exactly as they are read (next(), read()), so a
@@ -62,6 +72,11 @@ public:
     // The next n words into device memory (WordSource::fill_device); false, with nothing
     // consumed, where the source cannot: the test then reads them on the host.
     bool fill_device(void* out, std::size_t n);
+    // Hands the last n words read back to the source (WordSource::give_back): they are read
+    // next, and consumed() no longer counts them. Only where no host block is partly read (as
+    // after fill_device); false, with nothing handed back, otherwise or where the source cannot.
+    // give_back(nullptr, 0) says whether it can.
+    bool give_back(const std::uint64_t* words, std::size_t n);
 
     // TestU01's conversions of one word (unif01.c), operation for operation.
     // GetU01: word * 2^-bits.

@@ -517,6 +517,12 @@ std::vector<std::string> cuda_device_names()
     return names;
 }
 
+void warm_up_cuda(int device)
+{
+    if (cudaSetDevice(device < 0 ? 0 : device) == cudaSuccess) cudaFree(nullptr);
+    cudaGetLastError();
+}
+
 std::unique_ptr<KernelDevice> make_cuda_ranmar(const RanmarSetup& setup, int device)
 {
     return std::make_unique<CudaKernels>(setup, device);

@@ -20,6 +20,8 @@ std::vector<std::string> cuda_device_names()
     return {};
 }
 
+void warm_up_cuda(int) { }
+
 std::unique_ptr<KernelDevice> make_cuda_ranmar(const RanmarSetup&, int)
 {
     throw InputError(std::string("backend 'cuda' is ") + not_built);
