@@ -11,9 +11,11 @@
 #include "generators/error.hpp"
 #include "generators/ranmar.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/device.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
+#include "process/memory.hpp"
 #include "tests/support.hpp"
 
 #include <algorithm>
@@ -673,6 +675,28 @@ TEST_P(Backend, OutOfMemoryIsAnInputError)
         EXPECT_NE(what.find("memory"), std::string::npos) << what;
         EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
+}
+
+// The backends' host buffers are bounded by the same rule as the command line's sizes
+// (fits_in_memory, process/memory.hpp): exactly half of this machine's memory passes, one byte
+// more does not, whatever the item size.
+TEST(HostMemory, BoundIsTheRuleOfProcessMemory)
+{
+    const std::uint64_t physical = physical_memory();
+    ASSERT_GT(physical, 0u);
+    const std::uint64_t bound = physical / 2;
+    EXPECT_NO_THROW(check_host_memory(bound, 1, "a buffer"));
+    EXPECT_NO_THROW(check_fits_in_memory(bound, "--instances 1"));
+    try {
+        check_host_memory(bound + 1, 1, "the words of a test");
+        FAIL() << "one byte beyond half of memory accepted";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("out of host memory: the words of a test needs ", 0), 0u) << what;
+    }
+    EXPECT_THROW(check_fits_in_memory(bound + 1, "--instances 2"), InputError);
+    EXPECT_NO_THROW(check_host_memory(bound / 8, 8, "words"));
+    EXPECT_THROW(check_host_memory(bound / 8 + 1, 8, "words"), InputError);
 }
 
 // Bit views (generators/view.hpp), stated here independently of the view code: the expected
