@@ -19,6 +19,7 @@
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <iostream>
@@ -868,6 +869,29 @@ TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
 TEST_P(Backend, ViewsAreTheReferenceOutputsBits)
 {
     check_views(GetParam());
+}
+
+// The conversions every backend compiles (generators/u01.hpp), against values stated here: the
+// top 32 bits at every resolution the streams have (24-bit words left-aligned), 2^bits saturating,
+// and x * 2^-bits exact up to 53 bits.
+TEST(Conversions, Top32AndU01AreTestU01s)
+{
+    EXPECT_EQ(top32(0xABCDEFu, 24), 0xABCDEF00u);
+    EXPECT_EQ(top32(0xFFFFFFu, 24), 0xFFFFFF00u);
+    EXPECT_EQ(top32(0xDEADBEEFu, 32), 0xDEADBEEFu);
+    EXPECT_EQ(top32(0x123456789ABCull, 48), 0x12345678u);
+    EXPECT_EQ(top32(0xFFFFFFFFFFFFull, 48), 0xFFFFFFFFu);
+    EXPECT_EQ(top32(0x1FFFFFFFFFFFFFull, 53), 0xFFFFFFFFu);
+    EXPECT_EQ(top32(0x0000000100000000ull, 53), 0x800u); // 2^32 >> 21
+    EXPECT_EQ(top32(std::uint64_t(1) << 48, 48), 0xFFFFFFFFu); // 1.0 saturates
+    EXPECT_EQ(top32(std::uint64_t(1) << 32, 32), 0xFFFFFFFFu);
+    EXPECT_EQ(u01_scale(24), std::ldexp(1.0, -24));
+    EXPECT_EQ(u01_scale(53), std::ldexp(1.0, -53));
+    EXPECT_EQ(to_u01(0, 48), 0.0);
+    EXPECT_EQ(to_u01(1, 24), std::ldexp(1.0, -24));
+    EXPECT_EQ(to_u01(0xFFFFFFu, 24), 1.0 - std::ldexp(1.0, -24));
+    EXPECT_EQ(to_u01((std::uint64_t(1) << 53) - 1, 53), 1.0 - std::ldexp(1.0, -53));
+    EXPECT_EQ(to_u01(0x123456789ABCull, 48), 0x123456789ABCp-48);
 }
 
 // The SDK's float of a word ((float)w + 1) / 2^32 in single precision: 24 bits of resolution,
