@@ -28,7 +28,7 @@ TestU01Generator::TestU01Generator(Stream& stream, const std::string& name, Feed
     , device_fed_(options_.prefetch && stream.read_ahead().asynchronous)
     , name_(name.begin(), name.end())
     , bits_(stream.bits())
-    , scale_(1.0 / static_cast<double>(1ull << stream.bits()))
+    , scale_(u01_scale(stream.bits()))
 {
     name_.push_back('\0');
     gen_.state = this;

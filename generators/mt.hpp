@@ -18,8 +18,8 @@
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
-#include "config.hpp"
 #include "mt_step.hpp"
+#include "portable.hpp" // RNGVET_HD
 
 #include <cstddef>
 #include <cstdint>

@@ -14,7 +14,7 @@
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
-#include "config.hpp"
+#include "portable.hpp" // RNGVET_HD
 #include "ranmar_step.hpp"
 
 #include <cstdint>

@@ -4,6 +4,8 @@
 // the command line, the TestU01 adapter and `rngvet generate` work with.
 #pragma once
 
+#include "generators/u01.hpp" // top32, to_u01: the conversions every consumer reads
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -88,24 +90,6 @@ inline void Stream::discard(std::uint64_t n)
         fill(scratch, step);
         n -= step;
     }
-}
-
-// The 32 bits TestU01's GetBits sees: the most significant 32 bits, left-aligned at bit 31
-// for resolutions below 32 (TestU01's rule for 24-bit generators such as RANMAR). A value of
-// exactly 2^bits (a transform view's 1.0, view.hpp) saturates at 0xFFFFFFFF.
-inline std::uint32_t top32(std::uint64_t x, int bits)
-{
-    if (bits >= 32) {
-        const std::uint64_t top = x >> (bits - 32);
-        return top > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(top);
-    }
-    return static_cast<std::uint32_t>(x << (32 - bits));
-}
-
-// The double TestU01's GetU01 sees: x * 2^-bits, exact for bits <= 53, in [0, 1).
-inline double to_u01(std::uint64_t x, int bits)
-{
-    return static_cast<double>(x) * (1.0 / static_cast<double>(1ull << bits));
 }
 
 } // namespace rngvet

@@ -17,7 +17,6 @@
 #include <new>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace rngvet {
 namespace {
@@ -307,18 +306,13 @@ const std::uint64_t* KernelDevice::host_words(int)
 
 void check_host_memory(std::size_t count, std::size_t size, const std::string& what)
 {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGE_SIZE);
-    const std::uint64_t physical = pages > 0 && page > 0
-        ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-        : ~std::uint64_t(0);
-    const std::uint64_t limit = physical / 10 * 9;
-    if (size != 0 && count > limit / size)
-        throw InputError("out of host memory: " + what + " needs "
-            + (count > ~std::uint64_t(0) / size / 2
-                    ? std::string("more than 2^63 bytes")
-                    : std::to_string((static_cast<std::uint64_t>(count) * size) >> 20) + " MiB")
-            + " but this machine has " + std::to_string(physical >> 20) + " MiB");
+    const std::uint64_t physical = physical_memory();
+    if (fits_in_memory(count, size, physical)) return;
+    throw InputError("out of host memory: " + what + " needs "
+        + (count > ~std::uint64_t(0) / size / 2
+                ? std::string("more than 2^63 bytes")
+                : std::to_string((static_cast<std::uint64_t>(count) * size) >> 20) + " MiB")
+        + " but this machine has " + std::to_string(physical >> 20) + " MiB");
 }
 
 void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint64_t* words)

@@ -71,9 +71,9 @@ public:
 };
 
 // Throws InputError ("... needs N MiB of host memory ...") when `count` items of `size` bytes
-// exceed what this machine's physical memory can hold (or size_t), before anything is
-// allocated or touched: with overcommit, a huge allocation can succeed and the process be
-// killed when its pages are first written.
+// exceed the memory bound of this machine (fits_in_memory, process/memory.hpp: half of its
+// physical memory), before anything is allocated or touched: with overcommit, a huge allocation can
+// succeed and the process be killed when its pages are first written.
 void check_host_memory(std::size_t count, std::size_t size, const std::string& what);
 
 // Per backend: whether it can run here (why not, if not) and its devices. Backends configured

@@ -335,7 +335,7 @@ int rngvet::library::open_configuration(
             o.buffer_numbers ? o.buffer_numbers : std::size_t(1) << 20);
     });
     if (status != RNGVET_OK) return status;
-    const double scale = 1.0 / static_cast<double>(std::uint64_t(1) << s->bits);
+    const double scale = rngvet::u01_scale(s->bits);
     s->no_fast.scale = scale;
     s->no_fast.stream = s.get();
     if (rngvet::library::Prefetch* p = s->source->prefetch()) {
@@ -406,7 +406,7 @@ int rngvet_u01(rngvet_stream* s, double* out, size_t n)
 {
     RNGVET_NEED_STREAM(s)
     return s->call([&] {
-        const double scale = 1.0 / static_cast<double>(std::uint64_t(1) << s->bits);
+        const double scale = rngvet::u01_scale(s->bits);
         s->source->read(n, [&](const std::uint64_t* p, std::size_t k) {
             convert(p, k, out, [scale](std::uint64_t x) { return static_cast<double>(x) * scale; });
             out += k;

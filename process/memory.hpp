@@ -6,6 +6,15 @@
 
 namespace rngvet {
 
+// This machine's physical memory in bytes (sysconf), or 0 when the system does not say.
+std::uint64_t physical_memory();
+
+// The one rule of the memory bound: `count` items of `size` bytes fit when they take at most
+// half of `physical` bytes (count * size is not formed, so it cannot wrap). A machine whose
+// memory is unknown (physical = 0) bounds nothing. check_fits_in_memory and the host buffers of
+// the backends (check_host_memory, kernels/device.hpp) both ask it with physical_memory().
+bool fits_in_memory(std::uint64_t count, std::uint64_t size, std::uint64_t physical);
+
 // Refuses (InputError) a size whose `bytes` would take more than half of this machine's memory,
 // before anything is allocated (`what` names the option, e.g. "--instances 100000000").
 void check_fits_in_memory(std::uint64_t bytes, const std::string& what);

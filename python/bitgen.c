@@ -8,8 +8,9 @@
  *   next_raw     one number as rngvet_raw gives it (the integer, < 2^bits)
  *
  * A library call costs more than a number, so the state reads the integers a block at a time
- * (rngvet_raw) and converts each as rngvet_u32 and rngvet_u01 do (docs/library.md): the word is
- * the top 32 bits (x >> (bits - 32), or x << (32 - bits) for 24 bits), the double x * 2^-bits.
+ * (rngvet_raw) and converts each as rngvet_u32 and rngvet_u01 do (docs/library.md), by the
+ * conversions the library compiles (generators/u01.hpp): the word is the top 32 bits
+ * (x >> (bits - 32), or x << (32 - bits) for 24 bits), the double x * 2^-bits.
  * The bulk calls below deliver the block's rest first, so every call of the module reads the
  * same one stream in order. A file: stream is read one number at a time, so that a file that
  * ends fails at the first number it lacks.
@@ -20,6 +21,7 @@
  * the message is also raised as a Python exception in the calling thread, which numpy's call
  * then reports (as the cause of its SystemError).
  */
+#include "generators/u01.hpp"
 #include "rngvet/rngvet.h"
 
 #include <math.h>
@@ -89,7 +91,7 @@ static void raise_error(const rngvet_py_state* s)
 
 static uint32_t word(const rngvet_py_state* s, uint64_t x)
 {
-    return s->bits >= 32 ? (uint32_t)(x >> (s->bits - 32)) : (uint32_t)(x << (32 - s->bits));
+    return top32(x, s->bits);
 }
 
 /* The next integer of the stream into *x; 0 after a failure. */
@@ -147,7 +149,7 @@ RNGVET_PY_API rngvet_py_state* rngvet_py_state_new(
     s->stream = stream;
     if (hooks) s->hooks = *hooks;
     s->bits = rngvet_bits(stream);
-    s->scale = 1.0 / (double)((uint64_t)1 << s->bits);
+    s->scale = u01_scale(s->bits);
     s->block = strncmp(rngvet_stream_name(stream), "file:", 5) == 0 ? 1 : BLOCK;
     bitgen->state = s;
     bitgen->next_uint64 = next_uint64;

@@ -7,7 +7,7 @@
 
 #include "batteries/records.hpp"
 #include "sql.hpp"
-#include "store.hpp"
+#include "store_records.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -11,12 +11,15 @@
 #include "generators/error.hpp"
 #include "generators/ranmar.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/device.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/r250_device.hpp"
 #include "kernels/ranmar_device.hpp"
+#include "process/memory.hpp"
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <iostream>
@@ -675,6 +678,28 @@ TEST_P(Backend, OutOfMemoryIsAnInputError)
     }
 }
 
+// The backends' host buffers are bounded by the same rule as the command line's sizes
+// (fits_in_memory, process/memory.hpp): exactly half of this machine's memory passes, one byte
+// more does not, whatever the item size.
+TEST(HostMemory, BoundIsTheRuleOfProcessMemory)
+{
+    const std::uint64_t physical = physical_memory();
+    ASSERT_GT(physical, 0u);
+    const std::uint64_t bound = physical / 2;
+    EXPECT_NO_THROW(check_host_memory(bound, 1, "a buffer"));
+    EXPECT_NO_THROW(check_fits_in_memory(bound, "--instances 1"));
+    try {
+        check_host_memory(bound + 1, 1, "the words of a test");
+        FAIL() << "one byte beyond half of memory accepted";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("out of host memory: the words of a test needs ", 0), 0u) << what;
+    }
+    EXPECT_THROW(check_fits_in_memory(bound + 1, "--instances 2"), InputError);
+    EXPECT_NO_THROW(check_host_memory(bound / 8, 8, "words"));
+    EXPECT_THROW(check_host_memory(bound / 8 + 1, 8, "words"), InputError);
+}
+
 // Bit views (generators/view.hpp), stated here independently of the view code: the expected
 // words come from the reference outputs as a bit string (packed) or bit by bit (low32,
 // reversed). Each view is checked from the start, from word offsets in every phase of a packed
@@ -844,6 +869,29 @@ TEST(Views, ReferenceViewsAreTheOutputsBitsAndJumpExactly)
 TEST_P(Backend, ViewsAreTheReferenceOutputsBits)
 {
     check_views(GetParam());
+}
+
+// The conversions every backend compiles (generators/u01.hpp), against values stated here: the
+// top 32 bits at every resolution the streams have (24-bit words left-aligned), 2^bits saturating,
+// and x * 2^-bits exact up to 53 bits.
+TEST(Conversions, Top32AndU01AreTestU01s)
+{
+    EXPECT_EQ(top32(0xABCDEFu, 24), 0xABCDEF00u);
+    EXPECT_EQ(top32(0xFFFFFFu, 24), 0xFFFFFF00u);
+    EXPECT_EQ(top32(0xDEADBEEFu, 32), 0xDEADBEEFu);
+    EXPECT_EQ(top32(0x123456789ABCull, 48), 0x12345678u);
+    EXPECT_EQ(top32(0xFFFFFFFFFFFFull, 48), 0xFFFFFFFFu);
+    EXPECT_EQ(top32(0x1FFFFFFFFFFFFFull, 53), 0xFFFFFFFFu);
+    EXPECT_EQ(top32(0x0000000100000000ull, 53), 0x800u); // 2^32 >> 21
+    EXPECT_EQ(top32(std::uint64_t(1) << 48, 48), 0xFFFFFFFFu); // 1.0 saturates
+    EXPECT_EQ(top32(std::uint64_t(1) << 32, 32), 0xFFFFFFFFu);
+    EXPECT_EQ(u01_scale(24), std::ldexp(1.0, -24));
+    EXPECT_EQ(u01_scale(53), std::ldexp(1.0, -53));
+    EXPECT_EQ(to_u01(0, 48), 0.0);
+    EXPECT_EQ(to_u01(1, 24), std::ldexp(1.0, -24));
+    EXPECT_EQ(to_u01(0xFFFFFFu, 24), 1.0 - std::ldexp(1.0, -24));
+    EXPECT_EQ(to_u01((std::uint64_t(1) << 53) - 1, 53), 1.0 - std::ldexp(1.0, -53));
+    EXPECT_EQ(to_u01(0x123456789ABCull, 48), 0x123456789ABCp-48);
 }
 
 // The SDK's float of a word ((float)w + 1) / 2^32 in single precision: 24 bits of resolution,

@@ -220,7 +220,8 @@ TEST_P(LibraryOnBackend, TheStreamIsWhatRngvetGenerateWrites)
              "mt19937/2/interleave/increment/5489;view=reversed" }) {
         SCOPED_TRACE(name);
         const Configuration c = parse_canonical_name(name);
-        const std::string path = fresh("library_generate.bin");
+        // A file per backend: ctest -j runs the backends' instances of this test at once.
+        const std::string path = fresh("library_generate_" + backend + ".bin");
         std::string args = "generate --generator " + to_string(c.generator) + " --seed "
             + seed_string(c.seed) + " --instances " + std::to_string(c.instances) + " --zero "
             + to_string(c.zero) + " --view " + to_string(c.view)

@@ -228,6 +228,34 @@ TEST(WorkerPool, AFailedOrKilledWorkerFailsItsJobAndTheNextJobGetsAFreshWorker)
     EXPECT_EQ(pool.workers(), 1);
 }
 
+// The one rule: at most half of the physical memory, exact at the boundary, for any item size,
+// with a product that would wrap refused rather than wrapped, and no bound where the memory is
+// unknown.
+TEST(Memory, TheBoundIsHalfOfPhysicalMemory)
+{
+    EXPECT_TRUE(fits_in_memory(500, 1, 1000));
+    EXPECT_FALSE(fits_in_memory(501, 1, 1000));
+    EXPECT_TRUE(fits_in_memory(62, 8, 1000)); // 496 bytes
+    EXPECT_FALSE(fits_in_memory(63, 8, 1000)); // 504 bytes
+    EXPECT_TRUE(fits_in_memory(0, 8, 1000));
+    EXPECT_TRUE(fits_in_memory(std::uint64_t(1) << 40, 0, 1000));
+    // 2^40 items of 2^40 bytes wrap to 0 in 64 bits: refused all the same.
+    EXPECT_FALSE(fits_in_memory(std::uint64_t(1) << 40, std::uint64_t(1) << 40, 1000));
+    EXPECT_TRUE(fits_in_memory(~std::uint64_t(0), 8, 0));
+    const std::uint64_t here = physical_memory();
+    ASSERT_GT(here, 0u);
+    EXPECT_TRUE(fits_in_memory(here / 2, 1, here));
+    EXPECT_FALSE(fits_in_memory(here / 2 + 1, 1, here));
+}
+
+// check_fits_in_memory draws its line where the rule does, on this machine.
+TEST(Memory, CheckFitsInMemoryFollowsTheRuleHere)
+{
+    const std::uint64_t bound = physical_memory() / 2;
+    EXPECT_NO_THROW(check_fits_in_memory(bound, "--instances 1"));
+    EXPECT_THROW(check_fits_in_memory(bound + 1, "--instances 2"), InputError);
+}
+
 TEST(Memory, SizesBeyondHalfOfThisMachineAreRefusedNamingTheOption)
 {
     EXPECT_NO_THROW(check_fits_in_memory(1 << 20, "--instances 1"));

@@ -15,7 +15,7 @@
 
 #include "batteries/lattice/ising_device.hpp"
 #include "batteries/lattice/metropolis.hpp"
-#include "generators/config.hpp"
+#include "generators/portable.hpp" // RNGVET_HD
 
 #include <algorithm>
 #include <cstddef>

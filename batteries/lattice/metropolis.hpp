@@ -3,7 +3,7 @@
 // takes its numbers) and the acceptance rule. Compiled by g++ and nvcc alike (RNGVET_HD).
 #pragma once
 
-#include "generators/config.hpp"
+#include "generators/portable.hpp" // RNGVET_HD
 
 #include <cmath>
 #include <cstdint>

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "birthday_spacings.hpp"
-#include "generators/config.hpp"
+#include "generators/portable.hpp" // RNGVET_HD
 #include "source.hpp"
 
 #include <algorithm>

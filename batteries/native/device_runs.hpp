@@ -9,7 +9,7 @@
 // CPU path); once words were read, a failure throws std::runtime_error with a one-line message.
 #pragma once
 
-#include "generators/config.hpp"
+#include "generators/portable.hpp" // RNGVET_HD
 #include "source.hpp"
 
 #include <cstdint>

@@ -12,6 +12,7 @@
 // one-warp-per-instance grids).
 #include "generators/error.hpp"
 #include "generators/stream.hpp"
+#include "generators/u01.hpp"
 #include "kernels/launch_plan.hpp"
 #include "kernels/mt_device.hpp"
 #include "kernels/mt_registers.hpp"
@@ -125,14 +126,15 @@ void launch_mt_registers_for(const MtKernelParams& p, int share, cudaStream_t st
 }
 
 // Device-resident delivery: the integers x of a stream of `bits` bits as GetU01's doubles
-// x * 2^-bits (in place: a double has the size of the word) or as top-32 words.
+// (in place: a double has the size of the word) or as top-32 words, by the conversions of
+// generators/u01.hpp that the host compiles too.
 constexpr int convert_threads = 256;
 
-__global__ void u01_kernel(std::uint64_t* x, std::uint64_t n, double scale)
+__global__ void u01_kernel(std::uint64_t* x, std::uint64_t n, int bits)
 {
     for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
          i += std::uint64_t(gridDim.x) * blockDim.x) {
-        const double d = static_cast<double>(x[i]) * scale;
+        const double d = to_u01(x[i], bits);
         reinterpret_cast<double*>(x)[i] = d;
     }
 }
@@ -141,8 +143,7 @@ __global__ void top32_kernel(const std::uint64_t* x, std::uint32_t* out, std::ui
 {
     for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
          i += std::uint64_t(gridDim.x) * blockDim.x)
-        out[i] = bits >= 32 ? static_cast<std::uint32_t>(x[i] >> (bits - 32))
-                            : static_cast<std::uint32_t>(x[i] << (32 - bits));
+        out[i] = top32(x[i], bits);
 }
 
 unsigned grid_for(std::uint64_t n)
@@ -320,8 +321,7 @@ public:
             enqueue(g0, len, x, false);
             check(cudaGetLastError(), "launching the kernel");
             if (format == static_cast<int>(DeviceFormat::u01)) {
-                u01_kernel<<<grid_for(len), convert_threads, 0, stream_>>>(
-                    x, len, 1.0 / static_cast<double>(std::uint64_t(1) << bits));
+                u01_kernel<<<grid_for(len), convert_threads, 0, stream_>>>(x, len, bits);
                 check(cudaGetLastError(), "launching the conversion");
             }
         }
