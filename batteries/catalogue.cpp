@@ -244,8 +244,8 @@ const BatteryCatalogue& mcpi_catalogue(std::uint64_t points, int reps)
     return cached(std::move(c));
 }
 
-const BatteryCatalogue& ising_catalogue(
-    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps, int lanes, bool own)
+const BatteryCatalogue& ising_catalogue(int L, double K, std::uint64_t thermalisation,
+    std::uint64_t steps, int reps, int lanes, bool own)
 {
     // K in the fewest significant digits that read back as the same double (17 at most).
     char coupling[64] = "";
@@ -254,9 +254,8 @@ const BatteryCatalogue& ising_catalogue(
         if (std::strtod(coupling, nullptr) == K) break;
     }
     const std::string name = "ising(L=" + std::to_string(L) + ",K=" + coupling
-        + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps)
-        + ",reps=" + std::to_string(reps)
-        + (lanes == 1 ? std::string() : ",lanes=" + std::to_string(lanes))
+        + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps) + ",reps="
+        + std::to_string(reps) + (lanes == 1 ? std::string() : ",lanes=" + std::to_string(lanes))
         + (own ? ",own=1" : "") + ")";
     const std::string given = name + ": ";
     if (L < ising_min_L || L > ising_max_L || L % 2 != 0)

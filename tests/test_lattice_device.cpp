@@ -330,8 +330,8 @@ rngvet::Configuration interleaved(const char* generator, const char* seed, int i
     return rngvet::resolve_configuration(t);
 }
 
-IsingRunConfig own_config(IsingAlgorithm algorithm, int L, double K, int lanes,
-    std::uint64_t therm, std::uint64_t steps)
+IsingRunConfig own_config(
+    IsingAlgorithm algorithm, int L, double K, int lanes, std::uint64_t therm, std::uint64_t steps)
 {
     IsingRunConfig c = metropolis(L, K, lanes, therm, steps);
     c.algorithm = algorithm;
@@ -393,8 +393,7 @@ TEST(IsingOwnLanes, DeviceWolffReplicasEqualEachInstancesHostChainAsBits)
             std::optional<std::vector<ReplicaResult>> got;
             {
                 rngvet::native::Numbers in(feed);
-                got = rngvet::lattice::run_ising_own_lanes_on_device(
-                    own, c.replicas, in, c.block);
+                got = rngvet::lattice::run_ising_own_lanes_on_device(own, c.replicas, in, c.block);
             }
             ASSERT_TRUE(got.has_value()) << what;
             EXPECT_EQ(wolff_runs - runs, 1) << what;
@@ -439,8 +438,7 @@ TEST(IsingOwnLanes, HostRunsOfEveryAlgorithmEqualEachInstancesChain)
                 HostSystemStream dev(rngvet::make_stream(config), true);
                 rngvet::TestU01Generator feed(dev, "dev");
                 rngvet::native::Numbers in(feed);
-                EXPECT_FALSE(rngvet::lattice::run_ising_own_lanes_on_device(own, R, in, B))
-                    << what;
+                EXPECT_FALSE(rngvet::lattice::run_ising_own_lanes_on_device(own, R, in, B)) << what;
                 EXPECT_EQ(dev.fills, 0) << what;
             }
         }
@@ -477,8 +475,8 @@ std::vector<std::vector<std::int32_t>> machine_bond_sums(const std::vector<std::
                 return static_cast<double>(words.at(at)) * scale;
             };
             std::uint32_t m = 0;
-            rngvet::lattice::own_lanes::wolff(s, plan, spins.data() + r * n,
-                stack.data() + r * n, number, B - shift - (short_window ? 1 : 0), out.data(), m);
+            rngvet::lattice::own_lanes::wolff(s, plan, spins.data() + r * n, stack.data() + r * n,
+                number, B - shift - (short_window ? 1 : 0), out.data(), m);
             sums[r].insert(sums[r].end(), out.begin(), out.begin() + m);
         }
         if (!left) break;
@@ -569,10 +567,10 @@ TEST(IsingOwnLanes, TheCatalogueKeepsDefaultNamesAndRefusesBadOwnRuns)
     const auto& big = rngvet::catalogue_for("ising(steps=16384,reps=16384,lanes=16384,own=1)");
     EXPECT_TRUE(big.own);
     EXPECT_EQ(big.tests[0].statistics, 4 + 2 * 16384);
-    for (const char* bad : { "ising(own=2)", "ising(own=yes)", "ising(reps=8,lanes=4,own=1)",
-             "ising(reps=8,own=1)", "ising(reps=65537,lanes=65536,own=1)",
-             "ising(reps=65,lanes=64)", "ising(reps=1,lanes=4,own=1)",
-             "ising(reps=65536,lanes=65536,own=1)" })
+    for (const char* bad :
+        { "ising(own=2)", "ising(own=yes)", "ising(reps=8,lanes=4,own=1)", "ising(reps=8,own=1)",
+            "ising(reps=65537,lanes=65536,own=1)", "ising(reps=65,lanes=64)",
+            "ising(reps=1,lanes=4,own=1)", "ising(reps=65536,lanes=65536,own=1)" })
         EXPECT_THROW(rngvet::catalogue_for(bad), rngvet::InputError) << bad;
 }
 

@@ -550,8 +550,8 @@ std::vector<ReplicaResult> run_ising_own_lanes(
             const std::uint32_t b = block_rounds;
             switch (config.algorithm) {
             case IsingAlgorithm::wolff:
-                own_lanes::wolff(st, plan, spins.data() + r * n, work.data() + r * n, lane, b, o,
-                    measured);
+                own_lanes::wolff(
+                    st, plan, spins.data() + r * n, work.data() + r * n, lane, b, o, measured);
                 break;
             case IsingAlgorithm::metropolis:
                 own_lanes::metropolis(st, plan, spins.data() + r * n, lane, b, o, measured);

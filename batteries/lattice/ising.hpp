@@ -319,8 +319,9 @@ std::vector<ReplicaResult> run_ising_own_lanes(const IsingRunConfig& config, int
 // device_wolff), for the Wolff algorithm: every field but the times equal, as bits, to
 // run_ising_own_lanes's on the same numbers, and the same blocks read. nullopt, with nothing read,
 // for another algorithm or where `in` cannot write device memory.
-std::optional<std::vector<ReplicaResult>> run_ising_own_lanes_on_device(const IsingRunConfig& config,
-    int replicas, native::Numbers& in, std::uint32_t block_rounds = ising_own_block_rounds);
+std::optional<std::vector<ReplicaResult>> run_ising_own_lanes_on_device(
+    const IsingRunConfig& config, int replicas, native::Numbers& in,
+    std::uint32_t block_rounds = ising_own_block_rounds);
 
 // `steps` Wolff steps of each of `replicas` own-lanes replicas (lanes = replicas, nothing
 // measured: their flips counted) on the device the stream runs on; the flips, or nullopt, with

@@ -30,12 +30,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/copy.h>
 #include <thrust/host_vector.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 #include <vector>
 
@@ -226,8 +226,9 @@ struct WolffBlock {
         std::uint32_t m = 0;
         if (s.steps < plan.total) {
             const std::size_t n = static_cast<std::size_t>(plan.L) * plan.L;
-            own_lanes::wolff(s, plan, spins + r * n, stacks + r * n, Lane{ words + r, lanes, scale },
-                rounds, sums + static_cast<std::size_t>(r) * rounds, m);
+            own_lanes::wolff(s, plan, spins + r * n, stacks + r * n,
+                Lane{ words + r, lanes, scale }, rounds,
+                sums + static_cast<std::size_t>(r) * rounds, m);
             states[r] = s;
         }
         measured[r] = m;

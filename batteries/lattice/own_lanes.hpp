@@ -27,7 +27,7 @@ namespace rngvet::lattice::own_lanes {
 
 // The neighbour of site i in `direction` (ising.hpp's order: 0 right, 1 left, 2 down, 3 up) on
 // the periodic L x L lattice.
-RNGVET_HD inline int neighbour(int L, int i, int direction)
+RNGVET_HD int neighbour(int L, int i, int direction)
 {
     const int y = i / L, x = i - y * L;
     switch (direction) {
@@ -43,7 +43,7 @@ RNGVET_HD inline int neighbour(int L, int i, int direction)
 }
 
 // The sum of the four neighbours' spins.
-RNGVET_HD inline int neighbour_sum(const std::int8_t* spins, int L, int i)
+RNGVET_HD int neighbour_sum(const std::int8_t* spins, int L, int i)
 {
     return spins[neighbour(L, i, 0)] + spins[neighbour(L, i, 1)] + spins[neighbour(L, i, 2)]
         + spins[neighbour(L, i, 3)];
@@ -90,8 +90,7 @@ inline void start(State& s, const Plan& plan)
 }
 
 // A step finished: its bond sum out if measured.
-RNGVET_HD inline void finish_step(
-    State& s, const Plan& plan, std::int32_t* out, std::uint32_t& measured)
+RNGVET_HD void finish_step(State& s, const Plan& plan, std::int32_t* out, std::uint32_t& measured)
 {
     if (s.steps >= plan.thermalisation) {
         s.flips += static_cast<std::uint64_t>(s.count);
@@ -186,7 +185,7 @@ RNGVET_HD std::uint32_t metropolis(State& s, const Plan& plan, std::int8_t* spin
 }
 
 // The root of `site`'s cluster, halving paths as the host chain does.
-RNGVET_HD inline int find_root(std::int32_t* parent, int site)
+RNGVET_HD int find_root(std::int32_t* parent, int site)
 {
     while (parent[site] != site) {
         parent[site] = parent[parent[site]];
