@@ -326,8 +326,11 @@ double standard_error(const std::vector<double>& values)
     return std::sqrt(sum / (count - 1) / count);
 }
 
-void check(const IsingRunConfig& config)
+// `own`: the own-lanes run's check; the other runs refuse an own-lanes config.
+void check(const IsingRunConfig& config, bool own = false)
 {
+    if (config.own_lanes && !own)
+        throw std::invalid_argument("run_ising: an own-lanes config runs with run_ising_own_lanes");
     if (config.L < 2 || config.L % 2 != 0)
         throw std::invalid_argument("run_ising: L must be even and at least 2");
     if (!(config.K > 0) || !std::isfinite(config.K))
@@ -342,7 +345,7 @@ void check(const IsingRunConfig& config)
 // The own-lanes mode's config, replicas and block (ising.hpp).
 void check_own_lanes(const IsingRunConfig& config, int replicas, std::uint32_t block_rounds)
 {
-    check(config);
+    check(config, true);
     if (!config.own_lanes)
         throw std::invalid_argument("run_ising_own_lanes: the config is not in own-lanes mode");
     if (replicas < 1 || replicas > config.lanes)
