@@ -207,6 +207,18 @@ struct Unfinished {
     }
 };
 
+// 1 for a replica with steps left that did not take the whole of every block read (a machine
+// stops only where its block runs out).
+struct Stalled {
+    std::uint64_t total;
+    std::uint64_t numbers; // blocks read so far x rounds per block
+
+    RNGVET_HD std::uint32_t operator()(const own_lanes::State& s) const
+    {
+        return s.steps < total && s.numbers != numbers ? 1u : 0u;
+    }
+};
+
 // One block of replica r's Wolff machine.
 struct WolffBlock {
     own_lanes::State* states;
@@ -280,6 +292,12 @@ inline std::optional<DeviceWolffResult> wolff_chain(native::Numbers& in, const D
         }
         thrust::for_each(r, r + count, block);
         ++result.blocks;
+        if (thrust::transform_reduce(states.begin(), states.end(),
+                Stalled{ run.plan.total, result.blocks * run.block_rounds }, std::uint32_t(0),
+                thrust::plus<std::uint32_t>())
+            > 0)
+            throw std::runtime_error("ising: a device Wolff replica with steps left did not take "
+                                     "its whole block of numbers");
         if (run.block) {
             host_measured = measured;
             host_sums = sums;
