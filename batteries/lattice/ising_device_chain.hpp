@@ -247,6 +247,31 @@ struct WolffBlock {
     }
 };
 
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+template <class Each> __global__ void each_replica(Each each, std::uint32_t count)
+{
+    const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < count) each(r);
+}
+#endif
+
+// `each` for replicas 0 .. count - 1. On CUDA in blocks of 32 threads, so that 16384 replicas
+// (512 blocks) spread over every multiprocessor (Thrust's blocks of 256 would fill 64); each
+// thread runs long and waits on memory, and the spread is what hides it.
+inline void for_each_replica(const WolffBlock& each, std::uint32_t count)
+{
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+    constexpr std::uint32_t threads = 32;
+    each_replica<<<(count + threads - 1) / threads, threads>>>(each, count);
+    const cudaError_t rc = cudaGetLastError();
+    if (rc != cudaSuccess)
+        throw std::runtime_error(std::string("ising Wolff on CUDA: ") + cudaGetErrorString(rc));
+#else
+    const thrust::counting_iterator<std::uint32_t> r(0);
+    thrust::for_each(r, r + count, each);
+#endif
+}
+
 // The run on the words of `in`; nullopt, with nothing read, where `in` cannot write device
 // memory. Throws as metropolis_chain does.
 inline std::optional<DeviceWolffResult> wolff_chain(native::Numbers& in, const DeviceWolff& run)
@@ -277,7 +302,6 @@ inline std::optional<DeviceWolffResult> wolff_chain(native::Numbers& in, const D
         1.0 / static_cast<double>(std::uint64_t(1) << in.bits()) };
 
     DeviceWolffResult result;
-    const thrust::counting_iterator<std::uint32_t> r(0);
     const std::uint32_t count = static_cast<std::uint32_t>(R);
     // Until every replica has made its steps (each one with steps left took its whole block).
     while (result.blocks == 0
@@ -290,7 +314,7 @@ inline std::optional<DeviceWolffResult> wolff_chain(native::Numbers& in, const D
             throw std::runtime_error("ising: the stream stopped writing its numbers into device "
                                      "memory in the middle of a run");
         }
-        thrust::for_each(r, r + count, block);
+        for_each_replica(block, count);
         ++result.blocks;
         if (thrust::transform_reduce(states.begin(), states.end(),
                 Stalled{ run.plan.total, result.blocks * run.block_rounds }, std::uint32_t(0),
