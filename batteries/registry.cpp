@@ -46,8 +46,8 @@ const std::vector<BatteryFamily>& battery_registry()
         "ising: lanes M, 1 to 65536 (default 1): site or bond i draws from lane i mod M; with "
         "--instances M --layout interleave lane k is instance k (the per-site mode)" };
     const BatteryOption ising_own = { "ising-own", "own",
-        "ising: 1: replica r reads lane r alone (own lanes; reps up to 65536, at most M lanes), "
-        "0: the default" };
+        "ising: 1: the replicas run together, replica r reading lane r alone (instance r under "
+        "--instances M --layout interleave), reps 2 to M, up to 65536; 0: the default" };
     static const std::vector<BatteryFamily> families = {
         { "smallcrush", "SmallCrush", "", tables::smallcrush_tests, {}, "smallcrush", {},
             [](Given) -> Battery { return smallcrush_catalogue(); },
