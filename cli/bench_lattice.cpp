@@ -75,7 +75,8 @@ int bench_lattice(int L, const std::string& backend_text, double seconds,
     // Numbers per launch: on a device, 2^26 (`rngvet bench`'s default), 4096 per instance of the
     // 16384. BackendOptions' default 2^22 gives each instance 256 numbers per launch between
     // loading and storing its state (RANMAR's 97 words): the one difference found from
-    // `rngvet bench`'s row for the same configuration, five times faster.
+    // `rngvet bench`'s row, five times faster; the launch sweeps of docs/bench show the same
+    // step (16384 ranmar48x instances: about 8.5e10 numbers/s at 2^22, 2.5e11 at 2^26).
     BackendOptions options;
     if (device) options.launch_numbers = std::size_t(1) << 26;
 
