@@ -244,8 +244,8 @@ const BatteryCatalogue& mcpi_catalogue(std::uint64_t points, int reps)
     return cached(std::move(c));
 }
 
-const BatteryCatalogue& ising_catalogue(
-    int L, double K, std::uint64_t thermalisation, std::uint64_t steps, int reps, int lanes)
+const BatteryCatalogue& ising_catalogue(int L, double K, std::uint64_t thermalisation,
+    std::uint64_t steps, int reps, int lanes, bool own)
 {
     // K in the fewest significant digits that read back as the same double (17 at most).
     char coupling[64] = "";
@@ -254,9 +254,9 @@ const BatteryCatalogue& ising_catalogue(
         if (std::strtod(coupling, nullptr) == K) break;
     }
     const std::string name = "ising(L=" + std::to_string(L) + ",K=" + coupling
-        + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps)
-        + ",reps=" + std::to_string(reps)
-        + (lanes == 1 ? std::string() : ",lanes=" + std::to_string(lanes)) + ")";
+        + ",therm=" + std::to_string(thermalisation) + ",steps=" + std::to_string(steps) + ",reps="
+        + std::to_string(reps) + (lanes == 1 ? std::string() : ",lanes=" + std::to_string(lanes))
+        + (own ? ",own=1" : "") + ")";
     const std::string given = name + ": ";
     if (L < ising_min_L || L > ising_max_L || L % 2 != 0)
         throw InputError(given + "L (--ising-L) must be even, 4 to 1024");
@@ -267,15 +267,27 @@ const BatteryCatalogue& ising_catalogue(
             given + "steps (--ising-steps) must be a positive multiple of 1024, at most 2^30");
     if (thermalisation > ising_max_steps)
         throw InputError(given + "therm (--ising-therm) must be at most 2^30");
-    if (reps < 2 || reps > ising_max_reps)
-        throw InputError(given + "replicas (--ising-reps) must be 2 to 64");
+    if (own ? reps < 2 || reps > ising_max_own_reps : reps < 2 || reps > ising_max_reps)
+        throw InputError(given
+            + (own ? "replicas (--ising-reps) must be 2 to 65536 with own=1"
+                   : "replicas (--ising-reps) must be 2 to 64 (up to 65536 with own=1)"));
     if (lanes < 1 || lanes > lattice::ising_max_lanes)
         throw InputError(given + "lanes (--ising-lanes) must be 1 to 65536");
+    if (own && lanes < reps)
+        throw InputError(given
+            + "with own=1 (--ising-own) replica r reads lane r alone: lanes (--ising-lanes) must "
+              "be at least reps (--ising-reps), with --instances M --layout interleave");
     const std::uint64_t sites = static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L);
     const std::uint64_t m = static_cast<std::uint64_t>(lanes);
+    if (own
+        && (thermalisation + steps) * (4 * sites + 1) + lattice::ising_own_block_rounds
+            > (1ull << 40) / m)
+        throw InputError(given
+            + "too long; M ((therm + steps) (4 L^2 + 1) + 1024) numbers must be at most 2^40 "
+              "(M lanes, own=1)");
     const std::uint64_t per_replica
         = (thermalisation + steps) * ising_max_numbers_per_step(sites, m);
-    if (per_replica > (1ull << 40) / static_cast<std::uint64_t>(reps))
+    if (!own && per_replica > (1ull << 40) / static_cast<std::uint64_t>(reps))
         throw InputError(given
             + (lanes == 1 ? "too long; reps x (therm + steps) x (4 L^2 + 1) numbers must be at "
                             "most 2^40"
@@ -289,6 +301,7 @@ const BatteryCatalogue& ising_catalogue(
     c.steps = steps;
     c.reps = reps;
     c.lanes = lanes;
+    c.own = own;
     const double site_steps = static_cast<double>(reps)
         * static_cast<double>(thermalisation + steps) * static_cast<double>(sites);
     // Each test writes 4 statistics plus two per replica (ising_battery.hpp).
@@ -384,7 +397,14 @@ const BatteryCatalogue& mcpi_from(const BatteryParameters& given)
 const BatteryCatalogue& ising_from(const BatteryParameters& given)
 {
     const auto L = given.find("L"), K = given.find("K"), therm = given.find("therm"),
-               steps = given.find("steps"), reps = given.find("reps"), lanes = given.find("lanes");
+               steps = given.find("steps"), reps = given.find("reps"), lanes = given.find("lanes"),
+               own = given.find("own");
+    bool own_lanes = false;
+    if (own != given.end()) {
+        if (own->second.text != "0" && own->second.text != "1")
+            throw InputError(own->second.what + " '" + own->second.text + "' must be 0 or 1");
+        own_lanes = own->second.text == "1";
+    }
     return ising_catalogue(
         L == given.end() ? ising_default_L : parse_small_int(L->second.text, L->second.what),
         K == given.end() ? lattice::critical_coupling()
@@ -396,7 +416,8 @@ const BatteryCatalogue& ising_from(const BatteryParameters& given)
         reps == given.end() ? ising_default_reps
                             : parse_small_int(reps->second.text, reps->second.what),
         lanes == given.end() ? ising_default_lanes
-                             : parse_small_int(lanes->second.text, lanes->second.what));
+                             : parse_small_int(lanes->second.text, lanes->second.what),
+        own_lanes);
 }
 
 } // namespace rngvet

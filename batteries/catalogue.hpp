@@ -33,6 +33,7 @@ struct BatteryCatalogue {
     std::uint64_t thermalisation = 0; // ising: steps per replica before measuring
     std::uint64_t steps = 0; // ising: measured steps per replica (a multiple of 1024)
     int lanes = 0; // ising: lanes per chain (1: one sequence; M: per site, lattice/ising.hpp)
+    bool own = false; // ising: replica r on lane r alone (own=1, the own-lanes mode, ising.hpp)
     std::string family() const; // the name without its parameters: "rabbit"
     int total_statistics() const;
     const TestEntry& test(int number) const; // throws std::out_of_range
@@ -95,8 +96,14 @@ inline constexpr int ising_max_reps = 64;
 // ("ising(L=16,...,reps=8,lanes=64)"), so the names of one-lane runs are those stored before
 // lanes existed.
 inline constexpr int ising_default_lanes = 1;
+// own=1 (the own-lanes mode, lattice/ising.hpp): the replicas run together, replica r on lane r
+// of the M lanes alone (under --instances M --layout interleave, instance r): reps from 2 to
+// M, up to 65536 (ising_max_own_reps), and M (4 L^2 + 1) (therm + steps) plus one block of
+// 1024 M numbers at most 2^40. The name writes own only when it is 1
+// ("ising(L=16,...,reps=1024,lanes=1024,own=1)").
+inline constexpr int ising_max_own_reps = 65536;
 const BatteryCatalogue& ising_catalogue(int L, double K, std::uint64_t thermalisation,
-    std::uint64_t steps, int reps, int lanes = ising_default_lanes);
+    std::uint64_t steps, int reps, int lanes = ising_default_lanes, bool own = false);
 // A battery's parameters as given, by key ("nb"): the text, and what a message calls it ("--nb"
 // for an option, "rabbit nb" inside a battery name).
 struct ParameterText {

@@ -45,6 +45,9 @@ const std::vector<BatteryFamily>& battery_registry()
     const BatteryOption ising_lanes = { "ising-lanes", "lanes",
         "ising: lanes M, 1 to 65536 (default 1): site or bond i draws from lane i mod M; with "
         "--instances M --layout interleave lane k is instance k (the per-site mode)" };
+    const BatteryOption ising_own = { "ising-own", "own",
+        "ising: 1: the replicas run together, replica r reading lane r alone (instance r under "
+        "--instances M --layout interleave), reps 2 to M, up to 65536; 0: the default" };
     static const std::vector<BatteryFamily> families = {
         { "smallcrush", "SmallCrush", "", tables::smallcrush_tests, {}, "smallcrush", {},
             [](Given) -> Battery { return smallcrush_catalogue(); },
@@ -56,10 +59,10 @@ const std::vector<BatteryFamily>& battery_registry()
             false, false, false },
         // ising, the lattice application, after mcpi: rngvet's own batteries together.
         { "ising", "Ising", "2D Ising model against Kaufman's exact values, rngvet's own",
-            tables::ising_tests, { "L", "K", "therm", "steps", "reps", "lanes" },
-            "ising(L=L,K=K,therm=T,steps=S,reps=R,lanes=M)",
-            { ising_L, ising_K, ising_therm, ising_steps, ising_reps, ising_lanes }, ising_from,
-            nullptr, run_ising, false, false, false },
+            tables::ising_tests, { "L", "K", "therm", "steps", "reps", "lanes", "own" },
+            "ising(L=L,K=K,therm=T,steps=S,reps=R,lanes=M,own=0|1)",
+            { ising_L, ising_K, ising_therm, ising_steps, ising_reps, ising_lanes, ising_own },
+            ising_from, nullptr, run_ising, false, false, false },
         { "crush", "Crush", "", tables::crush_tests, {}, "crush", {},
             [](Given) -> Battery { return crush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatCrush(gen, rep); }, nullptr,

@@ -72,14 +72,22 @@ int bench_lattice(int L, const std::string& backend_text, double seconds,
     const double Kc = lattice::critical_coupling();
     std::vector<Throughput> rows;
 
+    // Numbers per launch: on a device, 2^26 (`rngvet bench`'s default), 4096 per instance of the
+    // 16384. BackendOptions' default 2^22 gives each instance 256 numbers per launch between
+    // loading and storing its state (RANMAR's 97 words): the one difference found from
+    // `rngvet bench`'s row, five times faster; the launch sweeps of docs/bench show the same
+    // step (16384 ranmar48x instances: about 8.5e10 numbers/s at 2^22, 2.5e11 at 2^26).
+    BackendOptions options;
+    if (device) options.launch_numbers = std::size_t(1) << 26;
+
     // The backend's generation rate: left in device memory on a device (where the chain reads
     // it), delivered to host memory otherwise.
-    rows.push_back(measure_stream(
-        config, BackendOptions{}.launch_numbers, device ? "device" : "host", seconds));
+    rows.push_back(
+        measure_stream(config, options.launch_numbers, device ? "device" : "host", seconds));
 
     // Metropolis: one chain, sweeps doubling; the first sweep (allocations) not timed.
     {
-        const auto stream = make_backend_stream(config);
+        const auto stream = make_backend_stream(config, options);
         bool on_device = lattice::run_metropolis_sweeps(L, Kc, 1, *stream);
         const auto [sweeps, s] = timed(seconds, [&](std::uint64_t n) {
             on_device = lattice::run_metropolis_sweeps(L, Kc, n, *stream);
@@ -126,6 +134,30 @@ int bench_lattice(int L, const std::string& backend_text, double seconds,
         t.seconds = s;
         rows.push_back(t);
     }
+
+    // Wolff on the device: the own-lanes replicas (ising.hpp), replica r on instance r of the
+    // configuration's 16384, one device thread each; steps per replica doubling, the first call
+    // (allocations) not timed. Only where the stream writes device memory.
+    if (device)
+        for (const int side : { 16, 32, 128 }) {
+            const auto stream = make_backend_stream(config, options);
+            if (!lattice::run_wolff_own_lanes_on_device(side, Kc, instances, 1, *stream)) break;
+            std::uint64_t flips = 0;
+            const auto [steps, s] = timed(seconds, [&](std::uint64_t n) {
+                flips = lattice::run_wolff_own_lanes_on_device(side, Kc, instances, n, *stream)
+                            .value_or(0);
+            });
+            (void)steps;
+            Throughput t;
+            t.what = "ising wolff L=" + std::to_string(side) + " K=Kc cluster-spin flips, "
+                + std::to_string(instances) + " replicas, replica r on instance r ("
+                + canonical_name(config) + ")";
+            t.backend = backend;
+            t.placement = "device";
+            t.numbers = flips;
+            t.seconds = s;
+            rows.push_back(t);
+        }
 
     std::cout << "| what | backend | placement | per second |\n|---|---|---|---:|\n";
     for (const auto& r : rows) {

@@ -193,6 +193,15 @@ int cmd_run(int argc, char** argv)
             throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
         battery = &battery_from_options(battery_name, vm, battery_options);
+        // ising's own lanes (own=1): replica r reads instance r alone, so the lanes are the
+        // configuration's instances, interleaved.
+        if (battery->own
+            && (config.instances != battery->lanes || config.layout.kind != LayoutKind::interleave))
+            throw InputError("--battery " + battery->name
+                + ": own=1 gives replica r instance r alone; run it with --instances "
+                + std::to_string(battery->lanes) + " --layout interleave (the lanes), not "
+                + std::to_string(config.instances) + " instance"
+                + (config.instances == 1 ? "" : "s") + " laid out " + to_string(config.layout));
         if (!vm.count("engine")) engine = default_engine(*battery);
         if (config.backend == Backend::automatic) {
             // Measured once, here (in a child process); the run records the backend chosen,

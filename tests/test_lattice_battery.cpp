@@ -507,6 +507,48 @@ TEST(IsingCli, LanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
         EXPECT_TRUE(same_bits(on_openmp.at(index).pvalue, s.pvalue)) << s.test_name;
 }
 
+// The own-lanes mode (own=1, replica r on instance r): serial and sharded, cpu and openmp give
+// the same p-values bit for bit, and every test reads whole blocks of 1024 rounds of M.
+TEST(IsingCli, OwnLanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
+{
+    const std::string db = fresh("ising_own.sqlite");
+    const std::string config = "--generator ranmar48 --seed 1802,9373 --instances 4 --layout "
+                               "interleave --battery 'ising(L=8,therm=256,steps=2048,reps=4,"
+                               "lanes=4,own=1)'";
+    ASSERT_EQ(run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db).status, 0);
+    for (int test : { 1, 2, 3 }) {
+        const auto r = run_rngvet("run " + config + " --tests " + std::to_string(test) + " --skip "
+            + std::to_string(std::uint64_t(test - 1) << 40) + " --db " + db);
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    const auto sharded = stats_of(db, 1);
+    ASSERT_EQ(sharded.size(), 36u);
+    for (const auto& [index, s] : sharded) {
+        const auto serial = stats_of(db, 1 + s.test_number);
+        ASSERT_EQ(serial.size(), 12u);
+        EXPECT_TRUE(same_bits(serial.at(index).pvalue, s.pvalue)) << s.test_name;
+    }
+    rngvet::Store store(db);
+    for (const auto& t : store.tests(1))
+        EXPECT_EQ(t.numbers_used % (1024 * 4), 0u) << t.test_number;
+    const auto cpu = run_rngvet("run " + config + " --db " + db);
+    ASSERT_EQ(cpu.status, 0) << cpu.err;
+    const auto on_cpu = stats_of(db, 5);
+    ASSERT_EQ(on_cpu.size(), 36u);
+    for (const auto& [index, s] : sharded)
+        if (s.test_number == 1) {
+            EXPECT_TRUE(same_bits(on_cpu.at(index).pvalue, s.pvalue));
+        }
+    if (run_rngvet("list").out.find("  openmp") == std::string::npos)
+        GTEST_SKIP() << "the openmp backend is not built here";
+    const auto omp = run_rngvet("run " + config + " --backend openmp --db " + db);
+    ASSERT_EQ(omp.status, 0) << omp.err;
+    const auto on_openmp = stats_of(db, 6);
+    ASSERT_EQ(on_openmp.size(), 36u);
+    for (const auto& [index, s] : on_cpu)
+        EXPECT_TRUE(same_bits(on_openmp.at(index).pvalue, s.pvalue)) << s.test_name;
+}
+
 TEST(IsingCli, ResumeAfterLostTestsGivesTheSameStatistics)
 {
     const std::string config
@@ -556,7 +598,13 @@ TEST(IsingCli, BadParametersAreRefusedWithOneLineAndNothingStored)
              "--battery ising --ising-steps 1023", "--battery mcpi --ising-L 8",
              "--battery 'ising(L=8)' --ising-L 8", "--battery ising --ising-lanes 0",
              "--battery ising --ising-lanes 65537", "--battery ising --ising-lanes four",
-             "--battery 'ising(lanes=0)'", "--battery 'ising(lanes=4)' --ising-lanes 4" }) {
+             "--battery 'ising(lanes=0)'", "--battery 'ising(lanes=4)' --ising-lanes 4",
+             "--battery ising --ising-own 2", "--battery ising --ising-own yes",
+             "--battery 'ising(own=1)'", "--battery ising --ising-lanes 4 --ising-own 1",
+             "--battery 'ising(reps=4,lanes=4,own=1)'",
+             "--battery 'ising(reps=4,lanes=4,own=1)' --instances 4 --layout block:16",
+             "--battery 'ising(reps=4,lanes=4,own=1)' --instances 8",
+             "--battery 'ising(reps=100)'" }) {
         const auto r = run_rngvet("run --generator mt19937 --seed 1 " + bad + " --db " + db);
         EXPECT_EQ(r.status, 2) << bad;
         EXPECT_EQ(rngvet_test::count_lines(r.err), 1) << bad << ": " << r.err;

@@ -8,23 +8,34 @@
 // consumed, the streams left at the same place, and the device path taken where its plan applies.
 //
 // The device side reads a few sweeps at a time (max_words below), so replicas span many fills.
+//
+// The own-lanes mode (ising.hpp): the Wolff replicas of the device chain (one system thread per
+// replica) and the host's own-lanes run of every algorithm against the one-lane host chain run
+// on each instance's own stream (instance_configuration), as bits, with blocks of a few rounds
+// so that every replica stops and goes on in the middle of its clusters many times.
 #include "batteries/catalogue.hpp"
 #include "batteries/lattice/ising.hpp"
 #include "batteries/lattice/ising_battery.hpp"
 #include "batteries/lattice/ising_device.hpp"
 #include "batteries/lattice/ising_device_chain.hpp"
 #include "batteries/lattice/metropolis.hpp"
+#include "batteries/lattice/own_lanes.hpp"
 #include "batteries/native/source.hpp"
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
+#include "generators/error.hpp"
 #include "generators/r250.hpp"
 #include "lattice_support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
@@ -35,6 +46,8 @@ namespace {
 std::size_t device_words = 1000;
 // Calls of the device function that ran the chain.
 long device_runs = 0;
+// Calls of the device Wolff function that ran the replicas.
+long wolff_runs = 0;
 } // namespace
 
 namespace rngvet::lattice {
@@ -44,6 +57,13 @@ std::optional<DeviceMetropolisResult> device_metropolis(
 {
     auto r = device_chain::metropolis_chain(in, run, device_words);
     if (r) ++device_runs;
+    return r;
+}
+
+std::optional<DeviceWolffResult> device_wolff(native::Numbers& in, const DeviceWolff& run)
+{
+    auto r = device_chain::wolff_chain(in, run);
+    if (r) ++wolff_runs;
     return r;
 }
 
@@ -296,6 +316,262 @@ TEST(IsingDevice, RunsDoNotDependOnTheThreadCount)
         EXPECT_TRUE(same_bits(results[0].energy.estimate, results[1].energy.estimate));
         EXPECT_TRUE(same_bits(results[0].energy.error, results[1].energy.error));
     }
+}
+
+// The own-lanes mode.
+
+rngvet::Configuration interleaved(const char* generator, const char* seed, int instances)
+{
+    rngvet::ConfigurationText t;
+    t.generator = generator;
+    t.seed = seed;
+    t.instances = instances;
+    t.layout = "interleave";
+    return rngvet::resolve_configuration(t);
+}
+
+IsingRunConfig own_config(
+    IsingAlgorithm algorithm, int L, double K, int lanes, std::uint64_t therm, std::uint64_t steps)
+{
+    IsingRunConfig c = metropolis(L, K, lanes, therm, steps);
+    c.algorithm = algorithm;
+    c.own_lanes = true;
+    return c;
+}
+
+// Replica r of the instance's own stream: the one-lane host chain, nothing shared.
+std::vector<ReplicaResult> per_instance(
+    const IsingRunConfig& own, const rngvet::Configuration& config, int replicas)
+{
+    IsingRunConfig one = own;
+    one.lanes = 1;
+    one.own_lanes = false;
+    std::vector<ReplicaResult> out;
+    for (int r = 0; r < replicas; ++r) {
+        const auto stream = rngvet::make_stream(rngvet::instance_configuration(config, r));
+        out.push_back(rngvet::lattice::run_ising_replica(one, *stream));
+    }
+    return out;
+}
+
+// Words an own-lanes run reads: whole blocks of B rounds of M until its hungriest replica is done.
+std::uint64_t own_words(
+    const std::vector<ReplicaResult>& replicas, std::uint64_t B, std::uint64_t M)
+{
+    std::uint64_t most = 0;
+    for (const ReplicaResult& r : replicas)
+        most = std::max(most, r.numbers);
+    return (most + B - 1) / B * B * M;
+}
+
+TEST(IsingOwnLanes, DeviceWolffReplicasEqualEachInstancesHostChainAsBits)
+{
+    struct Case {
+        int L;
+        double K;
+        int replicas, lanes;
+        std::uint32_t block;
+    };
+    const double Kc = rngvet::lattice::critical_coupling();
+    const Case cases[] = { { 4, 0.3, 3, 3, 1 }, { 4, Kc, 5, 7, 3 }, { 8, Kc, 4, 4, 16 },
+        { 8, 0.6, 6, 9, 5 }, { 16, 0.3, 3, 5, 64 }, { 16, Kc, 8, 8, 37 }, { 16, 0.6, 2, 2, 1000 },
+        { 32, Kc, 3, 4, 256 } };
+    for (const Case& c : cases)
+        for (const auto& [generator, seed] :
+            { std::pair{ "ranmar48", "1802,9373" }, std::pair{ "mt19937", "5489" } }) {
+            const std::string what = std::string(generator) + " L " + std::to_string(c.L) + " K "
+                + std::to_string(c.K) + " R " + std::to_string(c.replicas) + " M "
+                + std::to_string(c.lanes) + " B " + std::to_string(c.block);
+            const rngvet::Configuration config = interleaved(generator, seed, c.lanes);
+            const IsingRunConfig own
+                = own_config(IsingAlgorithm::wolff, c.L, c.K, c.lanes, 20, 1024);
+            const auto expected = per_instance(own, config, c.replicas);
+
+            HostSystemStream dev(rngvet::make_stream(config), true);
+            rngvet::TestU01Generator feed(dev, "dev");
+            const long runs = wolff_runs;
+            std::optional<std::vector<ReplicaResult>> got;
+            {
+                rngvet::native::Numbers in(feed);
+                got = rngvet::lattice::run_ising_own_lanes_on_device(own, c.replicas, in, c.block);
+            }
+            ASSERT_TRUE(got.has_value()) << what;
+            EXPECT_EQ(wolff_runs - runs, 1) << what;
+            ASSERT_EQ(got->size(), expected.size()) << what;
+            for (std::size_t r = 0; r < expected.size(); ++r)
+                expect_same((*got)[r], expected[r], what + " replica " + std::to_string(r));
+            EXPECT_EQ(feed.consumed(), own_words(expected, c.block, c.lanes)) << what;
+            // Many stops in the middle of a cluster: far more numbers than one block.
+            EXPECT_GT(expected[0].numbers, 20u * c.block) << what;
+
+            // The host's own-lanes run on the same numbers.
+            const auto combined = rngvet::make_stream(config);
+            rngvet::lattice::UniformSource source(*combined);
+            const auto host
+                = rngvet::lattice::run_ising_own_lanes(own, c.replicas, source, c.block);
+            for (std::size_t r = 0; r < expected.size(); ++r)
+                expect_same(host[r], expected[r], what + " host replica " + std::to_string(r));
+            EXPECT_EQ(source.used(), own_words(expected, c.block, c.lanes)) << what;
+        }
+}
+
+TEST(IsingOwnLanes, HostRunsOfEveryAlgorithmEqualEachInstancesChain)
+{
+    const double Kc = rngvet::lattice::critical_coupling();
+    for (IsingAlgorithm a :
+        { IsingAlgorithm::metropolis, IsingAlgorithm::swendsen_wang, IsingAlgorithm::wolff })
+        for (const auto& [L, R, M, B] : std::vector<std::tuple<int, int, int, std::uint32_t>>{
+                 { 4, 2, 3, 1 }, { 8, 3, 3, 7 }, { 16, 4, 6, 100 }, { 6, 2, 2, 4096 } }) {
+            const std::string what = to_string(a) + " L " + std::to_string(L) + " R "
+                + std::to_string(R) + " M " + std::to_string(M) + " B " + std::to_string(B);
+            const rngvet::Configuration config = interleaved("ranmar48", "17,4242", M);
+            const IsingRunConfig own = own_config(a, L, Kc, M, 10, 1024);
+            const auto expected = per_instance(own, config, R);
+            const auto combined = rngvet::make_stream(config);
+            rngvet::lattice::UniformSource source(*combined);
+            const auto host = rngvet::lattice::run_ising_own_lanes(own, R, source, B);
+            for (std::size_t r = 0; r < expected.size(); ++r)
+                expect_same(host[r], expected[r], what + " replica " + std::to_string(r));
+            EXPECT_EQ(source.used(), own_words(expected, B, M)) << what;
+            // Only Wolff runs on the device: the others are not taken, nothing read.
+            if (a != IsingAlgorithm::wolff) {
+                HostSystemStream dev(rngvet::make_stream(config), true);
+                rngvet::TestU01Generator feed(dev, "dev");
+                rngvet::native::Numbers in(feed);
+                EXPECT_FALSE(rngvet::lattice::run_ising_own_lanes_on_device(own, R, in, B)) << what;
+                EXPECT_EQ(dev.fills, 0) << what;
+            }
+        }
+}
+
+// own_lanes::wolff on lane r of a host buffer of words, block after block, with a planted
+// fault: `skip` numbers of each block after the first passed over (a carry off by `skip`), or the
+// window said one shorter than it is (`short_window`).
+std::vector<std::vector<std::int32_t>> machine_bond_sums(const std::vector<std::uint64_t>& words,
+    double scale, int L, double K, int R, int M, std::uint32_t B, std::uint64_t steps, int skip,
+    bool short_window)
+{
+    rngvet::lattice::own_lanes::Plan plan{};
+    plan.L = L;
+    plan.p_add = -std::expm1(-2.0 * K);
+    plan.total = steps;
+    const std::size_t n = static_cast<std::size_t>(L) * L;
+    std::vector<rngvet::lattice::own_lanes::State> states(R);
+    for (auto& s : states)
+        rngvet::lattice::own_lanes::start(s, plan);
+    std::vector<std::int8_t> spins(R * n, 1);
+    std::vector<std::int32_t> stack(R * n), out(B);
+    std::vector<std::vector<std::int32_t>> sums(R);
+    for (std::size_t block = 0;; ++block) {
+        bool left = false;
+        for (int r = 0; r < R; ++r) {
+            auto& s = states[r];
+            if (s.steps >= plan.total) continue;
+            left = true;
+            const std::size_t base = block * B * M;
+            const int shift = block > 0 ? skip : 0;
+            auto number = [&](std::uint32_t k) {
+                const std::size_t at = base + (k + shift) * static_cast<std::size_t>(M) + r;
+                return static_cast<double>(words.at(at)) * scale;
+            };
+            std::uint32_t m = 0;
+            rngvet::lattice::own_lanes::wolff(s, plan, spins.data() + r * n, stack.data() + r * n,
+                number, B - shift - (short_window ? 1 : 0), out.data(), m);
+            sums[r].insert(sums[r].end(), out.begin(), out.begin() + m);
+        }
+        if (!left) break;
+    }
+    return sums;
+}
+
+TEST(IsingOwnLanes, APlantedFaultInTheCarryIsSeen)
+{
+    // The test's teeth: the machine as the device runs it, but with each block's first number
+    // passed over, or with the last number of each block left unread, gives other bond sums than
+    // each instance's host chain; unfaulted, the same ones.
+    const int L = 8, R = 3, M = 4;
+    const std::uint32_t B = 16;
+    const std::uint64_t steps = 400;
+    const double K = 0.44;
+    const rngvet::Configuration config = interleaved("ranmar48", "1802,9373", M);
+    std::vector<std::uint64_t> words(std::size_t(1) << 22);
+    const auto combined = rngvet::make_stream(config);
+    combined->fill(words.data(), words.size());
+    const double scale = std::ldexp(1.0, -combined->bits());
+    std::vector<std::vector<std::int32_t>> expected(R);
+    for (int r = 0; r < R; ++r) {
+        const auto stream = rngvet::make_stream(rngvet::instance_configuration(config, r));
+        rngvet::lattice::IsingChain chain(L, K, IsingAlgorithm::wolff, *stream);
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            chain.step();
+            expected[r].push_back(static_cast<std::int32_t>(chain.lattice().bond_sum()));
+        }
+    }
+    EXPECT_EQ(machine_bond_sums(words, scale, L, K, R, M, B, steps, 0, false), expected);
+    for (const auto& [skip, short_window] : { std::pair{ 1, false }, std::pair{ 0, true } }) {
+        const auto faulty
+            = machine_bond_sums(words, scale, L, K, R, M, B, steps, skip, short_window);
+        for (int r = 0; r < R; ++r) {
+            int differ = 0;
+            for (std::uint64_t s = 0; s < steps; ++s)
+                differ += faulty[r][s] != expected[r][s];
+            EXPECT_GT(differ, 100) << "skip " << skip << " short " << short_window << " r " << r;
+        }
+    }
+}
+
+TEST(IsingOwnLanes, BatteryReplicasOnTheFeedEqualTheHostsAndEachInstance)
+{
+    // own=1: test 1 (Wolff) on the "device", tests 2 and 3 on the host, the same numbers read
+    // as GetU01 reads them on the host; replica r is instance r's own chain.
+    const int M = 5;
+    const rngvet::BatteryCatalogue& b
+        = rngvet::catalogue_for("ising(L=8,K=0.44,therm=40,steps=1024,reps=4,lanes=5,own=1)");
+    EXPECT_EQ(b.name, "ising(L=8,K=0.44,therm=40,steps=1024,reps=4,lanes=5,own=1)");
+    const rngvet::Configuration config = interleaved("ranmar48", "1802,9373", M);
+    HostSystemStream host(rngvet::make_stream(config), false);
+    HostSystemStream dev(rngvet::make_stream(config), true);
+    rngvet::TestU01Generator host_feed(host, "host"), dev_feed(dev, "dev");
+    for (int test : { 1, 2, 3 }) {
+        const long runs = wolff_runs;
+        const auto a = rngvet::ising_replicas(host_feed.get(), b, test);
+        const auto d = rngvet::ising_replicas(dev_feed.get(), b, test);
+        EXPECT_EQ(wolff_runs - runs, test == 1 ? 1 : 0);
+        ASSERT_EQ(a.size(), 4u);
+        ASSERT_EQ(d.size(), 4u);
+        for (std::size_t k = 0; k < a.size(); ++k)
+            expect_same(a[k], d[k], "battery replica " + std::to_string(k));
+        EXPECT_EQ(host_feed.consumed(), dev_feed.consumed());
+        if (test == 1) {
+            IsingRunConfig c = own_config(IsingAlgorithm::wolff, 8, 0.44, M, 40, 1024);
+            const auto expected = per_instance(c, config, 4);
+            for (std::size_t k = 0; k < a.size(); ++k)
+                expect_same(a[k], expected[k], "instance " + std::to_string(k));
+            EXPECT_EQ(host_feed.consumed(),
+                own_words(expected, rngvet::lattice::ising_own_block_rounds, M));
+        }
+    }
+    const auto sa = rngvet::ising_statistics(
+        rngvet::ising_replicas(host_feed.get(), b, 1), rngvet::lattice::kaufman_exact(8, 0.44));
+    EXPECT_EQ(sa.pvalues.size(), 4u + 2 * 4);
+}
+
+TEST(IsingOwnLanes, TheCatalogueKeepsDefaultNamesAndRefusesBadOwnRuns)
+{
+    // own=0 is the default: not written, the names stored before it unchanged.
+    const std::string plain = rngvet::catalogue_for("ising").name;
+    EXPECT_EQ(plain.find("own"), std::string::npos);
+    EXPECT_EQ(rngvet::catalogue_for("ising(own=0)").name, plain);
+    EXPECT_EQ(rngvet::catalogue_for("ising(own=0,lanes=4)").name,
+        plain.substr(0, plain.size() - 1) + ",lanes=4)");
+    const auto& big = rngvet::catalogue_for("ising(steps=16384,reps=16384,lanes=16384,own=1)");
+    EXPECT_TRUE(big.own);
+    EXPECT_EQ(big.tests[0].statistics, 4 + 2 * 16384);
+    for (const char* bad :
+        { "ising(own=2)", "ising(own=yes)", "ising(reps=8,lanes=4,own=1)", "ising(reps=8,own=1)",
+            "ising(reps=65537,lanes=65536,own=1)", "ising(reps=65,lanes=64)",
+            "ising(reps=1,lanes=4,own=1)", "ising(reps=65536,lanes=65536,own=1)" })
+        EXPECT_THROW(rngvet::catalogue_for(bad), rngvet::InputError) << bad;
 }
 
 } // namespace

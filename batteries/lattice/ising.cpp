@@ -8,6 +8,7 @@
 #include "batteries/native/source.hpp"
 #include "ising_device.hpp"
 #include "metropolis.hpp"
+#include "own_lanes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -325,8 +326,11 @@ double standard_error(const std::vector<double>& values)
     return std::sqrt(sum / (count - 1) / count);
 }
 
-void check(const IsingRunConfig& config)
+// `own`: the own-lanes run's check; the other runs refuse an own-lanes config.
+void check(const IsingRunConfig& config, bool own = false)
 {
+    if (config.own_lanes && !own)
+        throw std::invalid_argument("run_ising: an own-lanes config runs with run_ising_own_lanes");
     if (config.L < 2 || config.L % 2 != 0)
         throw std::invalid_argument("run_ising: L must be even and at least 2");
     if (!(config.K > 0) || !std::isfinite(config.K))
@@ -336,6 +340,31 @@ void check(const IsingRunConfig& config)
             + std::to_string(ising_finest_bins));
     if (config.lanes < 1 || config.lanes > ising_max_lanes)
         throw std::invalid_argument("run_ising: lanes must be 1 to 65536");
+}
+
+// The own-lanes mode's config, replicas and block (ising.hpp).
+void check_own_lanes(const IsingRunConfig& config, int replicas, std::uint32_t block_rounds)
+{
+    check(config, true);
+    if (!config.own_lanes)
+        throw std::invalid_argument("run_ising_own_lanes: the config is not in own-lanes mode");
+    if (replicas < 1 || replicas > config.lanes)
+        throw std::invalid_argument("run_ising_own_lanes: replicas must be 1 to the lanes");
+    if (block_rounds == 0)
+        throw std::invalid_argument("run_ising_own_lanes: a block must hold at least one round");
+    // The bond sums come back as 32-bit integers: |b| <= 2 L^2.
+    if (config.L > 1024) throw std::invalid_argument("run_ising_own_lanes: L at most 1024");
+}
+
+own_lanes::Plan own_lanes_plan(const IsingRunConfig& config)
+{
+    own_lanes::Plan plan{};
+    plan.L = config.L;
+    plan.p_add = -std::expm1(-2.0 * config.K);
+    metropolis_table(config.K, plan.table);
+    plan.thermalisation = config.thermalisation_steps;
+    plan.total = config.thermalisation_steps + config.measurement_steps;
+    return plan;
 }
 
 // A stream as the native engine's word source (batteries/native/source.hpp), for its
@@ -479,6 +508,152 @@ std::optional<ReplicaResult> run_ising_replica_on_device(
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.cpu_seconds = thread_cpu_seconds() - cpu_start;
     return r;
+}
+
+std::vector<ReplicaResult> run_ising_own_lanes(
+    const IsingRunConfig& config, int replicas, UniformSource& source, std::uint32_t block_rounds)
+{
+    check_own_lanes(config, replicas, block_rounds);
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
+    const own_lanes::Plan plan = own_lanes_plan(config);
+    const std::size_t R = static_cast<std::size_t>(replicas);
+    const std::size_t M = static_cast<std::size_t>(config.lanes);
+    const std::size_t B = block_rounds;
+    const std::size_t n = static_cast<std::size_t>(config.L) * static_cast<std::size_t>(config.L);
+    std::vector<own_lanes::State> states(R);
+    for (own_lanes::State& st : states)
+        own_lanes::start(st, plan);
+    std::vector<std::int8_t> spins(R * n, 1);
+    // Wolff's stack, Swendsen-Wang's parents; Swendsen-Wang's flips.
+    std::vector<std::int32_t> work(config.algorithm == IsingAlgorithm::metropolis ? 0 : R * n);
+    std::vector<std::uint8_t> flips(config.algorithm == IsingAlgorithm::swendsen_wang ? R * n : 0);
+    std::vector<double> window(R * B); // replica r's k-th number of the block at r B + k
+    std::vector<std::int32_t> out(R * B);
+    std::vector<BondSums> sums(R, BondSums(config));
+    struct Lane {
+        const double* values;
+        double operator()(std::uint32_t k) const { return values[k]; }
+    };
+    for (std::size_t left = R; left > 0;) {
+        for (std::size_t k = 0; k < B; ++k)
+            for (std::size_t lane = 0; lane < M; ++lane) {
+                const double u = source.next();
+                if (lane < R) window[lane * B + k] = u;
+            }
+        const long count = static_cast<long>(R);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(native::threads())
+        for (long q = 0; q < count; ++q) {
+            const std::size_t r = static_cast<std::size_t>(q);
+            own_lanes::State& st = states[r];
+            if (st.steps >= plan.total) continue;
+            const Lane lane{ window.data() + r * B };
+            std::int32_t* const o = out.data() + r * B;
+            std::uint32_t measured = 0;
+            const std::uint32_t b = block_rounds;
+            switch (config.algorithm) {
+            case IsingAlgorithm::wolff:
+                own_lanes::wolff(
+                    st, plan, spins.data() + r * n, work.data() + r * n, lane, b, o, measured);
+                break;
+            case IsingAlgorithm::metropolis:
+                own_lanes::metropolis(st, plan, spins.data() + r * n, lane, b, o, measured);
+                break;
+            case IsingAlgorithm::swendsen_wang:
+                own_lanes::swendsen_wang(st, plan, spins.data() + r * n, work.data() + r * n,
+                    flips.data() + r * n, lane, b, o, measured);
+                break;
+            }
+            for (std::uint32_t m = 0; m < measured; ++m)
+                sums[r].add(o[m]);
+        }
+        left = 0;
+        for (const own_lanes::State& st : states)
+            left += st.steps < plan.total;
+    }
+    std::vector<ReplicaResult> results(R);
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const long count = static_cast<long>(R);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(native::threads())
+    for (long q = 0; q < count; ++q) {
+        const std::size_t r = static_cast<std::size_t>(q);
+        results[r].flips = states[r].flips;
+        results[r].numbers = states[r].numbers;
+        replica_statistics(config, sums[r], results[r]);
+    }
+    for (ReplicaResult& r : results) {
+        r.seconds = seconds;
+        r.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    }
+    return results;
+}
+
+std::optional<std::vector<ReplicaResult>> run_ising_own_lanes_on_device(
+    const IsingRunConfig& config, int replicas, native::Numbers& in, std::uint32_t block_rounds)
+{
+    check_own_lanes(config, replicas, block_rounds);
+    if (config.algorithm != IsingAlgorithm::wolff) return std::nullopt;
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
+    const std::size_t R = static_cast<std::size_t>(replicas);
+    DeviceWolff run;
+    run.plan = own_lanes_plan(config);
+    run.lanes = config.lanes;
+    run.replicas = replicas;
+    run.block_rounds = block_rounds;
+    std::vector<BondSums> sums(R, BondSums(config));
+    run.block = [&sums, R, block_rounds](const std::uint32_t* measured, const std::int32_t* bonds) {
+        const long count = static_cast<long>(R);
+#pragma omp parallel for schedule(dynamic, 64) num_threads(native::threads())
+        for (long q = 0; q < count; ++q) {
+            const std::size_t r = static_cast<std::size_t>(q);
+            const std::int32_t* const b = bonds + r * block_rounds;
+            for (std::uint32_t m = 0; m < measured[r]; ++m)
+                sums[r].add(b[m]);
+        }
+    };
+    const std::optional<DeviceWolffResult> chain = device_wolff(in, run);
+    if (!chain) return std::nullopt;
+    std::vector<ReplicaResult> results(R);
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (std::size_t r = 0; r < R; ++r) {
+        const own_lanes::State& st = chain->states[r];
+        if (st.steps != run.plan.total || sums[r].step != config.measurement_steps)
+            throw std::logic_error("ising: a device replica made another number of steps");
+        results[r].flips = st.flips;
+        results[r].numbers = st.numbers;
+        replica_statistics(config, sums[r], results[r]);
+        results[r].seconds = seconds;
+        results[r].cpu_seconds = thread_cpu_seconds() - cpu_start;
+    }
+    return results;
+}
+
+std::optional<std::uint64_t> run_wolff_own_lanes_on_device(
+    int L, double K, int replicas, std::uint64_t steps, Stream& stream)
+{
+    if (L < 2 || L > 1024 || replicas < 1 || replicas > ising_max_lanes)
+        throw std::invalid_argument(
+            "run_wolff_own_lanes_on_device: L 2 to 1024, replicas 1 to 65536");
+    IsingRunConfig config;
+    config.L = L;
+    config.K = K;
+    config.measurement_steps = steps;
+    DeviceWolff run;
+    run.plan = own_lanes_plan(config);
+    run.lanes = replicas;
+    run.replicas = replicas;
+    run.block_rounds = ising_own_block_rounds;
+    StreamWords words(stream);
+    native::Numbers in(words);
+    const std::optional<DeviceWolffResult> chain = device_wolff(in, run);
+    if (!chain) return std::nullopt;
+    std::uint64_t flips = 0;
+    for (const own_lanes::State& st : chain->states)
+        flips += st.flips;
+    return flips;
 }
 
 bool run_metropolis_sweeps(int L, double K, std::uint64_t sweeps, Stream& stream)

@@ -46,6 +46,17 @@
 // N: exactly N per sweep); numbers read but not handed out when the chain ends are discarded
 // (the next replica starts at the next round). M = 1 is the definition above it, unchanged.
 //
+// Own lanes (the per-replica mode). R replicas run together on M >= R lanes, replica r on lane r
+// alone: the run reads its numbers in blocks of B rounds of M consecutive numbers
+// (B = ising_own_block_rounds in the battery), and replica r's j-th number is number j M + r of
+// the run's numbers; under a configuration of M instances with the interleave layout, read from a
+// position that is a multiple of M, replica r's numbers are instance r's, in order. Each replica
+// takes its numbers in the count and order of the one-lane chain above, so replica r equals that
+// chain run on lane r's numbers; lanes R .. M - 1 are read and not used. The run reads whole
+// blocks until every replica has made its steps: it consumes B M ceil(max_r(n_r) / B) numbers,
+// n_r the numbers replica r took; the rest of the last block is discarded (a next run starts at
+// the next block).
+//
 // A run: every replica starts from all spins up with its own stream (the caller's; the chain
 // reads the stream in blocks of 4096 words, so the stream ends up to 4095 words further on than
 // the chain used) or from a shared source of numbers (run_ising_replica's second form, which
@@ -226,7 +237,12 @@ struct IsingRunConfig {
     std::uint64_t measurement_steps = 0;
     // Lanes M (the per-site mode above), 1 to ising_max_lanes; 1: one sequence per chain.
     int lanes = 1;
+    // The own-lanes mode above: replica r on lane r of the M lanes (run_ising_own_lanes).
+    bool own_lanes = false;
 };
+
+// Rounds per block of the own-lanes mode in the battery (ising_battery.hpp).
+inline constexpr std::uint32_t ising_own_block_rounds = 1024;
 
 inline constexpr int ising_finest_bins = 1024;
 inline constexpr int ising_blocks = 64;
@@ -291,6 +307,28 @@ ReplicaResult run_ising_replica(const IsingRunConfig& config, UniformSource& sou
 // rounds (M dividing N, or M >= N, do), or where `in` cannot write device memory.
 std::optional<ReplicaResult> run_ising_replica_on_device(
     const IsingRunConfig& config, native::Numbers& in);
+
+// The own-lanes mode: `replicas` replicas (1 to config.lanes) together on `source`, reading blocks
+// of `block_rounds` rounds of config.lanes numbers (config.own_lanes set), on host threads. Each
+// replica's fields equal, as bits, those of run_ising_replica on its lane's numbers alone, but
+// the times: `seconds` and `cpu_seconds` are the run's (all replicas together) and the calling
+// thread's. Throws std::invalid_argument for a bad config.
+std::vector<ReplicaResult> run_ising_own_lanes(const IsingRunConfig& config, int replicas,
+    UniformSource& source, std::uint32_t block_rounds = ising_own_block_rounds);
+// The same on the device that writes the words of `in` into its memory (ising_device.hpp's
+// device_wolff), for the Wolff algorithm: every field but the times equal, as bits, to
+// run_ising_own_lanes's on the same numbers, and the same blocks read. nullopt, with nothing read,
+// for another algorithm or where `in` cannot write device memory.
+std::optional<std::vector<ReplicaResult>> run_ising_own_lanes_on_device(
+    const IsingRunConfig& config, int replicas, native::Numbers& in,
+    std::uint32_t block_rounds = ising_own_block_rounds);
+
+// `steps` Wolff steps of each of `replicas` own-lanes replicas (lanes = replicas, nothing
+// measured: their flips counted) on the device the stream runs on; the flips, or nullopt, with
+// nothing read, where the stream's words cannot be written into device memory. For
+// `rngvet bench --lattice`.
+std::optional<std::uint64_t> run_wolff_own_lanes_on_device(
+    int L, double K, int replicas, std::uint64_t steps, Stream& stream);
 
 // `sweeps` sweeps of one Metropolis chain (one lane, even L) from all spins up, nothing
 // measured: on the device the stream runs on where it can (as run_ising_replica), else on the

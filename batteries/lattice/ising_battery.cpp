@@ -67,6 +67,7 @@ lattice::IsingRunConfig run_config(const BatteryCatalogue& battery, int test)
     config.thermalisation_steps = battery.thermalisation;
     config.measurement_steps = battery.steps;
     config.lanes = battery.lanes;
+    config.own_lanes = battery.own;
     return config;
 }
 
@@ -156,6 +157,17 @@ std::vector<ReplicaResult> ising_replicas(
 {
     const lattice::IsingRunConfig config = run_config(battery, test);
     lattice::UniformSource source(&draw_u01, gen);
+    if (battery.own) {
+        // The replicas together, each on its own lane (ising.hpp's own-lanes mode): Wolff on the
+        // device the feed's stream is generated on where it can, the same numbers read.
+        if (config.algorithm == IsingAlgorithm::wolff)
+            if (TestU01Generator* feed = TestU01Generator::of(gen)) {
+                native::Numbers in(*feed);
+                if (auto r = lattice::run_ising_own_lanes_on_device(config, battery.reps, in))
+                    return *r;
+            }
+        return lattice::run_ising_own_lanes(config, battery.reps, source);
+    }
     // A Metropolis replica runs on the device the feed's stream is generated on where it can
     // (ising.hpp's run_ising_replica_on_device), reading the same numbers as on the host.
     TestU01Generator* feed
@@ -184,12 +196,13 @@ BatteryResult run_ising(unif01_Gen* gen, const BatteryCatalogue& battery,
         = lattice::kaufman_exact(battery.lattice_size, battery.coupling);
     char line[512];
     std::snprintf(line, sizeof line,
-        "ising on %s: L = %d, K = %.17g, %llu + %llu steps x %d replicas per test, %d lane%s\n"
+        "ising on %s: L = %d, K = %.17g, %llu + %llu steps x %d replicas per test, %d lane%s%s\n"
         "exact (Kaufman): E = %.17g, C = %.17g\n",
         gen->name, battery.lattice_size, battery.coupling,
         static_cast<unsigned long long>(battery.thermalisation),
         static_cast<unsigned long long>(battery.steps), battery.reps, battery.lanes,
-        battery.lanes == 1 ? "" : "s", exact.energy, exact.specific_heat);
+        battery.lanes == 1 ? "" : "s", battery.own ? " (replica r on lane r)" : "", exact.energy,
+        exact.specific_heat);
     std::string log = line;
     const std::clock_t start = std::clock();
     for (int test : selected) {

@@ -12,6 +12,11 @@
 // CUDA device reads the same numbers there, ising.hpp's run_ising_replica_on_device). With `lanes`
 // M > 1 (the per-site mode, ising.hpp) a replica reads whole rounds of M numbers and site or bond i
 // draws from lane i mod M; under an interleaved configuration of M instances lane k is instance k.
+// With own=1 (the own-lanes mode, ising.hpp) the test's replicas run together instead, replica r
+// (0-based) on lane r of the M >= R lanes alone, reading blocks of ising_own_block_rounds rounds
+// until every replica is done (its Wolff replicas on the device where the feed's stream is
+// generated on one, ising.hpp's run_ising_own_lanes_on_device); under an interleaved
+// configuration of M instances replica r reads instance r's numbers, and R may reach 65536.
 // Per replica i the chain gives the mean energy E_i and specific heat C_i with their standard
 // errors e_i, c_i from 64 blocks of consecutive steps (block means for E, the jackknife for C;
 // ising.hpp). The test writes, in this order:

@@ -10,8 +10,16 @@
 // device, device memory short) or, in the CUDA build, for a lattice of fewer than 4096 sites
 // (ising_device_cuda.cu): the replica then runs on the host. Once words were read, a
 // failure throws std::runtime_error with a one-line message.
+//
+// device_wolff runs the Wolff replicas of the own-lanes mode (ising.hpp) on the device, one
+// thread per replica, each the machine of own_lanes.hpp on its lane of blocks of rounds that
+// Numbers::fill_device writes; after each block the bond sums of the measured steps the replicas
+// finished in it come back (DeviceWolff's block). It decides at its start as device_metropolis
+// does (nullopt, nothing read, where the words cannot be written into device memory), for any
+// number of replicas.
 #pragma once
 
+#include "batteries/lattice/own_lanes.hpp"
 #include "batteries/native/source.hpp"
 
 #include <cstdint>
@@ -42,5 +50,23 @@ struct DeviceMetropolisResult {
 
 std::optional<DeviceMetropolisResult> device_metropolis(
     native::Numbers& in, const DeviceMetropolis& run);
+
+// The Wolff replicas of one own-lanes run (ising.cpp builds it from the run's config).
+struct DeviceWolff {
+    own_lanes::Plan plan;
+    int lanes = 0; // M: rounds of M numbers, replica r on lane r
+    int replicas = 0; // R <= M
+    std::uint32_t block_rounds = 0; // rounds per block (per fill_device)
+    // Called on the host after each block: replica r finished measured[r] measured steps in it,
+    // their bond sums at sums[r * block_rounds], in order. Empty: nothing is copied back.
+    std::function<void(const std::uint32_t* measured, const std::int32_t* sums)> block;
+};
+
+struct DeviceWolffResult {
+    std::vector<own_lanes::State> states; // each replica's at its end (flips, numbers)
+    std::uint64_t blocks = 0; // blocks read (block_rounds M words each)
+};
+
+std::optional<DeviceWolffResult> device_wolff(native::Numbers& in, const DeviceWolff& run);
 
 } // namespace rngvet::lattice

@@ -11,10 +11,17 @@
 // host's table. The bond sum is counted from the spins when measuring starts; in a measured
 // sweep each colour's pass also sums, exactly, the flips and the change of the bond sum, -2 s h
 // per flip, as the host chain does.
+//
+// wolff_chain (ising_device.hpp's device_wolff): the own-lanes Wolff replicas, one thread per
+// replica running own_lanes.hpp's machine on its lane of each block (word k M + r of the block is
+// replica r's k-th number, read as the host converts it); the replicas' states, lattices and
+// stacks stay in the system's memory between blocks, and after each block the counts and bond
+// sums of the measured steps finished in it are copied back for the host's statistics.
 #pragma once
 
 #include "batteries/lattice/ising_device.hpp"
 #include "batteries/lattice/metropolis.hpp"
+#include "batteries/lattice/own_lanes.hpp"
 #include "generators/portable.hpp" // RNGVET_HD
 
 #include <algorithm>
@@ -23,9 +30,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
+#include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 #include <vector>
@@ -172,6 +181,155 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
                 SiteBonds{ update.spins, run.L }, std::int64_t(0), thrust::plus<std::int64_t>()))
         throw std::runtime_error(
             "ising: the device chain's bond sum differs from its spins' count");
+    wait_for_device();
+    return result;
+}
+
+// Replica r's numbers in a block: word k M + r, as u = word * 2^-bits.
+struct Lane {
+    const Word* first; // the block's word r
+    std::uint64_t lanes; // M
+    double scale;
+
+    RNGVET_HD double operator()(std::uint32_t k) const
+    {
+        return static_cast<double>(first[static_cast<std::uint64_t>(k) * lanes]) * scale;
+    }
+};
+
+// 1 for a replica with steps left.
+struct Unfinished {
+    std::uint64_t total;
+
+    RNGVET_HD std::uint32_t operator()(const own_lanes::State& s) const
+    {
+        return s.steps < total ? 1u : 0u;
+    }
+};
+
+// 1 for a replica with steps left that did not take the whole of every block read (a machine
+// stops only where its block runs out).
+struct Stalled {
+    std::uint64_t total;
+    std::uint64_t numbers; // blocks read so far x rounds per block
+
+    RNGVET_HD std::uint32_t operator()(const own_lanes::State& s) const
+    {
+        return s.steps < total && s.numbers != numbers ? 1u : 0u;
+    }
+};
+
+// One block of replica r's Wolff machine.
+struct WolffBlock {
+    own_lanes::State* states;
+    std::int8_t* spins; // N per replica
+    std::int32_t* stacks; // N per replica
+    const Word* words; // the block: block_rounds rounds of M
+    std::int32_t* sums; // block_rounds per replica
+    std::uint32_t* measured;
+    own_lanes::Plan plan;
+    std::uint64_t lanes;
+    std::uint32_t rounds;
+    double scale;
+
+    RNGVET_HD void operator()(std::uint32_t r) const
+    {
+        own_lanes::State s = states[r];
+        std::uint32_t m = 0;
+        if (s.steps < plan.total) {
+            const std::size_t n = static_cast<std::size_t>(plan.L) * plan.L;
+            own_lanes::wolff(s, plan, spins + r * n, stacks + r * n,
+                Lane{ words + r, lanes, scale }, rounds,
+                sums + static_cast<std::size_t>(r) * rounds, m);
+            states[r] = s;
+        }
+        measured[r] = m;
+    }
+};
+
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+template <class Each> __global__ void each_replica(Each each, std::uint32_t count)
+{
+    const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < count) each(r);
+}
+#endif
+
+// `each` for replicas 0 .. count - 1. On CUDA in blocks of 32 threads, so that 16384 replicas
+// (512 blocks) spread over every multiprocessor (Thrust's blocks of 256 would fill 64); each
+// thread runs long and waits on memory, and the spread is what hides it.
+inline void for_each_replica(const WolffBlock& each, std::uint32_t count)
+{
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+    constexpr std::uint32_t threads = 32;
+    each_replica<<<(count + threads - 1) / threads, threads>>>(each, count);
+    const cudaError_t rc = cudaGetLastError();
+    if (rc != cudaSuccess)
+        throw std::runtime_error(std::string("ising Wolff on CUDA: ") + cudaGetErrorString(rc));
+#else
+    const thrust::counting_iterator<std::uint32_t> r(0);
+    thrust::for_each(r, r + count, each);
+#endif
+}
+
+// The run on the words of `in`; nullopt, with nothing read, where `in` cannot write device
+// memory. Throws as metropolis_chain does.
+inline std::optional<DeviceWolffResult> wolff_chain(native::Numbers& in, const DeviceWolff& run)
+{
+    if (!in.fill_device(nullptr, 0)) return std::nullopt;
+    if (run.replicas < 1 || run.replicas > run.lanes || run.block_rounds == 0)
+        throw std::invalid_argument("ising: a device Wolff run needs 1 to M replicas, rounds > 0");
+    const std::size_t n = static_cast<std::size_t>(run.plan.L) * run.plan.L;
+    const std::size_t R = static_cast<std::size_t>(run.replicas);
+    const std::uint64_t M = static_cast<std::uint64_t>(run.lanes);
+    const std::size_t block_words = static_cast<std::size_t>(run.block_rounds * M);
+
+    std::vector<own_lanes::State> first(R);
+    for (own_lanes::State& s : first)
+        own_lanes::start(s, run.plan);
+    thrust::device_vector<own_lanes::State> states(first.begin(), first.end());
+    thrust::device_vector<Word> words(block_words);
+    thrust::device_vector<std::int8_t> spins(R * n, std::int8_t(1));
+    thrust::device_vector<std::int32_t> stacks(R * n);
+    thrust::device_vector<std::int32_t> sums(R * run.block_rounds);
+    thrust::device_vector<std::uint32_t> measured(R);
+    thrust::host_vector<std::int32_t> host_sums;
+    thrust::host_vector<std::uint32_t> host_measured;
+    const WolffBlock block{ thrust::raw_pointer_cast(states.data()),
+        thrust::raw_pointer_cast(spins.data()), thrust::raw_pointer_cast(stacks.data()),
+        thrust::raw_pointer_cast(words.data()), thrust::raw_pointer_cast(sums.data()),
+        thrust::raw_pointer_cast(measured.data()), run.plan, M, run.block_rounds,
+        1.0 / static_cast<double>(std::uint64_t(1) << in.bits()) };
+
+    DeviceWolffResult result;
+    const std::uint32_t count = static_cast<std::uint32_t>(R);
+    // Until every replica has made its steps (each one with steps left took its whole block).
+    while (result.blocks == 0
+        || thrust::transform_reduce(states.begin(), states.end(), Unfinished{ run.plan.total },
+               std::uint32_t(0), thrust::plus<std::uint32_t>())
+            > 0) {
+        wait_for_device();
+        if (!in.fill_device(thrust::raw_pointer_cast(words.data()), block_words)) {
+            if (result.blocks == 0) return std::nullopt;
+            throw std::runtime_error("ising: the stream stopped writing its numbers into device "
+                                     "memory in the middle of a run");
+        }
+        for_each_replica(block, count);
+        ++result.blocks;
+        if (thrust::transform_reduce(states.begin(), states.end(),
+                Stalled{ run.plan.total, result.blocks * run.block_rounds }, std::uint32_t(0),
+                thrust::plus<std::uint32_t>())
+            > 0)
+            throw std::runtime_error("ising: a device Wolff replica with steps left did not take "
+                                     "its whole block of numbers");
+        if (run.block) {
+            host_measured = measured;
+            host_sums = sums;
+            run.block(host_measured.data(), host_sums.data());
+        }
+    }
+    result.states.resize(R);
+    thrust::copy(states.begin(), states.end(), result.states.begin());
     wait_for_device();
     return result;
 }

@@ -30,4 +30,10 @@ std::optional<DeviceMetropolisResult> device_metropolis(
         in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run); });
 }
 
+std::optional<DeviceWolffResult> device_wolff(native::Numbers& in, const DeviceWolff& run)
+{
+    return native::device_calls::on_device(
+        in, "ising Wolff", [&] { return device_chain::wolff_chain(in, run); });
+}
+
 } // namespace rngvet::lattice

@@ -9,4 +9,9 @@ std::optional<DeviceMetropolisResult> device_metropolis(native::Numbers&, const 
     return std::nullopt;
 }
 
+std::optional<DeviceWolffResult> device_wolff(native::Numbers&, const DeviceWolff&)
+{
+    return std::nullopt;
+}
+
 } // namespace rngvet::lattice
