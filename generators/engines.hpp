@@ -1,12 +1,14 @@
-// The reference streams of each generator family (configuration.cpp), for the registry's rows.
-// Each takes a validated configuration with the top32 view and leaves its skip to make_stream.
+// The reference streams of each generator family (engines.cpp), for the registry's rows.
+// Each takes a validated configuration with the top32 view and leaves its skip to make_stream
+// (configuration.hpp), which reaches them through the registry, not through this header.
 #pragma once
-
-#include "configuration.hpp"
 
 #include <memory>
 
 namespace rngvet {
+
+struct Configuration;
+class Stream;
 
 std::unique_ptr<Stream> make_ranmar_reference(const Configuration& config);
 std::unique_ptr<Stream> make_mt_reference(const Configuration& config);

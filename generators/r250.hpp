@@ -100,7 +100,7 @@ inline void r250_register(const R250State& st, std::uint32_t* out)
 
 // One R250 register as a stream of its own (the lattice tests drive the Monte Carlo chains with
 // it); `rngvet run --generator r250|r250gsl` builds its streams from the same state and step
-// (configuration.cpp), with exact jump-ahead (jump.hpp).
+// (engines.cpp), with exact jump-ahead (jump.hpp).
 class R250Stream : public Stream {
 public:
     static constexpr int long_lag = r250_long_lag;
