@@ -45,7 +45,7 @@ public:
     // primitivity_mersenne). When *stop becomes true during the test, it returns false
     // early; the answer is then meaningless (the caller asked to drop it).
     bool primitive(std::uint32_t aaa, const std::atomic<bool>* stop = nullptr) const;
-    // The decimation test of the MT paper (dynamic_creator.cpp): false proves phi(aaa)
+    // The decimation test of the MT paper (primitivity.cpp): false proves phi(aaa)
     // reducible; true for every irreducible phi, and for a reducible one only when a fixed
     // start state lies in a small subspace. For p >= decimation_min_p, primitive() runs it
     // first and confirms a pass with t^(2^p) = t. About 20p^2 scalar operations.

@@ -45,7 +45,7 @@ bool contains(const std::vector<std::string>& lines, const std::string& part)
     return false;
 }
 
-// k(v) by brute force, independent of the symbolic method in dynamic_creator.cpp: run mt_next
+// k(v) by brute force, independent of the symbolic method of dc/equidistribution.cpp: run mt_next
 // from each of the p unit states (window y_nn, y_nn+1, ...), collect the top v bits of each
 // output as rows over those p states, and find the first output whose rows are dependent.
 int brute_force_kv(const MtParams& prm, int v)
