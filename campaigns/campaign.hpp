@@ -1,6 +1,9 @@
 // Campaigns: many configurations x many seeds x one battery, split into tasks of roughly equal
 // estimated cost that run anywhere (a Slurm job array or this machine), each into its own
 // SQLite file, and are merged afterwards. The file format is described in docs/campaigns.md.
+// One header for the parts, each defined in its own file: ini.cpp (the INI reader, ini.hpp),
+// campaign_file.cpp (the sections and keys), plan.cpp (shards, tasks, estimates), task_table.cpp
+// (DIR/tasks.tsv), slurm.cpp (the job array and its scripts), campaign.cpp (what they share).
 #pragma once
 
 #include "batteries/catalogue.hpp"
@@ -11,6 +14,8 @@
 #include <vector>
 
 namespace rngvet::campaigns {
+
+// ---- campaign.cpp: configurations and their rngvet run options --------------------------------
 
 // The keys of a [configuration NAME] section but its seeds, as the file gives them (the spellings
 // of rngvet run's options of the same names).
@@ -24,6 +29,8 @@ Configuration configuration_of(const ConfigurationKeys& keys, const std::string&
 
 // The options of `rngvet run` that give the same configuration, one word per element.
 std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed);
+
+// ---- campaign_file.cpp, slurm.cpp: what a campaign file holds ---------------------------------
 
 // One [configuration NAME] section.
 struct CampaignConfiguration {
@@ -59,6 +66,8 @@ struct Campaign {
     SlurmResources slurm;
 };
 
+// ---- slurm.cpp: GPU requests and the job array's shape -----------------------------------------
+
 // A GPU request as [slurm] gpu-request or campaign submit --gpu-request gives it, checked: the
 // value itself, or an InputError of one line naming the forms.
 std::string check_gpu_request(const std::string& value);
@@ -78,6 +87,8 @@ std::vector<int> array_tasks_of(const std::vector<int>& ids, int tasks_per_array
 std::vector<int> tasks_of_array_tasks(
     const std::vector<int>& array_tasks, int tasks_per_array_task, std::size_t count);
 
+// ---- plan.cpp expands a campaign into tasks ----------------------------------------------------
+
 // One task: one configuration, one seed, one shard of the tests.
 struct CampaignTask {
     int id = 0; // 0-based; the Slurm array index (with K tasks per array task: id / K)
@@ -90,11 +101,15 @@ struct CampaignTask {
     std::vector<std::string> run_arguments;
 };
 
+// ---- campaign_file.cpp: reading a campaign file ------------------------------------------------
+
 // Parses and validates a campaign file. Every problem is an InputError "FILE:LINE: ...".
 // Relative parameter-set file names are resolved against the file's directory.
 Campaign parse_campaign_file(const std::string& path);
 Campaign parse_campaign(
     const std::string& text, const std::string& file_name, const std::string& base_dir);
+
+// ---- plan.cpp: shards, tasks and estimates -----------------------------------------------------
 
 // Splits `tests` into `shards` groups of roughly equal cost: greedy longest-first (each test,
 // costliest first, goes to the group with the least cost so far). Groups are sorted ascending
@@ -122,6 +137,8 @@ struct CampaignPlan {
 CampaignPlan plan_campaign(
     const Campaign& campaign, const std::vector<CampaignTask>& tasks, int nodes, int cpus_per_node);
 
+// ---- task_table.cpp: DIR/tasks.tsv --------------------------------------------------------------
+
 // The task table (DIR/tasks.tsv) that merge, status and resubmit read back.
 struct TaskTable {
     std::string campaign_id;
@@ -139,12 +156,16 @@ TaskTable parse_task_table(const std::string& text, const std::string& path);
 // True when two tables describe the same tasks (ids, configurations, seeds, tests).
 bool same_tasks(const std::vector<CampaignTask>& a, const std::vector<CampaignTask>& b);
 
+// ---- campaign.cpp: text helpers and ids --------------------------------------------------------
+
 // Shell quoting ('...' where needed) and "0-3,5,7-9" ranges of sorted ids.
 std::string shell_quote(const std::string& word);
 std::string id_ranges(const std::vector<int>& ids);
 std::string join_ints(const std::vector<int>& values);
 // "00:01:05" and "2.5 h" style durations.
 std::string clock_time(double seconds);
+
+// ---- slurm.cpp: the scripts --------------------------------------------------------------------
 
 // The sbatch array script and the merge script, self-contained and editable.
 struct ScriptPaths {
@@ -155,6 +176,8 @@ std::string array_script(
     const Campaign& campaign, const TaskTable& table, const ScriptPaths& paths);
 std::string merge_script(
     const Campaign& campaign, const TaskTable& table, const ScriptPaths& paths);
+
+// ---- campaign.cpp ------------------------------------------------------------------------------
 
 // A new campaign id: NAME-YYYYMMDDThhmmssZ-xxxxxx (random hex).
 std::string new_campaign_id(const std::string& name);

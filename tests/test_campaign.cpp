@@ -2,10 +2,11 @@
 // merge (idempotent, refusing damaged and foreign task databases without writing anything), and a
 // local `rngvet campaign run` that is killed part way and completed by running it again, and one
 // stopped by SIGTERM that stops its task in flight; the GPU request of the Slurm script and the
-// packing of several tasks into one array task (tasks-per-gpu).
+// packing of several tasks into one array task (tasks-per-gpu); the INI reader on its own.
 #include "batteries/catalogue.hpp"
 #include "campaigns/campaign.hpp"
 #include "campaigns/directory.hpp"
+#include "campaigns/ini.hpp"
 #include "campaigns/merge.hpp"
 #include "generators/error.hpp"
 #include "generators/sha256.hpp"
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <iterator>
 #include <map>
@@ -221,6 +223,83 @@ TEST(CampaignFile, ErrorsNameTheFileAndLine)
                                                              << text;
         EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
     }
+}
+
+// The INI reader alone: sections with their names and lines, comments (whole lines with '#' or
+// ';', and '#' after white space ending a value; a '#' inside a word is kept), values trimmed.
+TEST(IniReader, SectionsEntriesCommentsAndLines)
+{
+    const ini::Reader reader("r.ini");
+    const std::string text = "# head\n"
+                             "\n"
+                             "[campaign]\n"
+                             "  name =  n1   # the name\n"
+                             "; another comment\n"
+                             "tag = a#b\n"
+                             "[configuration   fast one ]   # two words\n"
+                             "seeds\t=\t1 2\r\n";
+    const std::vector<ini::Section> s = reader.sections(text);
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(s[0].kind, "campaign");
+    EXPECT_EQ(s[0].name, "");
+    EXPECT_EQ(s[0].line, 3);
+    ASSERT_EQ(s[0].entries.size(), 2u);
+    EXPECT_EQ(s[0].entries[0].key, "name");
+    EXPECT_EQ(s[0].entries[0].value, "n1");
+    EXPECT_EQ(s[0].entries[0].line, 4);
+    EXPECT_EQ(s[0].entries[1].value, "a#b");
+    EXPECT_EQ(s[0].entries[1].line, 6);
+    EXPECT_EQ(s[1].kind, "configuration");
+    EXPECT_EQ(s[1].name, "fast one");
+    EXPECT_EQ(s[1].line, 7);
+    ASSERT_EQ(s[1].entries.size(), 1u);
+    EXPECT_EQ(s[1].entries[0].key, "seeds");
+    EXPECT_EQ(s[1].entries[0].value, "1 2");
+    EXPECT_EQ(s[1].entries[0].line, 8);
+    EXPECT_TRUE(reader.sections("").empty());
+    EXPECT_TRUE(reader.sections("# only\n; comments\n").empty());
+
+    const ini::Entry n{ "shards", "7", 12 };
+    EXPECT_EQ(reader.integer(n, 1, 7), 7);
+    EXPECT_EQ(reader.integer({ "skip", "-3", 1 }, -3, 0), -3);
+}
+
+// Each refusal is one line "FILE:LINE: ...", the whole message as written here.
+TEST(IniReader, RefusalsNameTheFileLineAndProblem)
+{
+    const ini::Reader reader("r.ini");
+    auto message = [&](const std::function<void()>& f) -> std::string {
+        try {
+            f();
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "(accepted)";
+    };
+    const std::vector<std::pair<std::string, std::string>> texts = {
+        { "[campaign\n", "r.ini:1: a section header ends with ']'" },
+        { "[campaign]\n\nname\n", "r.ini:3: expected 'key = value' or '[section]'" },
+        { "# c\nname = n\n", "r.ini:2: 'name' is outside any section" },
+        { "[campaign]\n = n\n", "r.ini:2: a key is missing before '='" },
+        { "[campaign]\nname =   # nothing\n", "r.ini:2: 'name' has no value" },
+        { "[campaign]\nname = a\n[slurm]\nname = b\nname = c\n",
+            "r.ini:5: 'name' is given twice in this section (first on line 4)" },
+    };
+    for (const auto& [text, expected] : texts)
+        EXPECT_EQ(message([&] { (void)reader.sections(text); }), expected) << text;
+
+    const std::vector<ini::Section> s
+        = reader.sections("[configuration a]\ngenerator = x\ncolour = red\n");
+    EXPECT_EQ(message([&] {
+        reader.known_keys(s[0], { "generator", "seeds" });
+    }),
+        "r.ini:3: unknown key 'colour' in [configuration a] (valid: generator, seeds)");
+    EXPECT_EQ(message([&] { reader.known_keys(s[0], { "generator", "colour" }); }), "(accepted)");
+    for (const char* bad : { "8", "0", "1.5", "3x", "", "99999999999999999999" })
+        EXPECT_EQ(message([&] {
+            (void)reader.integer({ "shards", bad, 9 }, 1, 7);
+        }),
+            std::string("r.ini:9: 'shards' must be an integer in 1..7, got '") + bad + "'");
 }
 
 // Greedy longest-first: every test in exactly one shard, and no shard more than the

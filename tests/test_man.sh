@@ -56,8 +56,8 @@ for value in request:R split:S nvidia-sdk-mt607 box-muller auto; do
     grep -q -- "$value" "$work/run.txt" || fail "rngvet-run(1) does not name $value"
 done
 
-# rngvet-campaign(5): every key of campaigns/campaign.cpp's known_keys lists.
-keys=$(sed -n '/known_keys(\*/,/});/p' "$source/campaigns/campaign.cpp" | grep -o '"[a-z-]*"' | tr -d '"' | sort -u)
+# rngvet-campaign(5): every key of campaigns/campaign_file.cpp's known_keys lists.
+keys=$(sed -n '/known_keys(\*/,/});/p' "$source/campaigns/campaign_file.cpp" | grep -o '"[a-z-]*"' | tr -d '"' | sort -u)
 [ "$(wc -w <<<"$keys")" -ge 20 ] || fail "found too few campaign keys: $keys"
 for key in $keys; do
     grep -q "^\.BI $(sed 's/-/\\\\-/g' <<<"$key") " "$work/man/rngvet-campaign.5" \
