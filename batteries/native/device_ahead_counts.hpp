@@ -140,23 +140,8 @@ private:
     // counts[len] += the gaps between the first gaps + 1 visits, by length capped at t.
     void histogram(long gaps, std::vector<long>& counts)
     {
-        const thrust::counting_iterator<Index> index(0);
-        const std::ptrdiff_t g = static_cast<std::ptrdiff_t>(gaps);
-        thrust::transform(index, index + g, lengths_.begin(),
-            device_counts::GapLength{
-                thrust::raw_pointer_cast(at_.data()), static_cast<Index>(t_) });
-        thrust::sort(lengths_.begin(), lengths_.begin() + g);
-        const auto ends = thrust::reduce_by_key(lengths_.begin(), lengths_.begin() + g,
-            thrust::constant_iterator<Index>(1), distinct_.begin(), counts_.begin());
-        const std::size_t kinds = static_cast<std::size_t>(ends.first - distinct_.begin());
-        std::vector<Cell> length(kinds);
-        std::vector<Index> number(kinds);
-        thrust::copy(distinct_.begin(), distinct_.begin() + static_cast<std::ptrdiff_t>(kinds),
-            length.begin());
-        thrust::copy(
-            counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(kinds), number.begin());
-        for (std::size_t i = 0; i < kinds; ++i)
-            counts[static_cast<std::size_t>(length[i])] += static_cast<long>(number[i]);
+        device_counts::add_gap_lengths(at_, static_cast<std::ptrdiff_t>(gaps),
+            static_cast<Index>(t_), lengths_, distinct_, counts_, counts);
     }
 
     Numbers& in_;

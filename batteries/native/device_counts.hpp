@@ -603,6 +603,28 @@ struct GapLength {
     }
 };
 
+// counts[len] += the number of the `gaps` gaps after visits at[0 .. gaps - 1] that have length
+// len (capped at t): the lengths on the device, sorted and counted by key there, added on the host.
+// lengths, distinct and number hold at least `gaps` cells.
+inline void add_gap_lengths(const thrust::device_vector<Index>& at, std::ptrdiff_t gaps, Index t,
+    thrust::device_vector<Cell>& lengths, thrust::device_vector<Cell>& distinct,
+    thrust::device_vector<Index>& number, std::vector<long>& counts)
+{
+    const thrust::counting_iterator<Index> index(0);
+    thrust::transform(
+        index, index + gaps, lengths.begin(), GapLength{ thrust::raw_pointer_cast(at.data()), t });
+    thrust::sort(lengths.begin(), lengths.begin() + gaps);
+    const auto ends = thrust::reduce_by_key(lengths.begin(), lengths.begin() + gaps,
+        thrust::constant_iterator<Index>(1), distinct.begin(), number.begin());
+    const std::ptrdiff_t kinds = ends.first - distinct.begin();
+    std::vector<Cell> length(static_cast<std::size_t>(kinds));
+    std::vector<Index> times(static_cast<std::size_t>(kinds));
+    thrust::copy(distinct.begin(), distinct.begin() + kinds, length.begin());
+    thrust::copy(number.begin(), number.begin() + kinds, times.begin());
+    for (std::size_t i = 0; i < length.size(); ++i)
+        counts[static_cast<std::size_t>(length[i])] += static_cast<long>(times[i]);
+}
+
 class GapScan {
 public:
     GapScan(Numbers& in, int r, double alpha, double beta, long t, std::size_t max_words)
@@ -642,20 +664,7 @@ public:
         trailing = static_cast<long>(size) - 1 - static_cast<long>(static_cast<Index>(at_[v - 1]));
         if (v < 2) return true;
         const std::ptrdiff_t gaps = static_cast<std::ptrdiff_t>(v - 1);
-        thrust::transform(index, index + gaps, lengths_.begin(),
-            GapLength{ thrust::raw_pointer_cast(at_.data()), static_cast<Index>(t_) });
-        thrust::sort(lengths_.begin(), lengths_.begin() + gaps);
-        const auto ends = thrust::reduce_by_key(lengths_.begin(), lengths_.begin() + gaps,
-            thrust::constant_iterator<Index>(1), distinct_.begin(), counts_.begin());
-        const std::size_t kinds = static_cast<std::size_t>(ends.first - distinct_.begin());
-        std::vector<Cell> length(kinds);
-        std::vector<Index> number(kinds);
-        thrust::copy(distinct_.begin(), distinct_.begin() + static_cast<std::ptrdiff_t>(kinds),
-            length.begin());
-        thrust::copy(
-            counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(kinds), number.begin());
-        for (std::size_t i = 0; i < kinds; ++i)
-            counts[static_cast<std::size_t>(length[i])] += static_cast<long>(number[i]);
+        add_gap_lengths(at_, gaps, static_cast<Index>(t_), lengths_, distinct_, counts_, counts);
         return true;
     }
 
