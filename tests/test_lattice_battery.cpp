@@ -452,6 +452,27 @@ TEST(IsingCli, SerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
         }
 }
 
+// Runs `config` sharded over 2 jobs (run 1), then tests 1, 2 and 3 each alone and serially from
+// its segment's offset (runs 2 to 4), and checks that every serial statistic equals the sharded
+// one as bits; `sharded` gets run 1's statistics, `per_test` of them a test.
+void expect_sharded_equals_serial_tests(const std::string& config, const std::string& db,
+    std::size_t per_test, std::map<int, rngvet::StatisticRecord>& sharded)
+{
+    ASSERT_EQ(run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db).status, 0);
+    for (int test : { 1, 2, 3 }) {
+        const auto r = run_rngvet("run " + config + " --tests " + std::to_string(test) + " --skip "
+            + std::to_string(std::uint64_t(test - 1) << 40) + " --db " + db);
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    sharded = stats_of(db, 1);
+    ASSERT_EQ(sharded.size(), 3 * per_test);
+    for (const auto& [index, s] : sharded) {
+        const auto serial = stats_of(db, 1 + s.test_number);
+        ASSERT_EQ(serial.size(), per_test);
+        EXPECT_TRUE(same_bits(serial.at(index).pvalue, s.pvalue)) << s.test_name;
+    }
+}
+
 // The per-site mode (lanes = the instances, interleaved): serial and sharded, cpu and openmp
 // give the same statistics bit for bit, and they are not those of one lane.
 TEST(IsingCli, LanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
@@ -460,19 +481,8 @@ TEST(IsingCli, LanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
     const std::string config = "--generator ranmar48 --seed 1802,9373 --instances 4 --layout "
                                "interleave --battery 'ising(L=8,therm=256,steps=2048,reps=3,"
                                "lanes=4)'";
-    ASSERT_EQ(run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db).status, 0);
-    for (int test : { 1, 2, 3 }) {
-        const auto r = run_rngvet("run " + config + " --tests " + std::to_string(test) + " --skip "
-            + std::to_string(std::uint64_t(test - 1) << 40) + " --db " + db);
-        ASSERT_EQ(r.status, 0) << r.err;
-    }
-    const auto sharded = stats_of(db, 1);
-    ASSERT_EQ(sharded.size(), 30u);
-    for (const auto& [index, s] : sharded) {
-        const auto serial = stats_of(db, 1 + s.test_number);
-        ASSERT_EQ(serial.size(), 10u);
-        EXPECT_TRUE(same_bits(serial.at(index).pvalue, s.pvalue)) << s.test_name;
-    }
+    std::map<int, rngvet::StatisticRecord> sharded;
+    ASSERT_NO_FATAL_FAILURE(expect_sharded_equals_serial_tests(config, db, 10, sharded));
     rngvet::Store store(db);
     // A replica reads whole rounds of 4 numbers.
     for (const auto& t : store.tests(1))
@@ -515,19 +525,8 @@ TEST(IsingCli, OwnLanesSerialEqualsShardedAndCpuEqualsOpenmpBitForBit)
     const std::string config = "--generator ranmar48 --seed 1802,9373 --instances 4 --layout "
                                "interleave --battery 'ising(L=8,therm=256,steps=2048,reps=4,"
                                "lanes=4,own=1)'";
-    ASSERT_EQ(run_rngvet("run " + config + " --mode sharded --jobs 2 --db " + db).status, 0);
-    for (int test : { 1, 2, 3 }) {
-        const auto r = run_rngvet("run " + config + " --tests " + std::to_string(test) + " --skip "
-            + std::to_string(std::uint64_t(test - 1) << 40) + " --db " + db);
-        ASSERT_EQ(r.status, 0) << r.err;
-    }
-    const auto sharded = stats_of(db, 1);
-    ASSERT_EQ(sharded.size(), 36u);
-    for (const auto& [index, s] : sharded) {
-        const auto serial = stats_of(db, 1 + s.test_number);
-        ASSERT_EQ(serial.size(), 12u);
-        EXPECT_TRUE(same_bits(serial.at(index).pvalue, s.pvalue)) << s.test_name;
-    }
+    std::map<int, rngvet::StatisticRecord> sharded;
+    ASSERT_NO_FATAL_FAILURE(expect_sharded_equals_serial_tests(config, db, 12, sharded));
     rngvet::Store store(db);
     for (const auto& t : store.tests(1))
         EXPECT_EQ(t.numbers_used % (1024 * 4), 0u) << t.test_number;
