@@ -22,6 +22,7 @@ GridShape cuda_grid_shape(int multiprocessors)
     shape.warps = ranmar_instances_per_block;
     shape.teams = cuda_mt_lane_teams;
     shape.tiled = true;
+    shape.interleaved = true;
     shape.lanes = true;
     shape.registers = true;
     shape.multiprocessors = multiprocessors;
@@ -52,7 +53,21 @@ LaunchPlan::LaunchPlan(const RanmarSetup& setup, const GridShape& shape)
 {
     base_.ranmar = setup.params;
     const RanmarKernelParams& p = setup.params;
-    if (p.segments > 1) {
+    // Jump-parallel under interleave: a block's warps are the same unit of neighbouring
+    // instances, whose numbers are neighbours in the output (ranmar_interleaved_body), unless
+    // RNGVET_RANMAR_KERNEL=segments asks for one warp per unit (the benchmark's comparison).
+    const char* env = std::getenv("RNGVET_RANMAR_KERNEL");
+    const std::string forced = env ? env : "";
+    if (!forced.empty() && forced != "segments")
+        throw InputError("RNGVET_RANMAR_KERNEL='" + forced + "' is not segments");
+    if (p.segments > 1 && p.layout == RNGVET_LAYOUT_INTERLEAVE && p.instances >= 2
+        && shape.interleaved && forced.empty()) {
+        const unsigned tile = ranmar_interleaved_tile(p.instances);
+        base_.grid = Grid::ranmar_interleaved;
+        base_.per_block = tile;
+        base_.blocks = blocks_of(p.instances, tile) * p.segments;
+        base_.threads = tile * RNGVET_RANMAR_LANES;
+    } else if (p.segments > 1) {
         base_.grid = Grid::ranmar_segments;
         base_.per_block = shape.warps;
         base_.blocks = blocks_of(p.instances * p.segments, shape.warps);
