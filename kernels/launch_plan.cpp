@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "kernels/mt_registers.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -54,15 +55,11 @@ LaunchPlan::LaunchPlan(const RanmarSetup& setup, const GridShape& shape)
     base_.ranmar = setup.params;
     const RanmarKernelParams& p = setup.params;
     // Jump-parallel under interleave: a block's warps are the same unit of neighbouring
-    // instances, whose numbers are neighbours in the output (ranmar_interleaved_body), unless
-    // RNGVET_RANMAR_KERNEL=segments asks for one warp per unit (the benchmark's comparison).
-    const char* env = std::getenv("RNGVET_RANMAR_KERNEL");
-    const std::string forced = env ? env : "";
-    if (!forced.empty() && forced != "segments")
-        throw InputError("RNGVET_RANMAR_KERNEL='" + forced + "' is not segments");
-    if (p.segments > 1 && p.layout == RNGVET_LAYOUT_INTERLEAVE && p.instances >= 2
-        && shape.interleaved && forced.empty()) {
-        const unsigned tile = ranmar_interleaved_tile(p.instances);
+    // instances, whose numbers are neighbours in the output (ranmar_interleaved_body).
+    unsigned tile = 0; // 0: one warp per unit
+    if (p.segments > 1 && p.layout == RNGVET_LAYOUT_INTERLEAVE && shape.interleaved)
+        tile = ranmar_interleaved_choice(p.instances);
+    if (tile != 0) {
         base_.grid = Grid::ranmar_interleaved;
         base_.per_block = tile;
         base_.blocks = blocks_of(p.instances, tile) * p.segments;
@@ -112,6 +109,24 @@ LaunchPlan::LaunchPlan(const MtSetup& setup, const GridShape& shape)
         base_.threads = RNGVET_MT_THREADS_PER_BLOCK;
     }
     base_.mt = p;
+}
+
+unsigned ranmar_interleaved_choice(std::uint64_t instances)
+{
+    const char* env = std::getenv("RNGVET_RANMAR_KERNEL");
+    const std::string forced = env ? env : "";
+    if (forced.empty()) return instances >= 2 ? ranmar_interleaved_tile(instances) : 0;
+    if (forced == "segments") return 0;
+    const std::string prefix = "interleaved:";
+    const std::string digits = forced.substr(std::min(prefix.size(), forced.size()));
+    if (forced.rfind(prefix, 0) == 0 && digits.size() == 1 && digits[0] >= '1'
+        && digits[0] <= '0' + RNGVET_RANMAR_ILV_TILE) {
+        const std::uint64_t tile = static_cast<std::uint64_t>(digits[0] - '0');
+        return static_cast<unsigned>(std::min(tile, std::max<std::uint64_t>(instances, 1)));
+    }
+    throw InputError("RNGVET_RANMAR_KERNEL='" + forced
+        + "' is not segments or interleaved:T (T 1 to " + std::to_string(RNGVET_RANMAR_ILV_TILE)
+        + ")");
 }
 
 Launch LaunchPlan::launch(std::uint64_t g0, std::uint64_t len, bool count_mode) const

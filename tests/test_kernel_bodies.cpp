@@ -294,7 +294,7 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
         { ranmar_config("ranmar48x", 8, "interleave", "increment", 1802, 9373, "keep", 7), 7, 33 },
         { ranmar_config("ranmar24", 16, "interleave", "increment", 1802, 9373, "keep", 29), 3,
             100 },
-        { ranmar_config("ranmar48", 16, "interleave", "hash", 9, 9), 2, 1 },
+        { ranmar_config("ranmar48", 16, "interleave", "hash", 9, 9), 2, 5 },
     };
     const std::vector<std::uint64_t> lengths[] = {
         odd_lengths, // 1000, 1, 333, 4097, 65
@@ -327,6 +327,58 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
                     + (reverse ? ", reversed" : ""));
                 EXPECT_TRUE(same_words(want, interleaved_on_host(setup, n, reverse, lens)));
             }
+    }
+}
+
+// RNGVET_RANMAR_KERNEL: `segments` gives CUDA's one warp per unit, `interleaved:T` blocks of T
+// instances (a last block with fewer: 8 instances in tiles of 3, 16 in tiles of 5), each the
+// reference; other values are refused in one line naming the variable.
+TEST(KernelBodies, RanmarInterleavedTileIsForcedOrRefused)
+{
+    constexpr std::size_t n = 9000;
+    struct Forced {
+        Configuration c;
+        const char* kernel;
+        Grid grid;
+        unsigned tile;
+    };
+    const Configuration eight
+        = ranmar_config("ranmar48", 8, "interleave", "increment", 1802, 9373, "keep", 11);
+    const Configuration sixteen = ranmar_config("ranmar24", 16, "interleave", "hash", 5, 6);
+    const Forced cases[] = {
+        { eight, "segments", Grid::ranmar_segments, 4 },
+        { eight, "interleaved:3", Grid::ranmar_interleaved, 3 },
+        { eight, "interleaved:4", Grid::ranmar_interleaved, 4 },
+        { sixteen, "interleaved:5", Grid::ranmar_interleaved, 5 },
+        { ranmar_config("ranmar48x", 1, "interleave", "increment", 1802, 9373), "interleaved:8",
+            Grid::ranmar_interleaved, 1 },
+    };
+    for (const Forced& f : cases) {
+        const ScopedEnv env("RNGVET_RANMAR_KERNEL", f.kernel);
+        const RanmarSetup setup = ranmar_setup(f.c, 3, 150);
+        SCOPED_TRACE(canonical_name(f.c) + ", " + f.kernel);
+        EXPECT_EQ(LaunchPlan(setup, backends[0].shape).launch(0, 1, false).per_block, f.tile);
+        for (bool reverse : { false, true })
+            EXPECT_TRUE(same_words(reference(f.c, n),
+                on_host(setup, backends[0].shape, f.grid, n, reverse)));
+    }
+    {
+        const ScopedEnv env("RNGVET_RANMAR_KERNEL", "");
+        const RanmarSetup one
+            = ranmar_setup(ranmar_config("ranmar48", 1, "interleave", "hash", 1, 2), 3, 150);
+        EXPECT_EQ(LaunchPlan(one, backends[0].shape).grid(), Grid::ranmar_segments);
+    }
+    for (const char* kernel : { "interleaved:0", "interleaved:9", "interleaved:", "interleaved:44",
+             "tiled", "Segments" }) {
+        const ScopedEnv env("RNGVET_RANMAR_KERNEL", kernel);
+        try {
+            LaunchPlan(ranmar_setup(eight, 3, 150), backends[0].shape);
+            ADD_FAILURE() << "RNGVET_RANMAR_KERNEL=" << kernel << " chose a grid";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("RNGVET_RANMAR_KERNEL"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
     }
 }
 
