@@ -753,16 +753,19 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
  * whole 64-byte lines). Two tiles alternate, counted across pieces, so one barrier per step
  * suffices (the tile a step fills was last read before the previous step's barrier). Every warp
  * makes as many steps as the block's longest count (ceil(n / 32 N) for n = hi - lo, the counts
- * differing by one at most), then 3 more where the piece ends the chunk (the jump's values),
- * and only a piece's last RNGVET_RANMAR_ILV_RING_STEPS steps write the ring: a warp may make up
- * to 63 values past its own end, and 8 steps (the whole ring) still hold the 193 values the
- * jump reads and the 97 a launch's end stores. A warp with no number in a piece (its numbers of
- * the chunk all came before the launch, or a launch shorter than N) runs the same steps and
- * barriers on its registers and then takes back the ones it had; its tile row and ring are not
- * read. Every barrier is reached by every thread of the block the same number of times (warps
- * past N included). Scratch: RNGVET_RANMAR_SEG_SCRATCH words per warp (ring, then ext), xch
- * T * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp shuffle), and the tiles,
- * 2 * T * ranmar_interleaved_pitch(T) words (at most RNGVET_RANMAR_ILV_TILE_WORDS). */
+ * differing by one at most), then 3 more where hi > B_{k+1} - N (the instances' last numbers of
+ * the chunk lie in [B_{k+1} - N, B_{k+1}), so a warp's piece may end its chunk: a warp jumps
+ * where its own piece ends at its chunk's end, as in ranmar_segments_body, even where the
+ * launch ends before B_{k+1}), and only a piece's last RNGVET_RANMAR_ILV_RING_STEPS steps write
+ * the ring: a warp may make up to 63 values past its own end, and 8 steps (the whole ring)
+ * still hold the 193 values the jump reads and the 97 a launch's end stores. A warp with no
+ * number in a piece (its numbers of the chunk all came before the launch, or a launch shorter
+ * than N) runs the same steps and barriers on its registers and then takes back the ones it
+ * had; its tile row and ring are not read. Every barrier is reached by every thread of the block
+ * the same number of times (warps past N included). Scratch: RNGVET_RANMAR_SEG_SCRATCH words per
+ * warp (ring, then ext), xch T * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp
+ * shuffle), and the tiles, 2 * T * ranmar_interleaved_pitch(T) words (at most
+ * RNGVET_RANMAR_ILV_TILE_WORDS). */
 #define RNGVET_RANMAR_ILV_TILE 8
 #define RNGVET_RANMAR_ILV_RING_STEPS 8
 #define RNGVET_RANMAR_ILV_TILE_WORDS (2 * RNGVET_RANMAR_ILV_TILE * (RNGVET_RANMAR_LANES + 16))
