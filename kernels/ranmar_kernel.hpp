@@ -855,19 +855,27 @@ RV_BODY void ranmar_interleaved_body(RanmarKernelParams p, RV_GLOBAL rv_u64* sta
         unsigned slot = (unsigned)((pos + lane) % RNGVET_RANMAR_RING);
         rv_u64 ck = ranmar_c_back(c, back, p.cm);
         rv_u64 c_last = 0;
+        rv_u64 pj = 0, pv = 0;
+        int pending = 0;
         const RanmarRegs kept = q;
         RanmarRegs next;
         unsigned t, fast;
         ranmar_regs_to_ring(q, ring, pos, lane);
-        /* First the steps before the ring's (with output in every step, not count mode). */
+        /* A step's number goes to out after the next step's values are made (the pending
+         * store pj, pv), so that a thread waits for its load from the tile only then. First
+         * the steps before the ring's (with output in every step, not count mode). */
         fast = p.count_mode == 0 ? (steps_out < ring_from ? steps_out : ring_from) : 0;
+        RV_UNROLL_BY(unroll 3)
         for (t = 0; t < fast; ++t) {
             RV_LOCAL rv_u64* tl = tiles + (phase & 1) * tile_words;
             const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
             tl[warp * pitch + lane] = ranmar_output(x, ck, p.mask, p.zero_smallest);
             ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            if (pending) out[pj] = pv;
             RV_SYNC_BLOCK();
-            if (rt < rcount) out[rj] = tl[rw * pitch + rl];
+            pending = rt < rcount;
+            pv = tl[rw * pitch + rl];
+            pj = rj;
             rt += RNGVET_RANMAR_LANES;
             rj += row;
             ++phase;
@@ -883,18 +891,28 @@ RV_BODY void ranmar_interleaved_body(RanmarKernelParams p, RV_GLOBAL rv_u64* sta
                 tl[warp * pitch + lane] = ranmar_output(x, ck, p.mask, p.zero_smallest);
             ck = ranmar_c_back(ck, p.cd_step, p.cm);
             slot = (slot + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+            if (pending) {
+                if (p.count_mode != 0)
+                    out[pj] += 1;
+                else
+                    out[pj] = pv;
+                pending = 0;
+            }
             if (t < steps_out) { /* the same in every warp */
                 RV_SYNC_BLOCK();
-                if (rt < rcount) {
-                    if (p.count_mode != 0)
-                        out[rj] += 1;
-                    else
-                        out[rj] = tl[rw * pitch + rl];
-                }
+                pending = rt < rcount;
+                pv = tl[rw * pitch + rl];
+                pj = rj;
                 rt += RNGVET_RANMAR_LANES;
                 rj += row;
                 ++phase;
             }
+        }
+        if (pending) { /* the last step's, where no step follows it in the piece */
+            if (p.count_mode != 0)
+                out[pj] += 1;
+            else
+                out[pj] = pv;
         }
         c_last = ranmar_shuffle(c_last, live ? (count - 1) % RNGVET_RANMAR_LANES : 0, xch, lane);
         next = q;
