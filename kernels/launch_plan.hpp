@@ -89,6 +89,7 @@ std::vector<PlanBuffer> plan_buffers(const MtSetup& setup);
 // RNGVET_MT_KERNEL (registers, registers:1, registers:2, lanes, words) forces one, for the
 // exactness tests and the benchmark's comparison; InputError where it cannot run the sets.
 inline constexpr std::uint64_t mt_register_min_instances = 2048;
+Launch mt_register_choice(const MtKernelParams& p, int multiprocessors);
 
 // CUDA's jump-parallel RANMAR under interleave: the instances per block of the interleaved grid
 // (min(N, RNGVET_RANMAR_ILV_TILE) from 2 instances on), or 0 for one warp per unit (1
@@ -96,6 +97,5 @@ inline constexpr std::uint64_t mt_register_min_instances = 2048;
 // `segments` (0) or `interleaved:T` (T from 1 to RNGVET_RANMAR_ILV_TILE, at most N), for the
 // exactness tests and the benchmark's comparison; InputError for any other value.
 unsigned ranmar_interleaved_choice(std::uint64_t instances);
-Launch mt_register_choice(const MtKernelParams& p, int multiprocessors);
 
 } // namespace rngvet
