@@ -39,8 +39,10 @@
  * the chunk's end e and the next 96 values of the recurrence (193 values) give the window at
  * e + (S - 1) L by 97 dot products, one per slot. Launches of any length continue one another
  * exactly, as without segments. The warp keeps the history in registers, not in a table
- * (ranmar_segments_body); the OpenMP backend runs a unit number by number (ranmar_segment_run)
- * and the jump's phases lane by lane (ranmar_jump_window, _extend, _apply).
+ * (ranmar_segments_body); under interleave CUDA runs the same units with a block's warps on the
+ * same unit of neighbouring instances, so that their stores coalesce (ranmar_interleaved_body);
+ * the OpenMP backend runs a unit number by number (ranmar_segment_run) and the jump's phases
+ * lane by lane (ranmar_jump_window, _extend, _apply).
  */
 #ifndef RNGVET_RANMAR_KERNEL_HPP
 #define RNGVET_RANMAR_KERNEL_HPP
@@ -749,9 +751,10 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
  * tile, row w, column l; after a block-wide barrier thread e writes element (e mod T, e / T) of
  * the tile to out: neighbouring threads write the same column of neighbouring instances, whose
  * combined indices are neighbours (one row of T words of the output, broken at most once where
- * rho wraps from N - 1 to 0), so a warp's 32 stores cover 32 / T runs of T words (for T = 8,
- * whole 64-byte lines). Two tiles alternate, counted across pieces, so one barrier per step
- * suffices (the tile a step fills was last read before the previous step's barrier). Every warp
+ * rho wraps from N - 1 to 0), so a warp's 32 stores cover 32 / T runs of T words (for N = 8,
+ * 32 consecutive words). Two tiles alternate, counted across pieces, so one barrier per step
+ * suffices (the tile a step fills was last read before the previous step's barrier), and a
+ * thread stores what it loaded from the tile only after the next step's values are made. Every warp
  * makes as many steps as the block's longest count (ceil(n / 32 N) for n = hi - lo, the counts
  * differing by one at most), then 3 more where hi > B_{k+1} - N (the instances' last numbers of
  * the chunk lie in [B_{k+1} - N, B_{k+1}), so a warp's piece may end its chunk: a warp jumps
@@ -778,7 +781,7 @@ RNGVET_HD unsigned ranmar_interleaved_tile(rv_u64 instances)
 
 /* Words per tile row: 32 + ceil(16 / T), so that the 16 threads of a half-warp, which read rows
  * (e mod T) and columns (e / T), and the lanes of a warp, which write one row, meet 16 different
- * 8-byte banks where T divides 16 (pitch 34 for T = 8, 33 for 16). */
+ * 8-byte banks where T divides 16 (pitch 34 for T = 8). */
 RNGVET_HD unsigned ranmar_interleaved_pitch(unsigned tile)
 {
     return RNGVET_RANMAR_LANES + (16 + tile - 1) / tile;
