@@ -103,6 +103,11 @@ struct CampaignTask {
 
 // ---- campaign_file.cpp: reading a campaign file ------------------------------------------------
 
+// The keys a section of kind "campaign", "configuration" or "slurm" takes, as the parser checks
+// them; a [configuration NAME] section's are the configuration options a campaign file reads
+// (configuration_options.hpp) and the seeds. None for another kind.
+std::vector<std::string> section_keys(const std::string& kind);
+
 // Parses and validates a campaign file. Every problem is an InputError "FILE:LINE: ...".
 // Relative parameter-set file names are resolved against the file's directory.
 Campaign parse_campaign_file(const std::string& path);

@@ -5,13 +5,13 @@
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "campaign.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
 #include "ini.hpp"
 #include "kernels/backend.hpp"
 
 #include <cctype>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -116,6 +116,23 @@ bool is_file(const std::string& path)
 
 } // namespace
 
+std::vector<std::string> section_keys(const std::string& kind)
+{
+    if (kind == "campaign")
+        return { "name", "battery", "seeds", "seed-count", "shards", "tests", "engine" };
+    if (kind == "slurm")
+        return { "partition", "account", "qos", "time", "cpus-per-task", "mem", "gres",
+            "constraint", "merge-time", "gpu", "gpu-request", "tasks-per-gpu" };
+    if (kind != "configuration") return {};
+    // The configuration options a campaign file reads (configuration_options.hpp), generator
+    // first, then the seeds.
+    std::vector<std::string> keys;
+    for (const ConfigurationOption& row : configuration_options())
+        if (row.places & in_campaign_file) keys.push_back(row.name);
+    keys.insert(keys.begin() + 1, { "seeds", "seed-count" });
+    return keys;
+}
+
 Campaign parse_campaign(
     const std::string& text, const std::string& file_name, const std::string& base_dir)
 {
@@ -154,8 +171,7 @@ Campaign parse_campaign(
     if (!campaign) throw InputError(file_name + ": the [campaign] section is missing");
     if (configurations.empty()) throw InputError(file_name + ": no [configuration NAME] section");
 
-    p.known_keys(
-        *campaign, { "name", "battery", "seeds", "seed-count", "shards", "tests", "engine" });
+    p.known_keys(*campaign, section_keys("campaign"));
     std::vector<std::string> campaign_seeds;
     std::int64_t campaign_seed_count = 0;
     const ini::Entry* shards = nullptr;
@@ -206,9 +222,7 @@ Campaign parse_campaign(
         c.shards = static_cast<int>(p.integer(*shards, 1, static_cast<std::int64_t>(test_count)));
 
     if (slurm) {
-        p.known_keys(*slurm,
-            { "partition", "account", "qos", "time", "cpus-per-task", "mem", "gres", "constraint",
-                "merge-time", "gpu", "gpu-request", "tasks-per-gpu" });
+        p.known_keys(*slurm, section_keys("slurm"));
         for (const ini::Entry& e : slurm->entries) {
             if (e.value.find_first_of(" \t") != std::string::npos)
                 p.fail(e.line,
@@ -255,47 +269,32 @@ Campaign parse_campaign(
     }
 
     for (const ini::Section* s : configurations) {
-        p.known_keys(*s,
-            { "generator", "seeds", "seed-count", "instances", "layout", "seeding", "params",
-                "param-id", "zero", "skip", "backend", "view" });
+        p.known_keys(*s, section_keys("configuration"));
         CampaignConfiguration conf;
         conf.name = s->name;
         ConfigurationKeys& o = conf.keys;
         int seeds_line = 0;
         std::int64_t seed_count = 0;
         for (const ini::Entry& e : s->entries) {
-            if (e.key == "generator")
-                o.generator = e.value;
-            else if (e.key == "seeds") {
+            if (e.key == "seeds") {
                 conf.seeds = seed_list(p, e);
                 seeds_line = e.line;
             } else if (e.key == "seed-count") {
                 seed_count = p.integer(e, 1, 100000);
                 if (!seeds_line) seeds_line = e.line;
-            } else if (e.key == "instances")
-                o.instances = static_cast<int>(p.integer(e, 1, 1 << 30));
-            else if (e.key == "layout")
-                o.layout = e.value;
-            else if (e.key == "seeding")
-                o.seeding = e.value;
-            else if (e.key == "params") {
-                o.params = e.value;
-                // A parameter-set file named relative to the campaign file.
-                if (e.value.find('=') == std::string::npos && e.value[0] != '/' && !base_dir.empty()
-                    && is_file(base_dir + "/" + e.value))
-                    o.params = base_dir + "/" + e.value;
-            } else if (e.key == "param-id")
-                o.param_id = static_cast<int>(p.integer(e, 0, 1 << 30));
-            else if (e.key == "zero")
-                o.zero = e.value;
-            else if (e.key == "skip")
-                o.skip = static_cast<std::uint64_t>(
-                    p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
-            else if (e.key == "backend")
-                o.backend = e.value;
-            else if (e.key == "view")
-                o.view = e.value;
+            } else if (const ConfigurationOption* row
+                = find_configuration_option(e.key, in_campaign_file)) {
+                if (row->field.word)
+                    set_option_word(o, *row, e.value);
+                else
+                    set_option_number(
+                        o, *row, static_cast<std::uint64_t>(p.integer(e, row->min, row->max)));
+            }
         }
+        // A parameter-set file named relative to the campaign file.
+        if (!o.params.empty() && o.params.find('=') == std::string::npos && o.params[0] != '/'
+            && !base_dir.empty() && is_file(base_dir + "/" + o.params))
+            o.params = base_dir + "/" + o.params;
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
         // A plugin library named relative to the campaign file.

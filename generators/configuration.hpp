@@ -61,7 +61,9 @@ struct Configuration {
 };
 
 // A configuration in the words of the command line (rngvet run's --generator, --seed, ...),
-// the form both the command line and librngvet's options text are read into.
+// the form the command line, campaign files and librngvet's options text are read into. Each
+// member is a row of configuration_options.hpp's schema; the initial values are the options'
+// defaults.
 struct ConfigurationText {
     std::string generator;
     std::string seed; // "" for none
@@ -80,8 +82,10 @@ struct ConfigurationText {
     std::string view = "top32";
 };
 
-// The one mapping from the words to a Configuration: each word parsed by its parser (with its
-// message), the parameter sets loaded, then validate. Throws InputError.
+// The one mapping from the words to a Configuration (configuration_options.cpp): each row of
+// the schema's parser in turn (with its message), the parameter sets loaded, then validate, then
+// the rows' checks. The configuration comes back validated, and what builds streams takes it as
+// given. Throws InputError.
 Configuration resolve_configuration(const ConfigurationText& text);
 
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
