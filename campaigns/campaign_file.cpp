@@ -2,6 +2,7 @@
 // (through ini.hpp) into a Campaign and checked, each problem an InputError "FILE:LINE: ...".
 // The [configuration] keys become a ConfigurationText that resolve_configuration_here checks as
 // rngvet run checks its options.
+#include "batteries/battery_choice.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "campaign.hpp"
@@ -15,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace rngvet::campaigns {
 namespace {
@@ -118,8 +120,14 @@ bool is_file(const std::string& path)
 
 std::vector<std::string> section_keys(const std::string& kind)
 {
-    if (kind == "campaign")
-        return { "name", "battery", "seeds", "seed-count", "shards", "tests", "engine" };
+    if (kind == "campaign") {
+        // The name, the options rngvet run shares (battery_choice.hpp), the seeds and shards.
+        std::vector<std::string> keys = { "name" };
+        for (const BatteryChoiceOption& row : battery_choice_options())
+            keys.push_back(row.name);
+        keys.insert(keys.end(), { "seeds", "seed-count", "shards" });
+        return keys;
+    }
     if (kind == "slurm")
         return { "partition", "account", "qos", "time", "cpus-per-task", "mem", "gres",
             "constraint", "merge-time", "gpu", "gpu-request", "tasks-per-gpu" };
@@ -175,8 +183,8 @@ Campaign parse_campaign(
     std::vector<std::string> campaign_seeds;
     std::int64_t campaign_seed_count = 0;
     const ini::Entry* shards = nullptr;
-    const ini::Entry* tests = nullptr;
-    const ini::Entry* engine = nullptr;
+    // The entries of the rows of battery_choice.hpp, by the member they fill.
+    std::vector<std::pair<std::string BatteryChoiceText::*, const ini::Entry*>> choice;
     c.battery.clear();
     for (const ini::Entry& e : campaign->entries) {
         if (e.key == "name") {
@@ -185,24 +193,30 @@ Campaign parse_campaign(
                     "the campaign's name has letters, digits, '.', '_' and '-' only, got '"
                         + e.value + "'");
             c.name = e.value;
-        } else if (e.key == "battery") {
-            try {
-                c.battery = catalogue_for(e.value).name;
-            } catch (const InputError& error) {
-                p.fail(e.line, error.what());
-            }
         } else if (e.key == "seeds") {
             campaign_seeds = seed_list(p, e);
         } else if (e.key == "seed-count") {
             campaign_seed_count = p.integer(e, 1, 100000);
         } else if (e.key == "shards") {
             shards = &e;
-        } else if (e.key == "tests") {
-            tests = &e;
-        } else if (e.key == "engine") {
-            engine = &e;
+        } else if (const BatteryChoiceOption* row = find_battery_choice_option(e.key)) {
+            choice.emplace_back(row->field, &e);
+            // The battery is read where it stands (the tests and the engine need it).
+            if (row->field != &BatteryChoiceText::battery) continue;
+            try {
+                c.battery = catalogue_for(e.value).name;
+            } catch (const InputError& error) {
+                p.fail(e.line, error.what());
+            }
         }
     }
+    const auto entry = [&](std::string BatteryChoiceText::*field) -> const ini::Entry* {
+        for (const auto& [member, e] : choice)
+            if (member == field) return e;
+        return nullptr;
+    };
+    const ini::Entry* tests = entry(&BatteryChoiceText::tests);
+    const ini::Entry* engine = entry(&BatteryChoiceText::engine);
     if (c.name.empty()) p.fail(campaign->line, "[campaign] needs 'name'");
     if (c.battery.empty())
         p.fail(campaign->line, "[campaign] needs 'battery' (" + battery_names() + ")");

@@ -1,5 +1,6 @@
 // Planning: the tests packed into shards of roughly equal cost, the campaign expanded into its
 // tasks (configurations x seeds x shards), and the wall-time estimate of a plan.
+#include "batteries/battery_choice.hpp"
 #include "campaign.hpp"
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
@@ -65,10 +66,12 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 for (int n : shard)
                     t.cost += battery.test(n).cost;
                 t.run_arguments = run_options(conf.keys, seed);
-                t.run_arguments.insert(t.run_arguments.end(),
-                    { "--battery", campaign.battery, "--tests", join_ints(shard) });
-                if (!campaign.engine.empty())
-                    t.run_arguments.insert(t.run_arguments.end(), { "--engine", campaign.engine });
+                BatteryChoiceText choice;
+                choice.battery = campaign.battery;
+                choice.tests = join_ints(shard);
+                choice.engine = campaign.engine;
+                const std::vector<std::string> more = battery_choice_arguments(choice);
+                t.run_arguments.insert(t.run_arguments.end(), more.begin(), more.end());
                 tasks.push_back(t);
             }
         }

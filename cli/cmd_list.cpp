@@ -1,3 +1,4 @@
+#include "batteries/battery_choice.hpp"
 #include "batteries/catalogue.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
@@ -54,15 +55,15 @@ int cmd_list(int argc, char** argv)
     for (const Word& w : builtin_param_set_words())
         std::cout << "  " << w.form << " (" << w.meaning << ")\n";
     // Every value of every option that takes words, as its parser reads them (the bash
-    // completion reads this section): the configuration options' from their rows, then the
-    // command line's own.
+    // completion reads this section): the configuration options' and the battery choice's from
+    // their rows, then the command line's own.
     std::vector<std::pair<std::string, std::string>> values;
     for (const ConfigurationOption& row : configuration_options())
         if (row.values) values.emplace_back(row.name, row.values());
+    for (const BatteryChoiceOption& row : battery_choice_options())
+        if (row.values) values.emplace_back(row.name, row.values());
     values.insert(values.end(),
         {
-            { "battery", battery_names() },
-            { "engine", word_list(engine_words()) },
             { "mode", word_list(mode_words()) },
             { "prefetch", word_list(prefetch_words()) },
             { "fail-on", word_list(fail_on_words()) },

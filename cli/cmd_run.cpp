@@ -1,3 +1,4 @@
+#include "batteries/battery_choice.hpp"
 #include "batteries/registry.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
@@ -78,35 +79,33 @@ void refuse_sharded_without_jumps(const Configuration& config)
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode_text;
+    BatteryChoiceText choice; // --battery, --tests, --engine
+    std::string db_path, log_path, mode_text;
     std::map<std::string, std::string> battery_options; // --nb and the like: option -> text
     int jobs = 1;
     std::int64_t resume = 0;
     std::string prefetch_text = term_text(prefetch_terms, Prefetch::automatic);
-    std::string engine_text;
     std::string fail_on_text = "never";
     bool allow_unverified = false;
     int seed_count = 0;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
-    const std::string battery_help = "battery (any case): " + battery_names()
-        + "; also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)";
-    options.add_options()(
-        "battery,b", po::value(&battery_name)->default_value("smallcrush"), battery_help.c_str());
-    for (const BatteryFamily& family : battery_registry())
-        for (const BatteryOption& o : family.options)
-            if (battery_options.emplace(o.option, "").second)
-                options.add_options()(o.option, po::value(&battery_options[o.option]), o.help);
-    std::string native_by_default;
-    for (const BatteryFamily& family : battery_registry())
-        if (family.native_by_default)
-            native_by_default += (native_by_default.empty() ? "" : ", ") + std::string(family.name);
-    options.add_options()("tests", po::value(&tests_text),
-        "run only these tests of the battery, e.g. 1,5,10")("engine", po::value(&engine_text),
-        ("what computes the statistics: " + word_help(engine_words())
-            + "; default: auto for a battery proven wholly native (" + native_by_default
-            + "), testu01 otherwise; see rngvet list")
-            .c_str())("mode", po::value(&mode_text),
+    // The options campaign files share (battery_choice.hpp), the battery's parameter options
+    // (--nb and the like) after --battery.
+    const BatteryChoiceText defaults;
+    for (const BatteryChoiceOption& row : battery_choice_options()) {
+        const std::string spec
+            = std::string(row.name) + (row.short_name ? std::string(",") + row.short_name : "");
+        auto* value = po::value(&(choice.*row.field));
+        if (!(defaults.*row.field).empty()) value->default_value(defaults.*row.field);
+        options.add_options()(spec.c_str(), value, row.help().c_str());
+        if (row.field != &BatteryChoiceText::battery) continue;
+        for (const BatteryFamily& family : battery_registry())
+            for (const BatteryOption& o : family.options)
+                if (battery_options.emplace(o.option, "").second)
+                    options.add_options()(o.option, po::value(&battery_options[o.option]), o.help);
+    }
+    options.add_options()("mode", po::value(&mode_text),
         (word_help(mode_words()) + "; default: sharded when --jobs > 1").c_str())(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
         po::value(&prefetch_text)->default_value(prefetch_text),
@@ -140,7 +139,7 @@ int cmd_run(int argc, char** argv)
     std::optional<RunMode> asked_mode;
     if (vm.count("mode")) asked_mode = parse_term(run_mode_terms, mode_text, "mode");
     RunMode mode = RunMode::serial;
-    Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
+    Engine engine = vm.count("engine") ? parse_engine(choice.engine) : Engine::testu01;
     // --seeds N: the seeds of the runs, each checked as a configuration before any is stored.
     std::vector<std::string> series;
     if (vm.count("seeds")) {
@@ -192,7 +191,7 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         config = config_options.configuration();
-        battery = &battery_from_options(battery_name, vm, battery_options);
+        battery = &battery_from_options(choice.battery, vm, battery_options);
         // ising's own lanes (own=1): replica r reads instance r alone, so the lanes are the
         // configuration's instances, interleaved.
         if (battery->own
@@ -215,7 +214,7 @@ int cmd_run(int argc, char** argv)
         }
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
-        tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
+        tests = vm.count("tests") ? parse_tests(choice.tests, *battery) : std::vector<int>{};
         check_engine(engine, *battery, tests);
         mode = asked_mode.value_or(jobs > 1 ? RunMode::sharded : RunMode::serial);
         if (mode == RunMode::sharded) refuse_sharded_without_jumps(config);

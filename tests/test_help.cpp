@@ -3,6 +3,7 @@
 // names ("block:K") is accepted by a parser, `rngvet list` gives the same tables to the bash
 // completion, and names of batteries, generators and backends are read in any case and stored
 // in their canonical lower case.
+#include "batteries/battery_choice.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "campaigns/campaign.hpp"
@@ -376,6 +377,33 @@ TEST(Help, TheSchemaRowsAreTheConfigurationOptionsEverywhere)
     EXPECT_EQ(rngvet::configuration_option_names(rngvet::in_library_options, "--"),
         "--generator, --seed, --params, --param-id, --instances, --layout, --seeding, --zero, "
         "--skip, --backend, --view");
+}
+
+// The options rngvet run shares with a campaign file's [campaign] section are the battery
+// choice's rows: rngvet run's --battery, --tests and --engine with the rows' help, the
+// [campaign] keys, and a campaign task's run arguments after its configuration's.
+TEST(Help, TheBatteryChoiceRowsAreRunOptionsAndCampaignKeys)
+{
+    const std::string help = help_of("run");
+    const std::vector<std::string> keys = rngvet::campaigns::section_keys("campaign");
+    for (const rngvet::BatteryChoiceOption& row : rngvet::battery_choice_options()) {
+        EXPECT_EQ(option_help(help, row.name), row.help()) << row.name;
+        EXPECT_EQ(std::count(keys.begin(), keys.end(), row.name), 1) << row.name;
+    }
+    const rngvet::campaigns::Campaign c = rngvet::campaigns::parse_campaign(
+        "[campaign]\nname = c\nbattery = Crush\ntests = 2,1\nengine = native\n"
+        "seeds = 1802,9373\nshards = 2\n[configuration a]\ngenerator = ranmar48\n",
+        "c.ini", "");
+    const std::vector<rngvet::campaigns::CampaignTask> tasks = rngvet::campaigns::expand(c);
+    ASSERT_EQ(tasks.size(), 2u);
+    for (const rngvet::campaigns::CampaignTask& t : tasks) {
+        std::vector<std::string> want
+            = rngvet::campaigns::run_options(c.configurations[0].keys, "1802,9373");
+        want.insert(want.end(),
+            { "--battery", "crush", "--tests", std::to_string(t.tests.at(0)), "--engine",
+                "native" });
+        EXPECT_EQ(t.run_arguments, want);
+    }
 }
 
 } // namespace
