@@ -37,6 +37,9 @@ struct CampaignConfiguration {
     std::string name;
     ConfigurationKeys keys; // everything but the seed
     std::vector<std::string> seeds; // canonical seed strings, e.g. "1802,9373"
+    // The canonical name of each seed's configuration (runs.config), resolved and validated
+    // once when the file was read.
+    std::vector<std::string> configs;
 };
 
 // The [slurm] section: per-task resources, written as #SBATCH lines.

@@ -358,21 +358,26 @@ Campaign parse_campaign(
             p.fail(s->line,
                 "[configuration " + s->name
                     + "] has no seeds, and [campaign] has no 'seeds' for all");
-        // Each seed as its run stores it (RANMAR's IJKL as IJ,KL), each once.
+        // Each seed's configuration, resolved once, here: the seed as its run stores it
+        // (RANMAR's IJKL as IJ,KL), each once, and the configuration's canonical name.
         std::set<std::string> canonical_seeds;
+        Configuration first;
         for (std::string& seed : conf.seeds) {
+            Configuration config;
             try {
-                seed = seed_string(configuration_of(o, seed).seed);
+                config = configuration_of(o, seed);
             } catch (const InputError& error) {
                 p.fail(line,
                     "[configuration " + s->name + "] with seed " + seed + ": " + error.what());
             }
+            seed = seed_string(config.seed);
             if (!canonical_seeds.insert(seed).second)
                 p.fail(line, "[configuration " + s->name + "]: seed " + seed + " is listed twice");
+            conf.configs.push_back(canonical_name(config));
+            if (conf.configs.size() == 1) first = config;
         }
         // A plugin: its library's absolute path and SHA-256 go into every task's arguments, and
         // its tests run sharded, which needs its skip.
-        const Configuration first = configuration_of(o, conf.seeds.front());
         if (family(first.generator) == GeneratorFamily::plugin) {
             if (!jumps_ahead(first))
                 p.fail(s->line,

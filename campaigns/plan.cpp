@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 namespace rngvet::campaigns {
 
@@ -53,15 +54,19 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
     const BatteryCatalogue& battery = catalogue_for(campaign.battery);
     const auto shards = pack_shards(battery, campaign.tests, campaign.shards);
     std::vector<CampaignTask> tasks;
-    for (const CampaignConfiguration& conf : campaign.configurations)
-        for (const std::string& seed : conf.seeds) {
-            const Configuration config = configuration_of(conf.keys, seed);
+    for (const CampaignConfiguration& conf : campaign.configurations) {
+        if (conf.configs.size() != conf.seeds.size())
+            throw std::logic_error("configuration " + conf.name + " was not resolved (its seeds "
+                + std::to_string(conf.seeds.size()) + ", its configurations "
+                + std::to_string(conf.configs.size()) + ")");
+        for (std::size_t i = 0; i < conf.seeds.size(); ++i) {
+            const std::string& seed = conf.seeds[i];
             for (const auto& shard : shards) {
                 CampaignTask t;
                 t.id = static_cast<int>(tasks.size());
                 t.configuration = conf.name;
-                t.config = canonical_name(config);
-                t.seed = seed_string(config.seed);
+                t.config = conf.configs[i];
+                t.seed = seed;
                 t.tests = shard;
                 for (int n : shard)
                     t.cost += battery.test(n).cost;
@@ -75,6 +80,7 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
                 tasks.push_back(t);
             }
         }
+    }
     return tasks;
 }
 
