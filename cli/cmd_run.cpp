@@ -140,8 +140,10 @@ int cmd_run(int argc, char** argv)
     if (vm.count("mode")) asked_mode = parse_term(run_mode_terms, mode_text, "mode");
     RunMode mode = RunMode::serial;
     Engine engine = vm.count("engine") ? parse_engine(choice.engine) : Engine::testu01;
-    // --seeds N: the seeds of the runs, each checked as a configuration before any is stored.
+    // --seeds N: the seeds of the runs, each resolved (and so checked) as a configuration
+    // before any is stored; the runs take these configurations.
     std::vector<std::string> series;
+    std::vector<Configuration> series_configs;
     if (vm.count("seeds")) {
         if (seed_count < 1 || seed_count > 100000)
             throw InputError("--seeds must be in 1..100000, got " + std::to_string(seed_count));
@@ -161,7 +163,7 @@ int cmd_run(int argc, char** argv)
             for (int k = 0; k < seed_count; ++k) {
                 ConfigurationOptions one = config_options;
                 one.seed = seed_string(series_seed(generator_family, first, k));
-                (void)one.configuration();
+                series_configs.push_back(one.configuration());
                 series.push_back(one.seed);
             }
         } catch (const InputError& error) {
@@ -186,11 +188,16 @@ int cmd_run(int argc, char** argv)
                 + " runs tests in parallel, which only --mode sharded does");
     };
 
-    // A new run of config_options's configuration, stored and ready to run.
-    const auto start_new_run = [&]() {
+    // A new run of config_options's configuration (`resolved`: that configuration, already
+    // resolved), stored and ready to run.
+    const auto start_new_run = [&](const Configuration* resolved) {
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
-        config = config_options.configuration();
+        config = resolved ? *resolved : config_options.configuration();
+        // --backend auto is measured for the first run of --seeds N; the others take its
+        // choice (config_options.backend holds it).
+        if (resolved && config.backend == Backend::automatic)
+            config.backend = parse_backend(config_options.backend);
         battery = &battery_from_options(choice.battery, vm, battery_options);
         // ising's own lanes (own=1): replica r reads instance r alone, so the lanes are the
         // configuration's instances, interleaved.
@@ -319,18 +326,18 @@ int cmd_run(int argc, char** argv)
         return run_stored();
     }
     if (series.empty()) {
-        start_new_run();
+        start_new_run(nullptr);
         return run_stored();
     }
     // The worst exit status of the runs: a failure (1) over a tripped --fail-on (3).
     int worst = 0;
     std::string run_ids;
-    for (const std::string& seed : series) {
+    for (std::size_t k = 0; k < series.size(); ++k) {
         store.reset();
         claim.reset();
         run_id = 0;
-        config_options.seed = seed;
-        start_new_run();
+        config_options.seed = series[k];
+        start_new_run(&series_configs[k]);
         const int status = run_stored();
         run_ids += (run_ids.empty() ? "" : ", ") + std::to_string(run_id);
         if (status == 130) return status;
