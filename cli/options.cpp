@@ -8,7 +8,6 @@
 #include "kernels/backend.hpp"
 
 #include <iostream>
-#include <sstream>
 
 namespace rngvet::cli {
 
