@@ -515,54 +515,6 @@ std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& c)
     return loaded_from_params(c) ? c.param_sets : read_param_sets(c);
 }
 
-Configuration resolve_configuration(const ConfigurationText& text)
-{
-    Configuration c;
-    c.generator = parse_generator(text.generator);
-    // An external stream's seed is the user's generator's, recorded as given.
-    if (is_external(c))
-        c.stream_seed = text.seed;
-    else if (!text.seed.empty())
-        c.seed = parse_seed(text.seed);
-    // RANMAR's one-number form IJKL is stored as the IJ,KL it stands for.
-    if (family(c.generator) == GeneratorFamily::ranmar && c.seed.size() == 1) {
-        if (c.seed[0] > ranmar_ijkl_max)
-            throw InputError(to_string(c.generator) + " seed IJKL = " + std::to_string(c.seed[0])
-                + " is out of range 0..900000000 (or give --seed IJ,KL)");
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(c.seed[0]);
-        c.seed = { pair.ij, pair.kl };
-    }
-    c.stream_name = text.name;
-    c.params = text.params;
-    c.param_id = text.param_id;
-    c.instances = text.instances;
-    c.layout = text.layout.empty() ? default_layout(text.instances) : parse_layout(text.layout);
-    c.seeding = parse_seeding(text.seeding);
-    c.zero = parse_zero_policy(text.zero);
-    c.skip = text.skip;
-    c.backend = parse_backend(text.backend);
-    c.view = parse_view(text.view);
-    // The sets are read once, here, and validate checks them; when they cannot be read,
-    // validate reports the first problem in its own order (it reads them again at its step).
-    try {
-        load_param_sets(c);
-    } catch (const InputError&) {
-        validate(c);
-        throw;
-    }
-    validate(c);
-    if (!text.library_sha256.empty()) {
-        if (!is_plugin(c))
-            throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
-                + to_string(c.generator));
-        if (c.plugin->sha256 != text.library_sha256)
-            throw InputError("the library '" + c.generator.path + "' has SHA-256 "
-                + c.plugin->sha256 + ", not " + text.library_sha256
-                + " (--library-sha256): it changed since the run was planned");
-    }
-    return c;
-}
-
 void check_stream_positions(const Configuration& c)
 {
     const std::uint64_t limit = stream_position_limit;
@@ -903,7 +855,6 @@ std::vector<std::uint64_t> plugin_instance_seed(const Configuration& c, int inst
 
 Configuration instance_configuration(const Configuration& c, int i)
 {
-    validate(c);
     if (i < 0 || i >= c.instances)
         throw InputError("instance " + std::to_string(i) + " does not exist (0.."
             + std::to_string(c.instances - 1) + ")");
@@ -968,7 +919,6 @@ namespace {
 // The stream of c's outputs (c with the top32 view), skipped by c.skip outputs.
 std::unique_ptr<Stream> make_outputs(const Configuration& c)
 {
-    validate(c);
     std::unique_ptr<Stream> stream = traits(c.generator).make(c);
     stream->discard(c.skip);
     return stream;

@@ -327,10 +327,9 @@ void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint
         words[w] = 0;
 }
 
-// The entry for callers outside make_backend_stream, which validates before it plans.
+// The entry for callers outside make_backend_stream: the whole stream, one launch.
 RanmarSetup ranmar_setup(const Configuration& c)
 {
-    validate(c);
     return ranmar_setup(c, 1, 0);
 }
 
@@ -431,10 +430,9 @@ void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtS
     setup.consts[2 * stride + i] = prm.maskC;
 }
 
-// The entry for callers outside make_backend_stream, which validates before it plans.
+// The entry for callers outside make_backend_stream: the whole stream, one launch.
 MtSetup mt_setup(const Configuration& c)
 {
-    validate(c);
     return mt_setup(c, 1, 0);
 }
 
@@ -516,7 +514,6 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
 
 R250Setup r250_setup(const Configuration& c)
 {
-    validate(c);
     if (family(c.generator) != GeneratorFamily::r250)
         throw InputError("r250_setup: '" + to_string(c.generator) + "' is not R250");
     R250Setup setup;
@@ -667,7 +664,6 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
         throw InputError("backend '" + backend + "' is not available (" + pr.why(c.backend)
             + "); available: " + pr.available_list());
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
-    validate(c);
     const GeneratorTraits& g = traits(c.generator);
     if (!g.on_devices) {
         // The generators with kernels, from the registry's rows.

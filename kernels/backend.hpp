@@ -63,7 +63,8 @@ Configuration resolve_configuration_here(const ConfigurationText& text);
 // Backend::automatic).
 std::vector<std::string> backend_devices(Backend backend);
 
-// The stream of a configuration on c.backend. A backend not built or not usable here, or a
+// The stream of a validated configuration (validate, configuration.hpp: it is not asked again)
+// on c.backend. A backend not built or not usable here, or a
 // device that runs out of memory, is an InputError with one line, for example
 // "backend 'cuda' is not available (no CUDA device found); available: cpu, openmp, opencl".
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host

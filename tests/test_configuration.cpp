@@ -1,6 +1,7 @@
 // Configurations: parsing, validation messages, canonical names, and the layout / seeding /
 // chunking invariants of combined streams (compared bit for bit with single engines).
 #include "generators/configuration.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "generators/r250.hpp"
 #include "generators/ranmar.hpp"
@@ -903,6 +904,103 @@ TEST(ResolveConfiguration, ParameterSetsAreReadOnceAndTravelWithTheConfiguration
     Configuration other = c;
     other.params = "fixstars-mt521";
     EXPECT_EQ(mtdc_param_set(other)->source, "fixstars-mt521");
+}
+
+// The arguments that give a configuration (what a run stores as its options, a campaign task's
+// rngvet run arguments) are written from the schema's rows: the options that are always written,
+// the others where they differ from the default, --param-id with --params; the same words and
+// order as the stores of earlier versions hold. Read back through the rows, they give the same
+// text.
+TEST(ConfigurationOptions, ArgumentsAreTheRowsAsRunsStoreThem)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    EXPECT_EQ(configuration_arguments(text),
+        (std::vector<std::string>{ "--generator", "ranmar48", "--instances", "1", "--seeding",
+            "increment", "--zero", "keep", "--skip", "0", "--backend", "cpu" }));
+    text.seed = "1802,9373";
+    text.name = "n";
+    text.params = "fixstars-mt521";
+    text.param_id = 3;
+    text.instances = 4;
+    text.layout = "block:5";
+    text.seeding = "hash";
+    text.zero = "smallest";
+    text.skip = 12345678901234ull;
+    text.backend = "openmp";
+    text.view = "low32";
+    text.library_sha256 = "ab";
+    const std::vector<std::string> all = { "--generator", "ranmar48", "--seed", "1802,9373",
+        "--name", "n", "--params", "fixstars-mt521", "--param-id", "3", "--instances", "4",
+        "--layout", "block:5", "--seeding", "hash", "--zero", "smallest", "--skip",
+        "12345678901234", "--backend", "openmp", "--view", "low32", "--library-sha256", "ab" };
+    EXPECT_EQ(configuration_arguments(text), all);
+    // --param-id goes with --params only; --view top32 is the default.
+    text.params.clear();
+    text.view = "top32";
+    const std::vector<std::string> some = configuration_arguments(text);
+    EXPECT_EQ(std::count(some.begin(), some.end(), "--param-id"), 0);
+    EXPECT_EQ(std::count(some.begin(), some.end(), "--view"), 0);
+
+    ConfigurationText back;
+    for (std::size_t i = 0; i < all.size(); i += 2) {
+        const ConfigurationOption* row
+            = find_configuration_option(all[i].substr(2), on_command_line);
+        ASSERT_NE(row, nullptr) << all[i];
+        if (row->field.word)
+            set_option_word(back, *row, all[i + 1]);
+        else
+            set_option_number(back, *row, std::stoull(all[i + 1]));
+    }
+    EXPECT_EQ(configuration_arguments(back), all);
+    EXPECT_EQ(find_configuration_option("name", in_campaign_file), nullptr);
+    EXPECT_EQ(find_configuration_option("seed", in_campaign_file), nullptr);
+    EXPECT_NE(find_configuration_option("param-id", in_library_options), nullptr);
+    ConfigurationText big;
+    EXPECT_THROW(set_option_number(big, *find_configuration_option("instances", on_command_line),
+                     std::uint64_t(1) << 31),
+        InputError);
+}
+
+// resolve_configuration is the rows' parsers in turn: each option's bad text is refused with its
+// parser's message, the earlier row first.
+TEST(ConfigurationOptions, ResolutionRunsTheRowsInOrder)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    text.seed = "54217137";
+    text.instances = 2;
+    const Configuration c = resolve_configuration(text);
+    EXPECT_EQ(c.seed, (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(c.layout.kind, LayoutKind::interleave); // the default for 2 instances
+    text.layout = "sideways";
+    text.zero = "sometimes";
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown layout 'sideways'"), std::string::npos)
+            << e.what();
+    }
+    text.layout.clear();
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("unknown zero convention 'sometimes'"), std::string::npos)
+            << e.what();
+    }
+    text.zero = "keep";
+    text.library_sha256 = "00";
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--library-sha256 applies to plugin generators"),
+            std::string::npos)
+            << e.what();
+    }
 }
 
 } // namespace
