@@ -104,7 +104,8 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
                 gpu = *it;
             }
             if (gpu == Backend::automatic)
-                return "auto: no GPU backend here (" + pr.why_cuda + ")\n" + to_string(host) + "\n";
+                return "auto: no GPU backend here (" + pr.why(Backend::cuda) + ")\n"
+                    + to_string(host) + "\n";
             // Delivery to host memory in place, as the feed reads it, at the run's launch length.
             std::string lines, best;
             double best_share = -1;
