@@ -109,9 +109,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c)
 
 std::string jump_parallel_plan(const Configuration& c, const BackendOptions& options)
 {
-    if (!traits(c.generator).on_devices || !traits(c.generator).on_gpus
-        || c.backend == Backend::cpu)
-        return "";
+    if (!runs_on(traits(c.generator), Backend::cuda) || c.backend == Backend::cpu) return "";
     SegmentPlan plan;
     visit_kernel_family(
         family(c.generator), [&](auto kernels) { plan = decltype(kernels)::plan(c, options); });
@@ -137,7 +135,7 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
     if (options.launch_numbers == 0) throw InputError("launch_numbers must be at least 1");
     validate(c);
     const GeneratorTraits& g = traits(c.generator);
-    if (!g.on_devices) {
+    if (!runs_on(g, Backend::openmp)) {
         // The generators with kernels, from the registry's rows.
         std::vector<std::string> kernels;
         for (const GeneratorTraits& row : generator_registry())
@@ -166,11 +164,8 @@ std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const Backen
 
 Configuration resolve_configuration_here(const ConfigurationText& text)
 {
-    // The generator states alone, bounded from above: a Mersenne Twister keeps p/32 + 1 words
-    // (624 for MT19937, 1391 for p = 44497), RANMAR 97 table words and its sequence, R250 250
-    // words.
-    const bool mt = family(parse_generator(text.generator)) == GeneratorFamily::mt;
-    const std::uint64_t state_bytes = mt ? 8192 : 1024;
+    // The generator states alone, bounded from above by the family's row.
+    const std::uint64_t state_bytes = family_traits(parse_generator(text.generator)).state_bytes;
     check_fits_in_memory(std::uint64_t(text.instances > 0 ? text.instances : 0) * state_bytes,
         "--instances " + std::to_string(text.instances));
     (void)parse_backend_here(text.backend);

@@ -68,11 +68,11 @@ Backend resolve_auto_backend(const Configuration& c, const BackendOptions& optio
     std::string* report, int jobs, double seconds)
 {
     if (jobs < 1) jobs = 1;
-    if (!traits(c.generator).on_devices) {
+    if (!runs_on(traits(c.generator), Backend::openmp)) {
         if (report) *report = "auto: " + to_string(c.generator) + " runs on cpu only\n";
         return Backend::cpu;
     }
-    if (!traits(c.generator).on_gpus) {
+    if (!runs_on(traits(c.generator), Backend::cuda)) {
         // No GPU kernel: openmp where it is built, without measuring (and without the probe,
         // which would initialise the GPU drivers in this process).
         std::string why;
