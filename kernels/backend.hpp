@@ -70,7 +70,7 @@ std::vector<std::string> backend_devices(Backend backend);
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
 // (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
-// Backend "auto" is refused: resolve it first, once (resolve_auto_backend, bench.hpp).
+// Backend "auto" is refused: resolve it first, once (resolve_auto_backend, auto_backend.hpp).
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
 // The jump-parallel plan a RANMAR configuration runs with on its backend: none from 256
