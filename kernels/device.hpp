@@ -121,24 +121,24 @@ SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::ui
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
     std::uint64_t openmp_min_length, std::uint64_t gpu_min_length);
 
-// Each backend's functions, declared for every backend of RNGVET_FOR_EACH_KERNEL_BACKEND
-// (families.hpp) and defined in its folder, or by kernels/not_built.cpp, which says why, when
-// its option is OFF: whether it can run here (why not, if not), its devices, and its one device
-// template, instantiated for every family of RNGVET_FOR_EACH_KERNEL_FAMILY (Family::Setup, the
-// host-side setup; device: index into opencl_device_names() / CUDA ordinal, -1 chooses, and
-// unused by OpenMP).
-bool openmp_usable(std::string& why);
-bool opencl_usable(std::string& why);
-bool cuda_usable(std::string& why);
-std::vector<std::string> openmp_device_names();
-std::vector<std::string> opencl_device_names();
-std::vector<std::string> cuda_device_names();
-template <class Family>
-std::unique_ptr<KernelDevice> make_openmp_device(const typename Family::Setup& setup, int device);
-template <class Family>
-std::unique_ptr<KernelDevice> make_opencl_device(const typename Family::Setup& setup, int device);
-template <class Family>
-std::unique_ptr<KernelDevice> make_cuda_device(const typename Family::Setup& setup, int device);
+// Every backend that runs kernels, once: X(name), the name of its Backend value and of its
+// functions, declared here for each (RNGVET_BACKEND_FUNCTIONS) and defined in its folder, or by
+// kernels/not_built.cpp, which says why, when its option is OFF: whether it can run here
+// (name_usable, why not if not), its devices (name_device_names), and its one device template
+// make_name_device<Family>, instantiated for every family of RNGVET_FOR_EACH_KERNEL_FAMILY
+// (families.hpp; Family::Setup, the host-side setup; device: index into opencl_device_names()
+// / CUDA ordinal, -1 chooses, unused by OpenMP).
+#define RNGVET_FOR_EACH_KERNEL_BACKEND(X) X(openmp) X(opencl) X(cuda)
+
+#define RNGVET_BACKEND_FUNCTIONS(name)                                                             \
+    bool name##_usable(std::string& why);                                                          \
+    std::vector<std::string> name##_device_names();                                                \
+    template <class Family>                                                                        \
+    std::unique_ptr<KernelDevice> make_##name##_device(                                            \
+        const typename Family::Setup& setup, int device);
+RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_FUNCTIONS)
+#undef RNGVET_BACKEND_FUNCTIONS
+
 // What one backend has beside them.
 int openmp_threads(); // the threads an OpenMP launch runs on (1 when OpenMP is not built)
 bool opencl_gpu_present(); // an OpenCL device of type GPU

@@ -1,4 +1,5 @@
-// The generator families that have kernels and the backends that run them, each listed once.
+// The generator families that have kernels, listed once, and the dispatch over them and the
+// backends (whose list is device.hpp's).
 //
 // A family states its kernels once, as a traits struct beside its host-side setup
 // (ranmar_device.hpp's RanmarKernels, mt_device.hpp's MtKernels, r250_device.hpp's R250Kernels):
@@ -14,7 +15,7 @@
 // folder instantiates for every family of the list below (RNGVET_INSTANTIATE_DEVICES), as
 // kernels/not_built.cpp does for a backend configured off. A family with kernels is therefore a
 // traits struct with its setup and one line of RNGVET_FOR_EACH_KERNEL_FAMILY; a backend is a
-// folder, one line of RNGVET_FOR_EACH_KERNEL_BACKEND and its stubs in not_built.cpp.
+// folder, one line of RNGVET_FOR_EACH_KERNEL_BACKEND (device.hpp) and its stubs in not_built.cpp.
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -30,10 +31,6 @@
 // Every family with kernels: X(Family, arg) for each, arg passed through.
 #define RNGVET_FOR_EACH_KERNEL_FAMILY(X, arg)                                                      \
     X(RanmarKernels, arg) X(MtKernels, arg) X(R250Kernels, arg)
-
-// Every backend that runs kernels: X(name), the name of its Backend value and of its functions
-// (name_usable, name_device_names, make_name_device).
-#define RNGVET_FOR_EACH_KERNEL_BACKEND(X) X(openmp) X(opencl) X(cuda)
 
 // In a backend's file, after its make_<backend>_device template: its instances for every family.
 #define RNGVET_DEVICE_INSTANCE(Family, backend)                                                    \
