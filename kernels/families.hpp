@@ -77,7 +77,6 @@ std::unique_ptr<KernelDevice> make_grid_device(
     if constexpr (Family::form == KernelForm::grids) {
         return std::make_unique<GridDevice>(setup, device);
     } else {
-        (void)setup;
         (void)device;
         throw InputError(std::string("backend '") + backend + "' has no kernel for '" + setup.name
             + "'; it runs on cpu and openmp (or --backend auto)");
