@@ -22,17 +22,7 @@ int cmd_list(int argc, char** argv)
 
     std::cout << "generators:\n";
     for (const GeneratorTraits& g : generator_registry()) {
-        std::cout << "  " << g.name << " (";
-        if (g.family == GeneratorFamily::plugin)
-            std::cout << "32- or 64-bit outputs of a shared library, rngvet/plugin.h; --seed "
-                      << g.seed_format << ", cpu only";
-        else if (g.family == GeneratorFamily::external)
-            std::cout << g.bits << "-bit words read, cpu only";
-        else
-            std::cout << g.bits << "-bit outputs, --seed " << g.seed_format
-                      << (g.parameter_sets ? ", --params" : "")
-                      << (g.on_devices && !g.on_gpus ? ", cpu and openmp only" : "");
-        std::cout << ")\n";
+        std::cout << "  " << g.name << " (" << family_traits(g.family).describe(g) << ")\n";
     }
     std::cout << "batteries:\n";
     // Batteries with parameters are counted at their defaults (Rabbit and Alphabit leave out

@@ -457,38 +457,17 @@ std::string to_string(const Seeding& seeding)
     return "?";
 }
 
-std::string seed_string(const std::vector<std::int64_t>& seed)
-{
-    std::string s;
-    for (std::size_t i = 0; i < seed.size(); ++i)
-        s += (i ? "," : "") + std::to_string(seed[i]);
-    return s.empty() ? "-" : s;
-}
-
 std::vector<std::int64_t> series_seed(
     GeneratorFamily family, const std::vector<std::int64_t>& first, std::int64_t k)
 {
-    if (family == GeneratorFamily::external)
-        throw InputError("an external stream has no seeds to count up");
-    if (family == GeneratorFamily::ranmar && first.size() == 1 && first[0] <= ranmar_ijkl_max) {
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(first[0]);
-        return series_seed(family, { pair.ij, pair.kl }, k);
-    }
-    if (family == GeneratorFamily::ranmar && first.size() == 2)
-        return { (first[0] + 1553 * k) % (ranmar_ij_max + 1),
-            (first[1] + 2671 * k) % (ranmar_kl_max + 1) };
-    if (first.size() != 1)
-        throw InputError("the seed " + seed_string(first)
-            + " is a list of several numbers, which no series of seeds continues; give one "
-              "number"
-            + (family == GeneratorFamily::ranmar ? " or IJ,KL" : ""));
-    return { first[0] + k };
+    const FamilyTraits& f = family_traits(family);
+    if (!f.series) throw InputError("an external stream has no seeds to count up");
+    return f.series(first, k);
 }
 
 std::vector<std::int64_t> default_first_seed(GeneratorFamily family)
 {
-    if (family == GeneratorFamily::ranmar) return { 1802, 9373 };
-    return { 777 };
+    return family_traits(family).first_seed;
 }
 
 std::string recorded_seed(const Configuration& c)

@@ -101,7 +101,6 @@ std::string to_string(const Layout& layout);
 // The layout's code for the arithmetic of layout_index.hpp (RNGVET_LAYOUT_*).
 std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
-std::string seed_string(const std::vector<std::int64_t>& seed);
 
 // Seed k of the series that starts at `first` (k = 0 is `first`), the rule of docs/findings.md:
 // RANMAR's IJ,KL steps by (1553, 2671) modulo (31329, 30082), a single-number seed by 1.

@@ -2,7 +2,6 @@
 
 #include "error.hpp"
 #include "mt_params.hpp"
-#include "ranmar.hpp"
 
 #include <limits>
 #include <stdexcept>
@@ -38,14 +37,9 @@ void resolve_seed(Configuration& c, const ConfigurationText& t)
         c.stream_seed = t.seed;
     else if (!t.seed.empty())
         c.seed = parse_seed(t.seed);
-    // RANMAR's one-number form IJKL is stored as the IJ,KL it stands for.
-    if (family(c.generator) == GeneratorFamily::ranmar && c.seed.size() == 1) {
-        if (c.seed[0] > ranmar_ijkl_max)
-            throw InputError(to_string(c.generator) + " seed IJKL = " + std::to_string(c.seed[0])
-                + " is out of range 0..900000000 (or give --seed IJ,KL)");
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(c.seed[0]);
-        c.seed = { pair.ij, pair.kl };
-    }
+    // A one-number seed is stored as the seed it stands for (RANMAR's IJKL: its IJ,KL).
+    if (c.seed.size() == 1 && family_traits(c.generator).seed_of_number)
+        c.seed = family_traits(c.generator).seed_of_number(to_string(c.generator), c.seed[0]);
 }
 
 void check_library_sha256(const Configuration& c, const ConfigurationText& t)

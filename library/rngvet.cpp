@@ -154,11 +154,12 @@ rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
 {
     using rngvet::Backend;
     if (wanted != Backend::automatic) return wanted;
-    if (!rngvet::traits(c.generator).on_devices) return Backend::cpu;
+    if (!rngvet::runs_on(rngvet::traits(c.generator), Backend::openmp)) return Backend::cpu;
     const std::vector<Backend> here = rngvet::available_backends();
     const auto has
         = [&](Backend b) { return std::find(here.begin(), here.end(), b) != here.end(); };
-    if (has(Backend::cuda) && rngvet::traits(c.generator).on_gpus) return Backend::cuda;
+    if (has(Backend::cuda) && rngvet::runs_on(rngvet::traits(c.generator), Backend::cuda))
+        return Backend::cuda;
     if (has(Backend::openmp)) return Backend::openmp;
     return Backend::cpu;
 }

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <set>
 #include <tuple>
 #include <unistd.h>
 
@@ -147,6 +148,36 @@ TEST(Configuration, SeedSeriesFollowsTheFindingsRule)
     EXPECT_EQ(series_seed(GeneratorFamily::mt, { 777 }, 19), (std::vector<std::int64_t>{ 796 }));
     EXPECT_THROW(series_seed(GeneratorFamily::mt, { 1, 2, 3 }, 1), InputError);
     EXPECT_THROW(series_seed(GeneratorFamily::external, { 1 }, 1), InputError);
+}
+
+// The family table has one row per family, each generator's family has its row, and a family's
+// one-number seed form and its inverse agree: RANMAR's IJKL 54217137 is 1802,9373 (Marsaglia's
+// 12, 34, 56, 78; docs/findings.md) and back, a single seed is itself.
+TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
+{
+    std::set<GeneratorFamily> seen;
+    for (const FamilyTraits& f : family_registry())
+        EXPECT_TRUE(seen.insert(f.family).second) << f.name << " has two rows";
+    for (const GeneratorTraits& g : generator_registry())
+        EXPECT_EQ(family_traits(g.family).family, g.family) << g.name;
+    const FamilyTraits& ranmar = family_traits(GeneratorFamily::ranmar);
+    EXPECT_EQ(
+        ranmar.seed_of_number("ranmar48", 54217137), (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(ranmar.number_of_seed({ 1802, 9373 }), 54217137);
+    EXPECT_EQ(ranmar.number_of_seed({ 54217137 }), -1);
+    EXPECT_THROW(ranmar.seed_of_number("ranmar48", 900000001), InputError);
+    for (const GeneratorFamily single : { GeneratorFamily::mt, GeneratorFamily::r250 }) {
+        const FamilyTraits& f = family_traits(single);
+        EXPECT_EQ(f.seed_of_number(f.name, 4242), (std::vector<std::int64_t>{ 4242 }));
+        EXPECT_EQ(f.number_of_seed({ 4242 }), 4242);
+        EXPECT_EQ(f.number_of_seed({ 1, 2 }), -1);
+    }
+    const FamilyTraits& external = family_traits(GeneratorFamily::external);
+    EXPECT_TRUE(external.reads_words);
+    EXPECT_EQ(external.seed_of_number, nullptr);
+    EXPECT_EQ(external.series, nullptr);
+    // The --instances bound: an MT state (1391 words for p = 44497) fits its row's bytes.
+    EXPECT_GE(family_traits(GeneratorFamily::mt).state_bytes, 1391u * 4);
 }
 
 TEST(Configuration, SingleInstanceIsTheReferenceStream)
