@@ -44,6 +44,11 @@ static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP,
 namespace {
 // Words the device side holds at a time (set by each case; whole sweeps, at least one).
 std::size_t device_words = 1000;
+// The fault the device chain is run with (none but in the case that plants them).
+rngvet::lattice::device_chain::PlantedFault device_fault
+    = rngvet::lattice::device_chain::PlantedFault::none;
+// What the last run of the device chain did.
+rngvet::lattice::device_chain::ChainCounts device_counts;
 // Calls of the device function that ran the chain.
 long device_runs = 0;
 // Calls of the device Wolff function that ran the replicas.
@@ -55,7 +60,11 @@ namespace rngvet::lattice {
 std::optional<DeviceMetropolisResult> device_metropolis(
     native::Numbers& in, const DeviceMetropolis& run)
 {
-    auto r = device_chain::metropolis_chain(in, run, device_words);
+    device_chain::ChainOptions options;
+    options.max_words = device_words;
+    options.counts = &device_counts;
+    options.fault = device_fault;
+    auto r = device_chain::metropolis_chain(in, run, options);
     if (r) ++device_runs;
     return r;
 }
@@ -256,7 +265,9 @@ TEST(IsingDevice, AWrongDeviceChainIsSeen)
                 run.number_of.push_back((q + 1) % 64);
         std::vector<std::int64_t> bond_sums;
         run.bond_sum = [&bond_sums](std::int64_t b) { bond_sums.push_back(b); };
-        const auto r = rngvet::lattice::device_chain::metropolis_chain(in, run, 640);
+        rngvet::lattice::device_chain::ChainOptions options;
+        options.max_words = 640;
+        const auto r = rngvet::lattice::device_chain::metropolis_chain(in, run, options);
         ASSERT_TRUE(r.has_value());
         ASSERT_EQ(bond_sums.size(), config.measurement_steps);
         int differ = 0;
@@ -265,6 +276,111 @@ TEST(IsingDevice, AWrongDeviceChainIsSeen)
             differ += chain.lattice().bond_sum() != bond_sums[s];
         }
         EXPECT_GT(differ, 100) << "fault " << fault;
+    }
+}
+
+TEST(IsingDevice, ColourPassRowsHoldTheSweepsOrder)
+{
+    // ColourPass's site j of row y (the lanes' view) is the sweep's k-th site of its colour,
+    // k = y L/2 + j, and takes the sweep's number first + k: read through load() itself, on
+    // words that are their own indices.
+    using rngvet::lattice::device_chain::ColourPass;
+    for (int L = 2; L <= 12; L += 2) {
+        const rngvet::lattice::Checkerboard board{ L };
+        std::vector<std::int8_t> spins(static_cast<std::size_t>(L * L), 1);
+        std::vector<std::uint64_t> words(static_cast<std::size_t>(L * L));
+        for (std::size_t q = 0; q < words.size(); ++q)
+            words[q] = 1000 + q;
+        for (int c = 0; c < 2; ++c) {
+            const std::uint32_t first = c == 0 ? 0 : static_cast<std::uint32_t>(board.sites(0));
+            const ColourPass pass{ spins.data(), words.data(), nullptr, nullptr, L, c, first, 1.0,
+                { 1, 1, 1 } };
+            std::vector<int> lanes, sweep;
+            for (int y = 0; y < L; ++y)
+                for (int j = 0; j < L / 2; ++j) {
+                    const auto site = pass.load(y, j);
+                    lanes.push_back(site.i);
+                    EXPECT_EQ(site.word, 1000u + first + static_cast<std::uint64_t>(y * L / 2 + j))
+                        << "L " << L << " c " << c << " y " << y << " j " << j;
+                    EXPECT_EQ(site.sh, 4);
+                }
+            for (int k = 0; k < board.sites(c); ++k)
+                sweep.push_back(board.site(c, k));
+            EXPECT_EQ(lanes, sweep) << "L " << L << " c " << c;
+        }
+    }
+}
+
+TEST(IsingDevice, OneTallyCopyPerFillAndNoAllocationPerSweep)
+{
+    // The chain waits for the device once per fill where it measures (the tallies' copy), not
+    // per sweep, and its storage (the numbers, Thrust's temporaries) is allocated once per
+    // replica, however many fills: the same count for 1 sweep per fill as for all at once.
+    const IsingRunConfig config = metropolis(16, 0.44, 1, 10, 1024);
+    const std::uint64_t sweeps = 10 + 1024, n = 256;
+    std::vector<rngvet::lattice::device_chain::ChainCounts> seen;
+    for (const std::uint64_t per_fill : { std::uint64_t(1), std::uint64_t(3), sweeps }) {
+        device_words = static_cast<std::size_t>(per_fill * n);
+        compare(config, sources[0], true);
+        const auto& c = device_counts;
+        const std::uint64_t fills = (sweeps + per_fill - 1) / per_fill;
+        EXPECT_EQ(c.fills, fills) << per_fill;
+        // Fills holding a measured sweep: all but those that end at or before sweep 10.
+        EXPECT_EQ(c.tally_copies, fills - 10 / per_fill) << per_fill;
+        EXPECT_GE(c.storage_requests, 2u) << per_fill; // the numbers and the reductions'
+        EXPECT_LE(c.storage_allocations, c.storage_requests) << per_fill;
+        seen.push_back(c);
+    }
+    EXPECT_EQ(seen[0].storage_allocations, seen[1].storage_allocations);
+    EXPECT_EQ(seen[0].storage_allocations, seen[2].storage_allocations);
+    EXPECT_LE(seen[0].storage_allocations, 3u);
+}
+
+TEST(IsingDevice, APlantedTallyFaultIsSeen)
+{
+    // The test's teeth for the tallies kept on the system: a fill's tallies not cleared, or each
+    // sweep handed the sweep before's, give other bond sums than the host chain (and the chain's
+    // own check against its spins throws); unfaulted, the same ones.
+    using rngvet::lattice::device_chain::PlantedFault;
+    for (const PlantedFault fault :
+        { PlantedFault::none, PlantedFault::tallies_not_cleared, PlantedFault::tallies_one_late }) {
+        const int L = 16;
+        const std::uint64_t therm = 5, steps = 1024;
+        auto host_stream = make_generator("ranmar48", "1802,9373");
+        rngvet::lattice::IsingChain chain(L, 0.44, IsingAlgorithm::metropolis, *host_stream);
+        HostSystemStream dev(make_generator("ranmar48", "1802,9373"), true);
+        rngvet::TestU01Generator feed(dev, "x");
+        rngvet::native::Numbers in(feed);
+        rngvet::lattice::DeviceMetropolis run;
+        run.L = L;
+        rngvet::lattice::metropolis_table(0.44, run.table);
+        run.thermalisation = therm;
+        run.measured = steps;
+        run.sweep_numbers = L * L;
+        std::vector<std::int64_t> bond_sums;
+        run.bond_sum = [&bond_sums](std::int64_t b) { bond_sums.push_back(b); };
+        rngvet::lattice::device_chain::ChainOptions options;
+        options.max_words = 4 * L * L;
+        options.fault = fault;
+        bool threw = false;
+        try {
+            rngvet::lattice::device_chain::metropolis_chain(in, run, options);
+        } catch (const std::runtime_error&) {
+            threw = true;
+        }
+        EXPECT_EQ(threw, fault != PlantedFault::none);
+        ASSERT_EQ(bond_sums.size(), steps);
+        for (std::uint64_t s = 0; s < therm; ++s)
+            chain.step();
+        int differ = 0;
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            chain.step();
+            differ += chain.lattice().bond_sum() != bond_sums[s];
+        }
+        if (fault == PlantedFault::none)
+            EXPECT_EQ(differ, 0);
+        else
+            EXPECT_GT(differ, 100) << static_cast<int>(fault);
     }
 }
 

@@ -4,13 +4,18 @@
 //
 // The words of whole sweeps are written into the system's memory by Numbers::fill_device, at
 // most max_words at a time (at least one sweep's). Within a colour the sites are independent (an
-// even L: a site's four neighbours have the other colour), so one thread per site of a colour
-// gives the host's sequential sweep: the site's spin, its neighbour sum, and the number the host
-// chain hands that site (the q-th of the sweep's numbers, or number_of[q] with lanes), converted
-// as the host converts it (word * 2^-bits, exact) and compared by metropolis_accepts with the
-// host's table. The bond sum is counted from the spins when measuring starts; in a measured
-// sweep each colour's pass also sums, exactly, the flips and the change of the bond sum, -2 s h
-// per flip, as the host chain does.
+// even L: a site's four neighbours have the other colour), so the sites of a colour may be
+// updated in any order, in parallel, and give the host's sequential sweep: the site's spin, its
+// neighbour sum, and the number the host chain hands that site (the q-th of the sweep's numbers,
+// or number_of[q] with lanes), converted as the host converts it (word * 2^-bits) and compared by
+// metropolis_accepts with the host's table. ColourPass holds the update, the same code for both
+// systems: on CUDA one block per row and one thread per lane of it (colour_pass), on the host
+// systems Thrust's for_each over the rows, each row's lanes in turn. The bond sum is counted from
+// the spins when measuring starts; in a measured sweep each pass adds, exactly (integers, in
+// any order), its flips and the change of the bond sum, -2 s h per flip, to the sweep's tally in
+// the system's memory, and the tallies of a fill's sweeps come back in one copy, handed to the
+// host in order: one wait for the device per fill rather than two per sweep. Thrust's temporary
+// storage comes from a cache (StorageCache) that allocates only what it has not held before.
 //
 // wolff_chain (ising_device.hpp's device_wolff): the own-lanes Wolff replicas, one thread per
 // replica running own_lanes.hpp's machine on its lane of each block (word k M + r of the block is
@@ -27,24 +32,36 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <thrust/copy.h>
+#include <thrust/device_free.h>
+#include <thrust/device_malloc.h>
+#include <thrust/device_ptr.h>
 #include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 #include <vector>
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+#include <cub/block/block_reduce.cuh>
+#endif
 
 namespace rngvet::lattice::device_chain {
 
 using Word = std::uint64_t;
 
-// Words written into device memory at a time by default (256 MiB), whole sweeps.
-constexpr std::size_t chunk_words = std::size_t(1) << 25;
+// Words written into device memory at a time by default (512 MiB), whole sweeps: 2^26, the
+// launch length at which `rngvet bench --lattice` measures the stream's generation rate beside
+// the chain's (4096 numbers per instance of its 16384), so that the chain's fills generate at the
+// rate reported there.
+constexpr std::size_t chunk_words = std::size_t(1) << 26;
 
 // Flips and the bond sum's change, summed over the sites of a pass.
 struct Tally {
@@ -59,32 +76,182 @@ struct AddTally {
     }
 };
 
-// The update of the k-th site of one colour in one sweep.
-struct Update {
+// The system's memory the chain takes, kept until the chain ends: Thrust's temporary storage
+// (handed to its algorithms through TemporaryStorage) and the chain's buffer of numbers. A block
+// handed back is handed out again to any later request it covers, so that after the first
+// requests nothing is allocated or freed (on CUDA each cudaMalloc and cudaFree would wait for the
+// whole device). One per chain, used by the chain's thread alone.
+class StorageCache {
+public:
+    StorageCache() = default;
+    StorageCache(const StorageCache&) = delete;
+    StorageCache& operator=(const StorageCache&) = delete;
+    ~StorageCache()
+    {
+        for (const auto& [size, p] : free_)
+            release(p);
+        for (const auto& [p, size] : used_)
+            release(p);
+    }
+    char* allocate(std::ptrdiff_t n)
+    {
+        ++requests_;
+        char* p = nullptr;
+        const auto it = free_.lower_bound(n);
+        if (it != free_.end()) {
+            n = it->first;
+            p = it->second;
+            free_.erase(it);
+        } else {
+            p = thrust::raw_pointer_cast(thrust::device_malloc<char>(static_cast<std::size_t>(n)));
+            ++allocations_;
+        }
+        used_.emplace(p, n);
+        return p;
+    }
+    void deallocate(char* p)
+    {
+        const auto it = used_.find(p);
+        if (it == used_.end()) return;
+        free_.emplace(it->second, p);
+        used_.erase(it);
+    }
+    // Blocks asked for, and of them those the system allocated.
+    std::uint64_t requests() const { return requests_; }
+    std::uint64_t allocations() const { return allocations_; }
+
+private:
+    static void release(char* p) noexcept
+    {
+        try {
+            thrust::device_free(thrust::device_ptr<char>(p));
+        } catch (...) { // a device already in error: the memory goes with its context
+        }
+    }
+    std::multimap<std::ptrdiff_t, char*> free_; // by size
+    std::map<char*, std::ptrdiff_t> used_;
+    std::uint64_t requests_ = 0;
+    std::uint64_t allocations_ = 0;
+};
+
+// StorageCache as the allocator of an execution policy (Thrust's custom temporary allocation).
+struct TemporaryStorage {
+    using value_type = char;
+    StorageCache* cache;
+    char* allocate(std::ptrdiff_t n) { return cache->allocate(n); }
+    void deallocate(char* p, std::size_t) { cache->deallocate(p); }
+};
+
+// The policy of the chain's Thrust algorithms: the system's, with its temporary storage from the
+// cache; on CUDA without the synchronisation Thrust's default policy makes after each algorithm
+// (an algorithm that returns a value to the host still waits for it).
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+inline auto system_policy(TemporaryStorage& storage)
+{
+    return thrust::cuda::par_nosync(storage);
+}
+#else
+inline auto system_policy(TemporaryStorage& storage)
+{
+    return thrust::device(storage);
+}
+#endif
+
+// *to += v, atomically, in two's complement (exact, whatever the order of the additions).
+RNGVET_HD void add_exact(std::uint64_t* to, std::int64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    atomicAdd(reinterpret_cast<unsigned long long*>(to), static_cast<unsigned long long>(v));
+#else
+    __atomic_fetch_add(to, static_cast<std::uint64_t>(v), __ATOMIC_RELAXED);
+#endif
+}
+
+// The threads of a device block of a colour pass, which share one row: the lanes of a row.
+constexpr int pass_threads = 256;
+
+#if defined(__CUDA_ARCH__)
+#define RNGVET_LATTICE_UNROLL _Pragma("unroll")
+#else
+#define RNGVET_LATTICE_UNROLL
+#endif
+
+// One site of a pass as read before the pass writes any of a lane's sites.
+struct Site {
+    int i; // row-major index
+    int s; // spin
+    int sh; // s h
+    Word word; // its number
+};
+
+// The pass over the sites of one colour in one sweep. For even L the k-th site of colour c in
+// the sweep's order (Checkerboard) is site j = k mod L/2 of row y = k div L/2, at column
+// x = 2 j + ((y + c) mod 2): each row holds L/2 sites of each colour, left to right. A row is
+// updated by pass_threads lanes (a device block), lane t taking the row's sites t, t + threads,
+// ...: `ahead` of them read before any of them is written, so that their loads are in flight
+// together. Within a colour no site is another's neighbour: the order of the updates and their
+// reads does not change them.
+struct ColourPass {
     std::int8_t* spins;
     const Word* words; // the sweep's numbers
     const std::uint32_t* number_of; // null: the q-th site takes number q
-    Checkerboard board;
+    std::uint64_t* tally; // the sweep's flips and bond sum change, added to; null: not measured
+    int L; // even
     int colour;
     std::uint32_t first; // q of the colour's first site
     double scale; // 2^-bits
     double table[3];
 
-    RNGVET_HD Tally operator()(std::uint32_t k) const
+    static constexpr int ahead = 4;
+
+    RNGVET_HD Site load(int y, int j) const
     {
-        const int L = board.L;
-        int x = 0, y = 0;
-        board.place(colour, static_cast<int>(k), x, y);
+        const int x = 2 * j + ((y + colour) & 1);
         const int row = y * L, i = row + x;
         const int h = spins[row + (x + 1 == L ? 0 : x + 1)] + spins[row + (x == 0 ? L - 1 : x - 1)]
             + spins[(y + 1 == L ? 0 : row + L) + x] + spins[(y == 0 ? (L - 1) * L : row - L) + x];
         const int s = spins[i];
-        const int sh = s * h;
-        const std::uint32_t q = first + k;
-        const double u = static_cast<double>(words[number_of ? number_of[q] : q]) * scale;
-        if (!metropolis_accepts(u, sh, table)) return { 0, 0 };
-        spins[i] = static_cast<std::int8_t>(-s);
-        return { 1, -2 * sh };
+        const std::uint32_t q = first
+            + static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(L / 2)
+            + static_cast<std::uint32_t>(j);
+        return { i, s, s * h, words[number_of ? number_of[q] : q] };
+    }
+
+    // The site's update as the host chain makes it, its flip and -2 s h counted in t.
+    RNGVET_HD void apply(const Site& site, Tally& t) const
+    {
+        const double u = static_cast<double>(site.word) * scale; // as the host converts it
+        if (!metropolis_accepts(u, site.sh, table)) return;
+        spins[site.i] = static_cast<std::int8_t>(-site.s);
+        t.flips += 1;
+        t.change -= 2 * site.sh;
+    }
+
+    // Lane t of `threads` on row y.
+    RNGVET_HD void lane(int y, int t, int threads, Tally& sum) const
+    {
+        const int half = L / 2;
+        for (int j = t; j < half; j += ahead * threads) {
+            Site site[ahead] = {};
+            RNGVET_LATTICE_UNROLL
+            for (int a = 0; a < ahead; ++a)
+                if (j + a * threads < half) site[a] = load(y, j + a * threads);
+            RNGVET_LATTICE_UNROLL
+            for (int a = 0; a < ahead; ++a)
+                if (j + a * threads < half) apply(site[a], sum);
+        }
+    }
+
+    // Row y on a host system: its lanes one after another, the row's tally added to the sweep's.
+    RNGVET_HD void operator()(std::uint32_t y) const
+    {
+        Tally t{ 0, 0 };
+        for (int k = 0; k < pass_threads; ++k)
+            lane(static_cast<int>(y), k, pass_threads, t);
+        if (tally) {
+            add_exact(tally, t.flips);
+            add_exact(tally + 1, t.change);
+        }
     }
 };
 
@@ -112,76 +279,163 @@ inline void wait_for_device()
 #endif
 }
 
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+// A pass on CUDA: block y is row y, thread t its lane t; a measured pass sums its threads'
+// tallies in the block and adds the block's to the sweep's, two atomic additions per row.
+__global__ void __launch_bounds__(pass_threads) colour_pass(ColourPass pass)
+{
+    Tally t{ 0, 0 };
+    pass.lane(static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x), pass_threads, t);
+    if (pass.tally == nullptr) return; // the same for every thread of the block
+    using Reduce = cub::BlockReduce<Tally, pass_threads>;
+    __shared__ typename Reduce::TempStorage storage;
+    const Tally sum = Reduce(storage).Reduce(t, AddTally{});
+    if (threadIdx.x == 0) {
+        add_exact(pass.tally, sum.flips);
+        add_exact(pass.tally + 1, sum.change);
+    }
+}
+#endif
+
+// One colour pass: one launch of L blocks on CUDA, not waited for; Thrust's for_each over the
+// rows on the host systems.
+template <class Policy> void run_pass(const Policy& policy, const ColourPass& pass)
+{
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+    (void)policy;
+    colour_pass<<<static_cast<unsigned>(pass.L), pass_threads>>>(pass);
+    const cudaError_t rc = cudaGetLastError();
+    if (rc != cudaSuccess)
+        throw std::runtime_error(
+            std::string("ising Metropolis on CUDA: ") + cudaGetErrorString(rc));
+#else
+    const thrust::counting_iterator<std::uint32_t> y(0);
+    thrust::for_each(policy, y, y + static_cast<std::uint32_t>(pass.L), pass);
+#endif
+}
+
+// What a chain did, for the tests: fills of numbers, copies of the tallies back to the host
+// (each waits for the device), and its storage (StorageCache's counts).
+struct ChainCounts {
+    std::uint64_t fills = 0;
+    std::uint64_t tally_copies = 0;
+    std::uint64_t storage_requests = 0;
+    std::uint64_t storage_allocations = 0;
+};
+
+// Faults the tests plant to see that they are seen; none outside them.
+enum class PlantedFault {
+    none,
+    tallies_not_cleared, // each fill's tallies added to the last fill's
+    tallies_one_late, // sweep s handed sweep s - 1's tally (the fill's first, its own)
+};
+
+struct ChainOptions {
+    std::size_t max_words = chunk_words; // words written at a time (whole sweeps, at least one)
+    ChainCounts* counts = nullptr; // filled at the end where given
+    PlantedFault fault = PlantedFault::none;
+};
+
+// The bond sum of the spins, counted on the system (the result waited for).
+template <class Policy>
+std::int64_t count_bond_sum(const Policy& policy, const std::int8_t* spins, int L)
+{
+    const thrust::counting_iterator<std::uint32_t> i(0);
+    return thrust::transform_reduce(policy, i,
+        i + static_cast<std::uint32_t>(static_cast<std::size_t>(L) * static_cast<std::size_t>(L)),
+        SiteBonds{ spins, L }, std::int64_t(0), thrust::plus<std::int64_t>());
+}
+
 // The replica `run` on the words of `in`; nullopt, with nothing read, where `in` cannot write
-// device memory. Throws what the system throws (std::bad_alloc when its memory is short) and
-// std::runtime_error when a fill fails after the first.
+// device memory. Throws what the system throws (std::bad_alloc when its memory is short),
+// std::invalid_argument for an odd L, and std::runtime_error when a fill fails after the first.
+//
+// Per fill of `count` sweeps: the fill (waited for), then the sweeps' passes, two launches a
+// sweep, not waited for; each measured sweep's tally is kept in the system's memory, and the
+// fill's tallies come back in one copy after its last pass, handed to run.bond_sum in order. The
+// bond sum is counted from the spins when measuring starts (once, waited for).
 inline std::optional<DeviceMetropolisResult> metropolis_chain(
-    native::Numbers& in, const DeviceMetropolis& run, std::size_t max_words = chunk_words)
+    native::Numbers& in, const DeviceMetropolis& run, const ChainOptions& options = {})
 {
     if (!in.fill_device(nullptr, 0)) return std::nullopt;
-    const Checkerboard board{ run.L };
+    if (run.L < 2 || run.L % 2 != 0)
+        throw std::invalid_argument("ising: the device chain needs an even L");
     const std::size_t n = static_cast<std::size_t>(run.L) * static_cast<std::size_t>(run.L);
     const std::uint64_t block = run.sweep_numbers;
     const std::uint64_t sweeps = run.thermalisation + run.measured;
     const std::uint64_t per_fill
-        = std::max<std::uint64_t>(1, std::min<std::uint64_t>(max_words / block, sweeps));
+        = std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.max_words / block, sweeps));
 
-    thrust::device_vector<Word> words(static_cast<std::size_t>(per_fill * block));
+    StorageCache cache;
+    TemporaryStorage storage{ &cache };
+    const auto policy = system_policy(storage);
+    Word* const words = reinterpret_cast<Word*>(
+        cache.allocate(static_cast<std::ptrdiff_t>(per_fill * block * sizeof(Word))));
     thrust::device_vector<std::int8_t> spins(n, std::int8_t(1));
     thrust::device_vector<std::uint32_t> number_of(run.number_of.begin(), run.number_of.end());
-    Update update{ thrust::raw_pointer_cast(spins.data()), nullptr,
-        run.number_of.empty() ? nullptr : thrust::raw_pointer_cast(number_of.data()), board, 0, 0,
-        1.0 / static_cast<double>(std::uint64_t(1) << in.bits()),
+    thrust::device_vector<std::uint64_t> tallies(static_cast<std::size_t>(2 * per_fill), 0);
+    thrust::host_vector<std::uint64_t> host_tallies(static_cast<std::size_t>(2 * per_fill));
+    std::uint64_t* const tally = thrust::raw_pointer_cast(tallies.data());
+    ColourPass pass{ thrust::raw_pointer_cast(spins.data()), nullptr,
+        run.number_of.empty() ? nullptr : thrust::raw_pointer_cast(number_of.data()), nullptr,
+        run.L, 0, 0, 1.0 / static_cast<double>(std::uint64_t(1) << in.bits()),
         { run.table[0], run.table[1], run.table[2] } };
+    const std::uint32_t half = static_cast<std::uint32_t>(n / 2);
 
     DeviceMetropolisResult result;
+    ChainCounts counts;
     // The bond sum, counted from the spins when measuring starts (the host chain keeps it by its
     // changes, equal to the count), then kept by the measured sweeps' changes.
     std::int64_t bond_sum = 0;
-    const thrust::counting_iterator<std::uint32_t> k(0);
     for (std::uint64_t done = 0; done < sweeps;) {
         const std::uint64_t count = std::min(per_fill, sweeps - done);
         wait_for_device();
-        if (!in.fill_device(thrust::raw_pointer_cast(words.data()), count * block)) {
+        if (!in.fill_device(words, static_cast<std::size_t>(count * block))) {
             if (done == 0) return std::nullopt;
             throw std::runtime_error("ising: the stream stopped writing its numbers into device "
                                      "memory in the middle of a replica");
         }
+        ++counts.fills;
+        const bool measuring = done + count > run.thermalisation;
+        if (measuring && options.fault != PlantedFault::tallies_not_cleared)
+            thrust::fill(policy, tallies.begin(), tallies.end(), std::uint64_t(0));
         for (std::uint64_t s = 0; s < count; ++s) {
-            const bool measured = done + s >= run.thermalisation;
             if (done + s == run.thermalisation)
-                bond_sum = thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
-                    SiteBonds{ update.spins, run.L }, std::int64_t(0),
-                    thrust::plus<std::int64_t>());
-            update.words = thrust::raw_pointer_cast(words.data()) + s * block;
+                bond_sum = count_bond_sum(policy, pass.spins, run.L);
+            pass.words = words + s * block;
+            pass.tally = done + s >= run.thermalisation ? tally + 2 * s : nullptr;
             for (int c = 0; c < 2; ++c) {
-                update.colour = c;
-                update.first = c == 0 ? 0 : static_cast<std::uint32_t>(board.sites(0));
-                const std::uint32_t sites = static_cast<std::uint32_t>(board.sites(c));
-                if (!measured) {
-                    thrust::for_each(k, k + sites, update);
-                    continue;
-                }
-                const Tally t
-                    = thrust::transform_reduce(k, k + sites, update, Tally{ 0, 0 }, AddTally{});
-                result.flips += static_cast<std::uint64_t>(t.flips);
-                bond_sum += t.change;
+                pass.colour = c;
+                pass.first = c == 0 ? 0 : half;
+                run_pass(policy, pass);
             }
-            if (!measured) continue;
-            ++result.measured;
-            if (run.bond_sum) run.bond_sum(bond_sum);
+        }
+        if (measuring) {
+            thrust::copy(tallies.begin(), tallies.end(), host_tallies.begin());
+            ++counts.tally_copies;
+            for (std::uint64_t s = 0; s < count; ++s) {
+                if (done + s < run.thermalisation) continue;
+                const std::uint64_t from
+                    = options.fault == PlantedFault::tallies_one_late && s > 0 ? s - 1 : s;
+                result.flips += host_tallies[2 * from];
+                bond_sum += static_cast<std::int64_t>(host_tallies[2 * from + 1]);
+                ++result.measured;
+                if (run.bond_sum) run.bond_sum(bond_sum);
+            }
         }
         done += count;
     }
     // The bond sum kept by the measured passes against the spins' count: tallies that do not
-    // match the flips made (a neighbour read while it was updated) would part them.
-    if (run.measured > 0
-        && bond_sum
-            != thrust::transform_reduce(k, k + static_cast<std::uint32_t>(n),
-                SiteBonds{ update.spins, run.L }, std::int64_t(0), thrust::plus<std::int64_t>()))
+    // match the flips made (a neighbour read while it was updated, a tally lost) would part them.
+    if (run.measured > 0 && bond_sum != count_bond_sum(policy, pass.spins, run.L))
         throw std::runtime_error(
             "ising: the device chain's bond sum differs from its spins' count");
     wait_for_device();
+    if (options.counts) {
+        *options.counts = counts;
+        options.counts->storage_requests = cache.requests();
+        options.counts->storage_allocations = cache.allocations();
+    }
     return result;
 }
 

@@ -14,10 +14,10 @@ namespace rngvet::lattice {
 
 namespace {
 
-// Smaller lattices stay on the host, nothing read: a sweep on the device costs a few launches
-// and, measured, two synchronisations (tens of microseconds in all), more than the host chain's
-// sweep of a small lattice (about 3e7 sites a second on a core). A choice, not a limit: both
-// paths give the same statistics.
+// Smaller lattices stay on the host, nothing read: a sweep on the device costs two launches
+// (several microseconds, and a fill's synchronisations shared among its sweeps), more than the
+// host chain's sweep of a small lattice (about 3e7 sites a second on a core). A choice, not a
+// limit: both paths give the same statistics.
 constexpr long long smallest_device_lattice = 4096; // L = 64
 
 } // namespace

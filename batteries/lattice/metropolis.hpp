@@ -47,10 +47,12 @@ inline void metropolis_table(double K, double table[3])
 
 // Whether the flip of a spin s with neighbour sum h, s h = sh, is accepted for the number u:
 // u < min(1, exp(-2 K s h)), read from the table (s h <= 0 always accepts, its number still
-// taken).
+// taken). The entry is picked by value (sh is -4, -2, 0, 2 or 4), not by a computed index, so
+// that a device thread reads a table held in its kernel's parameters where it is, rather than
+// through a copy in its local memory.
 RNGVET_HD bool metropolis_accepts(double u, int sh, const double table[3])
 {
-    return u < table[sh <= 0 ? 0 : sh / 2];
+    return u < (sh <= 0 ? table[0] : sh == 2 ? table[1] : table[2]);
 }
 
 } // namespace rngvet::lattice
