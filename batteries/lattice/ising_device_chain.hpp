@@ -96,6 +96,7 @@ public:
     char* allocate(std::ptrdiff_t n)
     {
         ++requests_;
+        n = std::max<std::ptrdiff_t>(n, 1); // a distinct block for every request
         char* p = nullptr;
         const auto it = free_.lower_bound(n);
         if (it != free_.end()) {
@@ -282,7 +283,7 @@ inline void wait_for_device()
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 // A pass on CUDA: block y is row y, thread t its lane t; a measured pass sums its threads'
 // tallies in the block and adds the block's to the sweep's, two atomic additions per row.
-__global__ void __launch_bounds__(pass_threads) colour_pass(ColourPass pass)
+template <class Pass> __global__ void __launch_bounds__(pass_threads) colour_pass(Pass pass)
 {
     Tally t{ 0, 0 };
     pass.lane(static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x), pass_threads, t);
@@ -303,7 +304,7 @@ template <class Policy> void run_pass(const Policy& policy, const ColourPass& pa
 {
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
     (void)policy;
-    colour_pass<<<static_cast<unsigned>(pass.L), pass_threads>>>(pass);
+    colour_pass<ColourPass><<<static_cast<unsigned>(pass.L), pass_threads>>>(pass);
     const cudaError_t rc = cudaGetLastError();
     if (rc != cudaSuccess)
         throw std::runtime_error(
