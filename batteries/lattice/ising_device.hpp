@@ -1,9 +1,11 @@
 // The checkerboard Metropolis chain of ising.hpp on the CUDA device a stream runs on
 // (ising_device_chain.hpp's algorithm, built into ising_device_cuda.cu): the stream's words are
 // written into device memory by native::Numbers::fill_device (the native engine's mechanism,
-// batteries/native/source.hpp), the lattice stays there, one thread updates each site of a
-// colour, and only the exact bond sum after each measured step comes back (DeviceMetropolis's
-// bond_sum); ising.cpp computes the replica's statistics from them with the host chain's code.
+// batteries/native/source.hpp), the lattice stays there, each colour of a sweep is one launch
+// (a block per row, its threads the row's sites of that colour), and only the exact flips and
+// bond sum changes of the measured sweeps come back, once per block of sweeps, handed to
+// DeviceMetropolis's bond_sum in order; ising.cpp computes the replica's statistics from them with
+// the host chain's code.
 //
 // device_metropolis decides at its start: nullopt, with nothing read, where the stream's words
 // cannot be written into device memory (a stream on the host, a build without CUDA, no usable
