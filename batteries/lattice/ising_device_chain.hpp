@@ -14,8 +14,10 @@
 // the spins when measuring starts; in a measured sweep each pass adds, exactly (integers, in
 // any order), its flips and the change of the bond sum, -2 s h per flip, to the sweep's tally in
 // the system's memory, and the tallies of a fill's sweeps come back in one copy, handed to the
-// host in order: one wait for the device per fill rather than two per sweep. Thrust's temporary
-// storage comes from a cache (StorageCache) that allocates only what it has not held before.
+// host in order: one wait for the device per fill rather than two per sweep. The passes run on a
+// stream of their own (PassStream), so that the next fill, on the generator's stream, runs beside
+// them, into the other of two buffers. Thrust's temporary storage comes from a cache
+// (StorageCache) that allocates only what it has not held before.
 //
 // wolff_chain (ising_device.hpp's device_wolff): the own-lanes Wolff replicas, one thread per
 // replica running own_lanes.hpp's machine on its lane of each block (word k M + r of the block is
@@ -51,6 +53,8 @@
 #include <vector>
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #include <cub/block/block_reduce.cuh>
+#include <thrust/system/cuda/error.h>
+#include <thrust/system_error.h>
 #endif
 
 namespace rngvet::lattice::device_chain {
@@ -143,16 +147,74 @@ struct TemporaryStorage {
     void deallocate(char* p, std::size_t) { cache->deallocate(p); }
 };
 
-// The policy of the chain's Thrust algorithms: the system's, with its temporary storage from the
-// cache; on CUDA without the synchronisation Thrust's default policy makes after each algorithm
-// (an algorithm that returns a value to the host still waits for it).
+// The stream of a chain's passes and their Thrust algorithms, and an event per buffer of numbers
+// that says when the passes enqueued on it are done. On CUDA a stream of the chain's own that
+// waits for no other (cudaStreamNonBlocking): Numbers::fill_device launches on the generator's
+// stream and waits for that stream alone, so the fill of one buffer runs beside the passes on
+// the other. On the host systems nothing: a pass is done when it returns.
+class PassStream {
+public:
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-inline auto system_policy(TemporaryStorage& storage)
+    PassStream()
+    {
+        check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        for (cudaEvent_t& e : done_)
+            check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    }
+    ~PassStream()
+    {
+        if (stream_) cudaStreamSynchronize(stream_);
+        for (cudaEvent_t e : done_)
+            if (e) cudaEventDestroy(e);
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+    PassStream(const PassStream&) = delete;
+    PassStream& operator=(const PassStream&) = delete;
+    cudaStream_t get() const
+    {
+        return stream_;
+    }
+    // The passes enqueued so far are those of buffer b.
+    void mark(int b)
+    {
+        check(cudaEventRecord(done_[b], stream_), "cudaEventRecord");
+    }
+    // Waits for the passes marked on buffer b (at once where none were).
+    void wait(int b)
+    {
+        check(cudaEventSynchronize(done_[b]), "ising Metropolis on CUDA");
+    }
+    void finish()
+    {
+        check(cudaStreamSynchronize(stream_), "ising Metropolis on CUDA");
+    }
+
+private:
+    // A failure as Thrust reports its own (device_calls::on_device: the host path where nothing
+    // was read yet, an error after).
+    static void check(cudaError_t rc, const char* what)
+    {
+        if (rc != cudaSuccess) throw thrust::system_error(rc, thrust::cuda_category(), what);
+    }
+    cudaStream_t stream_ = nullptr;
+    cudaEvent_t done_[2] = { nullptr, nullptr };
+#else
+    void mark(int) { }
+    void wait(int) { }
+    void finish() { }
+#endif
+};
+
+// The policy of the chain's Thrust algorithms: the system's, with its temporary storage from the
+// cache; on CUDA on the passes' stream, without the synchronisation Thrust's default policy
+// makes after each algorithm (one that returns a value to the host still waits for it).
+#if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+inline auto system_policy(TemporaryStorage& storage, const PassStream& stream)
 {
-    return thrust::cuda::par_nosync(storage);
+    return thrust::cuda::par_nosync(storage).on(stream.get());
 }
 #else
-inline auto system_policy(TemporaryStorage& storage)
+inline auto system_policy(TemporaryStorage& storage, const PassStream&)
 {
     return thrust::device(storage);
 }
@@ -300,16 +362,18 @@ template <class Pass> __global__ void __launch_bounds__(pass_threads) colour_pas
 
 // One colour pass: one launch of L blocks on CUDA, not waited for; Thrust's for_each over the
 // rows on the host systems.
-template <class Policy> void run_pass(const Policy& policy, const ColourPass& pass)
+template <class Policy>
+void run_pass(const Policy& policy, const PassStream& stream, const ColourPass& pass)
 {
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
     (void)policy;
-    colour_pass<ColourPass><<<static_cast<unsigned>(pass.L), pass_threads>>>(pass);
+    colour_pass<ColourPass><<<static_cast<unsigned>(pass.L), pass_threads, 0, stream.get()>>>(pass);
     const cudaError_t rc = cudaGetLastError();
     if (rc != cudaSuccess)
         throw std::runtime_error(
             std::string("ising Metropolis on CUDA: ") + cudaGetErrorString(rc));
 #else
+    (void)stream;
     const thrust::counting_iterator<std::uint32_t> y(0);
     thrust::for_each(policy, y, y + static_cast<std::uint32_t>(pass.L), pass);
 #endif
@@ -335,6 +399,9 @@ struct ChainOptions {
     std::size_t max_words = chunk_words; // words written at a time (whole sweeps, at least one)
     ChainCounts* counts = nullptr; // filled at the end where given
     PlantedFault fault = PlantedFault::none;
+    // Two buffers of numbers, the next filled while the passes on the other run; false: one,
+    // each fill after the passes before it.
+    bool overlap = true;
 };
 
 // The bond sum of the spins, counted on the system (the result waited for).
@@ -351,10 +418,13 @@ std::int64_t count_bond_sum(const Policy& policy, const std::int8_t* spins, int 
 // device memory. Throws what the system throws (std::bad_alloc when its memory is short),
 // std::invalid_argument for an odd L, and std::runtime_error when a fill fails after the first.
 //
-// Per fill of `count` sweeps: the fill (waited for), then the sweeps' passes, two launches a
-// sweep, not waited for; each measured sweep's tally is kept in the system's memory, and the
-// fill's tallies come back in one copy after its last pass, handed to run.bond_sum in order. The
-// bond sum is counted from the spins when measuring starts (once, waited for).
+// Fill k of `count` sweeps goes into buffer k mod 2 (options.overlap; else always one buffer):
+// it waits for the passes last enqueued on that buffer, then for its own numbers (the fill runs
+// beside the passes of fill k - 1 on the other buffer); then fill k - 1's tallies come back in
+// one copy (after its passes) and are handed to run.bond_sum in order, and fill k's passes are
+// enqueued, two launches a sweep, not waited for, each measured sweep's tally kept in the
+// system's memory. The bond sum is counted from the spins when measuring starts (once, waited
+// for).
 inline std::optional<DeviceMetropolisResult> metropolis_chain(
     native::Numbers& in, const DeviceMetropolis& run, const ChainOptions& options = {})
 {
@@ -366,12 +436,16 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
     const std::uint64_t sweeps = run.thermalisation + run.measured;
     const std::uint64_t per_fill
         = std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.max_words / block, sweeps));
+    const int buffers = options.overlap && sweeps > per_fill ? 2 : 1;
 
     StorageCache cache;
     TemporaryStorage storage{ &cache };
-    const auto policy = system_policy(storage);
-    Word* const words = reinterpret_cast<Word*>(
-        cache.allocate(static_cast<std::ptrdiff_t>(per_fill * block * sizeof(Word))));
+    PassStream stream;
+    const auto policy = system_policy(storage, stream);
+    Word* words[2] = { nullptr, nullptr };
+    for (int b = 0; b < buffers; ++b)
+        words[b] = reinterpret_cast<Word*>(
+            cache.allocate(static_cast<std::ptrdiff_t>(per_fill * block * sizeof(Word))));
     thrust::device_vector<std::int8_t> spins(n, std::int8_t(1));
     thrust::device_vector<std::uint32_t> number_of(run.number_of.begin(), run.number_of.end());
     thrust::device_vector<std::uint64_t> tallies(static_cast<std::size_t>(2 * per_fill), 0);
@@ -382,55 +456,71 @@ inline std::optional<DeviceMetropolisResult> metropolis_chain(
         run.L, 0, 0, 1.0 / static_cast<double>(std::uint64_t(1) << in.bits()),
         { run.table[0], run.table[1], run.table[2] } };
     const std::uint32_t half = static_cast<std::uint32_t>(n / 2);
+    // The vectors were written on Thrust's default stream, which the passes' does not wait for.
+    wait_for_device();
 
     DeviceMetropolisResult result;
     ChainCounts counts;
     // The bond sum, counted from the spins when measuring starts (the host chain keeps it by its
     // changes, equal to the count), then kept by the measured sweeps' changes.
     std::int64_t bond_sum = 0;
-    for (std::uint64_t done = 0; done < sweeps;) {
+    // The tallies of the sweeps [first, first + count) of the last fill, still on the system.
+    std::uint64_t first = 0, pending = 0;
+    const auto hand_over = [&] {
+        if (pending == 0) return;
+        stream.finish();
+        thrust::copy(tallies.begin(), tallies.end(), host_tallies.begin());
+        ++counts.tally_copies;
+        for (std::uint64_t s = 0; s < pending; ++s) {
+            if (first + s < run.thermalisation) continue;
+            const std::uint64_t from
+                = options.fault == PlantedFault::tallies_one_late && s > 0 ? s - 1 : s;
+            result.flips += host_tallies[2 * from];
+            bond_sum += static_cast<std::int64_t>(host_tallies[2 * from + 1]);
+            ++result.measured;
+            if (run.bond_sum) run.bond_sum(bond_sum);
+        }
+        pending = 0;
+    };
+    for (std::uint64_t done = 0, k = 0; done < sweeps; ++k) {
         const std::uint64_t count = std::min(per_fill, sweeps - done);
-        wait_for_device();
-        if (!in.fill_device(words, static_cast<std::size_t>(count * block))) {
+        const int b = static_cast<int>(k % static_cast<std::uint64_t>(buffers));
+        stream.wait(b);
+        if (!in.fill_device(words[b], static_cast<std::size_t>(count * block))) {
             if (done == 0) return std::nullopt;
             throw std::runtime_error("ising: the stream stopped writing its numbers into device "
                                      "memory in the middle of a replica");
         }
         ++counts.fills;
+        hand_over();
         const bool measuring = done + count > run.thermalisation;
         if (measuring && options.fault != PlantedFault::tallies_not_cleared)
             thrust::fill(policy, tallies.begin(), tallies.end(), std::uint64_t(0));
         for (std::uint64_t s = 0; s < count; ++s) {
             if (done + s == run.thermalisation)
                 bond_sum = count_bond_sum(policy, pass.spins, run.L);
-            pass.words = words + s * block;
+            pass.words = words[b] + s * block;
             pass.tally = done + s >= run.thermalisation ? tally + 2 * s : nullptr;
             for (int c = 0; c < 2; ++c) {
                 pass.colour = c;
                 pass.first = c == 0 ? 0 : half;
-                run_pass(policy, pass);
+                run_pass(policy, stream, pass);
             }
         }
+        stream.mark(b);
         if (measuring) {
-            thrust::copy(tallies.begin(), tallies.end(), host_tallies.begin());
-            ++counts.tally_copies;
-            for (std::uint64_t s = 0; s < count; ++s) {
-                if (done + s < run.thermalisation) continue;
-                const std::uint64_t from
-                    = options.fault == PlantedFault::tallies_one_late && s > 0 ? s - 1 : s;
-                result.flips += host_tallies[2 * from];
-                bond_sum += static_cast<std::int64_t>(host_tallies[2 * from + 1]);
-                ++result.measured;
-                if (run.bond_sum) run.bond_sum(bond_sum);
-            }
+            first = done;
+            pending = count;
         }
         done += count;
     }
+    hand_over();
     // The bond sum kept by the measured passes against the spins' count: tallies that do not
     // match the flips made (a neighbour read while it was updated, a tally lost) would part them.
     if (run.measured > 0 && bond_sum != count_bond_sum(policy, pass.spins, run.L))
         throw std::runtime_error(
             "ising: the device chain's bond sum differs from its spins' count");
+    stream.finish();
     wait_for_device();
     if (options.counts) {
         *options.counts = counts;

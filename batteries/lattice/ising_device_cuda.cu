@@ -10,6 +10,9 @@
 #include "batteries/lattice/ising_device_chain.hpp"
 #include "batteries/native/device_calls.cuh"
 
+#include <cstdlib>
+#include <string>
+
 namespace rngvet::lattice {
 
 namespace {
@@ -26,8 +29,14 @@ std::optional<DeviceMetropolisResult> device_metropolis(
     native::Numbers& in, const DeviceMetropolis& run)
 {
     if (static_cast<long long>(run.L) * run.L < smallest_device_lattice) return std::nullopt;
+    device_chain::ChainOptions options;
+    // RNGVET_ISING_SERIAL_FILLS=1: one buffer of numbers, each fill after the passes before it
+    // (the chain before its fills overlapped the passes), to measure what the overlap gives.
+    const char* serial = std::getenv("RNGVET_ISING_SERIAL_FILLS");
+    options.overlap
+        = serial == nullptr || std::string(serial).empty() || std::string(serial) == "0";
     return native::device_calls::on_device(
-        in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run); });
+        in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run, options); });
 }
 
 std::optional<DeviceWolffResult> device_wolff(native::Numbers& in, const DeviceWolff& run)
