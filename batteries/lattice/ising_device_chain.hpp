@@ -157,16 +157,18 @@ public:
 #if defined(__CUDACC__) && THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
     PassStream()
     {
-        check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-        for (cudaEvent_t& e : done_)
-            check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+        try {
+            check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+            for (cudaEvent_t& e : done_)
+                check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+        } catch (...) {
+            release();
+            throw;
+        }
     }
     ~PassStream()
     {
-        if (stream_) cudaStreamSynchronize(stream_);
-        for (cudaEvent_t e : done_)
-            if (e) cudaEventDestroy(e);
-        if (stream_) cudaStreamDestroy(stream_);
+        release();
     }
     PassStream(const PassStream&) = delete;
     PassStream& operator=(const PassStream&) = delete;
@@ -190,6 +192,13 @@ public:
     }
 
 private:
+    void release() noexcept
+    {
+        if (stream_) cudaStreamSynchronize(stream_);
+        for (cudaEvent_t e : done_)
+            if (e) cudaEventDestroy(e);
+        if (stream_) cudaStreamDestroy(stream_);
+    }
     // A failure as Thrust reports its own (device_calls::on_device: the host path where nothing
     // was read yet, an error after).
     static void check(cudaError_t rc, const char* what)
