@@ -20,15 +20,22 @@ struct MtSetup {
     std::uint64_t start = 0; // combined index of the first launch (the configuration's skip)
     std::uint64_t instances = 0;
     std::string name; // canonical_name of the configuration
-    // Jump-parallel generation (OpenMP only, segments > 1; ranmar_kernel.hpp describes the
-    // scheme): instance i's stream in chunks of `length`, counted from its position at `start`,
-    // unit i * segments + s making chunks s, s + segments, ...; the unit's reference state (at
-    // its first chunk), instance i's parameters and its jump by (segments - 1) * length.
+    // Jump-parallel generation (OpenMP and CUDA, segments > 1; mt_kernel.hpp, "Jump-parallel
+    // generation"): instance i's stream in chunks of `length`, counted from its position at
+    // `start`, unit i * segments + s making chunks s, s + segments, ...; the unit's reference
+    // state (at its first chunk), instance i's parameters and its jump by (segments - 1) *
+    // length. OpenMP runs the reference states (mt_unit); the grid of mt_segments_body takes the
+    // same in the buffers below (params.segments, seg_length, start and jump_words set).
     std::uint64_t segments = 1;
     std::uint64_t length = 0;
     std::vector<MtState> unit_states;
     std::vector<MtParams> instance_params;
     std::vector<Gf2Poly> jumps;
+    std::vector<std::uint32_t> unit_words; // unit u's word w at u * nn + w
+    std::vector<std::uint32_t> unit_position; // unit u's k
+    std::vector<std::uint32_t> unit_scratch; // the units' jump accumulators (zeros)
+    std::vector<std::uint32_t> jump_bits; // instance i's coefficient c at i * jump_words + c/32
+    std::vector<std::uint32_t> jump_degree; // instance i's degree of its jump polynomial
 };
 
 // Seeds every instance as make_stream does and jumps it over its share of c.skip. Throws

@@ -38,6 +38,9 @@ typedef struct MtKernelParams {
     rv_u64 count_mode; /* 1: out[j] += 1 instead of out[j] = value (canary tests) */
     rv_u64 nn, mm, umask, lmask;
     rv_u64 shift0, shift1, shift_b, shift_c;
+    /* Jump-parallel generation (mt_segments_body; 0 without): units per instance, numbers per
+     * chunk, the combined index the chunks are counted from, words per jump polynomial. */
+    rv_u64 segments, seg_length, start, jump_words;
 } MtKernelParams;
 
 /* The tempering of a new word into the output (mt_temper_word with the launch's shifts). */
@@ -226,6 +229,115 @@ RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, un
     pos[r.i] = (rv_u32)k;
 }
 
+/* --- Jump-parallel generation (few instances) ------------------------------------------
+ *
+ * The scheme of ranmar_kernel.hpp ("Jump-parallel generation"), for the Mersenne Twisters:
+ * instance i's stream, counted from its position at combined index p.start, is cut into chunks
+ * of L = p.seg_length numbers, and unit u = i * S + s (S = p.segments) makes chunks s, s + S,
+ * s + 2S, ... . A unit's state sits at the first number of its chunks at or after the next
+ * launch's start (or inside the chunk a launch ended in). Whenever a unit finishes a chunk it
+ * jumps over the other units' S - 1 chunks: the state after n = (S - 1) L steps is g(T) x with
+ * g(t) = t^n mod phi(t) (generators/jump.hpp), the same for every chunk and launch, computed
+ * once per instance on the host; the unit evaluates it by Horner's rule as mt_jump does
+ * (p steps of the recurrence on an accumulator, the state added where a coefficient is 1).
+ *
+ * One thread per unit, RNGVET_MT_SEG_THREADS units per block, no barriers. Buffers:
+ *     ust[u * nn + w]    word w of unit u's state      upos[u]  its position k
+ *     acc[u * nn + w]    the unit's accumulator of the jump (scratch)
+ *     jump[i * p.jump_words + q]  bit b of word q: coefficient 32 q + b of instance i's g
+ *     jdeg[i]            degree of g (-1 as 0xFFFFFFFF: g = 0, never for a jump polynomial)
+ * Unit-major state (not word-major as the other grids): a unit's words stay in its thread's
+ * cache lines, and the units of one block (a warp) fit in L1 even for MT19937 (2 x 2.5 KB each). */
+#define RNGVET_MT_SEG_THREADS 32
+
+/* Unit x (state words x, position k) moved on by instance i's jump polynomial; returns the new
+ * position. acc is nn words of scratch. The same arithmetic as mt_jump (generators/jump.cpp):
+ * acc = 0 at position 0; for each coefficient from the highest down, acc steps once, then the
+ * state is added word by word in logical order (word j is x[(k + j) mod nn]) where it is 1. */
+RNGVET_HD rv_u32 mt_segment_jump(MtKernelParams p, RV_GLOBAL rv_u32* x, rv_u32 k,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* g, rv_u32 degree, rv_u32 aaa)
+{
+    const rv_u32 nn = (rv_u32)p.nn;
+    const rv_u32 mm = (rv_u32)p.mm;
+    const rv_u32 umask = (rv_u32)p.umask;
+    const rv_u32 lmask = (rv_u32)p.lmask;
+    for (rv_u32 w = 0; w < nn; ++w)
+        acc[w] = 0;
+    rv_u32 ak = 0;
+    for (rv_u32 e = degree + 1; e-- > 0;) {
+        const rv_u32 k1 = ak + 1 == nn ? 0 : ak + 1;
+        const rv_u32 km = ak + mm >= nn ? ak + mm - nn : ak + mm;
+        acc[ak] = mt_twist(acc[ak], acc[k1], acc[km], umask, lmask, aaa);
+        ak = k1;
+        if (((g[e / 32] >> (e % 32)) & 1u) == 0) continue;
+        rv_u32 a = ak;
+        rv_u32 b = k;
+        for (rv_u32 j = 0; j < nn; ++j) {
+            acc[a] ^= x[b];
+            a = a + 1 == nn ? 0 : a + 1;
+            b = b + 1 == nn ? 0 : b + 1;
+        }
+    }
+    for (rv_u32 w = 0; w < nn; ++w)
+        x[w] = acc[w];
+    return ak;
+}
+
+/* Unit `unit` over the launch [p.g0, p.g0 + p.len): its chunks' numbers in place, a jump after
+ * each chunk it finishes (the chunk arithmetic of ranmar_segment_begin). */
+RNGVET_HD void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
+    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 unit)
+{
+    const rv_u64 segments = p.segments;
+    const rv_u64 length = p.seg_length;
+    if (unit >= p.instances * segments) return;
+    const rv_u64 i = unit / segments;
+    const rv_u64 s = unit % segments;
+    const rv_u64 origin = rv_layout_count_before(p.instances, p.layout, p.block, i, p.start);
+    const rv_u64 a = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    const rv_u64 end = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    rv_u64 chunk = (a - origin) / length;
+    const rv_u64 owner = chunk % segments;
+    rv_u64 pos = a;
+    if (owner != s) {
+        chunk += (s + segments - owner) % segments;
+        pos = origin + chunk * length;
+    }
+    if (pos >= end) return;
+    rv_u64 chunk_end = origin + (chunk + 1) * length;
+    const rv_u32 aaa = consts[i];
+    const rv_u32 mask_b = consts[p.stride + i];
+    const rv_u32 mask_c = consts[2 * p.stride + i];
+    const rv_u32 umask = (rv_u32)p.umask;
+    const rv_u32 lmask = (rv_u32)p.lmask;
+    const rv_u32 nn = (rv_u32)p.nn;
+    const rv_u32 mm = (rv_u32)p.mm;
+    RV_GLOBAL rv_u32* const x = ust + unit * p.nn;
+    rv_u32 k = upos[unit];
+    while (pos < end) {
+        const rv_u64 piece_end = chunk_end < end ? chunk_end : end;
+        for (rv_u64 t = pos; t < piece_end; ++t) {
+            const rv_u32 k1 = k + 1 == nn ? 0 : k + 1;
+            const rv_u32 km = k + mm >= nn ? k + mm - nn : k + mm;
+            const rv_u32 w = mt_twist(x[k], x[k1], x[km], umask, lmask, aaa);
+            x[k] = w;
+            k = k1;
+            const rv_u32 y = mt_temper(p, w, mask_b, mask_c);
+            const rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
+            if (p.count_mode != 0)
+                out[j] += 1;
+            else
+                out[j] = y;
+        }
+        if (piece_end != chunk_end) break;
+        k = mt_segment_jump(p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa);
+        pos = chunk_end + (segments - 1) * length;
+        chunk_end = pos + length;
+    }
+    upos[unit] = k;
+}
+
 /* --- The grids: one body each, a function of (block, thread) (grid.hpp) ---------------- */
 
 /* One thread per instance: thread t of block b runs instance b * RNGVET_MT_THREADS_PER_BLOCK + t.
@@ -261,6 +373,16 @@ RV_BODY void mt_lanes_body(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_
     }
     if (active) mt_lane_store(p, st, s, r, lane);
     mt_lane_end(p, pos, r, lane);
+}
+
+/* The jump-parallel grid ("Jump-parallel generation" above): thread t of block b runs unit
+ * b * RNGVET_MT_SEG_THREADS + t. No barriers. */
+RV_BODY void mt_segments_body(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
+    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 block, unsigned thread)
+{
+    mt_segment_unit(
+        p, ust, upos, acc, consts, jump, jdeg, out, block * RNGVET_MT_SEG_THREADS + thread);
 }
 
 #if defined(__cplusplus)

@@ -499,7 +499,7 @@ std::vector<SegmentCase> segment_cases()
         { ranmar_config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
         { ranmar_config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0,
             0 },
-        // The Mersenne Twisters (jump-parallel on OpenMP; elsewhere the plan does not apply).
+        // The Mersenne Twisters (jump-parallel on OpenMP and CUDA; OpenCL has no plan for them).
         { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 20000, 4099, 3, 100 },
         { mt_config("mtdc", "fixstars-mt521", 3, "interleave", "hash", { 7 }, 2, 12345), 50000,
             9999, 4, 1000 },
@@ -510,6 +510,13 @@ std::vector<SegmentCase> segment_cases()
             10007, 3, 7777 },
         { mt_config("mtdc", "fixstars-mt521", 1, "single", "increment", { 1 }), 2500000, 1 << 20, 0,
             0 },
+        { mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }, 0,
+              (std::uint64_t(1) << 40) + 77),
+            3000000, 1 << 20, 0, 0 },
+        { mt_config("mtdc", sdk_dat(), 32, "interleave", "hash", { 3 }, 0, 999), 400000, 65537, 3,
+            1001 },
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }, 0, 5000000000ull), 300000, 65537,
+            0, 0 },
     };
 }
 
@@ -523,9 +530,11 @@ TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
         options.segment_length = k.length;
         SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
             + std::to_string(k.launch) + ", plan '" + jump_parallel_plan(c, options) + "'");
-        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP only.
+        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP and CUDA.
         const bool mt = c.generator == "mtdc" || c.generator == "mt19937";
-        if (k.segments > 1 && (!mt || c.backend == rngvet::Backend::openmp)) {
+        if (k.segments > 1
+            && (!mt || c.backend == rngvet::Backend::openmp
+                || c.backend == rngvet::Backend::cuda)) {
             EXPECT_NE(jump_parallel_plan(c, options), "") << "the forced plan is not used";
         }
         EXPECT_TRUE(
@@ -605,6 +614,31 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
     expect_every_slot_once(ranmar_config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
     expect_every_slot_once(
         mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }), 4, 3001);
+    expect_every_slot_once(
+        mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }), 5, 777);
+    expect_every_slot_once(mt_config("mt19937", "", 1, "single", "same", { 5489 }), 6, 20000);
+}
+
+// CUDA's own plan for few Mersenne Twisters is jump-parallel (backend.cpp, segment_plan): the
+// 32-instance book set and one MT19937, as `rngvet run` makes them; RNGVET_MT_KERNEL (a forced
+// kernel) and --segments 1 turn it off. Other backends: OpenMP plans by its threads, OpenCL none.
+TEST_P(Backend, CudaPlansFewMersenneTwistersJumpParallel)
+{
+    if (GetParam() != "cuda") GTEST_SKIP() << "the plan is CUDA's";
+    const Configuration book
+        = on_backend(mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }));
+    const Configuration one = on_backend(mt_config("mt19937", "", 1, "single", "same", { 5489 }));
+    const Configuration many
+        = on_backend(mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 1 }));
+    const BackendOptions plain;
+    EXPECT_EQ(jump_parallel_plan(book, plain), "32 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(one, plain), "1024 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(many, plain), "");
+    BackendOptions off;
+    off.segments = 1;
+    EXPECT_EQ(jump_parallel_plan(book, off), "");
+    const ScopedEnv env("RNGVET_MT_KERNEL", "lanes");
+    EXPECT_EQ(jump_parallel_plan(book, plain), "");
 }
 
 // The one-warp-per-instance kernels (what few-instance configurations ran before jump-parallel
