@@ -315,8 +315,20 @@ RNGVET_HD void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBA
     const rv_u32 mm = (rv_u32)p.mm;
     RV_GLOBAL rv_u32* const x = ust + unit * p.nn;
     rv_u32 k = upos[unit];
+    /* Output indices by increments (no division per number): the instance's numbers lie `step`
+     * apart, in runs of `run` (block:K: K; request:R: its share; else unbounded) separated by
+     * `gap` more. */
+    const rv_u64 run = p.layout == RNGVET_LAYOUT_BLOCK ? p.block
+        : p.layout == RNGVET_LAYOUT_REQUEST            ? rv_request_share(p.instances, p.block, i)
+                                                       : 0;
+    const rv_u64 gap = p.layout == RNGVET_LAYOUT_BLOCK ? (p.instances - 1) * p.block
+        : p.layout == RNGVET_LAYOUT_REQUEST            ? p.block - run
+                                                       : 0;
+    const rv_u64 step = p.layout == RNGVET_LAYOUT_INTERLEAVE ? p.instances : 1;
     while (pos < end) {
         const rv_u64 piece_end = chunk_end < end ? chunk_end : end;
+        rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, pos) - p.g0;
+        rv_u64 in_run = run != 0 ? pos % run : 0;
         for (rv_u64 t = pos; t < piece_end; ++t) {
             const rv_u32 k1 = k + 1 == nn ? 0 : k + 1;
             const rv_u32 km = k + mm >= nn ? k + mm - nn : k + mm;
@@ -324,11 +336,15 @@ RNGVET_HD void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBA
             x[k] = w;
             k = k1;
             const rv_u32 y = mt_temper(p, w, mask_b, mask_c);
-            const rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
             if (p.count_mode != 0)
                 out[j] += 1;
             else
                 out[j] = y;
+            j += step;
+            if (run != 0 && ++in_run == run) {
+                in_run = 0;
+                j += gap;
+            }
         }
         if (piece_end != chunk_end) break;
         k = mt_segment_jump(p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa);

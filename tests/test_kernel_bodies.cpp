@@ -264,8 +264,8 @@ TEST(KernelBodies, MtRegistersAreTheReference)
     }
 }
 
-// Jump-parallel MT on CUDA's grid (mt_segments_body, one thread per unit): 1, 2 and 32
-// instances, single, interleave and block:K, a start offset, chunks that launches of odd
+// Jump-parallel MT on CUDA's grid (mt_segments_body, one thread per unit): 1, 2, 9 and 32
+// instances, single, interleave, block:K and request:R, start offsets, chunks that launches of odd
 // lengths cut anywhere, one, two and several rounds of chunks per launch.
 TEST(KernelBodies, MtSegmentsAreTheReference)
 {
@@ -281,6 +281,7 @@ TEST(KernelBodies, MtSegmentsAreTheReference)
         { mt_config("mtdc", "nvidia-sdk-mt607", 32, "interleave", "stride:0x33ff", { 0 }, 0,
               (std::uint64_t(1) << 33) + 5),
             3, 50 },
+        { mt_config("mtdc", "nvidia-sdk-mt607", 9, "request:40", "hash", { 3 }, 0, 77), 5, 45 },
     };
     constexpr std::size_t n = 8000;
     for (const Case& k : cases) {
