@@ -73,9 +73,10 @@ protected:
     {
         if (family(c.generator) == GeneratorFamily::r250) return make_openmp_r250(r250_setup(c));
         if (c.generator == "mtdc" || c.generator == "mt19937") {
+            // OpenCL has no jump-parallel MT (its plan never has units): its own grids.
+            if (GetParam() == "opencl") return make_opencl_mt(mt_setup(c), -1);
             const MtSetup setup = mt_setup(c, segments, length);
             if (GetParam() == "openmp") return make_openmp_mt(setup);
-            if (GetParam() == "opencl") return make_opencl_mt(setup, -1);
             return make_cuda_mt(setup, -1);
         }
         const RanmarSetup setup = ranmar_setup(c, segments, length);
@@ -620,20 +621,26 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
 }
 
 // CUDA's own plan for few Mersenne Twisters is jump-parallel (backend.cpp, segment_plan): the
-// 32-instance book set and one MT19937, as `rngvet run` makes them; RNGVET_MT_KERNEL (a forced
-// kernel) and --segments 1 turn it off. Other backends: OpenMP plans by its threads, OpenCL none.
-TEST_P(Backend, CudaPlansFewMersenneTwistersJumpParallel)
+// 32-instance book set and one MT19937, as `rngvet run` makes them; not from 64 instances;
+// RNGVET_MT_KERNEL (a forced kernel) and --segments 1 turn it off; OpenCL has none. (The plan
+// needs no device.)
+TEST(JumpParallelPlan, CudaPlansFewMersenneTwisters)
 {
-    if (GetParam() != "cuda") GTEST_SKIP() << "the plan is CUDA's";
+    auto on = [](Configuration c, rngvet::Backend b) {
+        c.backend = b;
+        return c;
+    };
+    const rngvet::Backend cuda = rngvet::Backend::cuda;
     const Configuration book
-        = on_backend(mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }));
-    const Configuration one = on_backend(mt_config("mt19937", "", 1, "single", "same", { 5489 }));
+        = on(mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }), cuda);
+    const Configuration one = on(mt_config("mt19937", "", 1, "single", "same", { 5489 }), cuda);
     const Configuration many
-        = on_backend(mt_config("mtdc", sdk_dat(), 130, "interleave", "same", { 1 }));
+        = on(mt_config("mtdc", sdk_dat(), 64, "interleave", "same", { 1 }), cuda);
     const BackendOptions plain;
     EXPECT_EQ(jump_parallel_plan(book, plain), "32 units x 4096 numbers per instance");
     EXPECT_EQ(jump_parallel_plan(one, plain), "1024 units x 4096 numbers per instance");
     EXPECT_EQ(jump_parallel_plan(many, plain), "");
+    EXPECT_EQ(jump_parallel_plan(on(book, rngvet::Backend::opencl), plain), "");
     BackendOptions off;
     off.segments = 1;
     EXPECT_EQ(jump_parallel_plan(book, off), "");
