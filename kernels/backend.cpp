@@ -272,10 +272,11 @@ SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options)
         = 2 * static_cast<std::uint64_t>(std::max(openmp_threads(), 1));
     if (is_mt(c)) {
         // Mersenne Twisters on CUDA: below gpu_mt_segment_limit instances, RANMAR's GPU plan
-        // (up to 4096 units, chunks of at least 4096 numbers), one thread per unit
+        // (up to 4096 units, chunks of at least 4096 numbers), one warp per unit
         // (mt_segments_body): the lane kernel runs such few instances on one or a few blocks
-        // (32 instances: 256 threads) and one MT19937 on one thread, where the units fill the
-        // device whatever a jump costs them (docs/benchmarks.md, "Few instances"). A kernel
+        // (32 instances: 256 threads) and one MT19937 on one thread, where the units spread
+        // over the device, each paying a jump per chunk (docs/benchmarks.md, "The Mersenne
+        // Twisters on CUDA"; the rates there are to be measured). A kernel
         // forced by RNGVET_MT_KERNEL (launch_plan.hpp) runs without units. OpenCL: none.
         if (c.backend == Backend::cuda) {
             const char* forced = std::getenv("RNGVET_MT_KERNEL");

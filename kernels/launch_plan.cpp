@@ -80,8 +80,8 @@ LaunchPlan::LaunchPlan(const MtSetup& setup, const GridShape& shape)
         base_.blocks = setup.unit_states.size();
         base_.threads = 1;
         if (shape.mt_segment_grid) {
-            base_.blocks = blocks_of(setup.unit_states.size(), RNGVET_MT_SEG_THREADS);
-            base_.threads = RNGVET_MT_SEG_THREADS;
+            base_.blocks = blocks_of(setup.unit_states.size(), RNGVET_MT_SEG_WARPS);
+            base_.threads = 32 * RNGVET_MT_SEG_WARPS;
         }
     } else if (shape.registers) {
         base_ = mt_register_choice(p, shape.multiprocessors);

@@ -22,7 +22,7 @@ enum class Grid {
     mt_words, // mt_words_body: one thread per instance
     mt_lanes, // mt_lanes_body: RNGVET_MT_LANES threads per instance
     mt_registers, // mt_registers_body: the state in registers (CUDA)
-    mt_segments, // jump-parallel MT: mt_segments_body, one thread per unit (CUDA); the
+    mt_segments, // jump-parallel MT: mt_segments_body, one warp per unit (CUDA); the
     // reference engine in OpenMP's host loop (mt_unit)
 };
 

@@ -238,56 +238,64 @@ RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, un
  * launch's start (or inside the chunk a launch ended in). Whenever a unit finishes a chunk it
  * jumps over the other units' S - 1 chunks: the state after n = (S - 1) L steps is g(T) x with
  * g(t) = t^n mod phi(t) (generators/jump.hpp), the same for every chunk and launch, computed
- * once per instance on the host; the unit evaluates it by Horner's rule as mt_jump does
- * (p steps of the recurrence on an accumulator, the state added where a coefficient is 1).
+ * once per instance on the host; the unit evaluates it by Horner's rule as mt_jump does (an
+ * accumulator at position 0 steps once per coefficient, from the highest down, and where the
+ * coefficient is 1 the state is added word by word in logical order, word j being
+ * x[(k + j) mod nn]).
  *
- * One thread per unit, RNGVET_MT_SEG_THREADS units per block, no barriers. Buffers:
+ * One warp per unit, RNGVET_MT_SEG_WARPS units per block. Lane 0 makes the chunk's numbers and
+ * the accumulator's steps (the recurrence is sequential); the nn-word additions of the jump,
+ * about p/2 of them (10^4 of 624 words for MT19937), are shared by the 32 lanes, between two
+ * warp barriers. Every lane keeps the positions (k, the accumulator's) itself. Barriers span a
+ * warp; a warp whose unit has nothing to make in a launch leaves at once, as a whole. Buffers:
  *     ust[u * nn + w]    word w of unit u's state      upos[u]  its position k
  *     acc[u * nn + w]    the unit's accumulator of the jump (scratch)
  *     jump[i * p.jump_words + q]  bit b of word q: coefficient 32 q + b of instance i's g
- *     jdeg[i]            degree of g (-1 as 0xFFFFFFFF: g = 0, never for a jump polynomial)
- * Unit-major state (not word-major as the other grids): a unit's words stay in its thread's
- * cache lines, and the units of one block (a warp) fit in L1 even for MT19937 (2 x 2.5 KB each). */
-#define RNGVET_MT_SEG_THREADS 32
+ *     jdeg[i]            degree of g
+ * Unit-major: a unit's words stay in a few cache lines of its warp's SM. */
+#define RNGVET_MT_SEG_WARPS 4
 
-/* Unit x (state words x, position k) moved on by instance i's jump polynomial; returns the new
- * position. acc is nn words of scratch. The same arithmetic as mt_jump (generators/jump.cpp):
- * acc = 0 at position 0; for each coefficient from the highest down, acc steps once, then the
- * state is added word by word in logical order (word j is x[(k + j) mod nn]) where it is 1. */
-RNGVET_HD rv_u32 mt_segment_jump(MtKernelParams p, RV_GLOBAL rv_u32* x, rv_u32 k,
-    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* g, rv_u32 degree, rv_u32 aaa)
+/* Unit x (state words x, position k) moved on by its instance's jump polynomial g of degree
+ * `degree`; acc is the unit's nn words of scratch. Called by the 32 lanes of the unit's warp;
+ * returns the new position. */
+RV_BODY rv_u32 mt_segment_jump(MtKernelParams p, RV_GLOBAL rv_u32* x, rv_u32 k,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* g, rv_u32 degree, rv_u32 aaa, unsigned lane)
 {
     const rv_u32 nn = (rv_u32)p.nn;
     const rv_u32 mm = (rv_u32)p.mm;
-    const rv_u32 umask = (rv_u32)p.umask;
-    const rv_u32 lmask = (rv_u32)p.lmask;
-    for (rv_u32 w = 0; w < nn; ++w)
+    for (rv_u32 w = lane; w < nn; w += 32)
         acc[w] = 0;
+    RV_SYNC_WARP();
     rv_u32 ak = 0;
     for (rv_u32 e = degree + 1; e-- > 0;) {
         const rv_u32 k1 = ak + 1 == nn ? 0 : ak + 1;
-        const rv_u32 km = ak + mm >= nn ? ak + mm - nn : ak + mm;
-        acc[ak] = mt_twist(acc[ak], acc[k1], acc[km], umask, lmask, aaa);
+        if (lane == 0) {
+            const rv_u32 km = ak + mm >= nn ? ak + mm - nn : ak + mm;
+            acc[ak] = mt_twist(acc[ak], acc[k1], acc[km], (rv_u32)p.umask, (rv_u32)p.lmask, aaa);
+        }
         ak = k1;
         if (((g[e / 32] >> (e % 32)) & 1u) == 0) continue;
-        rv_u32 a = ak;
-        rv_u32 b = k;
-        for (rv_u32 j = 0; j < nn; ++j) {
+        RV_SYNC_WARP(); /* the step before the addition */
+        for (rv_u32 j = lane; j < nn; j += 32) {
+            const rv_u32 a = ak + j >= nn ? ak + j - nn : ak + j;
+            const rv_u32 b = k + j >= nn ? k + j - nn : k + j;
             acc[a] ^= x[b];
-            a = a + 1 == nn ? 0 : a + 1;
-            b = b + 1 == nn ? 0 : b + 1;
         }
+        RV_SYNC_WARP(); /* the addition before the next step */
     }
-    for (rv_u32 w = 0; w < nn; ++w)
+    RV_SYNC_WARP(); /* lane 0's last steps before the copy */
+    for (rv_u32 w = lane; w < nn; w += 32)
         x[w] = acc[w];
+    RV_SYNC_WARP();
     return ak;
 }
 
-/* Unit `unit` over the launch [p.g0, p.g0 + p.len): its chunks' numbers in place, a jump after
- * each chunk it finishes (the chunk arithmetic of ranmar_segment_begin). */
-RNGVET_HD void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
+/* Unit `unit` over the launch [p.g0, p.g0 + p.len), by the lanes of its warp: its chunks'
+ * numbers in place (lane 0), a jump after each chunk it finishes (the chunk arithmetic of
+ * ranmar_segment_begin). */
+RV_BODY void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
     RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
-    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 unit)
+    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 unit, unsigned lane)
 {
     const rv_u64 segments = p.segments;
     const rv_u64 length = p.seg_length;
@@ -327,31 +335,36 @@ RNGVET_HD void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBA
     const rv_u64 step = p.layout == RNGVET_LAYOUT_INTERLEAVE ? p.instances : 1;
     while (pos < end) {
         const rv_u64 piece_end = chunk_end < end ? chunk_end : end;
-        rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, pos) - p.g0;
-        rv_u64 in_run = run != 0 ? pos % run : 0;
-        for (rv_u64 t = pos; t < piece_end; ++t) {
-            const rv_u32 k1 = k + 1 == nn ? 0 : k + 1;
-            const rv_u32 km = k + mm >= nn ? k + mm - nn : k + mm;
-            const rv_u32 w = mt_twist(x[k], x[k1], x[km], umask, lmask, aaa);
-            x[k] = w;
-            k = k1;
-            const rv_u32 y = mt_temper(p, w, mask_b, mask_c);
-            if (p.count_mode != 0)
-                out[j] += 1;
-            else
-                out[j] = y;
-            j += step;
-            if (run != 0 && ++in_run == run) {
-                in_run = 0;
-                j += gap;
+        if (lane == 0) {
+            rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, pos) - p.g0;
+            rv_u64 in_run = run != 0 ? pos % run : 0;
+            rv_u32 w0 = k;
+            for (rv_u64 t = pos; t < piece_end; ++t) {
+                const rv_u32 w1 = w0 + 1 == nn ? 0 : w0 + 1;
+                const rv_u32 wm = w0 + mm >= nn ? w0 + mm - nn : w0 + mm;
+                const rv_u32 y = mt_twist(x[w0], x[w1], x[wm], umask, lmask, aaa);
+                x[w0] = y;
+                w0 = w1;
+                if (p.count_mode != 0)
+                    out[j] += 1;
+                else
+                    out[j] = mt_temper(p, y, mask_b, mask_c);
+                j += step;
+                if (run != 0 && ++in_run == run) {
+                    in_run = 0;
+                    j += gap;
+                }
             }
         }
+        k = (rv_u32)((k + (piece_end - pos) % nn) % nn); /* every lane: lane 0's position */
         if (piece_end != chunk_end) break;
-        k = mt_segment_jump(p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa);
+        RV_SYNC_WARP(); /* lane 0's state before the jump reads it */
+        k = mt_segment_jump(
+            p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa, lane);
         pos = chunk_end + (segments - 1) * length;
         chunk_end = pos + length;
     }
-    upos[unit] = k;
+    if (lane == 0) upos[unit] = k;
 }
 
 /* --- The grids: one body each, a function of (block, thread) (grid.hpp) ---------------- */
@@ -391,14 +404,14 @@ RV_BODY void mt_lanes_body(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_
     mt_lane_end(p, pos, r, lane);
 }
 
-/* The jump-parallel grid ("Jump-parallel generation" above): thread t of block b runs unit
- * b * RNGVET_MT_SEG_THREADS + t. No barriers. */
+/* The jump-parallel grid ("Jump-parallel generation" above): warp w of block b runs unit
+ * b * RNGVET_MT_SEG_WARPS + w. Barriers span a warp. */
 RV_BODY void mt_segments_body(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
     RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
     RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 block, unsigned thread)
 {
-    mt_segment_unit(
-        p, ust, upos, acc, consts, jump, jdeg, out, block * RNGVET_MT_SEG_THREADS + thread);
+    mt_segment_unit(p, ust, upos, acc, consts, jump, jdeg, out,
+        block * RNGVET_MT_SEG_WARPS + thread / 32, thread % 32);
 }
 
 #if defined(__cplusplus)

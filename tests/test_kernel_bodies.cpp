@@ -264,7 +264,7 @@ TEST(KernelBodies, MtRegistersAreTheReference)
     }
 }
 
-// Jump-parallel MT on CUDA's grid (mt_segments_body, one thread per unit): 1, 2, 9 and 32
+// Jump-parallel MT on CUDA's grid (mt_segments_body, one warp per unit): 1, 2, 9 and 32
 // instances, single, interleave, block:K and request:R, start offsets, chunks that launches of odd
 // lengths cut anywhere, one, two and several rounds of chunks per launch.
 TEST(KernelBodies, MtSegmentsAreTheReference)

@@ -81,9 +81,9 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
     mt_lanes_body(p, st, pos, consts, out, sh, blockIdx.x, threadIdx.x, mt_lane_teams);
 }
 
-// Jump-parallel MT (mt_kernel.hpp, "Jump-parallel generation"): one thread per unit, for few
+// Jump-parallel MT (mt_kernel.hpp, "Jump-parallel generation"): one warp per unit, for few
 // instances (setup.segments > 1, backend.cpp's segment_plan), in place of the grids above.
-__global__ void __launch_bounds__(RNGVET_MT_SEG_THREADS) mt_generate_segments(MtKernelParams p,
+__global__ void __launch_bounds__(32 * RNGVET_MT_SEG_WARPS) mt_generate_segments(MtKernelParams p,
     std::uint32_t* ust, std::uint32_t* upos, std::uint32_t* acc,
     const std::uint32_t* __restrict__ consts, const std::uint32_t* __restrict__ jump,
     const std::uint32_t* __restrict__ jdeg, std::uint64_t* out)
