@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
@@ -28,6 +30,30 @@ void redirect(int fd, int opened, const std::string& path)
     close(opened);
 }
 
+// The devices a task may be given, as CUDA_VISIBLE_DEVICES names them: this process's own
+// list where it has one (a Slurm allocation's), else 0 .. gpus - 1.
+std::vector<std::string> gpu_names(int gpus)
+{
+    std::vector<std::string> names;
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (visible == nullptr || *visible == '\0') {
+        for (int g = 0; g < gpus; ++g)
+            names.push_back(std::to_string(g));
+        return names;
+    }
+    std::string list = visible;
+    for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        if (comma > at) names.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+    }
+    if (static_cast<int>(names.size()) < gpus)
+        throw InputError("--gpus " + std::to_string(gpus) + ": this process sees "
+            + std::to_string(names.size()) + " (CUDA_VISIBLE_DEVICES=" + list + ")");
+    names.resize(static_cast<std::size_t>(gpus));
+    return names;
+}
+
 } // namespace
 
 LocalResult run_here(const LocalRun& run)
@@ -39,6 +65,10 @@ LocalResult run_here(const LocalRun& run)
     const auto say = [&](const std::string& line) {
         if (run.say) run.say(line);
     };
+    // Refused before anything is read or written.
+    if (run.gpus < 0 || run.gpus > 1024 || run.tasks_per_gpu < 1 || run.tasks_per_gpu > 1024)
+        throw InputError("--gpus must be 0 to 1024 and --tasks-per-gpu 1 to 1024");
+    const std::vector<std::string> gpus = gpu_names(run.gpus);
     const Campaign c = parse_campaign_file(file);
     const auto tasks = expand(c);
     if (dir.empty()) dir = default_dir(c);
@@ -87,11 +117,17 @@ LocalResult run_here(const LocalRun& run)
                 + "; move the file away to run it afresh");
         pending.push_back(tasks[i].id);
     }
-    const int slots = std::max(1, std::min(jobs, static_cast<int>(pending.size())));
+    // With GPUs, a slot is one task's place on one GPU: slot s is on GPU s / tasks_per_gpu.
+    const int places = gpus.empty() ? jobs : static_cast<int>(gpus.size()) * run.tasks_per_gpu;
+    const int slots = std::max(1, std::min(places, static_cast<int>(pending.size())));
     const int per_task = std::max(1, jobs / slots);
+    std::vector<int> slot_task(static_cast<std::size_t>(slots), -1); // task id, -1: free
     say("rngvet: campaign " + table.campaign_id + ": " + std::to_string(pending.size()) + " of "
         + std::to_string(tasks.size()) + " tasks to run, " + std::to_string(slots)
-        + " at a time with " + std::to_string(per_task) + " job(s) each");
+        + " at a time with " + std::to_string(per_task) + " job(s) each"
+        + (gpus.empty() ? ""
+                        : ", " + std::to_string(run.tasks_per_gpu) + " on each of "
+                    + std::to_string(gpus.size()) + " GPU(s)"));
     const std::string& exe = run.rngvet;
     ChildPool pool(slots);
     std::size_t next = 0, finished = 0;
@@ -116,6 +152,10 @@ LocalResult run_here(const LocalRun& run)
                     + ": a worker of an earlier run still holds it; not started");
                 continue;
             }
+            const auto slot = static_cast<std::size_t>(
+                std::find(slot_task.begin(), slot_task.end(), -1) - slot_task.begin());
+            const std::string gpu
+                = gpus.empty() ? "" : gpus[slot / static_cast<std::size_t>(run.tasks_per_gpu)];
             const std::int64_t resume = prepare_task(dir, table, id);
             std::vector<std::string> args{ exe, "run" };
             if (resume)
@@ -133,8 +173,11 @@ LocalResult run_here(const LocalRun& run)
             // The task run ends with this process (rngvet's main reads the variable).
             std::vector<std::string> env_text;
             for (char** e = environ; *e; ++e)
-                if (std::strncmp(*e, "RNGVET_DIE_WITH_PARENT=", 23) != 0) env_text.push_back(*e);
+                if (std::strncmp(*e, "RNGVET_DIE_WITH_PARENT=", 23) != 0
+                    && (gpu.empty() || std::strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21) != 0))
+                    env_text.push_back(*e);
             env_text.push_back("RNGVET_DIE_WITH_PARENT=" + std::to_string(getpid()));
+            if (!gpu.empty()) env_text.push_back("CUDA_VISIBLE_DEVICES=" + gpu);
             std::vector<char*> envp;
             for (auto& e : env_text)
                 envp.push_back(e.data());
@@ -147,10 +190,13 @@ LocalResult run_here(const LocalRun& run)
                 redirect(STDOUT_FILENO, open_own_file(log, O_WRONLY | O_CREAT | O_APPEND), log);
                 if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
                     throw std::runtime_error(std::string("dup2: ") + std::strerror(errno));
+                if (!gpu.empty())
+                    dprintf(STDOUT_FILENO, "rngvet campaign: task %d on GPU %s\n", id, gpu.c_str());
                 execve(exe.c_str(), argp.data(), envp.data());
                 throw std::runtime_error("cannot start " + exe + ": " + std::strerror(errno));
             });
             close(task_lock); // the worker keeps it
+            slot_task[slot] = id;
         }
         // A stop reaches the running tasks too: each marks its run interrupted with the tests
         // it finished and ends, instead of finishing the test in flight first.
@@ -158,6 +204,7 @@ LocalResult run_here(const LocalRun& run)
         if (stopped()) pool.signal_all(SIGTERM);
         for (const ChildPool::Ended& e : ended) {
             ++finished;
+            std::replace(slot_task.begin(), slot_task.end(), e.job, -1);
             say("rngvet: " + describe(tasks[static_cast<std::size_t>(e.job)])
                 + (e.ok ? " done" : " FAILED") + " [" + std::to_string(finished) + "/"
                 + std::to_string(pending.size()) + "]"

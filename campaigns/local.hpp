@@ -16,6 +16,12 @@ struct LocalRun {
     std::string dir; // the campaign directory ("": campaign-NAME)
     std::string db; // the campaign database ("": DIR/campaign.sqlite)
     int jobs = 1; // CPUs in all
+    // GPUs to spread the tasks over (0: none named; each task sees the GPUs its process
+    // inherits). With gpus > 0, tasks_per_gpu tasks at once on each: a task's process sees
+    // its GPU alone (CUDA_VISIBLE_DEVICES: the GPU's entry of this process's own list where
+    // it has one, else its number 0 .. gpus - 1).
+    int gpus = 0;
+    int tasks_per_gpu = 1;
     std::string rngvet; // the binary each task runs (`rngvet run`)
     volatile std::sig_atomic_t* stop = nullptr; // set: start no more tasks
     std::function<void(const std::string&)> say; // one line of progress, without its newline

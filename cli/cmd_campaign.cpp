@@ -329,20 +329,28 @@ void on_local_signal(int)
 int run_local(int argc, char** argv)
 {
     std::string file, dir, db;
-    int jobs = 1;
+    int jobs = 1, gpus = 0, tasks_per_gpu = 1;
     po::options_description options("rngvet campaign run options");
     options.add_options()("file", po::value(&file), "campaign file")(
-        "jobs,j", po::value(&jobs)->default_value(1), "CPUs to use in all")(
+        "jobs,j", po::value(&jobs)->default_value(1), "CPUs to use in all")("gpus",
+        po::value(&gpus)->default_value(0),
+        "spread the tasks over this many GPUs, each task's process seeing its own alone "
+        "(CUDA_VISIBLE_DEVICES: the entries of this process's own, else 0 .. N-1)")("tasks-per-gpu",
+        po::value(&tasks_per_gpu)->default_value(1), "with --gpus: tasks at once on each GPU")(
         "out", po::value(&dir), "campaign directory (default: campaign-NAME)")(
         "db", po::value(&db), "campaign database (default: DIR/campaign.sqlite)");
     po::variables_map vm;
     const auto pos = positional("file");
     if (!parse(argc, argv, options,
-            "usage: rngvet campaign run FILE [--jobs N] [--out DIR] [--db FILE]", vm, &pos))
+            "usage: rngvet campaign run FILE [--jobs N] [--gpus G [--tasks-per-gpu K]] "
+            "[--out DIR] [--db FILE]",
+            vm, &pos))
         return 0;
     require(vm, "file", "campaign FILE");
     if (jobs < 1) throw InputError("--jobs must be at least 1");
-    LocalRun run{ file, dir, db, jobs, self_exe(), &local_stop,
+    if (vm.count("tasks-per-gpu") && !vm["tasks-per-gpu"].defaulted() && gpus == 0)
+        throw InputError("--tasks-per-gpu goes with --gpus");
+    LocalRun run{ file, dir, db, jobs, gpus, tasks_per_gpu, self_exe(), &local_stop,
         [](const std::string& line) { std::cerr << line << "\n"; } };
     std::signal(SIGINT, on_local_signal);
     std::signal(SIGTERM, on_local_signal);

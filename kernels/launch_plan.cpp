@@ -3,6 +3,7 @@
 #include "generators/error.hpp"
 #include "kernels/mt_registers.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -22,6 +23,7 @@ GridShape cuda_grid_shape(int multiprocessors)
     shape.warps = ranmar_instances_per_block;
     shape.teams = cuda_mt_lane_teams;
     shape.tiled = true;
+    shape.interleaved = true;
     shape.lanes = true;
     shape.registers = true;
     shape.mt_segments = true;
@@ -54,7 +56,17 @@ LaunchPlan::LaunchPlan(const RanmarSetup& setup, const GridShape& shape)
 {
     base_.ranmar = setup.params;
     const RanmarKernelParams& p = setup.params;
-    if (p.segments > 1) {
+    // Jump-parallel under interleave: a block's warps are the same unit of neighbouring
+    // instances, whose numbers are neighbours in the output (ranmar_interleaved_body).
+    unsigned tile = 0; // 0: one warp per unit
+    if (p.segments > 1 && p.layout == RNGVET_LAYOUT_INTERLEAVE && shape.interleaved)
+        tile = ranmar_interleaved_choice(p.instances);
+    if (tile != 0) {
+        base_.grid = Grid::ranmar_interleaved;
+        base_.per_block = tile;
+        base_.blocks = blocks_of(p.instances, tile) * p.segments;
+        base_.threads = tile * RNGVET_RANMAR_LANES;
+    } else if (p.segments > 1) {
         base_.grid = Grid::ranmar_segments;
         base_.per_block = shape.warps;
         base_.blocks = blocks_of(p.instances * p.segments, shape.warps);
@@ -103,6 +115,24 @@ LaunchPlan::LaunchPlan(const MtSetup& setup, const GridShape& shape)
         base_.threads = RNGVET_MT_THREADS_PER_BLOCK;
     }
     base_.mt = p;
+}
+
+unsigned ranmar_interleaved_choice(std::uint64_t instances)
+{
+    const char* env = std::getenv("RNGVET_RANMAR_KERNEL");
+    const std::string forced = env ? env : "";
+    if (forced.empty()) return instances >= 2 ? ranmar_interleaved_tile(instances) : 0;
+    if (forced == "segments") return 0;
+    const std::string prefix = "interleaved:";
+    const std::string digits = forced.substr(std::min(prefix.size(), forced.size()));
+    if (forced.rfind(prefix, 0) == 0 && digits.size() == 1 && digits[0] >= '1'
+        && digits[0] <= '0' + RNGVET_RANMAR_ILV_TILE) {
+        const std::uint64_t tile = static_cast<std::uint64_t>(digits[0] - '0');
+        return static_cast<unsigned>(std::min(tile, std::max<std::uint64_t>(instances, 1)));
+    }
+    throw InputError("RNGVET_RANMAR_KERNEL='" + forced
+        + "' is not segments or interleaved:T (T 1 to " + std::to_string(RNGVET_RANMAR_ILV_TILE)
+        + ")");
 }
 
 Launch LaunchPlan::launch(std::uint64_t g0, std::uint64_t len, bool count_mode) const

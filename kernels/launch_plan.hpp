@@ -19,6 +19,7 @@ enum class Grid {
     ranmar_warps, // ranmar_warps_body: one warp per instance
     ranmar_tiled, // ranmar_tiled_body: RNGVET_RANMAR_TILE instances per block
     ranmar_segments, // ranmar_segments_body: one warp per unit (jump-parallel)
+    ranmar_interleaved, // ranmar_interleaved_body: the same unit of T instances per block
     mt_words, // mt_words_body: one thread per instance
     mt_lanes, // mt_lanes_body: RNGVET_MT_LANES threads per instance
     mt_registers, // mt_registers_body: the state in registers (CUDA)
@@ -31,6 +32,7 @@ struct GridShape {
     unsigned warps = 1; // warps per block of the RANMAR one-warp grids
     unsigned teams = 1; // lane teams (warps) per block of the MT lane grid
     bool tiled = false; // the tiled RANMAR grid for every layout but single
+    bool interleaved = false; // jump-parallel RANMAR under interleave: ranmar_interleaved
     bool lanes = false; // the MT lane grid where the sets allow it
     bool registers = false; // the MT register grid (chosen as mt_register_choice says)
     bool mt_segments = false; // jump-parallel MT (mt_segments)
@@ -49,7 +51,8 @@ struct Launch {
     Grid grid = Grid::ranmar_warps;
     std::uint64_t blocks = 0;
     unsigned threads = 0;
-    unsigned per_block = 1; // warps or teams per block; mt_registers: the share (1 or 2)
+    unsigned per_block = 1; // warps, instances (ranmar_interleaved) or teams per block;
+                            // mt_registers: the share (1 or 2)
     RanmarKernelParams ranmar{}; // RANMAR grids
     MtKernelParams mt{}; // MT grids
 };
@@ -91,5 +94,12 @@ std::vector<PlanBuffer> plan_buffers(const MtSetup& setup);
 // exactness tests and the benchmark's comparison; InputError where it cannot run the sets.
 inline constexpr std::uint64_t mt_register_min_instances = 2048;
 Launch mt_register_choice(const MtKernelParams& p, int multiprocessors);
+
+// CUDA's jump-parallel RANMAR under interleave: the instances per block of the interleaved grid
+// (min(N, RNGVET_RANMAR_ILV_TILE) from 2 instances on), or 0 for one warp per unit (1
+// instance, whose numbers are neighbours already). RNGVET_RANMAR_KERNEL forces one:
+// `segments` (0) or `interleaved:T` (T from 1 to RNGVET_RANMAR_ILV_TILE, at most N), for the
+// exactness tests and the benchmark's comparison; InputError for any other value.
+unsigned ranmar_interleaved_choice(std::uint64_t instances);
 
 } // namespace rngvet

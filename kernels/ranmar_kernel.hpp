@@ -39,8 +39,10 @@
  * the chunk's end e and the next 96 values of the recurrence (193 values) give the window at
  * e + (S - 1) L by 97 dot products, one per slot. Launches of any length continue one another
  * exactly, as without segments. The warp keeps the history in registers, not in a table
- * (ranmar_segments_body); the OpenMP backend runs a unit number by number (ranmar_segment_run)
- * and the jump's phases lane by lane (ranmar_jump_window, _extend, _apply).
+ * (ranmar_segments_body); under interleave CUDA runs the same units with a block's warps on the
+ * same unit of neighbouring instances, so that their stores coalesce (ranmar_interleaved_body);
+ * the OpenMP backend runs a unit number by number (ranmar_segment_run) and the jump's phases
+ * lane by lane (ranmar_jump_window, _extend, _apply).
  */
 #ifndef RNGVET_RANMAR_KERNEL_HPP
 #define RNGVET_RANMAR_KERNEL_HPP
@@ -727,6 +729,223 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
         st[(g.pos + w) % RNGVET_RANMAR_LAGS]
             = ring[(g.pos - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
     if (lane == 0) st[RNGVET_RANMAR_C] = c;
+}
+
+/* Jump-parallel generation under interleave with coalesced stores (CUDA's grid for p.segments > 1,
+ * layout interleave, 2 or more instances). In ranmar_segments_body a warp makes one instance's
+ * numbers, which lie N words apart under interleave, so its 32 stores of a step touch 32
+ * sectors. Here a block holds the same unit s of T = min(N, RNGVET_RANMAR_ILV_TILE) neighbouring
+ * instances (warp w: instance first + w, unit (first + w) * S + s, the states and jumps of
+ * ranmar_segments_body), and its warps go through their chunks in step.
+ *
+ * Chunk k of every instance fills one run of combined indices. Instance i's position origin_i
+ * (ranmar_count_before(p, i, p.start)) has combined index i + N origin_i, the first index at or
+ * after p.start that is i mod N, so its chunk k, positions origin_i + kL + m (m < L), lies at
+ * p.start + r_i + N (kL + m) with r_i = (i - p.start) mod N < N: the chunks k of the N
+ * instances are together [B_k, B_k + N L), B_k = p.start + k N L. A block takes the chunks
+ * k = s mod S and, in each, the part [lo, hi) in the launch; there instance i makes
+ * count_before(p, i, hi) - count_before(p, i, lo) numbers (c_i; one of two neighbouring counts),
+ * the first at lo + rho_i, rho_i = i + N pos_i - lo < N (pos_i = count_before(p, i, lo)),
+ * the next N further on each. In step t of the piece lane l of warp w makes instance
+ * first + w's number 32 t + l of the piece (the registers of ranmar_segments_body) into the
+ * tile, row w, column l; after a block-wide barrier thread e writes element (e mod T, e / T) of
+ * the tile to out: neighbouring threads write the same column of neighbouring instances, whose
+ * combined indices are neighbours (one row of T words of the output, broken at most once where
+ * rho wraps from N - 1 to 0), so a warp's 32 stores cover 32 / T runs of T words (for N = 8,
+ * 32 consecutive words). Two tiles alternate, counted across pieces, so one barrier per step
+ * suffices (the tile a step fills was last read before the previous step's barrier), and a
+ * thread stores what it loaded from the tile only after the next step's values are made. Every warp
+ * makes as many steps as the block's longest count (ceil(n / 32 N) for n = hi - lo, the counts
+ * differing by one at most), then 3 more where hi > B_{k+1} - N (the instances' last numbers of
+ * the chunk lie in [B_{k+1} - N, B_{k+1}), so a warp's piece may end its chunk: a warp jumps
+ * where its own piece ends at its chunk's end, as in ranmar_segments_body, even where the
+ * launch ends before B_{k+1}), and only a piece's last RNGVET_RANMAR_ILV_RING_STEPS steps write
+ * the ring: a warp may make up to 63 values past its own end, and 8 steps (the whole ring)
+ * still hold the 193 values the jump reads and the 97 a launch's end stores. A warp with no
+ * number in a piece (its numbers of the chunk all came before the launch, or a launch shorter
+ * than N) runs the same steps and barriers on its registers and then takes back the ones it
+ * had; its tile row and ring are not read. Every barrier is reached by every thread of the block
+ * the same number of times (warps past N included). Scratch: RNGVET_RANMAR_SEG_SCRATCH words per
+ * warp (ring, then ext), xch T * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp
+ * shuffle), and the tiles, 2 * T * ranmar_interleaved_pitch(T) words (at most
+ * RNGVET_RANMAR_ILV_TILE_WORDS). */
+#define RNGVET_RANMAR_ILV_TILE 8
+#define RNGVET_RANMAR_ILV_RING_STEPS 8
+#define RNGVET_RANMAR_ILV_TILE_WORDS (2 * RNGVET_RANMAR_ILV_TILE * (RNGVET_RANMAR_LANES + 16))
+
+/* Instances (warps) per block of ranmar_interleaved_body for N instances. */
+RNGVET_HD unsigned ranmar_interleaved_tile(rv_u64 instances)
+{
+    return instances < RNGVET_RANMAR_ILV_TILE ? (unsigned)instances : RNGVET_RANMAR_ILV_TILE;
+}
+
+/* Words per tile row: 32 + ceil(16 / T), so that the 16 threads of a half-warp, which read rows
+ * (e mod T) and columns (e / T), and the lanes of a warp, which write one row, meet 16 different
+ * 8-byte banks where T divides 16 (pitch 34 for T = 8). */
+RNGVET_HD unsigned ranmar_interleaved_pitch(unsigned tile)
+{
+    return RNGVET_RANMAR_LANES + (16 + tile - 1) / tile;
+}
+
+RV_BODY void ranmar_interleaved_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
+    RV_GLOBAL const rv_u64* RV_RESTRICT poly, RV_GLOBAL rv_u64* out, RV_LOCAL rv_u64* scratch,
+    RV_LOCAL rv_u64* xchs, RV_LOCAL rv_u64* tiles, rv_u64 block, unsigned thread, unsigned tile)
+{
+    const unsigned warp = thread / RNGVET_RANMAR_LANES;
+    const unsigned lane = thread % RNGVET_RANMAR_LANES;
+    const rv_u64 n_inst = p.instances;
+    const rv_u64 s = block % p.segments;
+    const rv_u64 first = block / p.segments * tile;
+    const rv_u64 i = first + warp; /* the instance this warp makes */
+    const int active = i < n_inst;
+    const unsigned pitch = ranmar_interleaved_pitch(tile);
+    const unsigned tile_words = tile * pitch;
+    /* The tile element this thread writes to out: row rw (instance ri), column rl. */
+    const unsigned rw = thread % tile;
+    const unsigned rl = thread / tile;
+    const rv_u64 ri = first + rw;
+    const rv_u64 row = RNGVET_RANMAR_LANES * n_inst; /* combined indices per step */
+    const rv_u64 span = n_inst * p.seg_length; /* combined indices per chunk of all instances */
+    const rv_u64 launch_end = p.g0 + p.len;
+    const rv_u64 back = ((rv_u64)lane + 1) * p.cd % p.cm;
+    const rv_u64 k0 = (p.g0 - p.start) / span; /* the chunk that holds g0 */
+    RV_GLOBAL rv_u64* st = state + (active ? i * p.segments + s : 0) * RNGVET_RANMAR_STRIDE;
+    RV_LOCAL rv_u64* ring = scratch + warp * RNGVET_RANMAR_SEG_SCRATCH;
+    RV_LOCAL rv_u64* ext = ring + RNGVET_RANMAR_RING;
+    RV_LOCAL rv_u64* xch = xchs + warp * RNGVET_RANMAR_LANES;
+    const RanmarSegment g = ranmar_segment_begin(p, i, s);
+    RanmarRegs q;
+    rv_u64 c = 0;
+    rv_u64 at = g.pos; /* where the registers stand */
+    rv_u64 k;
+    rv_u64 phase = 0; /* output steps so far: the tile of the next one is phase & 1 */
+    int made = 0, jumped = 0;
+    unsigned w;
+    q.r3 = q.r2 = q.r1 = q.carry = 0;
+    if (g.pos < g.end) {
+        c = st[RNGVET_RANMAR_C];
+        q = ranmar_regs_load(st, g.pos, lane);
+    }
+    /* The block's chunks in the launch: k = s mod S from the one that holds g0 on. */
+    for (k = k0 + (s + p.segments - k0 % p.segments) % p.segments; p.start + k * span < launch_end;
+         k += p.segments) {
+        const rv_u64 chunk_lo = p.start + k * span;
+        const rv_u64 chunk_hi = chunk_lo + span;
+        const rv_u64 lo = chunk_lo > p.g0 ? chunk_lo : p.g0;
+        const rv_u64 hi = chunk_hi < launch_end ? chunk_hi : launch_end;
+        /* Whether an instance's last number of the chunk may be in the piece, the same in
+         * every warp: those numbers lie in [chunk_hi - N, chunk_hi). */
+        const int tail = hi + n_inst > chunk_hi;
+        /* Steps with output, the same in every warp: the longest count, ceil((hi - lo) / N),
+         * in steps of 32 (chunks of at most 2^30 numbers: 32-bit counters). */
+        const unsigned steps_out = (unsigned)((hi - lo + row - 1) / row);
+        const unsigned steps = steps_out + (tail ? 3u : 0u);
+        const unsigned ring_from
+            = steps > RNGVET_RANMAR_ILV_RING_STEPS ? steps - RNGVET_RANMAR_ILV_RING_STEPS : 0;
+        const rv_u64 pos = active ? ranmar_count_before(p, i, lo) : 0;
+        const rv_u64 end = active ? ranmar_count_before(p, i, hi) : 0;
+        const unsigned count = (unsigned)(end - pos);
+        const int live = count > 0;
+        /* The warp's piece ends its chunk: it jumps. */
+        const int jumps = live && tail && end == ranmar_count_before(p, i, chunk_hi);
+        const unsigned last_step = live ? (count - 1) / RNGVET_RANMAR_LANES : 0;
+        /* The numbers of instance ri this thread writes: its rl-th of the piece, out index rj,
+         * then every 32nd. */
+        const rv_u64 rpos = ri < n_inst ? ranmar_count_before(p, ri, lo) : 0;
+        const unsigned rcount = ri < n_inst ? (unsigned)(ranmar_count_before(p, ri, hi) - rpos) : 0;
+        rv_u64 rj = ri < n_inst ? ri + n_inst * (rpos + rl) - p.g0 : 0;
+        unsigned rt = rl;
+        unsigned slot = (unsigned)((pos + lane) % RNGVET_RANMAR_RING);
+        rv_u64 ck = ranmar_c_back(c, back, p.cm);
+        rv_u64 c_last = 0;
+        rv_u64 pj = 0, pv = 0;
+        int pending = 0;
+        const RanmarRegs kept = q;
+        RanmarRegs next;
+        unsigned t, fast;
+        ranmar_regs_to_ring(q, ring, pos, lane);
+        /* A step's number goes to out after the next step's values are made (the pending
+         * store pj, pv), so that a thread waits for its load from the tile only then. First
+         * the steps before the ring's (with output in every step, not count mode). */
+        fast = p.count_mode == 0 ? (steps_out < ring_from ? steps_out : ring_from) : 0;
+        RV_UNROLL_BY(unroll 3)
+        for (t = 0; t < fast; ++t) {
+            RV_LOCAL rv_u64* tl = tiles + (phase & 1) * tile_words;
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            tl[warp * pitch + lane] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+            ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            if (pending) out[pj] = pv;
+            RV_SYNC_BLOCK();
+            pending = rt < rcount;
+            pv = tl[rw * pitch + rl];
+            pj = rj;
+            rt += RNGVET_RANMAR_LANES;
+            rj += row;
+            ++phase;
+        }
+        slot = (slot + fast * RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+        /* The rest: the ring's steps, the piece's last numbers, the jump's 3 steps. */
+        for (; t < steps; ++t) {
+            RV_LOCAL rv_u64* tl = tiles + (phase & 1) * tile_words;
+            const rv_u64 x = ranmar_regs_step(p, &q, xch, lane);
+            if (t >= ring_from) ring[slot] = x;
+            if (t == last_step) c_last = ck;
+            if (t < steps_out)
+                tl[warp * pitch + lane] = ranmar_output(x, ck, p.mask, p.zero_smallest);
+            ck = ranmar_c_back(ck, p.cd_step, p.cm);
+            slot = (slot + RNGVET_RANMAR_LANES) % RNGVET_RANMAR_RING;
+            if (pending) {
+                if (p.count_mode != 0)
+                    out[pj] += 1;
+                else
+                    out[pj] = pv;
+                pending = 0;
+            }
+            if (t < steps_out) { /* the same in every warp */
+                RV_SYNC_BLOCK();
+                pending = rt < rcount;
+                pv = tl[rw * pitch + rl];
+                pj = rj;
+                rt += RNGVET_RANMAR_LANES;
+                rj += row;
+                ++phase;
+            }
+        }
+        if (pending) { /* the last step's, where no step follows it in the piece */
+            if (p.count_mode != 0)
+                out[pj] += 1;
+            else
+                out[pj] = pv;
+        }
+        c_last = ranmar_shuffle(c_last, live ? (count - 1) % RNGVET_RANMAR_LANES : 0, xch, lane);
+        next = q;
+        if (tail) { /* the same in every warp */
+            RV_SYNC_WARP(); /* the ring is complete */
+            for (w = lane; w < RNGVET_RANMAR_EXT; w += RNGVET_RANMAR_LANES)
+                ext[w] = ring[(end - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
+            RV_SYNC_WARP(); /* ext is complete */
+            next = ranmar_jump_regs(p, ext, poly, xch, lane);
+            RV_SYNC_WARP(); /* the ring and ext are read before the next piece writes them */
+        }
+        if (live) {
+            made = 1;
+            jumped = jumps;
+            q = jumps ? next : q;
+            c = jumps ? ranmar_c_back(c_last, p.jump_c, p.cm) : c_last;
+            at = jumps ? end + (p.segments - 1) * p.seg_length : end;
+        } else {
+            q = kept;
+        }
+    }
+    /* The state at `at`: after a jump the registers, else the ring's last 97 values. */
+    if (made && jumped) ranmar_regs_to_ring(q, ring, at, lane);
+    RV_SYNC_WARP();
+    if (made) {
+        for (w = lane; w < RNGVET_RANMAR_LAGS; w += RNGVET_RANMAR_LANES)
+            st[(at + w) % RNGVET_RANMAR_LAGS]
+                = ring[(at - RNGVET_RANMAR_LAGS + w) % RNGVET_RANMAR_RING];
+        if (lane == 0) st[RNGVET_RANMAR_C] = c;
+    }
 }
 
 #if defined(__cplusplus)

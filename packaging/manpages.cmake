@@ -65,6 +65,12 @@ Forces CUDA's Mersenne Twister kernel: registers, registers:1, registers:2,
 lanes or words; otherwise it is chosen by the parameter sets and the number of
 instances. The stream does not change.
 .TP
+.B RNGVET_RANMAR_KERNEL
+Forces CUDA's jump-parallel RANMAR kernel under interleave: segments (one warp
+per unit, as for the other layouts) or interleaved:T (blocks of the same unit of
+T instances, T from 1 to 8); otherwise blocks of min(N, 8) instances from 2
+instances on. The stream does not change.
+.TP
 .B RNGVET_AUTO_GPU
 For --backend auto on a machine without a GPU: the available backend (such as
 opencl) that plays the GPU's part. Meant for tests.

@@ -497,6 +497,12 @@ std::vector<SegmentCase> segment_cases()
             16, 4096 },
         { ranmar_config("ranmar24", 8, "block:1001", "stride:7", 3, 4, "keep", 5000), 500000, 77777,
             9, 2000 },
+        // Interleave on CUDA: blocks of the same unit of 8 instances (16: two tiles), chunks and
+        // launches no multiple of a tile's step (32 N).
+        { ranmar_config("ranmar24", 16, "interleave", "increment", 1802, 9373, "keep", 29), 500000,
+            77777, 5, 333 },
+        { ranmar_config("ranmar48", 8, "interleave", "stride:7", 5, 6, "smallest", 3), 300000, 9999,
+            11, 1000 },
         { ranmar_config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
         { ranmar_config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0,
             0 },
@@ -610,6 +616,8 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
 {
     expect_every_slot_once(ranmar_config("ranmar24", 1, "single", "increment", 1802, 9373), 7, 100);
     expect_every_slot_once(ranmar_config("ranmar48x", 3, "interleave", "hash", 1, 2), 4, 31);
+    expect_every_slot_once(ranmar_config("ranmar48", 8, "interleave", "increment", 7, 8), 3, 1000);
+    expect_every_slot_once(ranmar_config("ranmar24", 16, "interleave", "hash", 1, 2), 5, 97);
     expect_every_slot_once(
         ranmar_config("ranmar48", 2, "block:33", "same", 3, 4, "smallest"), 5, 4096);
     expect_every_slot_once(ranmar_config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);

@@ -1298,6 +1298,54 @@ TEST(CampaignCli, LocalRunStoppedBySigtermStopsTheTaskInFlight)
         << r.out << r.err;
 }
 
+// `campaign run --gpus G` spreads the tasks over G GPUs, tasks-per-gpu at once on each: each
+// task's process sees its GPU alone, named as this process's CUDA_VISIBLE_DEVICES names it (a
+// Slurm allocation's devices 5 and 7 here, so the tasks get 5 and 7, not 0 and 1). More GPUs
+// than the list holds, or --tasks-per-gpu without --gpus, are refused in one line.
+TEST(CampaignCli, RunOnGpusGivesEachTaskOneOfTheVisibleDevices)
+{
+    const std::string file = rngvet_test::write_file("gpus.ini",
+        "[campaign]\nname = gpus\nbattery = smallcrush\ntests = 1\n"
+        "[configuration r]\ngenerator = ranmar24\nbackend = cpu\n"
+        "seeds = 1802,9373 3355,12044 4908,14715 6461,17386 8014,20057\n");
+    const std::string dir = fresh("gpus_campaign_dir");
+    const char* before = std::getenv("CUDA_VISIBLE_DEVICES");
+    const std::string saved = before ? before : "";
+    setenv("CUDA_VISIBLE_DEVICES", "5,7", 1);
+    CliResult refused = run_rngvet("campaign run " + file + " --gpus 3 --out " + dir);
+    const CliResult r = run_rngvet("campaign run " + file + " --jobs 2 --gpus 2 --out " + dir);
+    if (before)
+        setenv("CUDA_VISIBLE_DEVICES", saved.c_str(), 1);
+    else
+        unsetenv("CUDA_VISIBLE_DEVICES");
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+    EXPECT_NE(refused.err.find("--gpus 3: this process sees 2 (CUDA_VISIBLE_DEVICES=5,7)"),
+        std::string::npos)
+        << refused.err;
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(
+        r.err.find("2 at a time with 1 job(s) each, 1 on each of 2 GPU(s)"), std::string::npos)
+        << r.err;
+    std::map<std::string, int> tasks_on;
+    for (int task = 0; task < 5; ++task) {
+        const std::string log = slurp(dir + "/logs/task-" + std::to_string(task) + ".local.out");
+        const std::string head = "rngvet campaign: task " + std::to_string(task) + " on GPU ";
+        ASSERT_EQ(log.rfind(head, 0), 0u) << log;
+        ++tasks_on[log.substr(head.size(), log.find('\n') - head.size())];
+    }
+    EXPECT_EQ(tasks_on.size(), 2u);
+    EXPECT_EQ(tasks_on["5"] + tasks_on["7"], 5);
+    EXPECT_EQ(
+        count(dir + "/campaign.sqlite", "SELECT count(*) FROM runs WHERE status = 'complete'"), 5);
+
+    refused = run_rngvet("campaign run " + file + " --tasks-per-gpu 2 --out " + dir);
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+    EXPECT_NE(refused.err.find("--tasks-per-gpu goes with --gpus"), std::string::npos)
+        << refused.err;
+}
+
 // A campaign on a plugin (examples/plugin) records its library's SHA-256 in every task's
 // arguments, and a task refuses the library once it changed: a resumed task (its run recorded the
 // hash), a task not started yet (--library-sha256), and the campaign file read again (the name

@@ -653,7 +653,7 @@ const std::vector<Command>& commands()
             { "--dir" } },
         { "campaign_run", { "campaign", "run" },
             { { "--file", "{ini}" }, { "--out", "{out}" }, { "--db", "{db}" } },
-            { "--file", "--jobs", "--out", "--db" } },
+            { "--file", "--jobs", "--gpus", "--tasks-per-gpu", "--out", "--db" } },
         { "campaign_prepare", { "campaign", "prepare" },
             { { "--dir", "{campaign}" }, { "--task", "0" } }, { "--dir", "--task" } },
     };

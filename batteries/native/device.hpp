@@ -11,7 +11,6 @@
 // a failure throws std::runtime_error with a one-line message.
 #pragma once
 
-#include "birthday_spacings.hpp"
 #include "source.hpp"
 
 #include <cstdint>
@@ -21,6 +20,8 @@
 #include <vector>
 
 namespace rngvet::native {
+
+struct BirthdaySpacingsParams; // birthday_spacings.hpp
 
 // smarsa_BirthdaySpacings's collision counts Y, one per replication, for a test TestU01 does
 // not decline.

@@ -1,5 +1,7 @@
 // CUDA backend. RANMAR with jump-parallel generation (few instances): one warp per unit, an
-// instance's every S-th chunk (ranmar_generate_segments). Otherwise one warp per instance. Layout
+// instance's every S-th chunk (ranmar_generate_segments); under interleave a block holds the
+// same unit of up to 8 instances and stages their numbers through shared memory, so that the
+// stores coalesce (ranmar_generate_interleaved). Otherwise one warp per instance. Layout
 // single: ranmar_instances_per_block warps per block; a warp's lanes share only their own history
 // in shared memory, so __syncwarp() is the only barrier and warps run independently. Other layouts:
 // the tiled kernel (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory).
@@ -50,6 +52,19 @@ __global__ void __launch_bounds__(ranmar_threads) ranmar_generate_segments(Ranma
     __shared__ std::uint64_t xch[ranmar_per_block * RNGVET_RANMAR_LANES]; // unused: __shfl_sync
     ranmar_segments_body(
         p, state, poly, out, scratch, xch, blockIdx.x, threadIdx.x, ranmar_per_block);
+}
+
+// Jump-parallel generation under interleave: the same unit of `tile` neighbouring instances
+// per block, coalesced stores through the tiles (ranmar_interleaved_body).
+__global__ void __launch_bounds__(RNGVET_RANMAR_ILV_TILE* RNGVET_RANMAR_LANES)
+    ranmar_generate_interleaved(RanmarKernelParams p, std::uint64_t* state,
+        const std::uint64_t* __restrict__ poly, std::uint64_t* out, unsigned tile)
+{
+    __shared__ std::uint64_t scratch[RNGVET_RANMAR_ILV_TILE * RNGVET_RANMAR_SEG_SCRATCH];
+    __shared__ std::uint64_t xch[RNGVET_RANMAR_ILV_TILE * RNGVET_RANMAR_LANES]; // unused
+    __shared__ std::uint64_t tiles[RNGVET_RANMAR_ILV_TILE_WORDS];
+    ranmar_interleaved_body(
+        p, state, poly, out, scratch, xch, tiles, blockIdx.x, threadIdx.x, tile);
 }
 
 // The tiled grid (ranmar_kernel.hpp, "Tiled launch"): all layouts but single.
@@ -437,6 +452,10 @@ protected:
         case Grid::ranmar_segments:
             ranmar_generate_segments<<<blocks, l.threads, 0, stream_>>>(
                 l.ranmar, u64(0), u64(1), out);
+            break;
+        case Grid::ranmar_interleaved:
+            ranmar_generate_interleaved<<<blocks, l.threads, 0, stream_>>>(
+                l.ranmar, u64(0), u64(1), out, l.per_block);
             break;
         case Grid::mt_words:
             mt_generate<<<blocks, l.threads, 0, stream_>>>(l.mt, u32(0), u32(1), u32(2), out);

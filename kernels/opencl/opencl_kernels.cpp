@@ -329,6 +329,7 @@ private:
             return "mt_generate";
         case Grid::mt_lanes:
             return "mt_generate_lanes";
+        case Grid::ranmar_interleaved:
         case Grid::mt_registers:
         case Grid::mt_segments:
             break;

@@ -329,6 +329,7 @@ protected:
             mt_words(l.mt, l.blocks, out);
             return;
         case Grid::ranmar_tiled:
+        case Grid::ranmar_interleaved:
         case Grid::mt_lanes:
         case Grid::mt_registers:
             break;
