@@ -243,10 +243,13 @@ RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, un
  * coefficient is 1 the state is added word by word in logical order, word j being
  * x[(k + j) mod nn]).
  *
- * One warp per unit, RNGVET_MT_SEG_WARPS units per block. Lane 0 makes the chunk's numbers and
- * the accumulator's steps (the recurrence is sequential); the nn-word additions of the jump,
- * about p/2 of them (10^4 of 624 words for MT19937), are shared by the 32 lanes, between two
- * warp barriers. Every lane keeps the positions (k, the accumulator's) itself. Barriers span a
+ * One warp per unit, RNGVET_MT_SEG_WARPS units per block. The chunk's numbers are made
+ * min(32, nn - mm) at a time, as the lane kernels make them (a step's words depend only on older
+ * words): every lane reads and computes its word, a barrier, every lane writes it and stores its
+ * output, a barrier. Lane 0 makes the accumulator's steps of the jump (the recurrence is
+ * sequential); the nn-word additions of the jump, about p/2 of them (10^4 of 624 words for
+ * MT19937), are shared by the 32 lanes, between two barriers. Every lane keeps the positions
+ * (k, the accumulator's) itself. Barriers span a
  * warp; a warp whose unit has nothing to make in a launch leaves at once, as a whole. Buffers:
  *     ust[u * nn + w]    word w of unit u's state      upos[u]  its position k
  *     acc[u * nn + w]    the unit's accumulator of the jump (scratch)
@@ -291,7 +294,7 @@ RV_BODY rv_u32 mt_segment_jump(MtKernelParams p, RV_GLOBAL rv_u32* x, rv_u32 k,
 }
 
 /* Unit `unit` over the launch [p.g0, p.g0 + p.len), by the lanes of its warp: its chunks'
- * numbers in place (lane 0), a jump after each chunk it finishes (the chunk arithmetic of
+ * numbers in place, a jump after each chunk it finishes (the chunk arithmetic of
  * ranmar_segment_begin). */
 RV_BODY void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
     RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
@@ -333,32 +336,47 @@ RV_BODY void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL 
         : p.layout == RNGVET_LAYOUT_REQUEST            ? p.block - run
                                                        : 0;
     const rv_u64 step = p.layout == RNGVET_LAYOUT_INTERLEAVE ? p.instances : 1;
+    const rv_u32 lanes = nn - mm < 32 ? nn - mm : 32;
+    rv_u64 j = 0, in_run = 0;
     while (pos < end) {
         const rv_u64 piece_end = chunk_end < end ? chunk_end : end;
-        if (lane == 0) {
-            rv_u64 j = rv_layout_index(p.instances, p.layout, p.block, i, pos) - p.g0;
-            rv_u64 in_run = run != 0 ? pos % run : 0;
-            rv_u32 w0 = k;
-            for (rv_u64 t = pos; t < piece_end; ++t) {
-                const rv_u32 w1 = w0 + 1 == nn ? 0 : w0 + 1;
+        /* `lanes` lanes make words x_t .. x_{t+lanes-1} at a time, each from older words only
+         * (lanes <= nn - mm): all read and compute, a barrier, all write and store. */
+        if (lane < lanes && pos + lane < piece_end) {
+            const rv_u64 t = pos + lane;
+            j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
+            in_run = run != 0 ? t % run : 0;
+        }
+        rv_u32 w0 = k + lane >= nn ? k + lane - nn : k + lane;
+        for (rv_u64 t = pos; t < piece_end; t += lanes) {
+            const int live = lane < lanes && t + lane < piece_end;
+            rv_u32 y = 0;
+            if (live) {
+                const rv_u32 w1 = w0 + 1 >= nn ? w0 + 1 - nn : w0 + 1;
                 const rv_u32 wm = w0 + mm >= nn ? w0 + mm - nn : w0 + mm;
-                const rv_u32 y = mt_twist(x[w0], x[w1], x[wm], umask, lmask, aaa);
+                y = mt_twist(x[w0], x[w1], x[wm], umask, lmask, aaa);
+            }
+            RV_SYNC_WARP(); /* every read of this step before its writes */
+            if (live) {
                 x[w0] = y;
-                w0 = w1;
                 if (p.count_mode != 0)
                     out[j] += 1;
                 else
                     out[j] = mt_temper(p, y, mask_b, mask_c);
-                j += step;
-                if (run != 0 && ++in_run == run) {
-                    in_run = 0;
-                    j += gap;
+                j += step * lanes;
+                if (run != 0) {
+                    in_run += lanes;
+                    while (in_run >= run) {
+                        in_run -= run;
+                        j += gap;
+                    }
                 }
             }
+            w0 = w0 + lanes >= nn ? w0 + lanes - nn : w0 + lanes;
+            RV_SYNC_WARP(); /* this step's words before the next step reads them */
         }
-        k = (rv_u32)((k + (piece_end - pos) % nn) % nn); /* every lane: lane 0's position */
+        k = (rv_u32)((k + (piece_end - pos) % nn) % nn);
         if (piece_end != chunk_end) break;
-        RV_SYNC_WARP(); /* lane 0's state before the jump reads it */
         k = mt_segment_jump(
             p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa, lane);
         pos = chunk_end + (segments - 1) * length;
