@@ -4,6 +4,7 @@
 // task_table.cpp's and the Slurm scripts slurm.cpp's.
 #include "campaign.hpp"
 
+#include "generators/configuration_options.hpp"
 #include "kernels/backend.hpp"
 
 #include <cstdio>
@@ -21,21 +22,11 @@ Configuration configuration_of(const ConfigurationKeys& keys, const std::string&
 
 std::vector<std::string> run_options(const ConfigurationKeys& keys, const std::string& seed)
 {
-    std::vector<std::string> out{ "--generator", keys.generator };
-    if (!seed.empty()) out.insert(out.end(), { "--seed", seed });
-    if (!keys.params.empty())
-        out.insert(
-            out.end(), { "--params", keys.params, "--param-id", std::to_string(keys.param_id) });
-    out.insert(out.end(), { "--instances", std::to_string(keys.instances) });
-    if (!keys.layout.empty()) out.insert(out.end(), { "--layout", keys.layout });
-    out.insert(out.end(),
-        { "--seeding", keys.seeding, "--zero", keys.zero, "--skip", std::to_string(keys.skip),
-            "--backend", keys.backend });
-    if (keys.view != "top32") out.insert(out.end(), { "--view", keys.view });
-    // A plugin's library as it was when the campaign was planned: a task refuses another.
-    if (!keys.library_sha256.empty())
-        out.insert(out.end(), { "--library-sha256", keys.library_sha256 });
-    return out;
+    // A plugin's library as it was when the campaign was planned (keys.library_sha256, which
+    // campaign_file.cpp fills in): a task refuses another.
+    ConfigurationText text = keys;
+    text.seed = seed;
+    return configuration_arguments(text);
 }
 
 std::string join_ints(const std::vector<int>& values)

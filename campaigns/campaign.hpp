@@ -37,6 +37,9 @@ struct CampaignConfiguration {
     std::string name;
     ConfigurationKeys keys; // everything but the seed
     std::vector<std::string> seeds; // canonical seed strings, e.g. "1802,9373"
+    // The canonical name of each seed's configuration (runs.config), resolved and validated
+    // once when the file was read.
+    std::vector<std::string> configs;
 };
 
 // The [slurm] section: per-task resources, written as #SBATCH lines.
@@ -102,6 +105,11 @@ struct CampaignTask {
 };
 
 // ---- campaign_file.cpp: reading a campaign file ------------------------------------------------
+
+// The keys a section of kind "campaign", "configuration" or "slurm" takes, as the parser checks
+// them; a [configuration NAME] section's are the configuration options a campaign file reads
+// (configuration_options.hpp) and the seeds. None for another kind.
+std::vector<std::string> section_keys(const std::string& kind);
 
 // Parses and validates a campaign file. Every problem is an InputError "FILE:LINE: ...".
 // Relative parameter-set file names are resolved against the file's directory.

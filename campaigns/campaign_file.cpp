@@ -2,19 +2,21 @@
 // (through ini.hpp) into a Campaign and checked, each problem an InputError "FILE:LINE: ...".
 // The [configuration] keys become a ConfigurationText that resolve_configuration_here checks as
 // rngvet run checks its options.
+#include "batteries/battery_choice.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "campaign.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "generators/input_file.hpp"
 #include "ini.hpp"
 #include "kernels/backend.hpp"
 
 #include <cctype>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace rngvet::campaigns {
 namespace {
@@ -116,6 +118,29 @@ bool is_file(const std::string& path)
 
 } // namespace
 
+std::vector<std::string> section_keys(const std::string& kind)
+{
+    if (kind == "campaign") {
+        // The name, the options rngvet run shares (battery_choice.hpp), the seeds and shards.
+        std::vector<std::string> keys = { "name" };
+        for (const BatteryChoiceOption& row : battery_choice_options())
+            keys.push_back(row.name);
+        keys.insert(keys.end(), { "seeds", "seed-count", "shards" });
+        return keys;
+    }
+    if (kind == "slurm")
+        return { "partition", "account", "qos", "time", "cpus-per-task", "mem", "gres",
+            "constraint", "merge-time", "gpu", "gpu-request", "tasks-per-gpu" };
+    if (kind != "configuration") return {};
+    // The configuration options a campaign file reads (configuration_options.hpp), generator
+    // first, then the seeds.
+    std::vector<std::string> keys;
+    for (const ConfigurationOption& row : configuration_options())
+        if (row.places & in_campaign_file) keys.push_back(row.name);
+    keys.insert(keys.begin() + 1, { "seeds", "seed-count" });
+    return keys;
+}
+
 Campaign parse_campaign(
     const std::string& text, const std::string& file_name, const std::string& base_dir)
 {
@@ -154,13 +179,12 @@ Campaign parse_campaign(
     if (!campaign) throw InputError(file_name + ": the [campaign] section is missing");
     if (configurations.empty()) throw InputError(file_name + ": no [configuration NAME] section");
 
-    p.known_keys(
-        *campaign, { "name", "battery", "seeds", "seed-count", "shards", "tests", "engine" });
+    p.known_keys(*campaign, section_keys("campaign"));
     std::vector<std::string> campaign_seeds;
     std::int64_t campaign_seed_count = 0;
     const ini::Entry* shards = nullptr;
-    const ini::Entry* tests = nullptr;
-    const ini::Entry* engine = nullptr;
+    // The entries of the rows of battery_choice.hpp, by the member they fill.
+    std::vector<std::pair<std::string BatteryChoiceText::*, const ini::Entry*>> choice;
     c.battery.clear();
     for (const ini::Entry& e : campaign->entries) {
         if (e.key == "name") {
@@ -169,24 +193,30 @@ Campaign parse_campaign(
                     "the campaign's name has letters, digits, '.', '_' and '-' only, got '"
                         + e.value + "'");
             c.name = e.value;
-        } else if (e.key == "battery") {
-            try {
-                c.battery = catalogue_for(e.value).name;
-            } catch (const InputError& error) {
-                p.fail(e.line, error.what());
-            }
         } else if (e.key == "seeds") {
             campaign_seeds = seed_list(p, e);
         } else if (e.key == "seed-count") {
             campaign_seed_count = p.integer(e, 1, 100000);
         } else if (e.key == "shards") {
             shards = &e;
-        } else if (e.key == "tests") {
-            tests = &e;
-        } else if (e.key == "engine") {
-            engine = &e;
+        } else if (const BatteryChoiceOption* row = find_battery_choice_option(e.key)) {
+            choice.emplace_back(row->field, &e);
+            // The battery is read where it stands (the tests and the engine need it).
+            if (row->field != &BatteryChoiceText::battery) continue;
+            try {
+                c.battery = catalogue_for(e.value).name;
+            } catch (const InputError& error) {
+                p.fail(e.line, error.what());
+            }
         }
     }
+    const auto entry = [&](std::string BatteryChoiceText::*field) -> const ini::Entry* {
+        for (const auto& [member, e] : choice)
+            if (member == field) return e;
+        return nullptr;
+    };
+    const ini::Entry* tests = entry(&BatteryChoiceText::tests);
+    const ini::Entry* engine = entry(&BatteryChoiceText::engine);
     if (c.name.empty()) p.fail(campaign->line, "[campaign] needs 'name'");
     if (c.battery.empty())
         p.fail(campaign->line, "[campaign] needs 'battery' (" + battery_names() + ")");
@@ -206,9 +236,7 @@ Campaign parse_campaign(
         c.shards = static_cast<int>(p.integer(*shards, 1, static_cast<std::int64_t>(test_count)));
 
     if (slurm) {
-        p.known_keys(*slurm,
-            { "partition", "account", "qos", "time", "cpus-per-task", "mem", "gres", "constraint",
-                "merge-time", "gpu", "gpu-request", "tasks-per-gpu" });
+        p.known_keys(*slurm, section_keys("slurm"));
         for (const ini::Entry& e : slurm->entries) {
             if (e.value.find_first_of(" \t") != std::string::npos)
                 p.fail(e.line,
@@ -255,47 +283,32 @@ Campaign parse_campaign(
     }
 
     for (const ini::Section* s : configurations) {
-        p.known_keys(*s,
-            { "generator", "seeds", "seed-count", "instances", "layout", "seeding", "params",
-                "param-id", "zero", "skip", "backend", "view" });
+        p.known_keys(*s, section_keys("configuration"));
         CampaignConfiguration conf;
         conf.name = s->name;
         ConfigurationKeys& o = conf.keys;
         int seeds_line = 0;
         std::int64_t seed_count = 0;
         for (const ini::Entry& e : s->entries) {
-            if (e.key == "generator")
-                o.generator = e.value;
-            else if (e.key == "seeds") {
+            if (e.key == "seeds") {
                 conf.seeds = seed_list(p, e);
                 seeds_line = e.line;
             } else if (e.key == "seed-count") {
                 seed_count = p.integer(e, 1, 100000);
                 if (!seeds_line) seeds_line = e.line;
-            } else if (e.key == "instances")
-                o.instances = static_cast<int>(p.integer(e, 1, 1 << 30));
-            else if (e.key == "layout")
-                o.layout = e.value;
-            else if (e.key == "seeding")
-                o.seeding = e.value;
-            else if (e.key == "params") {
-                o.params = e.value;
-                // A parameter-set file named relative to the campaign file.
-                if (e.value.find('=') == std::string::npos && e.value[0] != '/' && !base_dir.empty()
-                    && is_file(base_dir + "/" + e.value))
-                    o.params = base_dir + "/" + e.value;
-            } else if (e.key == "param-id")
-                o.param_id = static_cast<int>(p.integer(e, 0, 1 << 30));
-            else if (e.key == "zero")
-                o.zero = e.value;
-            else if (e.key == "skip")
-                o.skip = static_cast<std::uint64_t>(
-                    p.integer(e, 0, std::numeric_limits<std::int64_t>::max()));
-            else if (e.key == "backend")
-                o.backend = e.value;
-            else if (e.key == "view")
-                o.view = e.value;
+            } else if (const ConfigurationOption* row
+                = find_configuration_option(e.key, in_campaign_file)) {
+                if (row->field.word)
+                    set_option_word(o, *row, e.value);
+                else
+                    set_option_number(
+                        o, *row, static_cast<std::uint64_t>(p.integer(e, row->min, row->max)));
+            }
         }
+        // A parameter-set file named relative to the campaign file.
+        if (!o.params.empty() && o.params.find('=') == std::string::npos && o.params[0] != '/'
+            && !base_dir.empty() && is_file(base_dir + "/" + o.params))
+            o.params = base_dir + "/" + o.params;
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
         // A plugin library named relative to the campaign file.
@@ -345,21 +358,26 @@ Campaign parse_campaign(
             p.fail(s->line,
                 "[configuration " + s->name
                     + "] has no seeds, and [campaign] has no 'seeds' for all");
-        // Each seed as its run stores it (RANMAR's IJKL as IJ,KL), each once.
+        // Each seed's configuration, resolved once, here: the seed as its run stores it
+        // (RANMAR's IJKL as IJ,KL), each once, and the configuration's canonical name.
         std::set<std::string> canonical_seeds;
+        Configuration first;
         for (std::string& seed : conf.seeds) {
+            Configuration config;
             try {
-                seed = seed_string(configuration_of(o, seed).seed);
+                config = configuration_of(o, seed);
             } catch (const InputError& error) {
                 p.fail(line,
                     "[configuration " + s->name + "] with seed " + seed + ": " + error.what());
             }
+            seed = seed_string(config.seed);
             if (!canonical_seeds.insert(seed).second)
                 p.fail(line, "[configuration " + s->name + "]: seed " + seed + " is listed twice");
+            conf.configs.push_back(canonical_name(config));
+            if (conf.configs.size() == 1) first = config;
         }
         // A plugin: its library's absolute path and SHA-256 go into every task's arguments, and
         // its tests run sharded, which needs its skip.
-        const Configuration first = configuration_of(o, conf.seeds.front());
         if (family(first.generator) == GeneratorFamily::plugin) {
             if (!jumps_ahead(first))
                 p.fail(s->line,

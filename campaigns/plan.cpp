@@ -1,11 +1,13 @@
 // Planning: the tests packed into shards of roughly equal cost, the campaign expanded into its
 // tasks (configurations x seeds x shards), and the wall-time estimate of a plan.
+#include "batteries/battery_choice.hpp"
 #include "campaign.hpp"
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 namespace rngvet::campaigns {
 
@@ -52,26 +54,33 @@ std::vector<CampaignTask> expand(const Campaign& campaign)
     const BatteryCatalogue& battery = catalogue_for(campaign.battery);
     const auto shards = pack_shards(battery, campaign.tests, campaign.shards);
     std::vector<CampaignTask> tasks;
-    for (const CampaignConfiguration& conf : campaign.configurations)
-        for (const std::string& seed : conf.seeds) {
-            const Configuration config = configuration_of(conf.keys, seed);
+    for (const CampaignConfiguration& conf : campaign.configurations) {
+        if (conf.configs.size() != conf.seeds.size())
+            throw std::logic_error("configuration " + conf.name + " was not resolved (its seeds "
+                + std::to_string(conf.seeds.size()) + ", its configurations "
+                + std::to_string(conf.configs.size()) + ")");
+        for (std::size_t i = 0; i < conf.seeds.size(); ++i) {
+            const std::string& seed = conf.seeds[i];
             for (const auto& shard : shards) {
                 CampaignTask t;
                 t.id = static_cast<int>(tasks.size());
                 t.configuration = conf.name;
-                t.config = canonical_name(config);
-                t.seed = seed_string(config.seed);
+                t.config = conf.configs[i];
+                t.seed = seed;
                 t.tests = shard;
                 for (int n : shard)
                     t.cost += battery.test(n).cost;
                 t.run_arguments = run_options(conf.keys, seed);
-                t.run_arguments.insert(t.run_arguments.end(),
-                    { "--battery", campaign.battery, "--tests", join_ints(shard) });
-                if (!campaign.engine.empty())
-                    t.run_arguments.insert(t.run_arguments.end(), { "--engine", campaign.engine });
+                BatteryChoiceText choice;
+                choice.battery = campaign.battery;
+                choice.tests = join_ints(shard);
+                choice.engine = campaign.engine;
+                const std::vector<std::string> more = battery_choice_arguments(choice);
+                t.run_arguments.insert(t.run_arguments.end(), more.begin(), more.end());
                 tasks.push_back(t);
             }
         }
+    }
     return tasks;
 }
 

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
+#include "kernels/auto_backend.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/bench.hpp"
 #include "kernels/references.hpp"

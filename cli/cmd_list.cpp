@@ -1,13 +1,16 @@
+#include "batteries/battery_choice.hpp"
 #include "batteries/catalogue.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "commands.hpp"
+#include "generators/configuration_options.hpp"
 #include "kernels/backend.hpp"
 #include "options.hpp"
 #include "reports/gate.hpp"
 
 #include <iostream>
 #include <utility>
+#include <vector>
 
 namespace rngvet::cli {
 
@@ -19,17 +22,7 @@ int cmd_list(int argc, char** argv)
 
     std::cout << "generators:\n";
     for (const GeneratorTraits& g : generator_registry()) {
-        std::cout << "  " << g.name << " (";
-        if (g.family == GeneratorFamily::plugin)
-            std::cout << "32- or 64-bit outputs of a shared library, rngvet/plugin.h; --seed "
-                      << g.seed_format << ", cpu only";
-        else if (g.family == GeneratorFamily::external)
-            std::cout << g.bits << "-bit words read, cpu only";
-        else
-            std::cout << g.bits << "-bit outputs, --seed " << g.seed_format
-                      << (g.parameter_sets ? ", --params" : "")
-                      << (g.on_devices && !g.on_gpus ? ", cpu and openmp only" : "");
-        std::cout << ")\n";
+        std::cout << "  " << g.name << " (" << family_traits(g.family).describe(g) << ")\n";
     }
     std::cout << "batteries:\n";
     // Batteries with parameters are counted at their defaults (Rabbit and Alphabit leave out
@@ -52,23 +45,21 @@ int cmd_list(int argc, char** argv)
     for (const Word& w : builtin_param_set_words())
         std::cout << "  " << w.form << " (" << w.meaning << ")\n";
     // Every value of every option that takes words, as its parser reads them (the bash
-    // completion reads this section).
-    const std::pair<const char*, std::string> values[] = {
-        { "generator", generator_list() },
-        { "battery", battery_names() },
-        { "params", word_list(builtin_param_set_words()) + ", FILE" },
-        { "layout", word_list(layout_words()) },
-        { "seeding", word_list(seeding_words()) },
-        { "zero", word_list(zero_words()) },
-        { "backend", word_list(backend_words()) },
-        { "view", word_list(view_words()) },
-        { "engine", word_list(engine_words()) },
-        { "mode", word_list(mode_words()) },
-        { "prefetch", word_list(prefetch_words()) },
-        { "fail-on", word_list(fail_on_words()) },
-        { "format", word_list(format_words()) },
-        { "compat", word_list(dc_compat_words()) },
-    };
+    // completion reads this section): the configuration options' and the battery choice's from
+    // their rows, then the command line's own.
+    std::vector<std::pair<std::string, std::string>> values;
+    for (const ConfigurationOption& row : configuration_options())
+        if (row.values) values.emplace_back(row.name, row.values());
+    for (const BatteryChoiceOption& row : battery_choice_options())
+        if (row.values) values.emplace_back(row.name, row.values());
+    values.insert(values.end(),
+        {
+            { "mode", word_list(mode_words()) },
+            { "prefetch", word_list(prefetch_words()) },
+            { "fail-on", word_list(fail_on_words()) },
+            { "format", word_list(format_words()) },
+            { "compat", word_list(dc_compat_words()) },
+        });
     std::cout << "option values:\n";
     for (const auto& [option, words] : values)
         std::cout << "  --" << option << ": " << words << "\n";

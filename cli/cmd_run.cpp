@@ -1,9 +1,10 @@
+#include "batteries/battery_choice.hpp"
 #include "batteries/registry.hpp"
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
+#include "kernels/auto_backend.hpp"
 #include "kernels/backend.hpp"
-#include "kernels/bench.hpp"
 #include "options.hpp"
 #include "reports/gate.hpp"
 #include "reports/store.hpp"
@@ -78,35 +79,33 @@ void refuse_sharded_without_jumps(const Configuration& config)
 int cmd_run(int argc, char** argv)
 {
     ConfigurationOptions config_options;
-    std::string battery_name, db_path, log_path, tests_text, mode_text;
+    BatteryChoiceText choice; // --battery, --tests, --engine
+    std::string db_path, log_path, mode_text;
     std::map<std::string, std::string> battery_options; // --nb and the like: option -> text
     int jobs = 1;
     std::int64_t resume = 0;
     std::string prefetch_text = term_text(prefetch_terms, Prefetch::automatic);
-    std::string engine_text;
     std::string fail_on_text = "never";
     bool allow_unverified = false;
     int seed_count = 0;
     po::options_description options("rngvet run options");
     config_options.add_to(options, false);
-    const std::string battery_help = "battery (any case): " + battery_names()
-        + "; also with its parameters, e.g. rabbit(nb=2^20), mcpi(points=10^6,reps=4)";
-    options.add_options()(
-        "battery,b", po::value(&battery_name)->default_value("smallcrush"), battery_help.c_str());
-    for (const BatteryFamily& family : battery_registry())
-        for (const BatteryOption& o : family.options)
-            if (battery_options.emplace(o.option, "").second)
-                options.add_options()(o.option, po::value(&battery_options[o.option]), o.help);
-    std::string native_by_default;
-    for (const BatteryFamily& family : battery_registry())
-        if (family.native_by_default)
-            native_by_default += (native_by_default.empty() ? "" : ", ") + std::string(family.name);
-    options.add_options()("tests", po::value(&tests_text),
-        "run only these tests of the battery, e.g. 1,5,10")("engine", po::value(&engine_text),
-        ("what computes the statistics: " + word_help(engine_words())
-            + "; default: auto for a battery proven wholly native (" + native_by_default
-            + "), testu01 otherwise; see rngvet list")
-            .c_str())("mode", po::value(&mode_text),
+    // The options campaign files share (battery_choice.hpp), the battery's parameter options
+    // (--nb and the like) after --battery.
+    const BatteryChoiceText defaults;
+    for (const BatteryChoiceOption& row : battery_choice_options()) {
+        const std::string spec
+            = std::string(row.name) + (row.short_name ? std::string(",") + row.short_name : "");
+        auto* value = po::value(&(choice.*row.field));
+        if (!(defaults.*row.field).empty()) value->default_value(defaults.*row.field);
+        options.add_options()(spec.c_str(), value, row.help().c_str());
+        if (row.field != &BatteryChoiceText::battery) continue;
+        for (const BatteryFamily& family : battery_registry())
+            for (const BatteryOption& o : family.options)
+                if (battery_options.emplace(o.option, "").second)
+                    options.add_options()(o.option, po::value(&battery_options[o.option]), o.help);
+    }
+    options.add_options()("mode", po::value(&mode_text),
         (word_help(mode_words()) + "; default: sharded when --jobs > 1").c_str())(
         "jobs,j", po::value(&jobs)->default_value(1), "worker processes (sharded mode)")("prefetch",
         po::value(&prefetch_text)->default_value(prefetch_text),
@@ -140,9 +139,11 @@ int cmd_run(int argc, char** argv)
     std::optional<RunMode> asked_mode;
     if (vm.count("mode")) asked_mode = parse_term(run_mode_terms, mode_text, "mode");
     RunMode mode = RunMode::serial;
-    Engine engine = vm.count("engine") ? parse_engine(engine_text) : Engine::testu01;
-    // --seeds N: the seeds of the runs, each checked as a configuration before any is stored.
+    Engine engine = vm.count("engine") ? parse_engine(choice.engine) : Engine::testu01;
+    // --seeds N: the seeds of the runs, each resolved (and so checked) as a configuration
+    // before any is stored; the runs take these configurations.
     std::vector<std::string> series;
+    std::vector<Configuration> series_configs;
     if (vm.count("seeds")) {
         if (seed_count < 1 || seed_count > 100000)
             throw InputError("--seeds must be in 1..100000, got " + std::to_string(seed_count));
@@ -162,7 +163,7 @@ int cmd_run(int argc, char** argv)
             for (int k = 0; k < seed_count; ++k) {
                 ConfigurationOptions one = config_options;
                 one.seed = seed_string(series_seed(generator_family, first, k));
-                (void)one.configuration();
+                series_configs.push_back(one.configuration());
                 series.push_back(one.seed);
             }
         } catch (const InputError& error) {
@@ -187,12 +188,17 @@ int cmd_run(int argc, char** argv)
                 + " runs tests in parallel, which only --mode sharded does");
     };
 
-    // A new run of config_options's configuration, stored and ready to run.
-    const auto start_new_run = [&]() {
+    // A new run of config_options's configuration (`resolved`: that configuration, already
+    // resolved), stored and ready to run.
+    const auto start_new_run = [&](const Configuration* resolved) {
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
-        config = config_options.configuration();
-        battery = &battery_from_options(battery_name, vm, battery_options);
+        config = resolved ? *resolved : config_options.configuration();
+        // --backend auto is measured for the first run of --seeds N; the others take its
+        // choice (config_options.backend holds it).
+        if (resolved && config.backend == Backend::automatic)
+            config.backend = parse_backend(config_options.backend);
+        battery = &battery_from_options(choice.battery, vm, battery_options);
         // ising's own lanes (own=1): replica r reads instance r alone, so the lanes are the
         // configuration's instances, interleaved.
         if (battery->own
@@ -215,7 +221,7 @@ int cmd_run(int argc, char** argv)
         }
         // The configuration must build on its backend before the run is stored.
         devices = check_backend_stream(config);
-        tests = vm.count("tests") ? parse_tests(tests_text, *battery) : std::vector<int>{};
+        tests = vm.count("tests") ? parse_tests(choice.tests, *battery) : std::vector<int>{};
         check_engine(engine, *battery, tests);
         mode = asked_mode.value_or(jobs > 1 ? RunMode::sharded : RunMode::serial);
         if (mode == RunMode::sharded) refuse_sharded_without_jumps(config);
@@ -320,18 +326,18 @@ int cmd_run(int argc, char** argv)
         return run_stored();
     }
     if (series.empty()) {
-        start_new_run();
+        start_new_run(nullptr);
         return run_stored();
     }
     // The worst exit status of the runs: a failure (1) over a tripped --fail-on (3).
     int worst = 0;
     std::string run_ids;
-    for (const std::string& seed : series) {
+    for (std::size_t k = 0; k < series.size(); ++k) {
         store.reset();
         claim.reset();
         run_id = 0;
-        config_options.seed = seed;
-        start_new_run();
+        config_options.seed = series[k];
+        start_new_run(&series_configs[k]);
         const int status = run_stored();
         run_ids += (run_ids.empty() ? "" : ", ") + std::to_string(run_id);
         if (status == 130) return status;

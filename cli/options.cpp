@@ -2,72 +2,41 @@
 
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "guards.hpp"
 #include "kernels/backend.hpp"
 
 #include <iostream>
-#include <sstream>
 
 namespace rngvet::cli {
-namespace {
-
-// "seeds: ranmar24, ranmar48, ranmar48x IJ,KL; mtdc S; ...", from the registry: the rows that
-// take seeds, those of one format together.
-std::string seed_help()
-{
-    std::string help, names;
-    const auto& rows = generator_registry();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!*rows[i].seed_format) continue;
-        names += (names.empty() ? "" : ", ") + std::string(rows[i].name);
-        const bool last
-            = i + 1 == rows.size() || std::string(rows[i + 1].seed_format) != rows[i].seed_format;
-        if (!last) continue;
-        help += (help.empty() ? "seeds: " : "; ") + names + " " + rows[i].seed_format;
-        names.clear();
-    }
-    return help
-        + " (e.g. 1802,9373 for RANMAR, or CERNLIB's IJKL 54217137, that is IJ = IJKL / 30082, "
-          "KL = IJKL mod 30082; K1,K2,... seeds mt19937 by init_by_array); external "
-          "streams: the seed their generator was given, recorded as given";
-}
-
-} // namespace
 
 void ConfigurationOptions::add_to(po::options_description& options, bool generator_required)
 {
-    auto* generator_value = po::value(&generator);
-    if (generator_required) generator_value->required();
-    // The help of each option that takes words is written from the parser's own table.
-    const std::string generator_help = "generator (any case): " + generator_list();
-    const std::string params_help = "mtdc parameter sets: a built-in set, "
-        + word_help(builtin_param_set_words())
-        + "; a file (.dat of the NVIDIA SDK, or rngvet's text format); or "
-          "p=P,aaa=A,maskB=B,maskC=C";
-    const std::string layout_help = "how instances combine: " + word_help(layout_words());
-    const std::string seeding_help = "instance seeds: " + word_help(seeding_words());
-    const std::string zero_help = "RANMAR's exact zero: " + word_help(zero_words());
-    const std::string backend_help
-        = "where the numbers are made (any case; see rngvet list): " + word_help(backend_words());
-    const std::string view_help = "the 32-bit words TestU01 reads: " + word_help(view_words());
-    options.add_options()("generator,g", generator_value, generator_help.c_str())(
-        "seed,s", po::value(&seed), seed_help().c_str())("name", po::value(&name),
-        "external streams (stdin32, stdin64, file:PATH, file64:PATH): the name of the generator "
-        "behind them (letters, digits, . _ + -); the configuration becomes stdin32[NAME] etc., "
-        "so runs of other generators or seeds are told apart")("params", po::value(&params),
-        params_help.c_str())("param-id", po::value(&param_id)->default_value(0),
-        "mtdc: instance i uses parameter set param-id + i")("instances,n",
-        po::value(&instances)->default_value(1),
-        "independent instances")("layout", po::value(&layout), layout_help.c_str())("seeding",
-        po::value(&seeding)->default_value("increment"),
-        seeding_help.c_str())("zero", po::value(&zero)->default_value("keep"), zero_help.c_str())(
-        "skip", po::value(&skip)->default_value(skip), "numbers skipped before use")(
-        "backend", po::value(&backend)->default_value("cpu"), backend_help.c_str())(
-        "view", po::value(&view)->default_value("top32"), view_help.c_str())("library-sha256",
-        po::value(&library_sha256),
-        "plugin generators (lib:PATH): refuse unless the library's SHA-256 is this, e.g. the hash "
-        "a campaign's tasks were planned with");
+    const ConfigurationText defaults;
+    for (const ConfigurationOption& row : configuration_options()) {
+        if (!(row.places & on_command_line)) continue;
+        const std::string spec
+            = std::string(row.name) + (row.short_name ? std::string(",") + row.short_name : "");
+        po::value_semantic* value = nullptr;
+        if (row.field.word) {
+            auto* v = po::value(&(this->*row.field.word));
+            if (!(defaults.*row.field.word).empty()) v->default_value(defaults.*row.field.word);
+            if (generator_required && row.field.word == &ConfigurationText::generator)
+                v->required();
+            value = v;
+        } else if (row.field.count) {
+            value = po::value(&(this->*row.field.count))->default_value(defaults.*row.field.count);
+        } else {
+            // Digits only (Unsigned): boost would read "-1" as 2^64 - 1.
+            std::uint64_t* target = &(this->*row.field.number);
+            value
+                = po::value<Unsigned<std::uint64_t>>()
+                      ->default_value(Unsigned<std::uint64_t>{ defaults.*row.field.number })
+                      ->notifier([target](const Unsigned<std::uint64_t>& u) { *target = u.value; });
+        }
+        options.add_options()(spec.c_str(), value, row.help().c_str());
+    }
 }
 
 const Words& mode_words()
@@ -127,37 +96,15 @@ const Word& check_word(const Words& words, const std::string& text, const std::s
 
 Configuration ConfigurationOptions::configuration() const
 {
-    ConfigurationText text;
-    text.generator = generator;
-    text.seed = seed;
-    text.name = name;
-    text.params = params;
-    text.param_id = param_id;
-    text.instances = instances;
-    text.layout = layout;
-    text.seeding = seeding;
-    text.zero = zero;
-    text.skip = skip.value;
-    text.backend = backend;
-    text.view = view;
-    text.library_sha256 = library_sha256;
-    return resolve_configuration_here(text);
+    return resolve_configuration_here(*this);
 }
 
 std::string ConfigurationOptions::arguments() const
 {
-    std::ostringstream out;
-    out << "--generator\n" << generator << "\n";
-    if (!seed.empty()) out << "--seed\n" << seed << "\n";
-    if (!name.empty()) out << "--name\n" << name << "\n";
-    if (!params.empty()) out << "--params\n" << params << "\n--param-id\n" << param_id << "\n";
-    out << "--instances\n" << instances << "\n";
-    if (!layout.empty()) out << "--layout\n" << layout << "\n";
-    out << "--seeding\n" << seeding << "\n--zero\n" << zero << "\n--skip\n" << skip.value << "\n";
-    out << "--backend\n" << backend << "\n";
-    if (view != "top32") out << "--view\n" << view << "\n";
-    if (!library_sha256.empty()) out << "--library-sha256\n" << library_sha256 << "\n";
-    return out.str();
+    std::string out;
+    for (const std::string& word : configuration_arguments(*this))
+        out += word + "\n";
+    return out;
 }
 
 bool parse(int argc, char** argv, const po::options_description& options, const std::string& usage,

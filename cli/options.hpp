@@ -43,22 +43,9 @@ void validate(boost::any& out, const std::vector<std::string>& values, Unsigned<
     out = Unsigned<T>{ v };
 }
 
-// The options that name a generator configuration (--generator, --seed, --instances, ...).
-struct ConfigurationOptions {
-    std::string generator;
-    std::string seed;
-    std::string name;
-    std::string params;
-    int param_id = 0;
-    int instances = 1;
-    std::string layout;
-    std::string seeding = "increment";
-    std::string zero = "keep";
-    Unsigned<std::uint64_t> skip;
-    std::string backend = "cpu";
-    std::string view = "top32";
-    std::string library_sha256;
-
+// The options that name a generator configuration (--generator, --seed, --instances, ...): the
+// rows of configuration_options.hpp read on the command line, into the ConfigurationText this is.
+struct ConfigurationOptions : ConfigurationText {
     void add_to(po::options_description& options, bool generator_required = true);
     // Parses and validates; throws InputError.
     Configuration configuration() const;

@@ -457,38 +457,17 @@ std::string to_string(const Seeding& seeding)
     return "?";
 }
 
-std::string seed_string(const std::vector<std::int64_t>& seed)
-{
-    std::string s;
-    for (std::size_t i = 0; i < seed.size(); ++i)
-        s += (i ? "," : "") + std::to_string(seed[i]);
-    return s.empty() ? "-" : s;
-}
-
 std::vector<std::int64_t> series_seed(
     GeneratorFamily family, const std::vector<std::int64_t>& first, std::int64_t k)
 {
-    if (family == GeneratorFamily::external)
-        throw InputError("an external stream has no seeds to count up");
-    if (family == GeneratorFamily::ranmar && first.size() == 1 && first[0] <= ranmar_ijkl_max) {
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(first[0]);
-        return series_seed(family, { pair.ij, pair.kl }, k);
-    }
-    if (family == GeneratorFamily::ranmar && first.size() == 2)
-        return { (first[0] + 1553 * k) % (ranmar_ij_max + 1),
-            (first[1] + 2671 * k) % (ranmar_kl_max + 1) };
-    if (first.size() != 1)
-        throw InputError("the seed " + seed_string(first)
-            + " is a list of several numbers, which no series of seeds continues; give one "
-              "number"
-            + (family == GeneratorFamily::ranmar ? " or IJ,KL" : ""));
-    return { first[0] + k };
+    const FamilyTraits& f = family_traits(family);
+    if (!f.series) throw InputError("an external stream has no seeds to count up");
+    return f.series(first, k);
 }
 
 std::vector<std::int64_t> default_first_seed(GeneratorFamily family)
 {
-    if (family == GeneratorFamily::ranmar) return { 1802, 9373 };
-    return { 777 };
+    return family_traits(family).first_seed;
 }
 
 std::string recorded_seed(const Configuration& c)
@@ -513,54 +492,6 @@ void load_param_sets(Configuration& c)
 std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& c)
 {
     return loaded_from_params(c) ? c.param_sets : read_param_sets(c);
-}
-
-Configuration resolve_configuration(const ConfigurationText& text)
-{
-    Configuration c;
-    c.generator = parse_generator(text.generator);
-    // An external stream's seed is the user's generator's, recorded as given.
-    if (is_external(c))
-        c.stream_seed = text.seed;
-    else if (!text.seed.empty())
-        c.seed = parse_seed(text.seed);
-    // RANMAR's one-number form IJKL is stored as the IJ,KL it stands for.
-    if (family(c.generator) == GeneratorFamily::ranmar && c.seed.size() == 1) {
-        if (c.seed[0] > ranmar_ijkl_max)
-            throw InputError(to_string(c.generator) + " seed IJKL = " + std::to_string(c.seed[0])
-                + " is out of range 0..900000000 (or give --seed IJ,KL)");
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(c.seed[0]);
-        c.seed = { pair.ij, pair.kl };
-    }
-    c.stream_name = text.name;
-    c.params = text.params;
-    c.param_id = text.param_id;
-    c.instances = text.instances;
-    c.layout = text.layout.empty() ? default_layout(text.instances) : parse_layout(text.layout);
-    c.seeding = parse_seeding(text.seeding);
-    c.zero = parse_zero_policy(text.zero);
-    c.skip = text.skip;
-    c.backend = parse_backend(text.backend);
-    c.view = parse_view(text.view);
-    // The sets are read once, here, and validate checks them; when they cannot be read,
-    // validate reports the first problem in its own order (it reads them again at its step).
-    try {
-        load_param_sets(c);
-    } catch (const InputError&) {
-        validate(c);
-        throw;
-    }
-    validate(c);
-    if (!text.library_sha256.empty()) {
-        if (!is_plugin(c))
-            throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
-                + to_string(c.generator));
-        if (c.plugin->sha256 != text.library_sha256)
-            throw InputError("the library '" + c.generator.path + "' has SHA-256 "
-                + c.plugin->sha256 + ", not " + text.library_sha256
-                + " (--library-sha256): it changed since the run was planned");
-    }
-    return c;
 }
 
 void check_stream_positions(const Configuration& c)
@@ -903,7 +834,6 @@ std::vector<std::uint64_t> plugin_instance_seed(const Configuration& c, int inst
 
 Configuration instance_configuration(const Configuration& c, int i)
 {
-    validate(c);
     if (i < 0 || i >= c.instances)
         throw InputError("instance " + std::to_string(i) + " does not exist (0.."
             + std::to_string(c.instances - 1) + ")");
@@ -968,7 +898,6 @@ namespace {
 // The stream of c's outputs (c with the top32 view), skipped by c.skip outputs.
 std::unique_ptr<Stream> make_outputs(const Configuration& c)
 {
-    validate(c);
     std::unique_ptr<Stream> stream = traits(c.generator).make(c);
     stream->discard(c.skip);
     return stream;

@@ -61,7 +61,9 @@ struct Configuration {
 };
 
 // A configuration in the words of the command line (rngvet run's --generator, --seed, ...),
-// the form both the command line and librngvet's options text are read into.
+// the form the command line, campaign files and librngvet's options text are read into. Each
+// member is a row of configuration_options.hpp's schema; the initial values are the options'
+// defaults.
 struct ConfigurationText {
     std::string generator;
     std::string seed; // "" for none
@@ -80,8 +82,10 @@ struct ConfigurationText {
     std::string view = "top32";
 };
 
-// The one mapping from the words to a Configuration: each word parsed by its parser (with its
-// message), the parameter sets loaded, then validate. Throws InputError.
+// The one mapping from the words to a Configuration (configuration_options.cpp): each row of
+// the schema's parser in turn (with its message), the parameter sets loaded, then validate, then
+// the rows' checks. The configuration comes back validated, and what builds streams takes it as
+// given. Throws InputError.
 Configuration resolve_configuration(const ConfigurationText& text);
 
 // Parsers for the command-line spellings; each throws InputError naming what is valid.
@@ -97,7 +101,6 @@ std::string to_string(const Layout& layout);
 // The layout's code for the arithmetic of layout_index.hpp (RNGVET_LAYOUT_*).
 std::uint64_t layout_code(const Layout& layout);
 std::string to_string(const Seeding& seeding);
-std::string seed_string(const std::vector<std::int64_t>& seed);
 
 // Seed k of the series that starts at `first` (k = 0 is `first`), the rule of docs/findings.md:
 // RANMAR's IJ,KL steps by (1553, 2671) modulo (31329, 30082), a single-number seed by 1.
@@ -136,7 +139,12 @@ std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& config);
 
 // Checks everything about the configuration that needs no device (seeds in range,
 // instances >= 1, the options its generator takes, enough parameter sets, ...) and throws
-// InputError with a one-line message on the first problem found.
+// InputError with a one-line message on the first problem found. Asked where a configuration
+// comes in: resolve_configuration (the options, campaign files, librngvet's options form),
+// parse_canonical_name (librngvet's canonical form, a stored run), librngvet's CERNLIB entries
+// (a seed set by the caller), and a configuration built by hand. What builds streams from a
+// configuration (make_stream, instance_configuration, the per-instance states,
+// make_backend_stream) takes it as validated and does not ask again.
 void validate(const Configuration& config);
 
 // Positions in a stream are 64-bit counts. A configuration keeps every position it can ask for
@@ -175,11 +183,12 @@ int resolution_bits(const Configuration& config);
 // SHA-256 of the configuration's parameter-set file ("" when it has none).
 std::string params_sha256(const Configuration& config);
 
-// The single-instance configuration that reproduces instance i of `config` on its own (its seed,
-// its parameter set, layout single). The seeding schemes are defined here and only here.
+// The single-instance configuration that reproduces instance i of a validated `config` on its
+// own (its seed, its parameter set, layout single), itself valid. The seeding schemes are defined
+// here and only here.
 Configuration instance_configuration(const Configuration& config, int i);
 
-// Builds the stream on the reference (CPU) engines. Validates first.
+// Builds the stream of a validated configuration on the reference (CPU) engines.
 std::unique_ptr<Stream> make_stream(const Configuration& config);
 
 // The view of c (view.hpp) over the streams `make` builds for c's outputs (c with the top32

@@ -8,6 +8,7 @@
 #include "ranmar.hpp"
 #include "words.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +61,48 @@ struct GeneratorName {
 bool operator==(const GeneratorName& a, const GeneratorName& b);
 bool operator!=(const GeneratorName& a, const GeneratorName& b);
 
+struct GeneratorTraits;
+
+// One row per family: what every generator of the family shares, stated once, so that the
+// files that would switch on the family (the seeds' series and one-number form, the
+// configuration's memory bound, librngvet's `auto` and CERNLIB seeds, `rngvet list`, the
+// reports) ask the row instead. The family's engines, seeding and jumps are its header's
+// (ranmar.hpp, mt.hpp, r250.hpp, plugin.hpp); its kernels, where it has any,
+// kernels/families.hpp's traits.
+struct FamilyTraits {
+    GeneratorFamily family;
+    const char* name; // "ranmar", "mt", "r250", "external", "plugin"
+    // The backends that have its arithmetic beside cpu: the kernels of kernels/ on openmp
+    // (on_devices), and on opencl and cuda as well (on_gpus). runs_on reads them; kernels/
+    // families.hpp lists the kernels, and tests/test_backends.cpp checks that the two agree.
+    bool on_devices;
+    bool on_gpus;
+    // Whether its stream is words read from outside rngvet (no seed, one instance, cpu only).
+    bool reads_words;
+    // An upper bound of one instance's state in bytes: the --instances bound checked before
+    // anything is allocated (a Mersenne Twister keeps p/32 + 1 words, 1391 for p = 44497;
+    // RANMAR 97 table words and its sequence; R250 250 words).
+    std::uint64_t state_bytes;
+    // The first seed of a series when none is given (docs/findings.md's first seeds).
+    std::vector<std::int64_t> first_seed;
+    // Seed k of the series that starts at `first` (series_seed of configuration.hpp); null for
+    // a family without seeds.
+    std::vector<std::int64_t> (*series)(const std::vector<std::int64_t>& first, std::int64_t k);
+    // The seed that one number n stands for (RANMAR's IJKL: its IJ,KL; the others: n), for
+    // `generator`'s messages; InputError where n is out of the form's range. Null for a family
+    // without seeds.
+    std::vector<std::int64_t> (*seed_of_number)(const std::string& generator, std::int64_t n);
+    // The inverse, where the seed is one number's (RANMAR's IJ,KL: IJKL; a single seed: itself),
+    // else -1; null for a family whose seeds are not numbers of that form (external, plugin).
+    std::int64_t (*number_of_seed)(const std::vector<std::int64_t>& seed);
+    // What `rngvet list` says of a generator of the family, in its parentheses.
+    std::string (*describe)(const GeneratorTraits& generator);
+};
+
+// The family table, one row per GeneratorFamily.
+const std::vector<FamilyTraits>& family_registry();
+const FamilyTraits& family_traits(GeneratorFamily family);
+
 // One row of the registry: what a generator is.
 struct GeneratorTraits {
     GeneratorKind kind;
@@ -72,8 +115,6 @@ struct GeneratorTraits {
     int bits;
     const char* seed_format; // what --seed takes ("" for none)
     bool parameter_sets; // takes --params and --param-id
-    bool on_devices; // the kernels of kernels/ run it on openmp (the others run on cpu only)
-    bool on_gpus; // ... and on opencl and cuda as well
     // The reference (CPU) stream of a validated configuration of this generator, with the
     // top32 view, before its skip.
     std::unique_ptr<Stream> (*make)(const Configuration&);
@@ -96,6 +137,10 @@ inline GeneratorFamily family(const GeneratorName& g)
 {
     return traits(g.kind).family;
 }
+inline const FamilyTraits& family_traits(const GeneratorName& g)
+{
+    return family_traits(family(g));
+}
 
 // "ranmar48", "file:PATH" and "file64:PATH" with their paths; a name in any case ("RANMAR48"),
 // the path as given. Throws InputError for a name not in the registry
@@ -110,6 +155,8 @@ std::string hashed_file(const GeneratorName& g);
 // The external streams' word width in bytes: 4 (stdin32, file:), 8 (stdin64, file64:); 0 for
 // the generators rngvet computes.
 int external_word_bytes(const GeneratorName& g);
+// A seed as the store and canonical names write it: "1802,9373", "-" for none.
+std::string seed_string(const std::vector<std::int64_t>& seed);
 // The registry's names joined by ", " (for messages and option help).
 std::string generator_list();
 
@@ -128,8 +175,9 @@ const Words& backend_words();
 const char* to_string(Backend backend);
 // The backends a configuration can name, "auto" last.
 std::vector<Backend> all_backends();
-// Whether backend b has the generator's arithmetic: cpu every generator, openmp those
-// on_devices, opencl and cuda those on_gpus; auto every generator (it picks one that has it).
+// Whether backend b has the generator's arithmetic: cpu every generator, openmp those whose
+// family is on_devices, opencl and cuda those on_gpus; auto every generator (it picks one that
+// has it).
 bool runs_on(const GeneratorTraits& g, Backend b);
 
 } // namespace rngvet

@@ -1,14 +1,15 @@
 // Backends: where a configuration's stream is computed. "cpu" is the reference engine of
-// generators/ (make_stream); "openmp", "opencl" and "cuda" run the kernels of kernels/
-// (ranmar24/48/48x, mtdc, mt19937; r250 and r250gsl on "openmp" only) and produce exactly the
-// same numbers (bit for bit, tests/test_backends.cpp). External streams (stdin32, file:PATH)
-// run on "cpu" only.
+// generators/ (make_stream); "openmp", "opencl" and "cuda" run the kernels of kernels/ (the
+// families of kernels/families.hpp, on the backends the registry's rows say: runs_on) and
+// produce exactly the same numbers (bit for bit, tests/test_backends.cpp). External streams
+// (stdin32, file:PATH) and plugins run on "cpu" only.
 #pragma once
 
 #include "generators/configuration.hpp"
 #include "generators/stream.hpp"
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,7 +32,7 @@ struct BackendOptions {
 // for each of the others, why it is not (e.g. "no CUDA device found").
 struct BackendProbe {
     std::vector<Backend> available{ Backend::cpu };
-    std::string why_openmp, why_opencl, why_cuda;
+    std::map<Backend, std::string> unavailable; // each backend not available: why
 
     bool has(Backend b) const;
     const std::string& why(Backend b) const; // "" for cpu and automatic
@@ -63,13 +64,14 @@ Configuration resolve_configuration_here(const ConfigurationText& text);
 // Backend::automatic).
 std::vector<std::string> backend_devices(Backend backend);
 
-// The stream of a configuration on c.backend. A backend not built or not usable here, or a
+// The stream of a validated configuration (validate, configuration.hpp: it is not asked again)
+// on c.backend. A backend not built or not usable here, or a
 // device that runs out of memory, is an InputError with one line, for example
 // "backend 'cuda' is not available (no CUDA device found); available: cpu, openmp, opencl".
 // name() is canonical_name(c) and bits() the reference's. c.skip is jumped over on the host
 // (generators/jump.hpp); discard() in mid-stream generates on the device without copying back.
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c);
-// Backend "auto" is refused: resolve it first, once (resolve_auto_backend, bench.hpp).
+// Backend "auto" is refused: resolve it first, once (resolve_auto_backend, auto_backend.hpp).
 std::unique_ptr<Stream> make_backend_stream(const Configuration& c, const BackendOptions& options);
 
 // The jump-parallel plan a RANMAR configuration runs with on its backend: none from 256

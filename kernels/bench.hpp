@@ -1,6 +1,6 @@
 // Throughput measurements of the configurations on each backend (`rngvet bench`, and the choice
-// of --backend auto). The references beside them (cuRAND, the hardware limits) are in
-// references.hpp, a library of their own.
+// of --backend auto, auto_backend.hpp). The references beside them (cuRAND, the hardware limits)
+// are in references.hpp, a library of their own.
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -45,17 +45,5 @@ struct Throughput {
 Throughput measure_stream(const Configuration& config, std::size_t launch,
     const std::string& placement, double min_seconds, std::uint64_t segments = 0,
     std::uint64_t segment_length = 0);
-
-// --backend auto: measures the configuration's delivery rate to host memory (Stream::take, as
-// the TestU01 feed reads it) on the GPU backend (cuda, else opencl on a GPU device) and on
-// openmp (else cpu), each for about `seconds` after a warm-up launch, in a child process (as
-// check_backend_stream), and returns the faster one. With `jobs` worker processes each worker
-// has its own stream: the host backend's rate is divided by jobs (the workers share the host's
-// cores, which the batteries need as well), the GPU's is not (each worker's stream is a queue
-// of its own on the device; the measured rate is one stream's). `report` gets one line per
-// candidate and the choice. Without a GPU backend: openmp (or cpu), without measuring.
-// $RNGVET_AUTO_GPU names a backend to take the GPU's place (tests on machines without one).
-Backend resolve_auto_backend(const Configuration& c, const BackendOptions& options,
-    std::string* report = nullptr, int jobs = 1, double seconds = 0.2);
 
 } // namespace rngvet

@@ -1,10 +1,15 @@
-// Internal interface between kernels/backend.cpp (and bench.cpp: --backend auto) and the launchers
-// of each backend (openmp/, opencl/, cuda/). Tests use it to launch kernels directly (canary
-// checks).
+// Internal interface between kernels/backend.cpp (and bench.cpp: --backend auto), the generator
+// families with kernels (families.hpp) and the launchers of each backend (openmp/, opencl/,
+// cuda/). Tests use it to launch kernels directly (canary checks).
 #pragma once
+
+#include "generators/error.hpp"
+#include "kernels/backend.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -76,15 +81,67 @@ public:
 // succeed and the process be killed when its pages are first written.
 void check_host_memory(std::size_t count, std::size_t size, const std::string& what);
 
-// Per backend: whether it can run here (why not, if not) and its devices. Backends configured
-// off compile kernels/*/not_built.cpp instead, which says so.
-bool openmp_usable(std::string& why);
+// The host copy of `n` states of a configuration's instances, bounded by check_host_memory and
+// allocated; both failures are InputError naming the instances.
+template <class T> void allocate_states(std::vector<T>& v, std::size_t n, int instances)
+{
+    const std::string what = "the states of " + std::to_string(instances) + " instances";
+    check_host_memory(n, sizeof(T), what);
+    try {
+        v.assign(n, T{});
+    } catch (const std::bad_alloc&) {
+        throw InputError("cannot allocate host memory for " + what);
+    }
+}
+
+// How a family's kernels are written (families.hpp): as grids, bodies of (block, thread) that
+// the launch plan (launch_plan.hpp) lays out and every backend runs; or as the reference
+// engine's step run instance by instance, which OpenMP runs on host threads and the GPU
+// backends refuse.
+enum class KernelForm { grids, instance_loop };
+
+// How many units per instance and numbers per chunk a configuration runs with on a backend,
+// for launches of `launch` numbers: segments 1 (one unit per instance) where the instances
+// alone fill the device; else chunks of at least `min_length` numbers, as many units per
+// instance as bring the device's units to about `target`, but no more than one chunk per unit
+// and launch (a jump is made once per chunk).
+// forced_segments / forced_length, when not 0, replace the choice (tests, `rngvet bench`).
+struct SegmentPlan {
+    std::uint64_t segments = 1;
+    std::uint64_t length = 0;
+};
+SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::uint64_t target,
+    std::uint64_t min_length, std::uint64_t forced_segments = 0, std::uint64_t forced_length = 0);
+
+// The jump-parallel plan of configuration c on its backend (backend.hpp, jump_parallel_plan), for
+// a family whose chunks are at least `openmp_min_length` numbers on OpenMP and
+// `gpu_min_length` on the GPUs (0: none there): none from 256 instances on (GPUs) or from as
+// many instances as threads (OpenMP); else about twice the threads' units (OpenMP) or 4096
+// (GPUs), GPUs planned for launches of at most 2^22 numbers.
+SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
+    std::uint64_t openmp_min_length, std::uint64_t gpu_min_length);
+
+// Every backend that runs kernels, once: X(name), the name of its Backend value and of its
+// functions, declared here for each (RNGVET_BACKEND_FUNCTIONS) and defined in its folder, or by
+// kernels/not_built.cpp, which says why, when its option is OFF: whether it can run here
+// (name_usable, why not if not), its devices (name_device_names), and its one device template
+// make_name_device<Family>, instantiated for every family of RNGVET_FOR_EACH_KERNEL_FAMILY
+// (families.hpp; Family::Setup, the host-side setup; device: index into opencl_device_names()
+// / CUDA ordinal, -1 chooses, unused by OpenMP).
+#define RNGVET_FOR_EACH_KERNEL_BACKEND(X) X(openmp) X(opencl) X(cuda)
+
+#define RNGVET_BACKEND_FUNCTIONS(name)                                                             \
+    bool name##_usable(std::string& why);                                                          \
+    std::vector<std::string> name##_device_names();                                                \
+    template <class Family>                                                                        \
+    std::unique_ptr<KernelDevice> make_##name##_device(                                            \
+        const typename Family::Setup& setup, int device);
+RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_FUNCTIONS)
+#undef RNGVET_BACKEND_FUNCTIONS
+
+// What one backend has beside them.
 int openmp_threads(); // the threads an OpenMP launch runs on (1 when OpenMP is not built)
-bool opencl_usable(std::string& why);
-bool cuda_usable(std::string& why);
-std::vector<std::string> opencl_device_names();
 bool opencl_gpu_present(); // an OpenCL device of type GPU
-std::vector<std::string> cuda_device_names();
 // Creates this process's context on CUDA device `device` (cudaFree(0)), so that the first stream
 // made on it later finds it ready; errors are left for that stream to report. Nothing where CUDA
 // is not built. For a sharded run's workers, on a thread of their own (batteries/runner.hpp).

@@ -1,5 +1,5 @@
 // Mersenne Twister (mtdc, mt19937) on the backends: the host-side setup and each backend's
-// launcher. One thread per instance, state word-major across instances (mt_kernel.hpp).
+// kernel traits. One thread per instance, state word-major across instances (mt_kernel.hpp).
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -19,6 +19,7 @@ struct MtSetup {
     std::vector<std::uint32_t> consts; // 3 rows of params.stride words: aaa, maskB, maskC
     std::uint64_t start = 0; // combined index of the first launch (the configuration's skip)
     std::uint64_t instances = 0;
+    int bits = 32;
     std::string name; // canonical_name of the configuration
     // Jump-parallel generation (OpenMP and CUDA, segments > 1; mt_kernel.hpp, "Jump-parallel
     // generation"): instance i's stream in chunks of `length`, counted from its position at
@@ -47,8 +48,25 @@ MtSetup mt_setup(const Configuration& config, std::uint64_t segments, std::uint6
 // Writes instance i's state (stride-separated words) and position from a reference state.
 void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup);
 
-std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup& setup);
-std::unique_ptr<KernelDevice> make_opencl_mt(const MtSetup& setup, int device);
-std::unique_ptr<KernelDevice> make_cuda_mt(const MtSetup& setup, int device);
+// CUDA runs fewer instances than this jump-parallel (MtKernels::plan): from 64 on, the lane
+// kernel has 512 threads or more, and each unit pays a jump per chunk (to be measured: `rngvet
+// bench --segments 1`).
+inline constexpr int cuda_mt_segment_limit = 64;
+
+// The Mersenne Twisters' kernels as the dispatch reads them (families.hpp): grids on every
+// backend, and jump-parallel generation for few instances (plan): on OpenMP with chunks of at
+// least 10 jumps' worth of numbers, on CUDA below cuda_mt_segment_limit instances with the GPUs'
+// chunks (mt_segments_body).
+
+struct MtKernels {
+    static constexpr GeneratorFamily family = GeneratorFamily::mt;
+    static constexpr KernelForm form = KernelForm::grids;
+    using Setup = MtSetup;
+    static SegmentPlan plan(const Configuration& c, const BackendOptions& options);
+    static Setup setup(const Configuration& c, const SegmentPlan& plan)
+    {
+        return mt_setup(c, plan.segments, plan.length);
+    }
+};
 
 } // namespace rngvet

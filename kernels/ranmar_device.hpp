@@ -1,4 +1,4 @@
-// RANMAR on the backends: the host-side setup (seeding, skip) and each backend's launcher.
+// RANMAR on the backends: the host-side setup (seeding, skip) and the family's kernel traits.
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -35,28 +35,25 @@ struct RanmarSetup {
 RanmarSetup ranmar_setup(const Configuration& config);
 RanmarSetup ranmar_setup(const Configuration& config, std::uint64_t segments, std::uint64_t length);
 
-// How many units per instance and numbers per chunk a configuration runs with on a backend,
-// for launches of `launch` numbers: segments 1 (one warp per instance) where the instances
-// alone fill the device; else chunks of at least `min_length` numbers, as many units per
-// instance as bring the
-// device's units to about `target`, but no more than one chunk per unit and launch (a jump is
-// 97 dot products of 97 terms, made once per chunk).
-// forced_segments / forced_length, when not 0, replace the choice (tests, `rngvet bench`).
-struct SegmentPlan {
-    std::uint64_t segments = 1;
-    std::uint64_t length = 0;
-};
-SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::uint64_t target,
-    std::uint64_t min_length, std::uint64_t forced_segments = 0, std::uint64_t forced_length = 0);
-
 // Writes the device state (RNGVET_RANMAR_STRIDE words, see ranmar_kernel.hpp) of a reference
 // state that has made `position` numbers: slot (position + m) mod 97 = u[(i97 - m) mod 97].
 void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint64_t* words);
 
-// device: index into opencl_device_names() / CUDA ordinal; -1 chooses (OpenCL: the
-// RNGVET_OPENCL_DEVICE environment variable if set, else the first GPU, else the first device).
-std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup);
-std::unique_ptr<KernelDevice> make_opencl_ranmar(const RanmarSetup& setup, int device);
-std::unique_ptr<KernelDevice> make_cuda_ranmar(const RanmarSetup& setup, int device);
+// RANMAR's kernels as the dispatch reads them (families.hpp): grids on every backend, and
+// jump-parallel generation for few instances with chunks of at least 32768 numbers on OpenMP
+// and 4096 on the GPUs.
+struct RanmarKernels {
+    static constexpr GeneratorFamily family = GeneratorFamily::ranmar;
+    static constexpr KernelForm form = KernelForm::grids;
+    using Setup = RanmarSetup;
+    static SegmentPlan plan(const Configuration& c, const BackendOptions& options)
+    {
+        return segment_plan(c, options, 32768, 4096);
+    }
+    static Setup setup(const Configuration& c, const SegmentPlan& plan)
+    {
+        return ranmar_setup(c, plan.segments, plan.length);
+    }
+};
 
 } // namespace rngvet

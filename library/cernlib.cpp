@@ -25,7 +25,6 @@ using rngvet::InputError;
 namespace {
 
 constexpr int ijkl_max = static_cast<int>(rngvet::ranmar_ijkl_max); // CERNLIB's range of IJKL
-constexpr std::int64_t ij_divisor = rngvet::ranmar_ijkl_divisor; // IJ * 30082 + KL is IJKL
 constexpr std::uint64_t billion = 1000000000;
 const char* const cernlib_default = "ranmar48/1/single/increment/1802,9373;zero=smallest";
 
@@ -98,21 +97,11 @@ const Chosen& chosen()
 Configuration seeded(const Chosen& chosen, int ijkl, std::uint64_t start)
 {
     Configuration c = chosen.config;
-    switch (rngvet::family(c.generator)) {
-    case rngvet::GeneratorFamily::ranmar: {
-        const rngvet::RanmarSeedPair pair = rngvet::ranmar_seed_of_ijkl(ijkl);
-        c.seed = { pair.ij, pair.kl };
-        break;
-    }
-    case rngvet::GeneratorFamily::mt:
-    case rngvet::GeneratorFamily::r250:
-    case rngvet::GeneratorFamily::plugin:
-        c.seed = { ijkl };
-        break;
-    case rngvet::GeneratorFamily::external:
+    const rngvet::FamilyTraits& family = rngvet::family_traits(c.generator);
+    if (!family.seed_of_number)
         throw InputError("RMMAQD/RM48IN: " + chosen.name
             + " reads its numbers from a file and has no seed to set");
-    }
+    c.seed = family.seed_of_number(rngvet::to_string(c.generator), ijkl);
     c.skip += start;
     rngvet::validate(c);
     return c;
@@ -121,13 +110,8 @@ Configuration seeded(const Chosen& chosen, int ijkl, std::uint64_t start)
 // The configuration's own seed as a CERNLIB seed, or -1 where it has none in 0..900000000.
 int own_ijkl(const Configuration& c)
 {
-    long long v = -1;
-    if (rngvet::family(c.generator) == rngvet::GeneratorFamily::ranmar && c.seed.size() == 2)
-        v = c.seed[0] * ij_divisor + c.seed[1];
-    else if ((rngvet::family(c.generator) == rngvet::GeneratorFamily::mt
-                 || rngvet::family(c.generator) == rngvet::GeneratorFamily::r250)
-        && c.seed.size() == 1)
-        v = c.seed[0];
+    const rngvet::FamilyTraits& family = rngvet::family_traits(c.generator);
+    const long long v = family.number_of_seed ? family.number_of_seed(c.seed) : -1;
     return v >= 0 && v <= ijkl_max ? static_cast<int>(v) : -1;
 }
 

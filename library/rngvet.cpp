@@ -3,6 +3,7 @@
 #include "rngvet/rngvet.h"
 
 #include "generators/configuration.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "internal.hpp"
 #include "kernels/backend.hpp"
@@ -82,46 +83,37 @@ Configuration configuration_from_options(const std::string& text, std::string& b
         }
     }
     rngvet::ConfigurationText c;
+    bool backend_given = false;
     for (std::size_t i = 0; i < words.size(); i += 2) {
         const std::string& key = words[i];
         if (key.rfind("--", 0) != 0)
             throw InputError("expected an option such as --seed, got '" + key + "'");
         if (i + 1 >= words.size()) throw InputError(key + " needs a value");
         const std::string& value = words[i + 1];
-        const auto number = [&](const std::string& what) {
+        const rngvet::ConfigurationOption* row
+            = rngvet::find_configuration_option(key.substr(2), rngvet::in_library_options);
+        if (!row)
+            throw InputError("unknown option '" + key + "' (valid: "
+                + rngvet::configuration_option_names(rngvet::in_library_options, "--") + ")");
+        if (row->field.word) {
+            rngvet::set_option_word(c, *row, value);
+        } else if (row->field.count) {
             if (value.empty() || value.size() > 9
                 || value.find_first_not_of("0123456789") != std::string::npos)
-                throw InputError(what + " must be a non-negative integer, got '" + value + "'");
-            return std::atoi(value.c_str());
-        };
-        if (key == "--generator")
-            c.generator = value;
-        else if (key == "--seed")
-            c.seed = value;
-        else if (key == "--params")
-            c.params = value;
-        else if (key == "--param-id")
-            c.param_id = number("--param-id");
-        else if (key == "--instances")
-            c.instances = number("--instances");
-        else if (key == "--layout")
-            c.layout = value;
-        else if (key == "--seeding")
-            c.seeding = value;
-        else if (key == "--zero")
-            c.zero = value;
-        else if (key == "--skip") {
+                throw InputError(key + " must be a non-negative integer, got '" + value + "'");
+            rngvet::set_option_number(c, *row, std::strtoull(value.c_str(), nullptr, 10));
+        } else {
             if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-                throw InputError("--skip must be a non-negative integer, got '" + value + "'");
-            c.skip = std::strtoull(value.c_str(), nullptr, 10);
-        } else if (key == "--view")
-            c.view = value;
-        else if (key == "--backend")
-            backend = value;
-        else
-            throw InputError("unknown option '" + key
-                + "' (valid: --generator, --seed, --params, --param-id, --instances, --layout, "
-                  "--seeding, --zero, --skip, --view, --backend)");
+                throw InputError(key + " must be a non-negative integer, got '" + value + "'");
+            rngvet::set_option_number(c, *row, std::strtoull(value.c_str(), nullptr, 10));
+        }
+        backend_given = backend_given || row->field.word == &rngvet::ConfigurationText::backend;
+    }
+    // The backend is the stream's choice (auto included), made when it opens: returned, and the
+    // configuration resolved on its default.
+    if (backend_given) {
+        backend = c.backend;
+        c.backend = rngvet::ConfigurationText{}.backend;
     }
     if (c.generator.empty()) throw InputError("the configuration needs --generator");
     return rngvet::resolve_configuration(c);
@@ -162,11 +154,12 @@ rngvet::Backend choose_backend(const Configuration& c, rngvet::Backend wanted)
 {
     using rngvet::Backend;
     if (wanted != Backend::automatic) return wanted;
-    if (!rngvet::traits(c.generator).on_devices) return Backend::cpu;
+    if (!rngvet::runs_on(rngvet::traits(c.generator), Backend::openmp)) return Backend::cpu;
     const std::vector<Backend> here = rngvet::available_backends();
     const auto has
         = [&](Backend b) { return std::find(here.begin(), here.end(), b) != here.end(); };
-    if (has(Backend::cuda) && rngvet::traits(c.generator).on_gpus) return Backend::cuda;
+    if (has(Backend::cuda) && rngvet::runs_on(rngvet::traits(c.generator), Backend::cuda))
+        return Backend::cuda;
     if (has(Backend::openmp)) return Backend::openmp;
     return Backend::cpu;
 }

@@ -71,6 +71,10 @@ per unit, as for the other layouts) or interleaved:T (blocks of the same unit of
 T instances, T from 1 to 8); otherwise blocks of min(N, 8) instances from 2
 instances on. The stream does not change.
 .TP
+.B CUDA_VISIBLE_DEVICES
+Read by campaign run --gpus G: its first G entries are the devices the tasks are
+spread over (each task's process sees one of them alone); unset, 0 to G-1.
+.TP
 .B RNGVET_AUTO_GPU
 For --backend auto on a machine without a GPU: the available backend (such as
 opencl) that plays the GPU's part. Meant for tests.

@@ -160,7 +160,7 @@ std::string bits_read_text(const std::string& generator, const std::string& conf
     try {
         const GeneratorName g = parse_generator(generator);
         b = traits(g).bits;
-        external = traits(g).family == GeneratorFamily::external;
+        external = family_traits(g).reads_words;
     } catch (const InputError&) {
         return "";
     }
@@ -236,7 +236,7 @@ std::vector<std::string> further_seeds(
     } catch (const InputError&) {
         return out;
     }
-    if (family == GeneratorFamily::external || used.empty() || count < 1) return out;
+    if (!family_traits(family).series || used.empty() || count < 1) return out;
     const std::set<std::string> taken(used.begin(), used.end());
     if (family == GeneratorFamily::ranmar) {
         std::vector<std::int64_t> first = default_first_seed(family);
@@ -334,7 +334,7 @@ std::vector<FamilyConclusion> conclude(const Comparison& comparison,
         int native_bits = 0;
         try {
             const GeneratorName g = parse_generator(generator);
-            external = traits(g).family == GeneratorFamily::external;
+            external = family_traits(g).reads_words;
             native_bits = traits(g).bits;
         } catch (const InputError&) {
         }

@@ -16,21 +16,15 @@ namespace rngvet {
 
 const Words& fail_on_words()
 {
-    static const Words words = {
-        { "never", "" },
-        { "fail", "" },
-        { "suspect", "" },
-        { "systematic", "" },
-    };
+    static const Words words = term_words(fail_on_terms);
     return words;
 }
 
 FailOn parse_fail_on(const std::string& text)
 {
-    for (const FailOn level : { FailOn::never, FailOn::fail, FailOn::suspect, FailOn::systematic })
-        if (text == fail_on_name(level)) return level;
+    if (const auto level = term_value(fail_on_terms, text)) return *level;
     throw InputError(
-        "--fail-on must be " + word_alternatives(fail_on_words()) + ", got '" + text + "'");
+        "--fail-on must be " + term_alternatives(fail_on_terms) + ", got '" + text + "'");
 }
 
 std::string fail_on_help(const std::string& whose, const std::string& across)
@@ -52,17 +46,7 @@ std::string fail_on_help(const std::string& whose, const std::string& across)
 
 const char* fail_on_name(FailOn level)
 {
-    switch (level) {
-    case FailOn::never:
-        return "never";
-    case FailOn::fail:
-        return "fail";
-    case FailOn::suspect:
-        return "suspect";
-    case FailOn::systematic:
-        return "systematic";
-    }
-    return "never";
+    return term_text(fail_on_terms, level);
 }
 
 GateResult check_fail_on(Store& store, const std::vector<RunRecord>& runs, FailOn level)

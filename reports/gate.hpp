@@ -24,10 +24,17 @@ enum class FailOn {
     suspect, // some p-value is suspect or a failure (outside [0.001, 0.999])
     systematic, // the comparison across seeds classes some statistic as systematic
 };
+// The levels' words; their meanings hold verdict.hpp's thresholds and are fail_on_help's.
+inline constexpr Term<FailOn> fail_on_terms[] = {
+    { FailOn::never, "never", "" },
+    { FailOn::fail, "fail", "" },
+    { FailOn::suspect, "suspect", "" },
+    { FailOn::systematic, "systematic", "" },
+};
 
-// A name of fail_on_words(); anything else is an InputError.
+// A word of fail_on_terms; anything else is an InputError naming them.
 FailOn parse_fail_on(const std::string& text);
-// "never", "fail", "suspect", "systematic" (their meanings are fail_on_help's).
+// "never", "fail", "suspect", "systematic", from fail_on_terms.
 const Words& fail_on_words();
 const char* fail_on_name(FailOn level);
 // The --fail-on help text, with the thresholds of verdict.hpp: "exit 1 when <whose> verdicts

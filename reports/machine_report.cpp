@@ -286,7 +286,7 @@ Failure failure_of(const StatisticRecord& s, const RunRecord& run, FailOn level,
         if (it == classes.end() || it->second.statistic->cls != StatisticClass::systematic)
             return {};
         const StatisticSummary& c = *it->second.statistic;
-        return { "systematic",
+        return { fail_on_name(FailOn::systematic),
             p + ": classed systematic in configuration " + it->second.configuration->id + " ("
                 + it->second.configuration->family + "): suspect on " + std::to_string(c.suspect)
                 + " of " + std::to_string(c.pvalues.size())
@@ -295,7 +295,8 @@ Failure failure_of(const StatisticRecord& s, const RunRecord& run, FailOn level,
     if (level == FailOn::suspect && is_suspect(s.pvalue))
         return { to_text(verdict(s.pvalue)), p + ": outside " + suspect_interval() + " (suspect)" };
     if (is_failure(s.pvalue))
-        return { "fail", p + ": outside " + failure_interval() + " (a clear failure)" };
+        return { to_text(PValueVerdict::fail),
+            p + ": outside " + failure_interval() + " (a clear failure)" };
     return {};
 }
 
@@ -350,16 +351,16 @@ std::string render_junit_report(Store& store, const std::vector<RunRecord>& runs
                     + std::to_string(s.test_number) + ")")
                 + "\" classname=\"" + xml_escape(battery_title(r.battery) + "." + r.config) + "\"";
             const Failure f = failure_of(s, r, level, classes);
-            const std::string v = to_text(verdict(s.pvalue));
+            const PValueVerdict v = verdict(s.pvalue);
             if (!f.type.empty()) {
                 ++run_failures;
                 cases += ">\n      <failure type=\"" + xml_escape(f.type) + "\" message=\""
                     + xml_escape(f.message) + "\">" + xml_escape(f.message)
                     + "</failure>\n    </testcase>\n";
-            } else if (v != "pass") {
+            } else if (v != PValueVerdict::pass) {
                 // Outside [0.001, 0.999] without failing under this level: said, not failed.
                 cases += ">\n      <system-out>"
-                    + xml_escape("p = " + shortest_decimal(s.pvalue) + ": " + v)
+                    + xml_escape("p = " + shortest_decimal(s.pvalue) + ": " + to_text(v))
                     + "</system-out>\n    </testcase>\n";
             } else {
                 cases += "/>\n";

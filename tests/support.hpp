@@ -7,7 +7,7 @@
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "kernels/backend.hpp"
-#include "kernels/ranmar_device.hpp"
+#include "kernels/families.hpp"
 #include "reports/store.hpp"
 #include "validators/known_answers.hpp"
 
@@ -290,9 +290,8 @@ inline void skip_unless_available(const std::string& backend)
         const rngvet::RanmarSetup setup
             = rngvet::ranmar_setup(ranmar_config("ranmar24", 1, "single", "increment", 1, 1));
         std::unique_ptr<rngvet::KernelDevice> device;
-        if (backend == "openmp") device = rngvet::make_openmp_ranmar(setup);
-        if (backend == "opencl") device = rngvet::make_opencl_ranmar(setup, -1);
-        if (backend == "cuda") device = rngvet::make_cuda_ranmar(setup, -1);
+        if (typed != rngvet::Backend::cpu)
+            device = rngvet::make_device<rngvet::RanmarKernels>(typed, setup, -1);
         const std::vector<std::string> devices = rngvet::backend_devices(typed);
         std::cout << "[ backend  ] "
                   << (device ? device->description()

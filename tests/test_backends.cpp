@@ -12,9 +12,7 @@
 #include "generators/ranmar.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/device.hpp"
-#include "kernels/mt_device.hpp"
-#include "kernels/r250_device.hpp"
-#include "kernels/ranmar_device.hpp"
+#include "kernels/families.hpp"
 #include "process/memory.hpp"
 #include "tests/support.hpp"
 
@@ -66,23 +64,22 @@ protected:
         return out;
     }
 
-    // A launcher for the configuration on this backend, for kernel-level checks (RANMAR:
-    // jump-parallel with `segments` units of chunks of `length` per instance when segments > 1).
+    // A launcher for the configuration on this backend, for kernel-level checks (jump-parallel
+    // with `segments` units of chunks of `length` per instance when segments > 1), through the
+    // dispatch make_backend_stream uses (kernels/families.hpp).
     std::unique_ptr<KernelDevice> device(
         const Configuration& c, std::uint64_t segments = 1, std::uint64_t length = 0) const
     {
-        if (family(c.generator) == GeneratorFamily::r250) return make_openmp_r250(r250_setup(c));
-        if (c.generator == "mtdc" || c.generator == "mt19937") {
+        validate(c);
+        std::unique_ptr<KernelDevice> d;
+        visit_kernel_family(family(c.generator), [&](auto kernels) {
+            using Family = decltype(kernels);
             // OpenCL has no jump-parallel MT (its plan never has units): its own grids.
-            if (GetParam() == "opencl") return make_opencl_mt(mt_setup(c), -1);
-            const MtSetup setup = mt_setup(c, segments, length);
-            if (GetParam() == "openmp") return make_openmp_mt(setup);
-            return make_cuda_mt(setup, -1);
-        }
-        const RanmarSetup setup = ranmar_setup(c, segments, length);
-        if (GetParam() == "openmp") return make_openmp_ranmar(setup);
-        if (GetParam() == "opencl") return make_opencl_ranmar(setup, -1);
-        return make_cuda_ranmar(setup, -1);
+            const bool units = !(Family::family == GeneratorFamily::mt && GetParam() == "opencl");
+            d = make_device<Family>(parse_backend(GetParam()),
+                Family::setup(c, units ? SegmentPlan{ segments, length } : SegmentPlan{}), -1);
+        });
+        return d;
     }
 
     // Kernel level: the output buffer is filled with a canary word (no output can equal it, all
@@ -1025,7 +1022,7 @@ TEST(RanmarKernelMath, DeviceStateAtAnyPositionContinuesTheStream)
         for (std::uint64_t k = 0; k < position; ++k)
             ranmar_next(s);
         ranmar_device_state(s, position, setup.state.data());
-        auto d = make_openmp_ranmar(setup);
+        auto d = make_device<RanmarKernels>(rngvet::Backend::openmp, setup, -1);
         const std::size_t len = 1000;
         d->reserve(len);
         d->launch(position, len, 0, false);
@@ -1207,6 +1204,15 @@ TEST_P(Backend, R250RunsOnOpenmpAndIsRefusedInOneLineElsewhere)
             EXPECT_NE(why.find("has no kernel for 'r250"), std::string::npos) << why;
             EXPECT_NE(why.find("runs on cpu and openmp"), std::string::npos) << why;
             EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+            // The backend's device template refuses it too, below the registry's check.
+            why.clear();
+            try {
+                (void)make_device<R250Kernels>(c.backend, r250_setup(c), -1);
+            } catch (const InputError& e) {
+                why = e.what();
+            }
+            EXPECT_NE(why.find("has no kernel for 'r250"), std::string::npos) << why;
+            EXPECT_EQ(why.find('\n'), std::string::npos) << why;
         }
         return;
     }
@@ -1231,6 +1237,22 @@ TEST_P(Backend, R250RunsOnOpenmpAndIsRefusedInOneLineElsewhere)
         Configuration from_start = base;
         from_start.skip = 0;
         expect_every_slot_once(from_start);
+    }
+}
+
+// The registry's rows (runs_on) and the kernel families (kernels/families.hpp) agree: a row runs
+// on openmp exactly when its family has kernels, and on opencl and cuda exactly when they are
+// grids.
+TEST(KernelFamilies, RegistryRowsMatchTheKernelFamilies)
+{
+    for (const GeneratorTraits& row : generator_registry()) {
+        SCOPED_TRACE(row.name);
+        bool grids = false;
+        const bool kernels = visit_kernel_family(
+            row.family, [&](auto family) { grids = decltype(family)::form == KernelForm::grids; });
+        EXPECT_EQ(runs_on(row, rngvet::Backend::openmp), kernels);
+        EXPECT_EQ(runs_on(row, rngvet::Backend::opencl), kernels && grids);
+        EXPECT_EQ(runs_on(row, rngvet::Backend::cuda), kernels && grids);
     }
 }
 

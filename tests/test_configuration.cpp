@@ -1,6 +1,7 @@
 // Configurations: parsing, validation messages, canonical names, and the layout / seeding /
 // chunking invariants of combined streams (compared bit for bit with single engines).
 #include "generators/configuration.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
 #include "generators/r250.hpp"
 #include "generators/ranmar.hpp"
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <set>
 #include <tuple>
 #include <unistd.h>
 
@@ -146,6 +148,36 @@ TEST(Configuration, SeedSeriesFollowsTheFindingsRule)
     EXPECT_EQ(series_seed(GeneratorFamily::mt, { 777 }, 19), (std::vector<std::int64_t>{ 796 }));
     EXPECT_THROW(series_seed(GeneratorFamily::mt, { 1, 2, 3 }, 1), InputError);
     EXPECT_THROW(series_seed(GeneratorFamily::external, { 1 }, 1), InputError);
+}
+
+// The family table has one row per family, each generator's family has its row, and a family's
+// one-number seed form and its inverse agree: RANMAR's IJKL 54217137 is 1802,9373 (Marsaglia's
+// 12, 34, 56, 78; docs/findings.md) and back, a single seed is itself.
+TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
+{
+    std::set<GeneratorFamily> seen;
+    for (const FamilyTraits& f : family_registry())
+        EXPECT_TRUE(seen.insert(f.family).second) << f.name << " has two rows";
+    for (const GeneratorTraits& g : generator_registry())
+        EXPECT_EQ(family_traits(g.family).family, g.family) << g.name;
+    const FamilyTraits& ranmar = family_traits(GeneratorFamily::ranmar);
+    EXPECT_EQ(
+        ranmar.seed_of_number("ranmar48", 54217137), (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(ranmar.number_of_seed({ 1802, 9373 }), 54217137);
+    EXPECT_EQ(ranmar.number_of_seed({ 54217137 }), -1);
+    EXPECT_THROW(ranmar.seed_of_number("ranmar48", 900000001), InputError);
+    for (const GeneratorFamily single : { GeneratorFamily::mt, GeneratorFamily::r250 }) {
+        const FamilyTraits& f = family_traits(single);
+        EXPECT_EQ(f.seed_of_number(f.name, 4242), (std::vector<std::int64_t>{ 4242 }));
+        EXPECT_EQ(f.number_of_seed({ 4242 }), 4242);
+        EXPECT_EQ(f.number_of_seed({ 1, 2 }), -1);
+    }
+    const FamilyTraits& external = family_traits(GeneratorFamily::external);
+    EXPECT_TRUE(external.reads_words);
+    EXPECT_EQ(external.seed_of_number, nullptr);
+    EXPECT_EQ(external.series, nullptr);
+    // The --instances bound: an MT state (1391 words for p = 44497) fits its row's bytes.
+    EXPECT_GE(family_traits(GeneratorFamily::mt).state_bytes, 1391u * 4);
 }
 
 TEST(Configuration, SingleInstanceIsTheReferenceStream)
@@ -903,6 +935,103 @@ TEST(ResolveConfiguration, ParameterSetsAreReadOnceAndTravelWithTheConfiguration
     Configuration other = c;
     other.params = "fixstars-mt521";
     EXPECT_EQ(mtdc_param_set(other)->source, "fixstars-mt521");
+}
+
+// The arguments that give a configuration (what a run stores as its options, a campaign task's
+// rngvet run arguments) are written from the schema's rows: the options that are always written,
+// the others where they differ from the default, --param-id with --params; the same words and
+// order as the stores of earlier versions hold. Read back through the rows, they give the same
+// text.
+TEST(ConfigurationOptions, ArgumentsAreTheRowsAsRunsStoreThem)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    EXPECT_EQ(configuration_arguments(text),
+        (std::vector<std::string>{ "--generator", "ranmar48", "--instances", "1", "--seeding",
+            "increment", "--zero", "keep", "--skip", "0", "--backend", "cpu" }));
+    text.seed = "1802,9373";
+    text.name = "n";
+    text.params = "fixstars-mt521";
+    text.param_id = 3;
+    text.instances = 4;
+    text.layout = "block:5";
+    text.seeding = "hash";
+    text.zero = "smallest";
+    text.skip = 12345678901234ull;
+    text.backend = "openmp";
+    text.view = "low32";
+    text.library_sha256 = "ab";
+    const std::vector<std::string> all = { "--generator", "ranmar48", "--seed", "1802,9373",
+        "--name", "n", "--params", "fixstars-mt521", "--param-id", "3", "--instances", "4",
+        "--layout", "block:5", "--seeding", "hash", "--zero", "smallest", "--skip",
+        "12345678901234", "--backend", "openmp", "--view", "low32", "--library-sha256", "ab" };
+    EXPECT_EQ(configuration_arguments(text), all);
+    // --param-id goes with --params only; --view top32 is the default.
+    text.params.clear();
+    text.view = "top32";
+    const std::vector<std::string> some = configuration_arguments(text);
+    EXPECT_EQ(std::count(some.begin(), some.end(), "--param-id"), 0);
+    EXPECT_EQ(std::count(some.begin(), some.end(), "--view"), 0);
+
+    ConfigurationText back;
+    for (std::size_t i = 0; i < all.size(); i += 2) {
+        const ConfigurationOption* row
+            = find_configuration_option(all[i].substr(2), on_command_line);
+        ASSERT_NE(row, nullptr) << all[i];
+        if (row->field.word)
+            set_option_word(back, *row, all[i + 1]);
+        else
+            set_option_number(back, *row, std::stoull(all[i + 1]));
+    }
+    EXPECT_EQ(configuration_arguments(back), all);
+    EXPECT_EQ(find_configuration_option("name", in_campaign_file), nullptr);
+    EXPECT_EQ(find_configuration_option("seed", in_campaign_file), nullptr);
+    EXPECT_NE(find_configuration_option("param-id", in_library_options), nullptr);
+    ConfigurationText big;
+    EXPECT_THROW(set_option_number(big, *find_configuration_option("instances", on_command_line),
+                     std::uint64_t(1) << 31),
+        InputError);
+}
+
+// resolve_configuration is the rows' parsers in turn: each option's bad text is refused with its
+// parser's message, the earlier row first.
+TEST(ConfigurationOptions, ResolutionRunsTheRowsInOrder)
+{
+    ConfigurationText text;
+    text.generator = "ranmar48";
+    text.seed = "54217137";
+    text.instances = 2;
+    const Configuration c = resolve_configuration(text);
+    EXPECT_EQ(c.seed, (std::vector<std::int64_t>{ 1802, 9373 }));
+    EXPECT_EQ(c.layout.kind, LayoutKind::interleave); // the default for 2 instances
+    text.layout = "sideways";
+    text.zero = "sometimes";
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown layout 'sideways'"), std::string::npos)
+            << e.what();
+    }
+    text.layout.clear();
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("unknown zero convention 'sometimes'"), std::string::npos)
+            << e.what();
+    }
+    text.zero = "keep";
+    text.library_sha256 = "00";
+    try {
+        (void)resolve_configuration(text);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--library-sha256 applies to plugin generators"),
+            std::string::npos)
+            << e.what();
+    }
 }
 
 } // namespace

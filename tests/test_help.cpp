@@ -3,9 +3,11 @@
 // names ("block:K") is accepted by a parser, `rngvet list` gives the same tables to the bash
 // completion, and names of batteries, generators and backends are read in any case and stored
 // in their canonical lower case.
+#include "batteries/battery_choice.hpp"
 #include "batteries/engine.hpp"
 #include "batteries/registry.hpp"
 #include "campaigns/campaign.hpp"
+#include "generators/configuration_options.hpp"
 #include "generators/gf2poly.hpp"
 #include "options.hpp"
 #include "reports/gate.hpp"
@@ -313,6 +315,94 @@ TEST(Help, CampaignFilesReadNamesInAnyCase)
             EXPECT_NE(std::string(e.what()).find("can only run serially"), std::string::npos)
                 << e.what();
         }
+    }
+}
+
+// Every key the campaign parser takes, in each section, is described in rngvet-campaign(5) (a
+// ".BI key" line, hyphens as \-); the [configuration NAME] keys are the schema's rows read in
+// campaign files, and the seeds.
+TEST(Help, CampaignKeysAreDescribedInTheirManPage)
+{
+    const std::string page
+        = slurp(std::string(RNGVET_SOURCE_DIR) + "/packaging/man/rngvet-campaign.5");
+    ASSERT_FALSE(page.empty());
+    std::size_t keys = 0;
+    for (const std::string kind : { "campaign", "configuration", "slurm" })
+        for (const std::string& key : rngvet::campaigns::section_keys(kind)) {
+            ++keys;
+            std::string roff;
+            for (char c : key)
+                roff += c == '-' ? std::string("\\-") : std::string(1, c);
+            EXPECT_NE(page.find("\n.BI " + roff + " "), std::string::npos)
+                << "rngvet-campaign(5) does not describe [" << kind << "] " << key;
+        }
+    EXPECT_GE(keys, 31u);
+    std::vector<std::string> configuration = rngvet::campaigns::section_keys("configuration");
+    for (const rngvet::ConfigurationOption& row : rngvet::configuration_options())
+        EXPECT_EQ(std::count(configuration.begin(), configuration.end(), row.name),
+            (row.places & rngvet::in_campaign_file) ? 1 : 0)
+            << row.name;
+}
+
+// The schema's rows are the configuration options of rngvet run, generate and validate, in the
+// rows' order, each with its own help; a campaign file and librngvet read theirs (an unknown
+// key or option is refused naming exactly those).
+TEST(Help, TheSchemaRowsAreTheConfigurationOptionsEverywhere)
+{
+    for (const std::string command : { "run", "generate", "validate" }) {
+        const std::string help = help_of(command);
+        std::size_t last = help.find(" options:");
+        for (const rngvet::ConfigurationOption& row : rngvet::configuration_options()) {
+            if (!(row.places & rngvet::on_command_line)) continue;
+            const std::string described = option_help(help, row.name);
+            EXPECT_EQ(described, row.help()) << command << " --" << row.name;
+            const std::size_t at = help.find(std::string("--") + row.name + " ", last);
+            ASSERT_NE(at, std::string::npos) << command << " --" << row.name;
+            EXPECT_GT(at, last) << command << ": --" << row.name << " out of the rows' order";
+            last = at;
+        }
+    }
+    const std::string head = "[campaign]\nname = c\nbattery = SmallCrush\nseeds = 1802,9373\n"
+                             "[configuration a]\ngenerator = ranmar48\n";
+    try {
+        (void)rngvet::campaigns::parse_campaign(head + "colour = red\n", "c.ini", "");
+        ADD_FAILURE() << "an unknown key was accepted";
+    } catch (const rngvet::InputError& e) {
+        std::string valid;
+        for (const std::string& key : rngvet::campaigns::section_keys("configuration"))
+            valid += (valid.empty() ? "" : ", ") + key;
+        EXPECT_EQ(std::string(e.what()),
+            "c.ini:7: unknown key 'colour' in [configuration a] (valid: " + valid + ")");
+    }
+    EXPECT_EQ(rngvet::configuration_option_names(rngvet::in_library_options, "--"),
+        "--generator, --seed, --params, --param-id, --instances, --layout, --seeding, --zero, "
+        "--skip, --backend, --view");
+}
+
+// The options rngvet run shares with a campaign file's [campaign] section are the battery
+// choice's rows: rngvet run's --battery, --tests and --engine with the rows' help, the
+// [campaign] keys, and a campaign task's run arguments after its configuration's.
+TEST(Help, TheBatteryChoiceRowsAreRunOptionsAndCampaignKeys)
+{
+    const std::string help = help_of("run");
+    const std::vector<std::string> keys = rngvet::campaigns::section_keys("campaign");
+    for (const rngvet::BatteryChoiceOption& row : rngvet::battery_choice_options()) {
+        EXPECT_EQ(option_help(help, row.name), row.help()) << row.name;
+        EXPECT_EQ(std::count(keys.begin(), keys.end(), row.name), 1) << row.name;
+    }
+    const rngvet::campaigns::Campaign c = rngvet::campaigns::parse_campaign(
+        "[campaign]\nname = c\nbattery = Crush\ntests = 2,1\nengine = native\n"
+        "seeds = 1802,9373\nshards = 2\n[configuration a]\ngenerator = ranmar48\n",
+        "c.ini", "");
+    const std::vector<rngvet::campaigns::CampaignTask> tasks = rngvet::campaigns::expand(c);
+    ASSERT_EQ(tasks.size(), 2u);
+    for (const rngvet::campaigns::CampaignTask& t : tasks) {
+        std::vector<std::string> want
+            = rngvet::campaigns::run_options(c.configurations[0].keys, "1802,9373");
+        want.insert(want.end(),
+            { "--battery", "crush", "--tests", std::to_string(t.tests.at(0)), "--engine",
+                "native" });
+        EXPECT_EQ(t.run_arguments, want);
     }
 }
 

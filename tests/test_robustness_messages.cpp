@@ -4,6 +4,7 @@
 // one line, and what status, report and the library read is checked. Also the generated table
 // of bad values for every option of every subcommand, and signals at every point of a short
 // run followed by --resume. docs/reliability.md lists what each test shows.
+#include "generators/configuration_options.hpp"
 #include "rngvet/rngvet.h"
 #include "tests/support.hpp"
 
@@ -601,9 +602,14 @@ struct Command {
 // {db}, {ini}, {campaign}, {params}, {out} are the fixture's.
 const std::vector<Command>& commands()
 {
-    static const std::vector<std::string> configuration
-        = { "--generator", "--seed", "--name", "--params", "--param-id", "--instances", "--layout",
-              "--seeding", "--zero", "--skip", "--backend", "--view", "--library-sha256" };
+    // The configuration options: the schema's rows read on the command line, so that a new row
+    // is covered without an entry here.
+    static const std::vector<std::string> configuration = [] {
+        std::vector<std::string> names;
+        for (const rngvet::ConfigurationOption& row : rngvet::configuration_options())
+            if (row.places & rngvet::on_command_line) names.push_back(std::string("--") + row.name);
+        return names;
+    }();
     static const std::vector<Command> table = {
         { "run", { "run" },
             { { "--generator", "ranmar48" }, { "--seed", "1802,9373" }, { "--battery", "alphabit" },

@@ -260,7 +260,7 @@ std::vector<CheckResult> check_instances(const Configuration& config, StartCorre
                   "tests independence)"
                       : clash + " start from the same state" });
 
-    if (config.generator.kind == GeneratorKind::mtdc && config.instances > 1
+    if (traits(config.generator).parameter_sets && config.instances > 1
         && config.params.rfind("p=", 0) != 0) {
         // The sets are loaded once; every instance configuration shares them.
         std::vector<MtParams> sets;

@@ -15,10 +15,9 @@
 #include "generators/error.hpp"
 #include "generators/stream.hpp"
 #include "generators/u01.hpp"
+#include "kernels/families.hpp"
 #include "kernels/launch_plan.hpp"
-#include "kernels/mt_device.hpp"
 #include "kernels/mt_registers.hpp"
-#include "kernels/ranmar_device.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -554,14 +553,13 @@ void warm_up_cuda(int device)
     cudaGetLastError();
 }
 
-std::unique_ptr<KernelDevice> make_cuda_ranmar(const RanmarSetup& setup, int device)
+// CUDA's one device template: the grids' device (the refusal of a family without grids).
+template <class Family>
+std::unique_ptr<KernelDevice> make_cuda_device(const typename Family::Setup& setup, int device)
 {
-    return std::make_unique<CudaKernels>(setup, device);
+    return make_grid_device<Family, CudaKernels>("cuda", setup, device);
 }
 
-std::unique_ptr<KernelDevice> make_cuda_mt(const MtSetup& setup, int device)
-{
-    return std::make_unique<CudaKernels>(setup, device);
-}
+RNGVET_INSTANTIATE_DEVICES(cuda)
 
 } // namespace rngvet

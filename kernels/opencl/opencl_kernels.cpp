@@ -2,9 +2,8 @@
 // PoCL and NVIDIA's driver behave alike.
 #define CL_TARGET_OPENCL_VERSION 120
 #include "generators/error.hpp"
+#include "kernels/families.hpp"
 #include "kernels/launch_plan.hpp"
-#include "kernels/mt_device.hpp"
-#include "kernels/ranmar_device.hpp"
 
 #include <CL/cl.h>
 #include <algorithm>
@@ -367,14 +366,13 @@ bool opencl_gpu_present()
     return false;
 }
 
-std::unique_ptr<KernelDevice> make_opencl_ranmar(const RanmarSetup& setup, int device)
+// OpenCL's one device template: the grids' device (the refusal of a family without grids).
+template <class Family>
+std::unique_ptr<KernelDevice> make_opencl_device(const typename Family::Setup& setup, int device)
 {
-    return std::make_unique<OpenclKernels>(setup, device);
+    return make_grid_device<Family, OpenclKernels>("opencl", setup, device);
 }
 
-std::unique_ptr<KernelDevice> make_opencl_mt(const MtSetup& setup, int device)
-{
-    return std::make_unique<OpenclKernels>(setup, device);
-}
+RNGVET_INSTANTIATE_DEVICES(opencl)
 
 } // namespace rngvet

@@ -19,7 +19,8 @@
 // jump-parallel generation (few instances, setup.segments > 1) one iteration per unit, on the
 // reference engine (mt_next, mt_jump).
 //
-// R250: one loop iteration per instance, on the reference engine's state and step (r250_next).
+// R250 (and any family whose kernels are an instance loop, families.hpp): one loop iteration per
+// instance, on the reference engine's state and step (R250Kernels::next: r250_next).
 //
 // Instance states are 64-byte aligned: a RANMAR state is 13 cache lines; an MT block owns whole
 // lines of every state row (the row stride is a multiple of 16 words). So threads never share a
@@ -27,10 +28,8 @@
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/layout_index.hpp"
+#include "kernels/families.hpp"
 #include "kernels/launch_plan.hpp"
-#include "kernels/mt_device.hpp"
-#include "kernels/r250_device.hpp"
-#include "kernels/ranmar_device.hpp"
 
 #include <cstring>
 #include <new>
@@ -420,16 +419,17 @@ private:
     std::vector<Gf2Poly> jumps_;
 };
 
-// R250 (r250_device.hpp): each instance makes its own numbers of the launch, one thread per
-// instance, each state on cache lines of its own.
-class OpenmpR250 final : public OpenmpDevice {
+// A family whose kernels are the reference step run instance by instance (KernelForm::
+// instance_loop, families.hpp; R250): each instance makes its own numbers of the launch, one
+// thread per instance, each state on cache lines of its own.
+template <class Family> class OpenmpInstances final : public OpenmpDevice {
 public:
-    explicit OpenmpR250(const R250Setup& setup)
+    explicit OpenmpInstances(const typename Family::Setup& setup)
         : instances_(setup.instances)
         , layout_(setup.layout)
         , block_(setup.block)
     {
-        states_.allocate(setup.states.size(), "R250 states");
+        states_.allocate(setup.states.size(), "instance states");
         for (std::size_t i = 0; i < setup.states.size(); ++i)
             states_.data[i].state = setup.states[i];
     }
@@ -442,10 +442,10 @@ protected:
 #pragma omp parallel for schedule(static)
         for (std::int64_t k = 0; k < static_cast<std::int64_t>(n); ++k) {
             const auto i = static_cast<std::uint64_t>(k);
-            R250State& st = states[i].state;
+            typename Family::State& st = states[i].state;
             const std::uint64_t end = rv_layout_count_before(n, layout, block, i, g0 + len);
             for (std::uint64_t t = rv_layout_count_before(n, layout, block, i, g0); t < end; ++t) {
-                const std::uint32_t x = r250_next(st);
+                const std::uint64_t x = Family::next(st);
                 const std::uint64_t j = rv_layout_index(n, layout, block, i, t) - g0;
                 if (count_mode)
                     out[j] += 1;
@@ -457,7 +457,7 @@ protected:
 
 private:
     struct alignas(cache_line) Slot {
-        R250State state;
+        typename Family::State state;
     };
     std::uint64_t instances_, layout_, block_;
     AlignedArray<Slot> states_;
@@ -475,19 +475,21 @@ int openmp_threads()
     return omp_get_max_threads();
 }
 
-std::unique_ptr<KernelDevice> make_openmp_ranmar(const RanmarSetup& setup)
+std::vector<std::string> openmp_device_names()
 {
-    return std::make_unique<OpenmpKernels>(setup);
+    return { "host threads (OpenMP)" };
 }
 
-std::unique_ptr<KernelDevice> make_openmp_mt(const MtSetup& setup)
+// OpenMP's one device template: the grids' device, or the instance loop.
+template <class Family>
+std::unique_ptr<KernelDevice> make_openmp_device(const typename Family::Setup& setup, int)
 {
-    return std::make_unique<OpenmpKernels>(setup);
+    if constexpr (Family::form == KernelForm::grids)
+        return std::make_unique<OpenmpKernels>(setup);
+    else
+        return std::make_unique<OpenmpInstances<Family>>(setup);
 }
 
-std::unique_ptr<KernelDevice> make_openmp_r250(const R250Setup& setup)
-{
-    return std::make_unique<OpenmpR250>(setup);
-}
+RNGVET_INSTANTIATE_DEVICES(openmp)
 
 } // namespace rngvet
