@@ -288,9 +288,9 @@ int cmd_bench(int argc, char** argv)
         "lattice (default 4096; on the device where the stream runs on CUDA) and Wolff "
         "cluster-spin flips per second over replicas on every thread")("segments",
         po::value(&segments)->default_value(segments),
-        "RANMAR's jump-parallel units per instance (0: the backend's plan; 1: off)")(
+        "jump-parallel units per instance, RANMAR's and the MTs' (0: the backend's plan; 1: off)")(
         "segment-length", po::value(&segment_length)->default_value(segment_length),
-        "RANMAR's jump-parallel chunk length in numbers (0: the backend's plan)");
+        "jump-parallel chunk length in numbers (0: the backend's plan)");
     po::variables_map vm;
     if (!parse(argc, argv, options,
             "usage: rngvet bench [--backend B,...] [--csv FILE] [--sweep PREFIX]", vm))
@@ -383,7 +383,7 @@ int cmd_bench(int argc, char** argv)
             : backend == "openmp"                           ? openmp_launch(launch.value)
                                                             : launch.value;
         // Many instances, then one and eight (jump-parallel where the backend's plan has
-        // units: the "jump-parallel" column; RANMAR everywhere, the MTs on OpenMP).
+        // units: the "jump-parallel" column; RANMAR everywhere, the MTs on OpenMP and CUDA).
         std::vector<Configuration> configs = {
             config_of("ranmar24", many, "interleave", backend, james),
             config_of("ranmar48", many, "interleave", backend, james),
@@ -406,8 +406,9 @@ int cmd_bench(int argc, char** argv)
             if (canonical_name(c).find(only) == std::string::npos) continue;
             // Few instances on a GPU: the launch lengths a run asks for, not --launch: the
             // feed's (BackendOptions' default, 2^22) in every placement, and on the device also
-            // the native engine's (native_engine_launch); one MT19937 thread would take seconds
-            // per 2^26. Both with the plan of a stream of the default launch (segment_plan).
+            // the native engine's (native_engine_launch; for the MTs on CUDA only, which runs
+            // them jump-parallel: elsewhere one MT19937 thread would take seconds per 2^26).
+            // Both with the plan of a stream of the default launch (segment_plan).
             const bool few = device && c.instances <= 8;
             std::vector<std::pair<const char*, std::size_t>> runs;
             for (const char* placement : { "device", "host", "host-copy" }) {
@@ -416,7 +417,7 @@ int cmd_bench(int argc, char** argv)
                     few ? std::min(backend_launch, BackendOptions{}.launch_numbers)
                         : backend_launch);
                 if (few && std::string(placement) == "device"
-                    && family(c.generator) == GeneratorFamily::ranmar)
+                    && (family(c.generator) == GeneratorFamily::ranmar || backend == "cuda"))
                     runs.emplace_back(placement, native_engine_launch);
             }
             for (const auto& [placement, run_launch] : runs) {

@@ -26,6 +26,8 @@ GridShape cuda_grid_shape(int multiprocessors)
     shape.interleaved = true;
     shape.lanes = true;
     shape.registers = true;
+    shape.mt_segments = true;
+    shape.mt_segment_grid = true;
     shape.multiprocessors = multiprocessors;
     return shape;
 }
@@ -89,6 +91,10 @@ LaunchPlan::LaunchPlan(const MtSetup& setup, const GridShape& shape)
         base_.grid = Grid::mt_segments;
         base_.blocks = setup.unit_states.size();
         base_.threads = 1;
+        if (shape.mt_segment_grid) {
+            base_.blocks = blocks_of(setup.unit_states.size(), RNGVET_MT_SEG_WARPS);
+            base_.threads = 32 * RNGVET_MT_SEG_WARPS;
+        }
     } else if (shape.registers) {
         base_ = mt_register_choice(p, shape.multiprocessors);
         if (base_.grid == Grid::mt_lanes) {
@@ -161,6 +167,16 @@ std::vector<PlanBuffer> plan_buffers(const MtSetup& setup)
         { setup.position.data(), setup.position.size() * sizeof(std::uint32_t),
             "generator positions" },
         { setup.consts.data(), setup.consts.size() * sizeof(std::uint32_t), "parameter sets" },
+        { setup.unit_words.data(), setup.unit_words.size() * sizeof(std::uint32_t),
+            "jump-parallel units' states" },
+        { setup.unit_position.data(), setup.unit_position.size() * sizeof(std::uint32_t),
+            "jump-parallel units' positions" },
+        { setup.unit_scratch.data(), setup.unit_scratch.size() * sizeof(std::uint32_t),
+            "jump-parallel units' accumulators" },
+        { setup.jump_bits.data(), setup.jump_bits.size() * sizeof(std::uint32_t),
+            "jump polynomials" },
+        { setup.jump_degree.data(), setup.jump_degree.size() * sizeof(std::uint32_t),
+            "jump polynomials' degrees" },
     };
 }
 

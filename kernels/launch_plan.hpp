@@ -23,7 +23,8 @@ enum class Grid {
     mt_words, // mt_words_body: one thread per instance
     mt_lanes, // mt_lanes_body: RNGVET_MT_LANES threads per instance
     mt_registers, // mt_registers_body: the state in registers (CUDA)
-    mt_segments, // jump-parallel MT on the reference engine (OpenMP's host loop)
+    mt_segments, // jump-parallel MT: mt_segments_body, one warp per unit (CUDA); the
+    // reference engine in OpenMP's host loop (mt_unit)
 };
 
 // What a backend's grids look like and which it has.
@@ -35,6 +36,7 @@ struct GridShape {
     bool lanes = false; // the MT lane grid where the sets allow it
     bool registers = false; // the MT register grid (chosen as mt_register_choice says)
     bool mt_segments = false; // jump-parallel MT (mt_segments)
+    bool mt_segment_grid = false; // ... as mt_segments_body's grid (else one block per unit)
     int multiprocessors = 1; // for the register grid's share
 };
 
@@ -57,7 +59,9 @@ struct Launch {
 
 // A buffer a grid takes, uploaded once and kept on the device between launches. The grids take
 // them in this order: RANMAR state (uint64), jump polynomial (uint64, empty without segments);
-// MT state, positions, parameter constants (uint32).
+// MT state, positions, parameter constants, then (empty without segments) the units' states,
+// positions and jump accumulators and the instances' jump polynomials and their degrees
+// (uint32; mt_segments_body's buffers).
 struct PlanBuffer {
     const void* data;
     std::size_t bytes;

@@ -4,21 +4,74 @@
 #include "generators/jump.hpp"
 #include "generators/mt_charpoly.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <new>
 
 namespace rngvet {
 
 SegmentPlan MtKernels::plan(const Configuration& c, const BackendOptions& options)
 {
-    // A jump (Horner's rule, p sequential steps and about p/2 additions of the nn-word state)
-    // costs about 4.5 p (nn/2 + 1) numbers' worth (docs/benchmarks.md), so chunks are at least
-    // 10 times that: about 2.2e5 numbers for MT521, 2.8e8 for MT19937 (never at usual launch
-    // lengths). The GPUs have no jump-parallel Mersenne Twister.
+    // CUDA: below cuda_mt_segment_limit instances, RANMAR's GPU plan (up to 4096 units, chunks
+    // of at least 4096 numbers), one warp per unit (mt_segments_body): the lane kernel runs so
+    // few instances on one or a few blocks (32 instances: 256 threads) and one MT19937 on one
+    // thread, where the units spread over the device, each paying a jump per chunk
+    // (docs/benchmarks.md, "The Mersenne Twisters on CUDA"; its rates are to be measured). A
+    // kernel forced by RNGVET_MT_KERNEL (launch_plan.hpp) runs without units. OpenCL: none.
+    if (c.backend == Backend::cuda) {
+        const char* forced = std::getenv("RNGVET_MT_KERNEL");
+        const bool kernel_forced = forced != nullptr && forced[0] != '\0';
+        if ((c.instances >= cuda_mt_segment_limit || kernel_forced) && options.segments == 0)
+            return {};
+        return segment_plan(c, options, 0, 4096);
+    }
+    // OpenMP: a jump (Horner's rule, p sequential steps and about p/2 additions of the nn-word
+    // state) costs about 4.5 p (nn/2 + 1) numbers' worth (docs/benchmarks.md), so chunks are at
+    // least 10 times that: about 2.2e5 numbers for MT521, 2.8e8 for MT19937 (never at usual
+    // launch lengths).
     if (c.backend != Backend::openmp) return {};
     const int p = c.generator.kind == GeneratorKind::mt19937 ? 19937 : mtdc_param_set(c)->p;
     const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
     return segment_plan(c, options, 45 * static_cast<std::uint64_t>(p) * (nn / 2 + 1), 0);
 }
+
+namespace {
+
+// The jump-parallel grid's buffers (mt_kernel.hpp, mt_segments_body) from the units' reference
+// states and the instances' jump polynomials.
+void mt_segment_buffers(MtSetup& setup)
+{
+    MtKernelParams& p = setup.params;
+    const std::uint64_t nn = p.nn;
+    const std::uint64_t units = setup.unit_states.size();
+    p.segments = setup.segments;
+    p.seg_length = setup.length;
+    p.start = setup.start;
+    int degree = 0;
+    for (const Gf2Poly& g : setup.jumps)
+        degree = std::max(degree, g.degree());
+    p.jump_words = static_cast<std::uint64_t>(degree) / 32 + 1;
+    setup.unit_words.assign(units * nn, 0);
+    setup.unit_position.assign(units, 0);
+    setup.unit_scratch.assign(units * nn, 0);
+    for (std::uint64_t u = 0; u < units; ++u) {
+        const MtState& s = setup.unit_states[u];
+        std::copy_n(s.st, nn, setup.unit_words.begin() + static_cast<std::ptrdiff_t>(u * nn));
+        setup.unit_position[u] = static_cast<std::uint32_t>(s.k);
+    }
+    setup.jump_bits.assign(setup.jumps.size() * p.jump_words, 0);
+    setup.jump_degree.assign(setup.jumps.size(), 0);
+    for (std::size_t i = 0; i < setup.jumps.size(); ++i) {
+        const Gf2Poly& g = setup.jumps[i];
+        setup.jump_degree[i] = static_cast<std::uint32_t>(g.degree());
+        for (int e = 0; e <= g.degree(); ++e)
+            if (g.coeff(e))
+                setup.jump_bits[i * p.jump_words + static_cast<std::size_t>(e) / 32]
+                    |= std::uint32_t(1) << (e % 32);
+    }
+}
+
+} // namespace
 
 void mt_device_state(const MtState& s, const MtParams& prm, std::uint64_t i, MtSetup& setup)
 {
@@ -102,15 +155,25 @@ MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t l
         if (position > 0) mt_jump(s, prm, phi, position);
         mt_device_state(s, prm, i, setup);
         if (segments == 1) continue;
-        // Jump-parallel (OpenMP): unit s is the instance moved on by s chunks.
-        const Gf2Poly chunk = mt_jump_polynomial(phi, length);
+        // Jump-parallel: unit s is the instance moved on by s chunks, by the jump or, where a
+        // chunk is shorter than a jump costs (about 4.5 p (nn/2 + 1) numbers, docs/benchmarks.md),
+        // by stepping over it (the same live bits, so the same numbers).
+        const std::uint64_t jump_cost = 45 * static_cast<std::uint64_t>(mt_exponent(prm))
+            * static_cast<std::uint64_t>(prm.nn / 2 + 1) / 10;
+        const bool step = length < jump_cost;
+        const Gf2Poly chunk = step ? Gf2Poly{} : mt_jump_polynomial(phi, length);
         setup.jumps.push_back(mt_jump_polynomial(phi, (segments - 1) * length));
         setup.instance_params.push_back(prm);
         for (std::uint64_t k = 0; k < segments; ++k) {
-            if (k > 0) mt_jump(s, prm, chunk);
+            if (k > 0 && step)
+                for (std::uint64_t t = 0; t < length; ++t)
+                    (void)mt_next(s, prm);
+            else if (k > 0)
+                mt_jump(s, prm, chunk);
             setup.unit_states.push_back(s);
         }
     }
+    if (segments > 1) mt_segment_buffers(setup);
     return setup;
 }
 

@@ -38,6 +38,9 @@ typedef struct MtKernelParams {
     rv_u64 count_mode; /* 1: out[j] += 1 instead of out[j] = value (canary tests) */
     rv_u64 nn, mm, umask, lmask;
     rv_u64 shift0, shift1, shift_b, shift_c;
+    /* Jump-parallel generation (mt_segments_body; 0 without): units per instance, numbers per
+     * chunk, the combined index the chunks are counted from, words per jump polynomial. */
+    rv_u64 segments, seg_length, start, jump_words;
 } MtKernelParams;
 
 /* The tempering of a new word into the output (mt_temper_word with the launch's shifts). */
@@ -226,6 +229,162 @@ RNGVET_HD void mt_lane_end(MtKernelParams p, RV_GLOBAL rv_u32* pos, MtLane r, un
     pos[r.i] = (rv_u32)k;
 }
 
+/* --- Jump-parallel generation (few instances) ------------------------------------------
+ *
+ * The scheme of ranmar_kernel.hpp ("Jump-parallel generation"), for the Mersenne Twisters:
+ * instance i's stream, counted from its position at combined index p.start, is cut into chunks
+ * of L = p.seg_length numbers, and unit u = i * S + s (S = p.segments) makes chunks s, s + S,
+ * s + 2S, ... . A unit's state sits at the first number of its chunks at or after the next
+ * launch's start (or inside the chunk a launch ended in). Whenever a unit finishes a chunk it
+ * jumps over the other units' S - 1 chunks: the state after n = (S - 1) L steps is g(T) x with
+ * g(t) = t^n mod phi(t) (generators/jump.hpp), the same for every chunk and launch, computed
+ * once per instance on the host; the unit evaluates it by Horner's rule as mt_jump does (an
+ * accumulator at position 0 steps once per coefficient, from the highest down, and where the
+ * coefficient is 1 the state is added word by word in logical order, word j being
+ * x[(k + j) mod nn]).
+ *
+ * One warp per unit, RNGVET_MT_SEG_WARPS units per block. The chunk's numbers are made
+ * min(32, nn - mm) at a time, as the lane kernels make them (a step's words depend only on older
+ * words): every lane reads and computes its word, a barrier, every lane writes it and stores its
+ * output, a barrier. Lane 0 makes the accumulator's steps of the jump (the recurrence is
+ * sequential); the nn-word additions of the jump, about p/2 of them (10^4 of 624 words for
+ * MT19937), are shared by the 32 lanes, between two barriers. Every lane keeps the positions
+ * (k, the accumulator's) itself. Barriers span a
+ * warp; a warp whose unit has nothing to make in a launch leaves at once, as a whole. Buffers:
+ *     ust[u * nn + w]    word w of unit u's state      upos[u]  its position k
+ *     acc[u * nn + w]    the unit's accumulator of the jump (scratch)
+ *     jump[i * p.jump_words + q]  bit b of word q: coefficient 32 q + b of instance i's g
+ *     jdeg[i]            degree of g
+ * Unit-major: a unit's words stay in a few cache lines of its warp's SM. */
+#define RNGVET_MT_SEG_WARPS 4
+
+/* Unit x (state words x, position k) moved on by its instance's jump polynomial g of degree
+ * `degree`; acc is the unit's nn words of scratch. Called by the 32 lanes of the unit's warp;
+ * returns the new position. */
+RV_BODY rv_u32 mt_segment_jump(MtKernelParams p, RV_GLOBAL rv_u32* x, rv_u32 k,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* g, rv_u32 degree, rv_u32 aaa, unsigned lane)
+{
+    const rv_u32 nn = (rv_u32)p.nn;
+    const rv_u32 mm = (rv_u32)p.mm;
+    for (rv_u32 w = lane; w < nn; w += 32)
+        acc[w] = 0;
+    RV_SYNC_WARP();
+    rv_u32 ak = 0;
+    for (rv_u32 e = degree + 1; e-- > 0;) {
+        const rv_u32 k1 = ak + 1 == nn ? 0 : ak + 1;
+        if (lane == 0) {
+            const rv_u32 km = ak + mm >= nn ? ak + mm - nn : ak + mm;
+            acc[ak] = mt_twist(acc[ak], acc[k1], acc[km], (rv_u32)p.umask, (rv_u32)p.lmask, aaa);
+        }
+        ak = k1;
+        if (((g[e / 32] >> (e % 32)) & 1u) == 0) continue;
+        RV_SYNC_WARP(); /* the step before the addition */
+        for (rv_u32 j = lane; j < nn; j += 32) {
+            const rv_u32 a = ak + j >= nn ? ak + j - nn : ak + j;
+            const rv_u32 b = k + j >= nn ? k + j - nn : k + j;
+            acc[a] ^= x[b];
+        }
+        RV_SYNC_WARP(); /* the addition before the next step */
+    }
+    RV_SYNC_WARP(); /* lane 0's last steps before the copy */
+    for (rv_u32 w = lane; w < nn; w += 32)
+        x[w] = acc[w];
+    RV_SYNC_WARP();
+    return ak;
+}
+
+/* Unit `unit` over the launch [p.g0, p.g0 + p.len), by the lanes of its warp: its chunks'
+ * numbers in place, a jump after each chunk it finishes (the chunk arithmetic of
+ * ranmar_segment_begin). */
+RV_BODY void mt_segment_unit(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
+    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 unit, unsigned lane)
+{
+    const rv_u64 segments = p.segments;
+    const rv_u64 length = p.seg_length;
+    if (unit >= p.instances * segments) return;
+    const rv_u64 i = unit / segments;
+    const rv_u64 s = unit % segments;
+    const rv_u64 origin = rv_layout_count_before(p.instances, p.layout, p.block, i, p.start);
+    const rv_u64 a = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0);
+    const rv_u64 end = rv_layout_count_before(p.instances, p.layout, p.block, i, p.g0 + p.len);
+    rv_u64 chunk = (a - origin) / length;
+    const rv_u64 owner = chunk % segments;
+    rv_u64 pos = a;
+    if (owner != s) {
+        chunk += (s + segments - owner) % segments;
+        pos = origin + chunk * length;
+    }
+    if (pos >= end) return;
+    rv_u64 chunk_end = origin + (chunk + 1) * length;
+    const rv_u32 aaa = consts[i];
+    const rv_u32 mask_b = consts[p.stride + i];
+    const rv_u32 mask_c = consts[2 * p.stride + i];
+    const rv_u32 umask = (rv_u32)p.umask;
+    const rv_u32 lmask = (rv_u32)p.lmask;
+    const rv_u32 nn = (rv_u32)p.nn;
+    const rv_u32 mm = (rv_u32)p.mm;
+    RV_GLOBAL rv_u32* const x = ust + unit * p.nn;
+    rv_u32 k = upos[unit];
+    /* Output indices by increments (no division per number): the instance's numbers lie `step`
+     * apart, in runs of `run` (block:K: K; request:R: its share; else unbounded) separated by
+     * `gap` more. */
+    const rv_u64 run = p.layout == RNGVET_LAYOUT_BLOCK ? p.block
+        : p.layout == RNGVET_LAYOUT_REQUEST            ? rv_request_share(p.instances, p.block, i)
+                                                       : 0;
+    const rv_u64 gap = p.layout == RNGVET_LAYOUT_BLOCK ? (p.instances - 1) * p.block
+        : p.layout == RNGVET_LAYOUT_REQUEST            ? p.block - run
+                                                       : 0;
+    const rv_u64 step = p.layout == RNGVET_LAYOUT_INTERLEAVE ? p.instances : 1;
+    const rv_u32 lanes = nn - mm < 32 ? nn - mm : 32;
+    rv_u64 j = 0, in_run = 0;
+    while (pos < end) {
+        const rv_u64 piece_end = chunk_end < end ? chunk_end : end;
+        /* `lanes` lanes make words x_t .. x_{t+lanes-1} at a time, each from older words only
+         * (lanes <= nn - mm): all read and compute, a barrier, all write and store. */
+        if (lane < lanes && pos + lane < piece_end) {
+            const rv_u64 t = pos + lane;
+            j = rv_layout_index(p.instances, p.layout, p.block, i, t) - p.g0;
+            in_run = run != 0 ? t % run : 0;
+        }
+        rv_u32 w0 = k + lane >= nn ? k + lane - nn : k + lane;
+        for (rv_u64 t = pos; t < piece_end; t += lanes) {
+            const int live = lane < lanes && t + lane < piece_end;
+            rv_u32 y = 0;
+            if (live) {
+                const rv_u32 w1 = w0 + 1 >= nn ? w0 + 1 - nn : w0 + 1;
+                const rv_u32 wm = w0 + mm >= nn ? w0 + mm - nn : w0 + mm;
+                y = mt_twist(x[w0], x[w1], x[wm], umask, lmask, aaa);
+            }
+            RV_SYNC_WARP(); /* every read of this step before its writes */
+            if (live) {
+                x[w0] = y;
+                if (p.count_mode != 0)
+                    out[j] += 1;
+                else
+                    out[j] = mt_temper(p, y, mask_b, mask_c);
+                j += step * lanes;
+                if (run != 0) {
+                    in_run += lanes;
+                    while (in_run >= run) {
+                        in_run -= run;
+                        j += gap;
+                    }
+                }
+            }
+            w0 = w0 + lanes >= nn ? w0 + lanes - nn : w0 + lanes;
+            RV_SYNC_WARP(); /* this step's words before the next step reads them */
+        }
+        k = (rv_u32)((k + (piece_end - pos) % nn) % nn);
+        if (piece_end != chunk_end) break;
+        k = mt_segment_jump(
+            p, x, k, acc + unit * p.nn, jump + i * p.jump_words, jdeg[i], aaa, lane);
+        pos = chunk_end + (segments - 1) * length;
+        chunk_end = pos + length;
+    }
+    if (lane == 0) upos[unit] = k;
+}
+
 /* --- The grids: one body each, a function of (block, thread) (grid.hpp) ---------------- */
 
 /* One thread per instance: thread t of block b runs instance b * RNGVET_MT_THREADS_PER_BLOCK + t.
@@ -261,6 +420,16 @@ RV_BODY void mt_lanes_body(MtKernelParams p, RV_GLOBAL rv_u32* st, RV_GLOBAL rv_
     }
     if (active) mt_lane_store(p, st, s, r, lane);
     mt_lane_end(p, pos, r, lane);
+}
+
+/* The jump-parallel grid ("Jump-parallel generation" above): warp w of block b runs unit
+ * b * RNGVET_MT_SEG_WARPS + w. Barriers span a warp. */
+RV_BODY void mt_segments_body(MtKernelParams p, RV_GLOBAL rv_u32* ust, RV_GLOBAL rv_u32* upos,
+    RV_GLOBAL rv_u32* acc, RV_GLOBAL const rv_u32* consts, RV_GLOBAL const rv_u32* jump,
+    RV_GLOBAL const rv_u32* jdeg, RV_GLOBAL rv_u64* out, rv_u64 block, unsigned thread)
+{
+    mt_segment_unit(p, ust, upos, acc, consts, jump, jdeg, out,
+        block * RNGVET_MT_SEG_WARPS + thread / 32, thread % 32);
 }
 
 #if defined(__cplusplus)

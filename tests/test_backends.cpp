@@ -74,8 +74,10 @@ protected:
         std::unique_ptr<KernelDevice> d;
         visit_kernel_family(family(c.generator), [&](auto kernels) {
             using Family = decltype(kernels);
-            d = make_device<Family>(
-                parse_backend(GetParam()), Family::setup(c, SegmentPlan{ segments, length }), -1);
+            // OpenCL has no jump-parallel MT (its plan never has units): its own grids.
+            const bool units = !(Family::family == GeneratorFamily::mt && GetParam() == "opencl");
+            d = make_device<Family>(parse_backend(GetParam()),
+                Family::setup(c, units ? SegmentPlan{ segments, length } : SegmentPlan{}), -1);
         });
         return d;
     }
@@ -501,7 +503,7 @@ std::vector<SegmentCase> segment_cases()
         { ranmar_config("ranmar48", 1, "single", "increment", 1802, 9373), 3000000, 1 << 20, 0, 0 },
         { ranmar_config("ranmar48x", 8, "interleave", "increment", 1802, 9373), 3000000, 1 << 20, 0,
             0 },
-        // The Mersenne Twisters (jump-parallel on OpenMP; elsewhere the plan does not apply).
+        // The Mersenne Twisters (jump-parallel on OpenMP and CUDA; OpenCL has no plan for them).
         { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 20000, 4099, 3, 100 },
         { mt_config("mtdc", "fixstars-mt521", 3, "interleave", "hash", { 7 }, 2, 12345), 50000,
             9999, 4, 1000 },
@@ -512,6 +514,13 @@ std::vector<SegmentCase> segment_cases()
             10007, 3, 7777 },
         { mt_config("mtdc", "fixstars-mt521", 1, "single", "increment", { 1 }), 2500000, 1 << 20, 0,
             0 },
+        { mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }, 0,
+              (std::uint64_t(1) << 40) + 77),
+            3000000, 1 << 20, 0, 0 },
+        { mt_config("mtdc", sdk_dat(), 32, "interleave", "hash", { 3 }, 0, 999), 400000, 65537, 3,
+            1001 },
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }, 0, 5000000000ull), 300000, 65537,
+            0, 0 },
     };
 }
 
@@ -525,9 +534,11 @@ TEST_P(Backend, JumpParallelStreamsAreBitIdenticalToReference)
         options.segment_length = k.length;
         SCOPED_TRACE(describe(c) + ", " + std::to_string(k.n) + " numbers, launches of "
             + std::to_string(k.launch) + ", plan '" + jump_parallel_plan(c, options) + "'");
-        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP only.
+        // Forced plans apply to RANMAR everywhere, to the MTs on OpenMP and CUDA.
         const bool mt = c.generator == "mtdc" || c.generator == "mt19937";
-        if (k.segments > 1 && (!mt || c.backend == rngvet::Backend::openmp)) {
+        if (k.segments > 1
+            && (!mt || c.backend == rngvet::Backend::openmp
+                || c.backend == rngvet::Backend::cuda)) {
             EXPECT_NE(jump_parallel_plan(c, options), "") << "the forced plan is not used";
         }
         EXPECT_TRUE(
@@ -609,6 +620,37 @@ TEST_P(Backend, JumpParallelLaunchWritesEverySlotOnce)
     expect_every_slot_once(ranmar_config("ranmar24", 3, "request:11", "increment", 5, 6), 3, 1);
     expect_every_slot_once(
         mt_config("mtdc", "fixstars-mt521", 3, "interleave", "same", { 1 }), 4, 3001);
+    expect_every_slot_once(
+        mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }), 5, 777);
+    expect_every_slot_once(mt_config("mt19937", "", 1, "single", "same", { 5489 }), 6, 20000);
+}
+
+// CUDA's own plan for few Mersenne Twisters is jump-parallel (backend.cpp, segment_plan): the
+// 32-instance book set and one MT19937, as `rngvet run` makes them; not from 64 instances;
+// RNGVET_MT_KERNEL (a forced kernel) and --segments 1 turn it off; OpenCL has none. (The plan
+// needs no device.)
+TEST(JumpParallelPlan, CudaPlansFewMersenneTwisters)
+{
+    auto on = [](Configuration c, rngvet::Backend b) {
+        c.backend = b;
+        return c;
+    };
+    const rngvet::Backend cuda = rngvet::Backend::cuda;
+    const Configuration book
+        = on(mt_config("mtdc", "fixstars-mt521", 32, "block:1000", "stride:13311", { 0 }), cuda);
+    const Configuration one = on(mt_config("mt19937", "", 1, "single", "same", { 5489 }), cuda);
+    const Configuration many
+        = on(mt_config("mtdc", sdk_dat(), 64, "interleave", "same", { 1 }), cuda);
+    const BackendOptions plain;
+    EXPECT_EQ(jump_parallel_plan(book, plain), "32 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(one, plain), "1024 units x 4096 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(many, plain), "");
+    EXPECT_EQ(jump_parallel_plan(on(book, rngvet::Backend::opencl), plain), "");
+    BackendOptions off;
+    off.segments = 1;
+    EXPECT_EQ(jump_parallel_plan(book, off), "");
+    const ScopedEnv env("RNGVET_MT_KERNEL", "lanes");
+    EXPECT_EQ(jump_parallel_plan(book, plain), "");
 }
 
 // The one-warp-per-instance kernels (what few-instance configurations ran before jump-parallel

@@ -2,11 +2,11 @@
 // blocks and threads the launch plan gives it on each backend (launch_plan.hpp), against the
 // reference engines (make_stream), bit for bit: RANMAR's one-warp-per-instance, tiled and
 // jump-parallel grids (one warp per unit, and the same unit of neighbouring instances per block
-// under interleave), and the Mersenne Twister's one-thread-per-instance, lane and register
-// grids, over several launches of odd lengths that must continue one another. Each grid runs
-// twice, its threads resumed in opposite orders between barriers, so that a race between two
-// threads of a block shows as a difference, with block-shared scratch that starts as garbage,
-// as a GPU's shared memory does.
+// under interleave), and the Mersenne Twister's one-thread-per-instance, lane, register and
+// jump-parallel (one warp per unit) grids, over several launches of odd lengths that must
+// continue one another. Each grid runs twice, its threads resumed in opposite orders between
+// barriers, so that a race between two threads of a block shows as a difference, with
+// block-shared scratch that starts as garbage, as a GPU's shared memory does.
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
 #include "kernels/host_grid.hpp"
@@ -125,6 +125,15 @@ void run_on_host(const Launch& l, MtSetup& setup, std::uint64_t* out, bool rever
         host_launch(
             l.blocks, l.threads,
             [&](std::uint64_t b, unsigned t) { mt_words_body(p, st, pos, consts, out, b, t); },
+            reverse);
+    } else if (l.grid == Grid::mt_segments) {
+        host_launch(
+            l.blocks, l.threads,
+            [&](std::uint64_t b, unsigned t) {
+                mt_segments_body(p, setup.unit_words.data(), setup.unit_position.data(),
+                    setup.unit_scratch.data(), consts, setup.jump_bits.data(),
+                    setup.jump_degree.data(), out, b, t);
+            },
             reverse);
     } else if (l.grid == Grid::mt_lanes) {
         const unsigned teams = l.per_block;
@@ -474,6 +483,59 @@ TEST(KernelBodies, MtRegistersAreTheReference)
             }
         }
     }
+}
+
+// Jump-parallel MT on CUDA's grid (mt_segments_body, one warp per unit): 1, 2, 9 and 32
+// instances, single, interleave, block:K and request:R, start offsets, chunks that launches of odd
+// lengths cut anywhere, one, two and several rounds of chunks per launch.
+TEST(KernelBodies, MtSegmentsAreTheReference)
+{
+    struct Case {
+        Configuration c;
+        std::uint64_t segments, length;
+    };
+    const Case cases[] = {
+        { mt_config("mt19937", "", 1, "single", "same", { 5489 }, 0, 12345), 3, 211 },
+        { mt_config("mtdc", "fixstars-mt521", 1, "single", "same", { 5 }), 7, 64 },
+        { mt_config("mtdc", "fixstars-mt521", 2, "interleave", "hash", { 12345 }, 0, 3), 4, 100 },
+        { mt_config("mtdc", "fixstars-mt521", 32, "block:7", "increment", { 5 }, 0, 1001), 2, 33 },
+        { mt_config("mtdc", "nvidia-sdk-mt607", 32, "interleave", "stride:0x33ff", { 0 }, 0,
+              (std::uint64_t(1) << 33) + 5),
+            3, 50 },
+        { mt_config("mtdc", "nvidia-sdk-mt607", 9, "request:40", "hash", { 3 }, 0, 77), 5, 45 },
+    };
+    constexpr std::size_t n = 8000;
+    for (const Case& k : cases) {
+        const std::vector<std::uint64_t> want = reference(k.c, n);
+        for (bool reverse : { false, true }) {
+            SCOPED_TRACE(canonical_name(k.c) + ", " + std::to_string(k.segments) + " units x "
+                + std::to_string(k.length) + (reverse ? ", reversed" : ""));
+            const MtSetup setup = mt_setup(k.c, k.segments, k.length);
+            EXPECT_EQ(setup.params.segments, k.segments);
+            EXPECT_TRUE(
+                same_words(want, on_host(setup, backends[0].shape, Grid::mt_segments, n, reverse)));
+        }
+    }
+}
+
+// The same grid with a fault planted where each part of it could go wrong: a unit's jump
+// polynomial, its state at a later chunk, the chunk length it counts with. Each must show.
+TEST(KernelBodies, MtSegmentsFaultsShow)
+{
+    const Configuration c = mt_config("mtdc", "fixstars-mt521", 2, "interleave", "hash", { 7 });
+    constexpr std::size_t n = 4000;
+    const std::vector<std::uint64_t> want = reference(c, n);
+    const MtSetup good = mt_setup(c, 4, 100);
+    ASSERT_TRUE(same_words(want, on_host(good, backends[0].shape, Grid::mt_segments, n, false)));
+    MtSetup poly = good; // one coefficient of instance 1's jump flipped
+    poly.jump_bits[poly.params.jump_words + 3] ^= 1u << 5;
+    EXPECT_FALSE(same_words(want, on_host(poly, backends[0].shape, Grid::mt_segments, n, false)));
+    MtSetup state = good; // unit 2 (instance 0's third) one word off
+    state.unit_words[2 * state.params.nn + 4] ^= 1u << 30;
+    EXPECT_FALSE(same_words(want, on_host(state, backends[0].shape, Grid::mt_segments, n, false)));
+    MtSetup length = good; // chunks counted one number short
+    length.params.seg_length -= 1;
+    EXPECT_FALSE(same_words(want, on_host(length, backends[0].shape, Grid::mt_segments, n, false)));
 }
 
 // CUDA's MT grid (launch_plan.hpp): registers from 2048 instances of sets it is compiled for,

@@ -95,6 +95,16 @@ __global__ void __launch_bounds__(mt_lane_threads) mt_generate_lanes(MtKernelPar
     mt_lanes_body(p, st, pos, consts, out, sh, blockIdx.x, threadIdx.x, mt_lane_teams);
 }
 
+// Jump-parallel MT (mt_kernel.hpp, "Jump-parallel generation"): one warp per unit, for few
+// instances (setup.segments > 1, backend.cpp's segment_plan), in place of the grids above.
+__global__ void __launch_bounds__(32 * RNGVET_MT_SEG_WARPS) mt_generate_segments(MtKernelParams p,
+    std::uint32_t* ust, std::uint32_t* upos, std::uint32_t* acc,
+    const std::uint32_t* __restrict__ consts, const std::uint32_t* __restrict__ jump,
+    const std::uint32_t* __restrict__ jdeg, std::uint64_t* out)
+{
+    mt_segments_body(p, ust, upos, acc, consts, jump, jdeg, out, blockIdx.x, threadIdx.x);
+}
+
 // The register grid (mt_registers.hpp): Share warps per 32 instances.
 template <int NN, bool Interleave, int Share>
 __global__ void __launch_bounds__(mt_register_warp* Share) mt_generate_registers(MtKernelParams p,
@@ -457,7 +467,9 @@ protected:
                 l.mt, static_cast<int>(l.per_block), stream_, u32(0), u32(1), u32(2), out);
             break;
         case Grid::mt_segments:
-            throw InputError("backend 'cuda' has no jump-parallel Mersenne Twister");
+            mt_generate_segments<<<blocks, l.threads, 0, stream_>>>(
+                l.mt, u32(3), u32(4), u32(5), u32(2), u32(6), u32(7), out);
+            break;
         }
     }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 
 namespace rngvet {
 namespace {
@@ -286,9 +287,13 @@ public:
         : OpenclDevice(index)
         , plan_(setup, opencl_grid_shape())
     {
-        for (const PlanBuffer& b : plan_buffers(setup))
-            if (b.bytes != 0) // else the grid does not take it
-                buffers_[buffer_count_++].reset(make_buffer(b.data, b.bytes, b.what));
+        for (const PlanBuffer& b : plan_buffers(setup)) {
+            if (b.bytes == 0) continue; // the grid does not take it
+            // Jump-parallel MT's buffers (mt_segments_body): no OpenCL grid takes them.
+            if (buffer_count_ == std::size(buffers_))
+                throw InputError("backend 'opencl' has no jump-parallel Mersenne Twister");
+            buffers_[buffer_count_++].reset(make_buffer(b.data, b.bytes, b.what));
+        }
         cl_int rc = CL_SUCCESS;
         kernel_.reset(clCreateKernel(program_.value, kernel_name(plan_.grid()), &rc));
         check(rc, "clCreateKernel");

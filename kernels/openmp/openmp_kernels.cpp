@@ -410,7 +410,7 @@ private:
     }
 
     LaunchPlan plan_;
-    AlignedArray<unsigned char> buffers_[3];
+    AlignedArray<unsigned char> buffers_[8]; // plan_buffers' (the MT segment buffers unused)
     // Jump-parallel MT (mt_unit): the units' reference states, each instance's parameters and
     // jump polynomial.
     std::uint64_t segments_ = 1, length_ = 0, start_ = 0;
