@@ -64,13 +64,22 @@ const char* const external_options[3] = { ";seed=", ";skip=", ";view=" };
 
 namespace {
 
+// The generators whose family reads words from outside (stdin32, file:PATH, stdin64,
+// file64:PATH), in the registry's order.
+std::vector<GeneratorKind> external_kinds()
+{
+    std::vector<GeneratorKind> kinds;
+    for (const GeneratorTraits& t : generator_registry())
+        if (family_traits(t.family).reads_words) kinds.push_back(t.kind);
+    return kinds;
+}
+
 // A canonical name (or its head) of an external stream, which has no other fields: a stream's
 // word alone, followed by ';' options, ':PATH' (the files) or '[NAME]'.
 bool names_external(const std::string& text)
 {
     const std::string name = lower_case(text);
-    for (const GeneratorKind kind : { GeneratorKind::stdin32, GeneratorKind::stdin64,
-             GeneratorKind::file, GeneratorKind::file64 }) {
+    for (const GeneratorKind kind : external_kinds()) {
         const std::string word = external_word(kind);
         if (name.rfind(word, 0) != 0) continue;
         if (name.size() == word.size()) return true;
@@ -372,8 +381,7 @@ Configuration parse_canonical_name(
         // brackets too, follows "file:" or "file64:" instead).
         const std::string word = open == std::string::npos ? "" : head.substr(0, open);
         bool named = false;
-        for (const GeneratorKind kind : { GeneratorKind::stdin32, GeneratorKind::stdin64,
-                 GeneratorKind::file, GeneratorKind::file64 })
+        for (const GeneratorKind kind : external_kinds())
             named |= word == external_word(kind);
         if (named && head.back() == ']') {
             c.stream_name = head.substr(open + 1, head.size() - open - 2);
@@ -394,43 +402,16 @@ Configuration parse_canonical_name(
     } else {
         const std::vector<std::string>& fields = parts.fields;
         if (fields.size() != 5) throw refuse("expected generator/instances/layout/seeding/seed");
+        // A family's own head ("mtdc[SETS#HASH@ID]", "lib[NAME#HASH]"), else a generator's name.
         std::string hash;
-        if (fields[0].rfind("mtdc[", 0) == 0 && fields[0].back() == ']') {
-            // mtdc[SOURCE#HASH8@ID]
-            const std::string inner = fields[0].substr(5, fields[0].size() - 6);
-            const auto sharp = inner.rfind('#');
-            const auto at = inner.rfind('@');
-            if (sharp == std::string::npos || at == std::string::npos || at < sharp)
-                throw refuse("expected mtdc[SETS#HASH@ID]");
-            c.generator = GeneratorKind::mtdc;
-            c.params = inner.substr(0, sharp);
-            if (!params_file.empty()) {
-                // The name keeps a file's name without its directory (params_label).
-                const std::string source = params_file.rfind("p=", 0) == 0
-                    ? params_file
-                    : params_file.substr(params_file.find_last_of('/') + 1);
-                if (source != c.params)
-                    throw refuse(
-                        "its parameter sets are '" + c.params + "', not '" + params_file + "'");
-                c.params = params_file;
-            }
-            hash = inner.substr(sharp + 1, at - sharp - 1);
-            const std::uint64_t id = parse_u64(inner.substr(at + 1), "the parameter-set id");
-            if (id > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-                throw refuse("parameter-set id too large");
-            c.param_id = static_cast<int>(id);
-        } else if (fields[0].rfind("lib[", 0) == 0 && fields[0].back() == ']') {
-            // lib[NAME#HASH8] or lib[NAME#HASH8:SYMBOL]: the library is where the run's
-            // generator column says.
-            if (input_path.empty())
-                throw refuse("a plugin's name leaves out its library's path, which its run "
-                             "records");
-            c.generator = parse_generator("lib:" + input_path);
-            if (c.generator.kind != GeneratorKind::plugin) throw refuse("not a plugin's path");
-            const std::string inner = fields[0].substr(4, fields[0].size() - 5);
-            const auto sharp = inner.rfind('#');
-            if (sharp == std::string::npos) throw refuse("expected lib[NAME#HASH]");
-            hash = inner.substr(sharp + 1, 8);
+        const FamilyTraits* head_family = nullptr;
+        for (const FamilyTraits& f : family_registry())
+            if (f.head_prefix && fields[0].rfind(f.head_prefix, 0) == 0 && fields[0].back() == ']')
+                head_family = &f;
+        if (head_family) {
+            const std::string why
+                = head_family->parse_head(fields[0], params_file, input_path, c, hash);
+            if (!why.empty()) throw refuse(why);
         } else {
             c.generator = parse_generator(fields[0]);
         }
@@ -442,13 +423,9 @@ Configuration parse_canonical_name(
         c.seeding = parse_seeding(fields[3]);
         if (fields[4] != "-") c.seed = parse_seed(fields[4]);
         load_param_sets(c);
-        if (c.generator.kind == GeneratorKind::plugin && c.plugin->sha256.substr(0, 8) != hash)
-            throw refuse("the library '" + c.generator.path + "' here has SHA-256 "
-                + c.plugin->sha256.substr(0, 8) + "..., the name says " + hash);
-        if (!hash.empty() && c.generator.kind == GeneratorKind::mtdc
-            && params_sha256(c).substr(0, 8) != hash)
-            throw refuse("the parameter sets '" + c.params + "' here have SHA-256 "
-                + params_sha256(c).substr(0, 8) + "..., the name says " + hash);
+        const FamilyTraits& f = family_traits(c.generator);
+        const std::string why = f.head_mismatch ? f.head_mismatch(c, hash) : "";
+        if (!why.empty()) throw refuse(why);
     }
     validate(c);
     const std::string again = canonical_name(c);

@@ -152,8 +152,8 @@ const FamilyTraits& external_family()
 {
     static const FamilyTraits row = { GeneratorFamily::external, "external", false, false, true,
         1024, { 777 }, nullptr, nullptr, nullptr, describe_external, false, false, check_external,
-        make_external_reference, nullptr, external_canonical_name, nullptr, nullptr, nullptr,
-        never };
+        make_external_reference, nullptr, external_canonical_name, nullptr, nullptr, nullptr, never,
+        nullptr, nullptr, nullptr };
     return row;
 }
 

@@ -13,6 +13,7 @@
 #include "sha256.hpp"
 
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -193,6 +194,41 @@ void mt_instance_configuration(const Configuration& c, int i, Configuration& one
     if (c.seeding.kind != SeedingKind::split) one.param_id = c.param_id + i;
 }
 
+// mtdc[SOURCE#HASH8@ID]
+std::string parse_mtdc_head(const std::string& head, const std::string& params_file,
+    const std::string&, Configuration& c, std::string& hash)
+{
+    const std::string inner = head.substr(5, head.size() - 6);
+    const auto sharp = inner.rfind('#');
+    const auto at = inner.rfind('@');
+    if (sharp == std::string::npos || at == std::string::npos || at < sharp)
+        return "expected mtdc[SETS#HASH@ID]";
+    c.generator = GeneratorKind::mtdc;
+    c.params = inner.substr(0, sharp);
+    if (!params_file.empty()) {
+        // The name keeps a file's name without its directory (params_label).
+        const std::string source = params_file.rfind("p=", 0) == 0
+            ? params_file
+            : params_file.substr(params_file.find_last_of('/') + 1);
+        if (source != c.params)
+            return "its parameter sets are '" + c.params + "', not '" + params_file + "'";
+        c.params = params_file;
+    }
+    hash = inner.substr(sharp + 1, at - sharp - 1);
+    const std::uint64_t id = parse_u64(inner.substr(at + 1), "the parameter-set id");
+    if (id > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        return "parameter-set id too large";
+    c.param_id = static_cast<int>(id);
+    return "";
+}
+
+std::string mtdc_head_mismatch(const Configuration& c, const std::string& hash)
+{
+    if (hash.empty() || !is_mtdc(c) || params_sha256(c).substr(0, 8) == hash) return "";
+    return "the parameter sets '" + c.params + "' here have SHA-256 "
+        + params_sha256(c).substr(0, 8) + "..., the name says " + hash;
+}
+
 bool always(const Configuration&)
 {
     return true;
@@ -243,7 +279,7 @@ const FamilyTraits& mt_family()
     static const FamilyTraits row = { GeneratorFamily::mt, "mt", true, true, false, 8192, { 777 },
         single_series, single_seed_of_number, single_number_of_seed, describe_computed, true, false,
         check_mt, make_mt_reference, mt_canonical_head, nullptr, load_mt, mt_instance_configuration,
-        nullptr, always };
+        nullptr, always, "mtdc[", parse_mtdc_head, mtdc_head_mismatch };
     return row;
 }
 

@@ -83,6 +83,29 @@ bool plugin_jumps_ahead(const Configuration& c)
     return plugin_library(c)->has_skip;
 }
 
+// lib[NAME#HASH8] or lib[NAME#HASH8:SYMBOL]: the library is where the run's generator column
+// says.
+std::string parse_plugin_head(const std::string& head, const std::string&,
+    const std::string& input_path, Configuration& c, std::string& hash)
+{
+    if (input_path.empty())
+        return "a plugin's name leaves out its library's path, which its run records";
+    c.generator = parse_generator("lib:" + input_path);
+    if (c.generator.kind != GeneratorKind::plugin) return "not a plugin's path";
+    const std::string inner = head.substr(4, head.size() - 5);
+    const auto sharp = inner.rfind('#');
+    if (sharp == std::string::npos) return "expected lib[NAME#HASH]";
+    hash = inner.substr(sharp + 1, 8);
+    return "";
+}
+
+std::string plugin_head_mismatch(const Configuration& c, const std::string& hash)
+{
+    if (c.plugin->sha256.substr(0, 8) == hash) return "";
+    return "the library '" + c.generator.path + "' here has SHA-256 "
+        + c.plugin->sha256.substr(0, 8) + "..., the name says " + hash;
+}
+
 std::string describe_plugin(const GeneratorTraits& g)
 {
     return std::string("32- or 64-bit outputs of a shared library, rngvet/plugin.h; --seed ")
@@ -127,7 +150,8 @@ const FamilyTraits& plugin_family()
     static const FamilyTraits row = { GeneratorFamily::plugin, "plugin", false, false, false, 1024,
         { 777 }, single_series, single_seed_of_number, nullptr, describe_plugin, false, false,
         check_plugin, make_plugin_reference, plugin_canonical_head, nullptr, load_plugin,
-        plugin_instance_configuration, plugin_output_bits, plugin_jumps_ahead };
+        plugin_instance_configuration, plugin_output_bits, plugin_jumps_ahead, "lib[",
+        parse_plugin_head, plugin_head_mismatch };
     return row;
 }
 

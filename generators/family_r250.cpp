@@ -128,7 +128,7 @@ const FamilyTraits& r250_family()
     static const FamilyTraits row = { GeneratorFamily::r250, "r250", true, false, false, 1024,
         { 777 }, single_series, single_seed_of_number, single_number_of_seed, describe_computed,
         false, false, check_r250, make_r250_reference, nullptr, nullptr, nullptr,
-        r250_instance_configuration, nullptr, always };
+        r250_instance_configuration, nullptr, always, nullptr, nullptr, nullptr };
     return row;
 }
 

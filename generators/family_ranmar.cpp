@@ -134,7 +134,7 @@ const FamilyTraits& ranmar_family()
     static const FamilyTraits row = { GeneratorFamily::ranmar, "ranmar", true, true, false, 1024,
         { 1802, 9373 }, ranmar_series, ranmar_seed_of_number, ranmar_number_of_seed,
         describe_computed, false, true, check_ranmar, make_ranmar_reference, nullptr, nullptr,
-        nullptr, ranmar_instance_configuration, nullptr, always };
+        nullptr, ranmar_instance_configuration, nullptr, always, nullptr, nullptr, nullptr };
     return row;
 }
 

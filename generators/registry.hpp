@@ -128,6 +128,17 @@ struct FamilyTraits {
     int (*output_bits)(const Configuration& config);
     // Whether the stream jumps ahead without making the numbers it skips (jumps_ahead).
     bool (*jumps_ahead)(const Configuration& config);
+    // parse_canonical_name's side of canonical_head: the prefix of the family's head ("mtdc[",
+    // "lib["; null for none); parse_head reads such a head (which ends in ']') into the
+    // configuration's generator, parameters or library and the hash the head names, and returns
+    // why it is not a head of the family ("" when it is), input_path being where the run's
+    // library is (a plugin's head leaves it out) and params_file where its parameter sets are;
+    // head_mismatch, after the configuration is loaded, why the hash is not that of what was
+    // loaded ("" when it is; null for a family without a hash).
+    const char* head_prefix;
+    std::string (*parse_head)(const std::string& head, const std::string& params_file,
+        const std::string& input_path, Configuration& config, std::string& hash);
+    std::string (*head_mismatch)(const Configuration& config, const std::string& hash);
 };
 
 // The family rows, each defined in its family's file (generators/family_<name>.cpp).

@@ -664,6 +664,53 @@ TEST(CanonicalName, NonCanonicalSpellingsAreRefusedWithTheCanonicalForm)
     }
 }
 
+// The families with heads of their own (mtdc[SETS#HASH@ID], lib[NAME#HASH]) read them through
+// their rows (parse_head, head_mismatch); each refusal says why, in the canonical name's words.
+TEST(CanonicalName, FamilyHeadsAreRefusedWithTheirReason)
+{
+    const auto refusal = [](const std::string& name, const std::string& input_path) {
+        try {
+            parse_canonical_name(name, "", input_path);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto not_canonical = [](const std::string& name, const std::string& why) {
+        return "'" + name + "' is not a canonical configuration name: " + why;
+    };
+    const std::string tail = "/1/single/increment/777";
+    const std::string sets = mtdc_param_set(mtdc(1, "single", "increment", 777))->sha256;
+    EXPECT_EQ(refusal("mtdc[fixstars-mt521#" + sets.substr(0, 8) + "@0]" + tail, ""), "");
+    for (const std::string head : { "mtdc[fixstars-mt521@0]", "mtdc[fixstars-mt521#0]" })
+        EXPECT_EQ(
+            refusal(head + tail, ""), not_canonical(head + tail, "expected mtdc[SETS#HASH@ID]"));
+    const std::string far = "mtdc[fixstars-mt521#" + sets.substr(0, 8) + "@4294967296]" + tail;
+    EXPECT_EQ(refusal(far, ""), not_canonical(far, "parameter-set id too large"));
+    const std::string other = "mtdc[fixstars-mt521#00000000@0]" + tail;
+    EXPECT_EQ(refusal(other, ""),
+        not_canonical(other,
+            "the parameter sets 'fixstars-mt521' here have SHA-256 " + sets.substr(0, 8)
+                + "..., the name says 00000000"));
+
+    Configuration plugin;
+    plugin.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    const std::shared_ptr<const PluginLibrary> library = plugin_library(plugin);
+    const std::string lib = "lib[" + library->name + "#" + library->sha256.substr(0, 8) + "]";
+    EXPECT_EQ(refusal(lib + tail, RNGVET_EXAMPLE_PLUGIN), "");
+    EXPECT_EQ(refusal(lib + tail, ""),
+        not_canonical(
+            lib + tail, "a plugin's name leaves out its library's path, which its run records"));
+    const std::string unhashed = "lib[" + library->name + "]" + tail;
+    EXPECT_EQ(refusal(unhashed, RNGVET_EXAMPLE_PLUGIN),
+        not_canonical(unhashed, "expected lib[NAME#HASH]"));
+    const std::string rehashed = "lib[" + library->name + "#00000000]" + tail;
+    EXPECT_EQ(refusal(rehashed, RNGVET_EXAMPLE_PLUGIN),
+        not_canonical(rehashed,
+            "the library '" + library->path + "' here has SHA-256 " + library->sha256.substr(0, 8)
+                + "..., the name says 00000000"));
+}
+
 // A named file stream's name leaves its path out (the files of one generator's seeds are one
 // configuration): it reads back only with the path its run records. Names and seeds hold only
 // what the name's grammar can carry, and belong to external streams only.
