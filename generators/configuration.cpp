@@ -486,11 +486,6 @@ Configuration instance_configuration(const Configuration& c, int i)
     return one;
 }
 
-std::string params_sha256(const Configuration& c)
-{
-    return c.generator.kind == GeneratorKind::mtdc ? mtdc_param_set(c)->sha256 : "";
-}
-
 namespace {
 
 // Whether c's words are a view stream over its outputs: every view but top32, and every view of

@@ -172,12 +172,13 @@ std::string seed_family(const std::string& canonical);
 // Resolution in bits of the configuration's stream.
 int resolution_bits(const Configuration& config);
 
-// SHA-256 of the configuration's parameter-set file ("" when it has none).
+// SHA-256 of the configuration's parameter-set file ("" when it has none; family_mt.cpp).
 std::string params_sha256(const Configuration& config);
 
 // The single-instance configuration that reproduces instance i of a validated `config` on its
-// own (its seed, its parameter set, layout single), itself valid. The seeding schemes are defined
-// here and only here.
+// own (its seed, its parameter set, layout single), itself valid. Each family's seeding of its
+// instances is its row's (instance_seed, in generators/family_<name>.cpp) and only there; split:S
+// is this function's skip.
 Configuration instance_configuration(const Configuration& config, int i);
 
 // Builds the stream of a validated configuration on the reference (CPU) engines.

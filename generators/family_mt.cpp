@@ -274,6 +274,11 @@ void mt_instance_states(
     }
 }
 
+std::string params_sha256(const Configuration& c)
+{
+    return is_mtdc(c) ? mtdc_param_set(c)->sha256 : "";
+}
+
 const FamilyTraits& mt_family()
 {
     static const FamilyTraits row = { GeneratorFamily::mt, "mt", true, true, false, 8192, { 777 },
