@@ -4,10 +4,8 @@
 #include "family_common.hpp"
 #include "layout_index.hpp"
 
-#include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
