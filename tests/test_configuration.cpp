@@ -180,6 +180,28 @@ TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
     EXPECT_GE(family_traits(GeneratorFamily::mt).state_bytes, 1391u * 4);
 }
 
+// Every family row gives the generator side's answers that configuration.cpp asks without a
+// fallback (its checks, its reference stream, whether it jumps ahead), a family with seeds seeds
+// its instances, a family with a head of its own reads it back, and only the external streams,
+// whose names have no five fields, write their whole names.
+TEST(Configuration, EveryFamilyRowAnswersForItsGenerators)
+{
+    for (const FamilyTraits& f : family_registry()) {
+        SCOPED_TRACE(f.name);
+        EXPECT_NE(f.check, nullptr);
+        EXPECT_NE(f.make_reference, nullptr);
+        EXPECT_NE(f.jumps_ahead, nullptr);
+        EXPECT_EQ(f.series != nullptr, f.instance_seed != nullptr);
+        EXPECT_EQ(f.head_prefix != nullptr, f.canonical_head != nullptr);
+        EXPECT_EQ(f.head_prefix != nullptr, f.parse_head != nullptr);
+        EXPECT_EQ(f.reads_words, f.canonical_name != nullptr);
+    }
+    Configuration in;
+    in.generator = GeneratorKind::stdin32;
+    EXPECT_FALSE(jumps_ahead(in));
+    EXPECT_TRUE(jumps_ahead(Configuration{}));
+}
+
 TEST(Configuration, SingleInstanceIsTheReferenceStream)
 {
     auto s = make_stream(ranmar("ranmar48", 1, "single"));
