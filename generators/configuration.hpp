@@ -121,10 +121,6 @@ std::string recorded_seed(const Configuration& config);
 // other generators: nothing. Throws InputError.
 void load_param_sets(Configuration& config);
 
-// lib:PATH[:SYMBOL]: the configuration's library, config.plugin when it was loaded from the
-// generator's path and symbol, else loaded now. Throws InputError.
-std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& config);
-
 // The bits of the generator's outputs before a view: its registry row's, a plugin's library's.
 int output_bits(const Configuration& config);
 
@@ -132,10 +128,6 @@ int output_bits(const Configuration& config);
 // generator rngvet computes, a plugin with a skip function; not the external streams. Sharded
 // runs (tests at offsets 2^40 apart) need it.
 bool jumps_ahead(const Configuration& config);
-
-// mtdc: the parameter sets of the configuration: config.param_sets when they were loaded from
-// config.params, else read now (a configuration built by hand). Throws InputError.
-std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& config);
 
 // Checks everything about the configuration that needs no device (seeds in range,
 // instances >= 1, the options its generator takes, enough parameter sets, ...) and throws
@@ -180,12 +172,13 @@ std::string seed_family(const std::string& canonical);
 // Resolution in bits of the configuration's stream.
 int resolution_bits(const Configuration& config);
 
-// SHA-256 of the configuration's parameter-set file ("" when it has none).
+// SHA-256 of the configuration's parameter-set file ("" when it has none; family_mt.cpp).
 std::string params_sha256(const Configuration& config);
 
 // The single-instance configuration that reproduces instance i of a validated `config` on its
-// own (its seed, its parameter set, layout single), itself valid. The seeding schemes are defined
-// here and only here.
+// own (its seed, its parameter set, layout single), itself valid. Each family's seeding of its
+// instances is its row's (instance_seed, in generators/family_<name>.cpp) and only there; split:S
+// is this function's skip.
 Configuration instance_configuration(const Configuration& config, int i);
 
 // Builds the stream of a validated configuration on the reference (CPU) engines.
@@ -197,26 +190,5 @@ std::unique_ptr<Stream> make_stream(const Configuration& config);
 // outputs, as make_stream's own does.
 std::unique_ptr<Stream> make_viewed_stream(const Configuration& c,
     const std::function<std::unique_ptr<Stream>(const Configuration&)>& make);
-
-// The seed words of plugin instance `instance` of a validated plugin configuration.
-std::vector<std::uint64_t> plugin_instance_seed(const Configuration& config, int instance);
-
-// The seeded state of RANMAR instance `instance` (0 <= instance < instances) of a validated
-// ranmar configuration: the per-instance seeding make_stream uses, for backends that seed on
-// the host (kernels/).
-struct RanmarState;
-RanmarState ranmar_instance_state(const Configuration& config, int instance);
-
-// The seeded state of R250 instance `instance` of a validated r250 / r250gsl configuration
-// (split:S jumped), as make_stream seeds it, for backends that seed on the host (kernels/).
-struct R250State;
-R250State r250_instance_state(const Configuration& config, int instance);
-
-// The parameters and seeded states of every instance of a validated mtdc / mt19937
-// configuration: what make_stream builds, for backends that seed on the host (kernels/).
-struct MtParams;
-struct MtState;
-void mt_instance_states(
-    const Configuration& config, std::vector<MtParams>& params, std::vector<MtState>& states);
 
 } // namespace rngvet

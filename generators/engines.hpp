@@ -1,19 +1,57 @@
-// The reference streams of each generator family (engines.cpp), for the registry's rows.
-// Each takes a validated configuration with the top32 view and leaves its skip to make_stream
-// (configuration.hpp), which reaches them through the registry, not through this header.
+// The reference (CPU) streams' shared part: N engines of one family combined into one stream by
+// a layout (layout_index.hpp, the arithmetic the kernels use too). Each family's file
+// (generators/family_<name>.cpp) seeds its engines and builds its stream from this template.
 #pragma once
 
-#include <memory>
+#include "configuration.hpp"
+#include "layout_index.hpp"
+#include "stream.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rngvet {
 
-struct Configuration;
-class Stream;
+// An Engine has next() (its next output) and jump(n) (n outputs ahead, as n calls of next).
+// Outputs are consumed strictly in stream order, so each instance simply hands out its own next
+// number when its slot comes up.
+template <class Engine> class CombinedStream final : public Stream {
+public:
+    CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
+        : engines_(std::move(engines))
+        , kind_(layout_code(layout))
+        , block_(layout.block)
+        , bits_(bits)
+        , name_(std::move(name))
+    {
+    }
+    int bits() const override { return bits_; }
+    std::string name() const override { return name_; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        const std::uint64_t count = engines_.size();
+        for (std::size_t t = 0; t < n; ++t, ++position_)
+            out[t] = engines_[rv_layout_instance(count, kind_, block_, position_)].next();
+    }
+    // Each instance jumps over exactly its own numbers among the next n of the stream.
+    void discard(std::uint64_t n) override
+    {
+        const std::uint64_t count = engines_.size();
+        for (std::size_t i = 0; i < engines_.size(); ++i)
+            engines_[i].jump(rv_layout_count_before(count, kind_, block_, i, position_ + n)
+                - rv_layout_count_before(count, kind_, block_, i, position_));
+        position_ += n;
+    }
 
-std::unique_ptr<Stream> make_ranmar_reference(const Configuration& config);
-std::unique_ptr<Stream> make_mt_reference(const Configuration& config);
-std::unique_ptr<Stream> make_r250_reference(const Configuration& config);
-std::unique_ptr<Stream> make_external_reference(const Configuration& config);
-std::unique_ptr<Stream> make_plugin_reference(const Configuration& config);
+private:
+    std::vector<Engine> engines_;
+    std::uint64_t kind_; // RNGVET_LAYOUT_*
+    std::uint64_t block_; // K of block:K, R of request:R
+    int bits_;
+    std::string name_;
+    std::uint64_t position_ = 0;
+};
 
 } // namespace rngvet

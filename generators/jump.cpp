@@ -175,38 +175,4 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g)
     s = acc;
 }
 
-Gf2Poly r250_characteristic_polynomial(int short_lag)
-{
-    // x_{t+250} = x_{t+250-s} XOR x_t.
-    Gf2Poly p = Gf2Poly::monomial(r250_long_lag);
-    p.set_coeff(r250_long_lag - short_lag, true);
-    p.set_coeff(0, true);
-    return p;
-}
-
-void r250_jump(R250State& s, std::uint64_t n)
-{
-    if (n == 0) return;
-    r250_jump(s, gf2_jump_polynomial(r250_characteristic_polynomial(s.short_lag), n));
-}
-
-void r250_jump(R250State& s, const Gf2Poly& g)
-{
-    constexpr int long_lag = r250_long_lag;
-    // y[k] = x_{t+k}, k = 0..498: the register (t = n - 250), then 249 words of the recurrence.
-    std::uint32_t y[2 * long_lag - 1];
-    r250_register(s, y);
-    for (int k = long_lag; k < 2 * long_lag - 1; ++k)
-        y[k] = y[k - s.short_lag] ^ y[k - long_lag];
-    std::uint32_t next[long_lag] = {};
-    for (int k = 0; k <= g.degree(); ++k) {
-        if (!g.coeff(k)) continue;
-        for (int j = 0; j < long_lag; ++j)
-            next[j] ^= y[j + k];
-    }
-    for (int j = 0; j < long_lag; ++j)
-        s.x[j] = next[j];
-    s.i = 0;
-}
-
 } // namespace rngvet

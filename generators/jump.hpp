@@ -61,11 +61,6 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g);
 // the R250 jump use it).
 Gf2Poly gf2_jump_polynomial(const Gf2Poly& phi, std::uint64_t n);
 
-// R250 (r250.hpp): the characteristic polynomial of a state's tap order, the jump by n (as n
-// calls of r250_next), and the jump by a polynomial from r250_jump_polynomial (for a distance
-// used again and again).
-Gf2Poly r250_characteristic_polynomial(int short_lag);
-void r250_jump(R250State& s, std::uint64_t n);
-void r250_jump(R250State& s, const Gf2Poly& g);
+// R250's jump (r250_jump) is declared with its engine in r250.hpp.
 
 } // namespace rngvet

@@ -1,6 +1,6 @@
 /* How N instances' numbers are combined into one stream (Configuration::layout), as integer
  * functions every backend compiles (C subset, portable.hpp): the CPU reference (CombinedStream,
- * engines.cpp) and every kernel call these, and nothing else restates them.
+ * engines.hpp) and every kernel call these, and nothing else restates them.
  *
  *   single     g = t                       (N = 1)
  *   interleave g = i + N*t

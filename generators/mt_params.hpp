@@ -29,6 +29,7 @@
 #include "words.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,5 +74,17 @@ MtParamSet load_param_set(const std::string& name_or_path);
 // set_comments[i] (if given and non-empty) after it as '# ...'.
 std::string format_param_text(const MtParamSet& set, const std::vector<std::string>& comments,
     const std::string& extra_header = "", const std::vector<std::string>& set_comments = {});
+
+struct Configuration;
+
+// mtdc: the parameter sets of the configuration: config.param_sets when they were loaded from
+// config.params, else read now (a configuration built by hand; family_mt.cpp). Throws
+// InputError.
+std::shared_ptr<const MtParamSet> mtdc_param_set(const Configuration& config);
+
+// The parameters and seeded states of every instance of a validated mtdc / mt19937
+// configuration: what make_stream builds, for backends that seed on the host (kernels/).
+void mt_instance_states(
+    const Configuration& config, std::vector<MtParams>& params, std::vector<MtState>& states);
 
 } // namespace rngvet

@@ -62,4 +62,13 @@ private:
     std::uint64_t mask_ = 0;
 };
 
+struct Configuration;
+
+// lib:PATH[:SYMBOL]: the configuration's library, config.plugin when it was loaded from the
+// generator's path and symbol, else loaded now (family_plugin.cpp). Throws InputError.
+std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& config);
+
+// The seed words of plugin instance `instance` of a validated plugin configuration.
+std::vector<std::uint64_t> plugin_instance_seed(const Configuration& config, int instance);
+
 } // namespace rngvet

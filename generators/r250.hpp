@@ -34,6 +34,7 @@
 // orders (one 32-bit seed each; exact jump-ahead in jump.hpp).
 #pragma once
 
+#include "gf2poly.hpp"
 #include "stream.hpp"
 
 #include <cstddef>
@@ -98,9 +99,23 @@ inline void r250_register(const R250State& st, std::uint32_t* out)
         out[k] = st.x[(st.i + k) % r250_long_lag];
 }
 
+struct Configuration;
+
+// The seeded state of R250 instance `instance` of a validated r250 / r250gsl configuration
+// (split:S jumped), as make_stream seeds it, for backends that seed on the host (kernels/;
+// family_r250.cpp).
+R250State r250_instance_state(const Configuration& config, int instance);
+
+// The exact jump-ahead (family_r250.cpp; the method is jump.hpp's): the characteristic
+// polynomial of a state's tap order, the jump by n (as n calls of r250_next), and the jump by a
+// polynomial g(x) = x^n mod P(x) from gf2_jump_polynomial (for a distance used again and again).
+Gf2Poly r250_characteristic_polynomial(int short_lag);
+void r250_jump(R250State& s, std::uint64_t n);
+void r250_jump(R250State& s, const Gf2Poly& g);
+
 // One R250 register as a stream of its own (the lattice tests drive the Monte Carlo chains with
 // it); `rngvet run --generator r250|r250gsl` builds its streams from the same state and step
-// (engines.cpp), with exact jump-ahead (jump.hpp).
+// (family_r250.cpp), with exact jump-ahead (below).
 class R250Stream : public Stream {
 public:
     static constexpr int long_lag = r250_long_lag;

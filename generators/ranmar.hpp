@@ -114,4 +114,11 @@ RNGVET_HD std::uint64_t ranmar_next(RanmarState& s)
         x, s.c, mask, s.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0);
 }
 
+struct Configuration;
+
+// The seeded state of RANMAR instance `instance` (0 <= instance < instances) of a validated
+// ranmar configuration: the per-instance seeding make_stream uses, for backends that seed on
+// the host (kernels/; family_ranmar.cpp).
+RanmarState ranmar_instance_state(const Configuration& config, int instance);
+
 } // namespace rngvet

@@ -1,6 +1,5 @@
 #include "registry.hpp"
 
-#include "engines.hpp"
 #include "error.hpp"
 
 #include <stdexcept>
@@ -11,65 +10,30 @@ const std::vector<GeneratorTraits>& generator_registry()
 {
     static const std::vector<GeneratorTraits> table = {
         { GeneratorKind::ranmar24, "ranmar24", GeneratorFamily::ranmar, RanmarVariant::r24, 24,
-            "IJ,KL or IJKL", false, make_ranmar_reference },
+            "IJ,KL or IJKL", false },
         { GeneratorKind::ranmar48, "ranmar48", GeneratorFamily::ranmar, RanmarVariant::r48, 48,
-            "IJ,KL or IJKL", false, make_ranmar_reference },
+            "IJ,KL or IJKL", false },
         { GeneratorKind::ranmar48x, "ranmar48x", GeneratorFamily::ranmar, RanmarVariant::r48x, 48,
-            "IJ,KL or IJKL", false, make_ranmar_reference },
-        { GeneratorKind::mtdc, "mtdc", GeneratorFamily::mt, RanmarVariant::r48, 32, "S", true,
-            make_mt_reference },
+            "IJ,KL or IJKL", false },
+        { GeneratorKind::mtdc, "mtdc", GeneratorFamily::mt, RanmarVariant::r48, 32, "S", true },
         { GeneratorKind::mt19937, "mt19937", GeneratorFamily::mt, RanmarVariant::r48, 32,
-            "S or K1,K2,...", false, make_mt_reference },
+            "S or K1,K2,...", false },
         { GeneratorKind::r250, "r250", GeneratorFamily::r250, RanmarVariant::r48, 32, "S", false,
-            make_r250_reference, R250Taps::stated },
+            R250Taps::stated },
         { GeneratorKind::r250gsl, "r250gsl", GeneratorFamily::r250, RanmarVariant::r48, 32, "S",
-            false, make_r250_reference, R250Taps::gsl },
+            false, R250Taps::gsl },
         { GeneratorKind::stdin32, "stdin32", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, make_external_reference },
+            false },
         { GeneratorKind::file, "file:PATH", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, make_external_reference, R250Taps::stated, "file:", true },
+            false, R250Taps::stated, "file:", true },
         { GeneratorKind::stdin64, "stdin64", GeneratorFamily::external, RanmarVariant::r48, 64, "",
-            false, make_external_reference },
+            false },
         { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
-            "", false, make_external_reference, R250Taps::stated, "file64:", true },
+            "", false, R250Taps::stated, "file64:", true },
         { GeneratorKind::plugin, "lib:PATH[:SYMBOL]", GeneratorFamily::plugin, RanmarVariant::r48,
-            0, "S or S1,S2,...", false, make_plugin_reference, R250Taps::stated, "lib:", true },
+            0, "S or S1,S2,...", false, R250Taps::stated, "lib:", true },
     };
     return table;
-}
-
-namespace {
-
-// RANMAR's seeds: IJ,KL, or the one number IJKL (IJ = IJKL / 30082, KL = IJKL mod 30082);
-// a series steps IJ,KL by (1553, 2671) modulo (31329, 30082) (docs/findings.md).
-std::vector<std::int64_t> ranmar_series(const std::vector<std::int64_t>& first, std::int64_t k)
-{
-    if (first.size() == 1 && first[0] <= ranmar_ijkl_max) {
-        const RanmarSeedPair pair = ranmar_seed_of_ijkl(first[0]);
-        return ranmar_series({ pair.ij, pair.kl }, k);
-    }
-    if (first.size() == 2)
-        return { (first[0] + 1553 * k) % (ranmar_ij_max + 1),
-            (first[1] + 2671 * k) % (ranmar_kl_max + 1) };
-    if (first.size() != 1)
-        throw InputError("the seed " + seed_string(first)
-            + " is a list of several numbers, which no series of seeds continues; give one "
-              "number or IJ,KL");
-    return { first[0] + k };
-}
-
-std::vector<std::int64_t> ranmar_seed_of_number(const std::string& generator, std::int64_t n)
-{
-    if (n > ranmar_ijkl_max)
-        throw InputError(generator + " seed IJKL = " + std::to_string(n)
-            + " is out of range 0..900000000 (or give --seed IJ,KL)");
-    const RanmarSeedPair pair = ranmar_seed_of_ijkl(n);
-    return { pair.ij, pair.kl };
-}
-
-std::int64_t ranmar_number_of_seed(const std::vector<std::int64_t>& seed)
-{
-    return seed.size() == 2 ? seed[0] * ranmar_ijkl_divisor + seed[1] : -1;
 }
 
 // A seed of one number (or of several, which no series continues): a series counts it up by 1.
@@ -100,33 +64,10 @@ std::string describe_computed(const GeneratorTraits& g)
         + (f.on_devices && !f.on_gpus ? ", cpu and openmp only" : "");
 }
 
-std::string describe_external(const GeneratorTraits& g)
-{
-    return std::to_string(g.bits) + "-bit words read, cpu only";
-}
-
-std::string describe_plugin(const GeneratorTraits& g)
-{
-    return std::string("32- or 64-bit outputs of a shared library, rngvet/plugin.h; --seed ")
-        + g.seed_format + ", cpu only";
-}
-
-} // namespace
-
 const std::vector<FamilyTraits>& family_registry()
 {
-    static const std::vector<FamilyTraits> table = {
-        { GeneratorFamily::ranmar, "ranmar", true, true, false, 1024, { 1802, 9373 }, ranmar_series,
-            ranmar_seed_of_number, ranmar_number_of_seed, describe_computed },
-        { GeneratorFamily::mt, "mt", true, true, false, 8192, { 777 }, single_series,
-            single_seed_of_number, single_number_of_seed, describe_computed },
-        { GeneratorFamily::r250, "r250", true, false, false, 1024, { 777 }, single_series,
-            single_seed_of_number, single_number_of_seed, describe_computed },
-        { GeneratorFamily::external, "external", false, false, true, 1024, { 777 }, nullptr,
-            nullptr, nullptr, describe_external },
-        { GeneratorFamily::plugin, "plugin", false, false, false, 1024, { 777 }, single_series,
-            single_seed_of_number, nullptr, describe_plugin },
-    };
+    static const std::vector<FamilyTraits> table
+        = { ranmar_family(), mt_family(), r250_family(), external_family(), plugin_family() };
     return table;
 }
 

@@ -65,10 +65,12 @@ struct GeneratorTraits;
 
 // One row per family: what every generator of the family shares, stated once, so that the
 // files that would switch on the family (the seeds' series and one-number form, the
-// configuration's memory bound, librngvet's `auto` and CERNLIB seeds, `rngvet list`, the
-// reports) ask the row instead. The family's engines, seeding and jumps are its header's
-// (ranmar.hpp, mt.hpp, r250.hpp, plugin.hpp); its kernels, where it has any,
-// kernels/families.hpp's traits.
+// configuration's memory bound and its checks, its canonical name, its reference stream and
+// instance seeding, librngvet's `auto` and CERNLIB seeds, `rngvet list`, the reports) ask the
+// row instead. Each row is its family's file, generators/family_<name>.cpp (family_ranmar,
+// family_mt, family_r250, family_external, family_plugin), with the family's answers; the
+// engines, their seeding and jumps are its header's (ranmar.hpp, mt.hpp, r250.hpp,
+// plugin.hpp); its kernels, where it has any, kernels/families.hpp's traits.
 struct FamilyTraits {
     GeneratorFamily family;
     const char* name; // "ranmar", "mt", "r250", "external", "plugin"
@@ -97,7 +99,62 @@ struct FamilyTraits {
     std::int64_t (*number_of_seed)(const std::vector<std::int64_t>& seed);
     // What `rngvet list` says of a generator of the family, in its parentheses.
     std::string (*describe)(const GeneratorTraits& generator);
+
+    // The options only some families take: --params and --param-id (the Mersenne Twisters;
+    // mt19937 keeps a --param-id, which its instance configurations count like mtdc's) and
+    // --zero (RANMAR). validate refuses them elsewhere, with one message each.
+    bool takes_params;
+    bool takes_zero;
+    // The family's part of validate (configuration.hpp), after the checks every configuration
+    // shares: its seeds, its parameters or library. Throws InputError.
+    void (*check)(const Configuration& config);
+    // The reference (CPU) stream of a validated configuration, with the top32 view, before its
+    // skip (make_stream applies both).
+    std::unique_ptr<Stream> (*make_reference)(const Configuration& config);
+    // What a canonical name's first field is: null for the generator's name, else the family's
+    // head ("mtdc[SETS#HASH@ID]", "lib[NAME#HASH]").
+    std::string (*canonical_head)(const Configuration& config);
+    // The whole canonical name, for a family whose names have no five fields (the external
+    // streams); null for generator/instances/layout/seeding/seed.
+    std::string (*canonical_name)(const Configuration& config);
+    // What load_param_sets loads into the configuration (mtdc's sets, a plugin's library);
+    // null for nothing.
+    void (*load)(Configuration& config);
+    // Instance i's seed (and parameter set) in `one`, the single-instance configuration of
+    // instance_configuration; null where instances have no seeds (the external streams).
+    void (*instance_seed)(const Configuration& config, int i, Configuration& one);
+    // The bits of its outputs before a view, where the generator's row does not say (a
+    // plugin's library); null for the row's.
+    int (*output_bits)(const Configuration& config);
+    // Whether the stream jumps ahead without making the numbers it skips (jumps_ahead).
+    bool (*jumps_ahead)(const Configuration& config);
+    // parse_canonical_name's side of canonical_head: the prefix of the family's head ("mtdc[",
+    // "lib["; null for none); parse_head reads such a head (which ends in ']') into the
+    // configuration's generator, parameters or library and the hash the head names, and returns
+    // why it is not a head of the family ("" when it is), input_path being where the run's
+    // library is (a plugin's head leaves it out) and params_file where its parameter sets are;
+    // head_mismatch, after the configuration is loaded, why the hash is not that of what was
+    // loaded ("" when it is; null for a family without a hash).
+    const char* head_prefix;
+    std::string (*parse_head)(const std::string& head, const std::string& params_file,
+        const std::string& input_path, Configuration& config, std::string& hash);
+    std::string (*head_mismatch)(const Configuration& config, const std::string& hash);
 };
+
+// The family rows, each defined in its family's file (generators/family_<name>.cpp).
+const FamilyTraits& ranmar_family();
+const FamilyTraits& mt_family();
+const FamilyTraits& r250_family();
+const FamilyTraits& external_family();
+const FamilyTraits& plugin_family();
+
+// What the families of single-number seeds share (mt, r250, plugin): a series counts the seed
+// up by 1; one number n is the seed n and back. And `rngvet list`'s line of a family rngvet
+// computes.
+std::vector<std::int64_t> single_series(const std::vector<std::int64_t>& first, std::int64_t k);
+std::vector<std::int64_t> single_seed_of_number(const std::string& generator, std::int64_t n);
+std::int64_t single_number_of_seed(const std::vector<std::int64_t>& seed);
+std::string describe_computed(const GeneratorTraits& generator);
 
 // The family table, one row per GeneratorFamily.
 const std::vector<FamilyTraits>& family_registry();
@@ -115,9 +172,6 @@ struct GeneratorTraits {
     int bits;
     const char* seed_format; // what --seed takes ("" for none)
     bool parameter_sets; // takes --params and --param-id
-    // The reference (CPU) stream of a validated configuration of this generator, with the
-    // top32 view, before its skip.
-    std::unique_ptr<Stream> (*make)(const Configuration&);
     R250Taps taps = R250Taps::stated; // GeneratorFamily::r250: the tap order (others: unused)
     // The prefix of a name with an argument ("file:", "file64:", "lib:"); "" for none.
     const char* prefix = "";

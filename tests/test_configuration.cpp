@@ -180,6 +180,28 @@ TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
     EXPECT_GE(family_traits(GeneratorFamily::mt).state_bytes, 1391u * 4);
 }
 
+// Every family row gives the generator side's answers that configuration.cpp asks without a
+// fallback (its checks, its reference stream, whether it jumps ahead), a family with seeds seeds
+// its instances, a family with a head of its own reads it back, and only the external streams,
+// whose names have no five fields, write their whole names.
+TEST(Configuration, EveryFamilyRowAnswersForItsGenerators)
+{
+    for (const FamilyTraits& f : family_registry()) {
+        SCOPED_TRACE(f.name);
+        EXPECT_NE(f.check, nullptr);
+        EXPECT_NE(f.make_reference, nullptr);
+        EXPECT_NE(f.jumps_ahead, nullptr);
+        EXPECT_EQ(f.series != nullptr, f.instance_seed != nullptr);
+        EXPECT_EQ(f.head_prefix != nullptr, f.canonical_head != nullptr);
+        EXPECT_EQ(f.head_prefix != nullptr, f.parse_head != nullptr);
+        EXPECT_EQ(f.reads_words, f.canonical_name != nullptr);
+    }
+    Configuration in;
+    in.generator = GeneratorKind::stdin32;
+    EXPECT_FALSE(jumps_ahead(in));
+    EXPECT_TRUE(jumps_ahead(Configuration{}));
+}
+
 TEST(Configuration, SingleInstanceIsTheReferenceStream)
 {
     auto s = make_stream(ranmar("ranmar48", 1, "single"));
@@ -662,6 +684,53 @@ TEST(CanonicalName, NonCanonicalSpellingsAreRefusedWithTheCanonicalForm)
             std::string(e.what()).find("ranmar48/1/single/increment/1802,9373"), std::string::npos)
             << e.what();
     }
+}
+
+// The families with heads of their own (mtdc[SETS#HASH@ID], lib[NAME#HASH]) read them through
+// their rows (parse_head, head_mismatch); each refusal says why, in the canonical name's words.
+TEST(CanonicalName, FamilyHeadsAreRefusedWithTheirReason)
+{
+    const auto refusal = [](const std::string& name, const std::string& input_path) {
+        try {
+            parse_canonical_name(name, "", input_path);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto not_canonical = [](const std::string& name, const std::string& why) {
+        return "'" + name + "' is not a canonical configuration name: " + why;
+    };
+    const std::string tail = "/1/single/increment/777";
+    const std::string sets = mtdc_param_set(mtdc(1, "single", "increment", 777))->sha256;
+    EXPECT_EQ(refusal("mtdc[fixstars-mt521#" + sets.substr(0, 8) + "@0]" + tail, ""), "");
+    for (const std::string head : { "mtdc[fixstars-mt521@0]", "mtdc[fixstars-mt521#0]" })
+        EXPECT_EQ(
+            refusal(head + tail, ""), not_canonical(head + tail, "expected mtdc[SETS#HASH@ID]"));
+    const std::string far = "mtdc[fixstars-mt521#" + sets.substr(0, 8) + "@4294967296]" + tail;
+    EXPECT_EQ(refusal(far, ""), not_canonical(far, "parameter-set id too large"));
+    const std::string other = "mtdc[fixstars-mt521#00000000@0]" + tail;
+    EXPECT_EQ(refusal(other, ""),
+        not_canonical(other,
+            "the parameter sets 'fixstars-mt521' here have SHA-256 " + sets.substr(0, 8)
+                + "..., the name says 00000000"));
+
+    Configuration plugin;
+    plugin.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    const std::shared_ptr<const PluginLibrary> library = plugin_library(plugin);
+    const std::string lib = "lib[" + library->name + "#" + library->sha256.substr(0, 8) + "]";
+    EXPECT_EQ(refusal(lib + tail, RNGVET_EXAMPLE_PLUGIN), "");
+    EXPECT_EQ(refusal(lib + tail, ""),
+        not_canonical(
+            lib + tail, "a plugin's name leaves out its library's path, which its run records"));
+    const std::string unhashed = "lib[" + library->name + "]" + tail;
+    EXPECT_EQ(refusal(unhashed, RNGVET_EXAMPLE_PLUGIN),
+        not_canonical(unhashed, "expected lib[NAME#HASH]"));
+    const std::string rehashed = "lib[" + library->name + "#00000000]" + tail;
+    EXPECT_EQ(refusal(rehashed, RNGVET_EXAMPLE_PLUGIN),
+        not_canonical(rehashed,
+            "the library '" + library->path + "' here has SHA-256 " + library->sha256.substr(0, 8)
+                + "..., the name says 00000000"));
 }
 
 // A named file stream's name leaves its path out (the files of one generator's seeds are one

@@ -1,0 +1,141 @@
+// The RANMAR family (ranmar24, ranmar48, ranmar48x; the variant is in the generator's row): its
+// row of the family table and its answers, its seeds IJ,KL or IJKL, their series, the seeding of
+// its instances and its reference stream. The engine, its seeding and step are ranmar.hpp's; its
+// jump-ahead jump.hpp's (shared with the kernels' jump-parallel form).
+#include "engines.hpp"
+#include "error.hpp"
+#include "family_common.hpp"
+#include "jump.hpp"
+#include "ranmar.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rngvet {
+namespace {
+
+struct RanmarEngine {
+    RanmarState state;
+    std::uint64_t next() { return ranmar_next(state); }
+    void jump(std::uint64_t n) { ranmar_jump(state, n); }
+};
+
+// Seeds of instance i for RANMAR under each seeding scheme. James's kl wraps in 0..30081.
+void ranmar_instance_seed(const Configuration& c, int i, int& ij, int& kl)
+{
+    const std::uint64_t kl_range = ranmar_kl_max + 1;
+    ij = static_cast<int>(c.seed[0]);
+    kl = static_cast<int>(c.seed[1]);
+    const std::uint64_t n = static_cast<std::uint64_t>(i);
+    switch (c.seeding.kind) {
+    case SeedingKind::same:
+    case SeedingKind::split: // the base seed, jumped by i * S numbers (ranmar_instance_state)
+        break;
+    case SeedingKind::increment:
+        kl = static_cast<int>((kl + n) % kl_range);
+        break;
+    case SeedingKind::stride:
+        kl = static_cast<int>((kl + (c.seeding.stride % kl_range) * (n % kl_range)) % kl_range);
+        break;
+    case SeedingKind::hash: {
+        const std::uint64_t base = static_cast<std::uint64_t>(ij) * kl_range + kl;
+        const std::uint64_t h = splitmix64((base << 32) ^ n);
+        ij = static_cast<int>((h & 0xFFFFFFFFull) % (ranmar_ij_max + 1));
+        kl = static_cast<int>((h >> 32) % kl_range);
+        break;
+    }
+    }
+}
+
+// RANMAR's seeds: IJ,KL, or the one number IJKL (IJ = IJKL / 30082, KL = IJKL mod 30082);
+// a series steps IJ,KL by (1553, 2671) modulo (31329, 30082) (docs/findings.md).
+std::vector<std::int64_t> ranmar_series(const std::vector<std::int64_t>& first, std::int64_t k)
+{
+    if (first.size() == 1 && first[0] <= ranmar_ijkl_max) {
+        const RanmarSeedPair pair = ranmar_seed_of_ijkl(first[0]);
+        return ranmar_series({ pair.ij, pair.kl }, k);
+    }
+    if (first.size() == 2)
+        return { (first[0] + 1553 * k) % (ranmar_ij_max + 1),
+            (first[1] + 2671 * k) % (ranmar_kl_max + 1) };
+    if (first.size() != 1)
+        throw InputError("the seed " + seed_string(first)
+            + " is a list of several numbers, which no series of seeds continues; give one "
+              "number or IJ,KL");
+    return { first[0] + k };
+}
+
+std::vector<std::int64_t> ranmar_seed_of_number(const std::string& generator, std::int64_t n)
+{
+    if (n > ranmar_ijkl_max)
+        throw InputError(generator + " seed IJKL = " + std::to_string(n)
+            + " is out of range 0..900000000 (or give --seed IJ,KL)");
+    const RanmarSeedPair pair = ranmar_seed_of_ijkl(n);
+    return { pair.ij, pair.kl };
+}
+
+std::int64_t ranmar_number_of_seed(const std::vector<std::int64_t>& seed)
+{
+    return seed.size() == 2 ? seed[0] * ranmar_ijkl_divisor + seed[1] : -1;
+}
+
+void check_ranmar(const Configuration& c)
+{
+    const std::string name = to_string(c.generator);
+    if (c.seed.size() != 2)
+        throw InputError(name
+            + " takes --seed IJ,KL (0 <= IJ <= 31328, 0 <= KL <= 30081) or --seed IJKL "
+              "(0..900000000, IJ = IJKL / 30082, KL = IJKL mod 30082)");
+    if (c.seed[0] < 0 || c.seed[0] > ranmar_ij_max)
+        throw InputError(
+            name + " seed IJ = " + std::to_string(c.seed[0]) + " is out of range 0..31328");
+    if (c.seed[1] < 0 || c.seed[1] > ranmar_kl_max)
+        throw InputError(
+            name + " seed KL = " + std::to_string(c.seed[1]) + " is out of range 0..30081");
+}
+
+std::unique_ptr<Stream> make_ranmar_reference(const Configuration& c)
+{
+    std::vector<RanmarEngine> engines(static_cast<std::size_t>(c.instances));
+    for (int i = 0; i < c.instances; ++i)
+        engines[static_cast<std::size_t>(i)].state = ranmar_instance_state(c, i);
+    return std::make_unique<CombinedStream<RanmarEngine>>(
+        std::move(engines), c.layout, traits(c.generator).bits, canonical_name(c));
+}
+
+void ranmar_instance_configuration(const Configuration& c, int i, Configuration& one)
+{
+    int ij = 0, kl = 0;
+    ranmar_instance_seed(c, i, ij, kl);
+    one.seed = { ij, kl };
+}
+
+bool always(const Configuration&)
+{
+    return true;
+}
+
+} // namespace
+
+RanmarState ranmar_instance_state(const Configuration& c, int instance)
+{
+    int ij = 0, kl = 0;
+    ranmar_instance_seed(c, instance, ij, kl);
+    RanmarState state{};
+    ranmar_seed(state, traits(c.generator).variant, ij, kl, c.zero);
+    if (c.seeding.kind == SeedingKind::split)
+        ranmar_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
+    return state;
+}
+
+const FamilyTraits& ranmar_family()
+{
+    static const FamilyTraits row = { GeneratorFamily::ranmar, "ranmar", true, true, false, 1024,
+        { 1802, 9373 }, ranmar_series, ranmar_seed_of_number, ranmar_number_of_seed,
+        describe_computed, false, true, check_ranmar, make_ranmar_reference, nullptr, nullptr,
+        nullptr, ranmar_instance_configuration, nullptr, always, nullptr, nullptr, nullptr };
+    return row;
+}
+
+} // namespace rngvet
