@@ -732,7 +732,7 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
 }
 
 /* Jump-parallel generation under interleave with coalesced stores (CUDA's grid for p.segments > 1,
- * layout interleave, 2 or more instances). In ranmar_segments_body a warp makes one instance's
+ * layout interleave, chosen by RNGVET_RANMAR_KERNEL=interleaved:T until it has run on a GPU). In ranmar_segments_body a warp makes one instance's
  * numbers, which lie N words apart under interleave, so its 32 stores of a step touch 32
  * sectors. Here a block holds the same unit s of T = min(N, RNGVET_RANMAR_ILV_TILE) neighbouring
  * instances (warp w: instance first + w, unit (first + w) * S + s, the states and jumps of
