@@ -13,9 +13,9 @@
 //   setup(c, plan)     the instances of a validated configuration, seeded and jumped.
 // Each backend has one device template, make_<backend>_device<Family> (device.hpp), which its
 // folder instantiates for every family of the list below (RNGVET_INSTANTIATE_DEVICES), as
-// kernels/not_built.cpp does for a backend configured off. A family with kernels is therefore a
-// traits struct with its setup and one line of RNGVET_FOR_EACH_KERNEL_FAMILY; a backend is a
-// folder, one line of RNGVET_FOR_EACH_KERNEL_BACKEND (device.hpp) and its stubs in not_built.cpp.
+// kernels/not_built.cpp does for a backend configured off. So a family with kernels is a traits
+// struct with its setup plus one line of RNGVET_FOR_EACH_KERNEL_FAMILY. A backend is its own
+// folder plus one line of RNGVET_FOR_EACH_KERNEL_BACKEND (device.hpp) and its not_built.cpp stubs.
 #pragma once
 
 #include "generators/configuration.hpp"
