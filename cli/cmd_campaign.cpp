@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "generators/error.hpp"
 #include "options.hpp"
+#include "process/cores.hpp"
 #include "reports/gate.hpp"
 #include "reports/store.hpp"
 
@@ -15,7 +16,6 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
-#include <thread>
 
 namespace rngvet::cli {
 namespace {
@@ -56,7 +56,7 @@ int plan(int argc, char** argv)
 {
     std::string file;
     int nodes = 1;
-    int cpus_per_node = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int cpus_per_node = usable_cores();
     bool list = false;
     po::options_description options("rngvet campaign plan options");
     options.add_options()("file", po::value(&file), "campaign file")("nodes",

@@ -1,5 +1,7 @@
 #include "dc/threads.hpp"
 
+#include "process/cores.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -11,7 +13,7 @@ namespace rngvet {
 
 int dc_thread_count(int requested, std::size_t jobs)
 {
-    int n = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+    int n = requested > 0 ? requested : usable_cores();
     n = std::max(1, n);
     return static_cast<int>(
         std::min<std::size_t>(static_cast<std::size_t>(n), std::max<std::size_t>(jobs, 1)));

@@ -1,8 +1,10 @@
 // The one child-process pool (process/child_pool.hpp) that the sharded runner, the feed bench,
 // local campaigns and the backend probe share, the long-lived workers of the sharded runner
-// (process/worker_pool.hpp), and the memory bound of process/memory.hpp.
+// (process/worker_pool.hpp), the cores of process/cores.hpp and the memory bound of
+// process/memory.hpp.
 #include "generators/error.hpp"
 #include "process/child_pool.hpp"
+#include "process/cores.hpp"
 #include "process/memory.hpp"
 #include "process/worker_pool.hpp"
 
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
+#include <sched.h>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -231,6 +234,31 @@ TEST(WorkerPool, AFailedOrKilledWorkerFailsItsJobAndTheNextJobGetsAFreshWorker)
 // The one rule: at most half of the physical memory, exact at the boundary, for any item size,
 // with a product that would wrap refused rather than wrapped, and no bound where the memory is
 // unknown.
+// The cores are the affinity mask's, not the machine's: a child confined to one processor (as
+// `taskset -c 0` or a one-core allocation would) counts one.
+TEST(Cores, TheyAreTheAffinityMasksNotTheMachines)
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+    EXPECT_EQ(usable_cores(), CPU_COUNT(&mask));
+    int first = 0;
+    while (!CPU_ISSET(first, &mask))
+        ++first;
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        const bool ok = sched_setaffinity(0, sizeof one, &one) == 0 && usable_cores() == 1;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 TEST(Memory, TheBoundIsHalfOfPhysicalMemory)
 {
     EXPECT_TRUE(fits_in_memory(500, 1, 1000));

@@ -1,9 +1,10 @@
 #include "source.hpp"
 
+#include "process/cores.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <thread>
 
 namespace rngvet::native {
 
@@ -25,8 +26,7 @@ int threads()
 
 int cores()
 {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n > 0 ? static_cast<int>(n) : 1;
+    return usable_cores();
 }
 
 Numbers::Numbers(WordSource& source)
