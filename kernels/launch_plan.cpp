@@ -121,9 +121,7 @@ unsigned ranmar_interleaved_choice(std::uint64_t instances)
 {
     const char* env = std::getenv("RNGVET_RANMAR_KERNEL");
     const std::string forced = env ? env : "";
-    // Opt-in until the interleaved grid has run on a GPU: its exactness is held on the host
-    // grid (test_kernel_bodies), not yet on a device (docs/benchmarks.md, part 7).
-    if (forced.empty()) return 0;
+    if (forced.empty()) return instances >= 2 ? ranmar_interleaved_tile(instances) : 0;
     if (forced == "segments") return 0;
     const std::string prefix = "interleaved:";
     const std::string digits = forced.substr(std::min(prefix.size(), forced.size()));

@@ -95,11 +95,11 @@ std::vector<PlanBuffer> plan_buffers(const MtSetup& setup);
 inline constexpr std::uint64_t mt_register_min_instances = 2048;
 Launch mt_register_choice(const MtKernelParams& p, int multiprocessors);
 
-// CUDA's jump-parallel RANMAR under interleave: the instances per block of the interleaved grid,
-// or 0 for one warp per unit. The interleaved grid is opt-in until it has run on a GPU:
-// RNGVET_RANMAR_KERNEL=interleaved:T chooses it (T from 1 to RNGVET_RANMAR_ILV_TILE, at most N;
-// ranmar_interleaved_tile(N) is the tile meant to become the default from 2 instances on);
-// unset or `segments`, 0; InputError for any other value.
+// CUDA's jump-parallel RANMAR under interleave: the instances per block of the interleaved grid
+// (min(N, RNGVET_RANMAR_ILV_TILE) from 2 instances on), or 0 for one warp per unit (1
+// instance, whose numbers are neighbours already). RNGVET_RANMAR_KERNEL forces one:
+// `segments` (0) or `interleaved:T` (T from 1 to RNGVET_RANMAR_ILV_TILE, at most N), for the
+// exactness tests and the benchmark's comparison; InputError for any other value.
 unsigned ranmar_interleaved_choice(std::uint64_t instances);
 
 } // namespace rngvet

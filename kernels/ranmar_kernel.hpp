@@ -732,12 +732,11 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
 }
 
 /* Jump-parallel generation under interleave with coalesced stores (CUDA's grid for p.segments > 1,
- * layout interleave, chosen by RNGVET_RANMAR_KERNEL=interleaved:T until it has run on a GPU). In
- * ranmar_segments_body a warp makes one instance's numbers, which lie N words apart under
- * interleave, so its 32 stores of a step touch 32 sectors. Here a block holds the same unit s of T
- * = min(N, RNGVET_RANMAR_ILV_TILE) neighbouring instances (warp w: instance first + w, unit (first
- * + w) * S + s, the states and jumps of ranmar_segments_body), and its warps go through their
- * chunks in step.
+ * layout interleave, 2 or more instances). In ranmar_segments_body a warp makes one instance's
+ * numbers, which lie N words apart under interleave, so its 32 stores of a step touch 32
+ * sectors. Here a block holds the same unit s of T = min(N, RNGVET_RANMAR_ILV_TILE) neighbouring
+ * instances (warp w: instance first + w, unit (first + w) * S + s, the states and jumps of
+ * ranmar_segments_body), and its warps go through their chunks in step.
  *
  * Chunk k of every instance fills one run of combined indices. Instance i's position origin_i
  * (ranmar_count_before(p, i, p.start)) has combined index i + N origin_i, the first index at or

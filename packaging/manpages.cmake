@@ -68,8 +68,8 @@ instances. The stream does not change.
 .B RNGVET_RANMAR_KERNEL
 Forces CUDA's jump-parallel RANMAR kernel under interleave: segments (one warp
 per unit, as for the other layouts) or interleaved:T (blocks of the same unit of
-T instances, T from 1 to 8, whose stores coalesce; opt-in until it has run on a
-GPU); unset, segments. The stream does not change.
+T instances, T from 1 to 8); otherwise blocks of min(N, 8) instances from 2
+instances on. The stream does not change.
 .TP
 .B CUDA_VISIBLE_DEVICES
 Read by campaign run --gpus G: its first G entries are the devices the tasks are

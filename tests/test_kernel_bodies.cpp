@@ -204,22 +204,17 @@ TEST(KernelBodies, RanmarGridsOfEveryBackendAreTheReference)
                 const std::string how
                     = std::string(" on ") + b.name + (reverse ? ", reversed" : "");
                 const bool tiled = b.shape.tiled && c.layout.kind != LayoutKind::single;
+                const bool interleaved
+                    = b.shape.interleaved && c.layout.kind == LayoutKind::interleave;
                 SCOPED_TRACE(canonical_name(c) + how);
                 EXPECT_TRUE(same_words(want,
                     on_host(ranmar_setup(c), b.shape,
                         tiled ? Grid::ranmar_tiled : Grid::ranmar_warps, n, reverse)));
-                // CUDA's interleaved grid is opt-in (RNGVET_RANMAR_KERNEL): both choices.
-                for (const char* kernel : { "", "interleaved:8" }) {
-                    const ScopedEnv env("RNGVET_RANMAR_KERNEL", kernel);
-                    const bool interleaved = *kernel != '\0' && b.shape.interleaved
-                        && c.layout.kind == LayoutKind::interleave;
-                    SCOPED_TRACE(std::string("jump-parallel, 3 units x 211 numbers, kernel '")
-                        + kernel + "'");
-                    EXPECT_TRUE(same_words(want,
-                        on_host(ranmar_setup(c, 3, 211), b.shape,
-                            interleaved ? Grid::ranmar_interleaved : Grid::ranmar_segments, n,
-                            reverse)));
-                }
+                SCOPED_TRACE("jump-parallel, 3 units x 211 numbers");
+                EXPECT_TRUE(same_words(want,
+                    on_host(ranmar_setup(c, 3, 211), b.shape,
+                        interleaved ? Grid::ranmar_interleaved : Grid::ranmar_segments, n,
+                        reverse)));
             }
     }
 }
@@ -321,14 +316,6 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
         const std::string what = canonical_name(c) + ", " + std::to_string(k.segments) + " units x "
             + std::to_string(k.length);
         if (c.instances >= 2) {
-            // Opt-in: unset, CUDA's plan keeps one warp per unit.
-            {
-                const ScopedEnv unset("RNGVET_RANMAR_KERNEL", "");
-                EXPECT_EQ(LaunchPlan(setup, backends[0].shape).grid(), Grid::ranmar_segments)
-                    << what;
-            }
-            const ScopedEnv chosen(
-                "RNGVET_RANMAR_KERNEL", "interleaved:" + std::to_string(RNGVET_RANMAR_ILV_TILE));
             const LaunchPlan plan(setup, backends[0].shape);
             const Launch got = plan.launch(setup.start, 4097, false);
             const Launch expect = interleaved_launch(setup, setup.start, 4097);
@@ -381,8 +368,8 @@ TEST(KernelBodies, RanmarInterleavedTileIsForcedOrRefused)
         SCOPED_TRACE(canonical_name(f.c) + ", " + f.kernel);
         EXPECT_EQ(LaunchPlan(setup, backends[0].shape).launch(0, 1, false).per_block, f.tile);
         for (bool reverse : { false, true })
-            EXPECT_TRUE(same_words(
-                reference(f.c, n), on_host(setup, backends[0].shape, f.grid, n, reverse)));
+            EXPECT_TRUE(same_words(reference(f.c, n),
+                on_host(setup, backends[0].shape, f.grid, n, reverse)));
     }
     {
         const ScopedEnv env("RNGVET_RANMAR_KERNEL", "");

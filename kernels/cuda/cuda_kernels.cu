@@ -1,8 +1,7 @@
 // CUDA backend. RANMAR with jump-parallel generation (few instances): one warp per unit, an
-// instance's every S-th chunk (ranmar_generate_segments); under interleave, when
-// RNGVET_RANMAR_KERNEL=interleaved:T asks for it, a block holds the same unit of up to 8
-// instances and stages their numbers through shared memory, so that the stores coalesce
-// (ranmar_generate_interleaved). Otherwise one warp per instance. Layout
+// instance's every S-th chunk (ranmar_generate_segments); under interleave a block holds the
+// same unit of up to 8 instances and stages their numbers through shared memory, so that the
+// stores coalesce (ranmar_generate_interleaved). Otherwise one warp per instance. Layout
 // single: ranmar_instances_per_block warps per block; a warp's lanes share only their own history
 // in shared memory, so __syncwarp() is the only barrier and warps run independently. Other layouts:
 // the tiled kernel (RNGVET_RANMAR_TILE warps per block, coalesced stores through shared memory).
