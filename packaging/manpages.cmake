@@ -75,10 +75,11 @@ instances on. The stream does not change.
 Read by campaign run --gpus G: its first G entries are the devices the tasks are
 spread over (each task's process sees one of them alone); unset, 0 to G-1.
 .TP
-.B RNGVET_ISING_SERIAL_FILLS
+.B RNGVET_ISING_OVERLAP_FILLS
 Set to 1: the ising battery's Metropolis chain on a CUDA device generates each
-block of numbers after the updates of the block before, rather than beside
-them, to measure what the overlap gives. The statistics do not change.
+block of numbers beside the updates of the block before, into a second buffer,
+rather than after them, to measure what the overlap gives. The statistics do
+not change.
 .TP
 .B RNGVET_AUTO_GPU
 For --backend auto on a machine without a GPU: the available backend (such as

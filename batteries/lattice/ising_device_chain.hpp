@@ -15,9 +15,9 @@
 // any order), its flips and the change of the bond sum, -2 s h per flip, to the sweep's tally in
 // the system's memory, and the tallies of a fill's sweeps come back in one copy, handed to the
 // host in order: one wait for the device per fill rather than two per sweep. The passes run on a
-// stream of their own (PassStream), so that the next fill, on the generator's stream, runs beside
-// them, into the other of two buffers. Thrust's temporary storage comes from a cache
-// (StorageCache) that allocates only what it has not held before.
+// stream of their own (PassStream), so that with ChainOptions::overlap the next fill, on the
+// generator's stream, runs beside them, into the other of two buffers. Thrust's temporary storage
+// comes from a cache (StorageCache) that allocates only what it has not held before.
 //
 // wolff_chain (ising_device.hpp's device_wolff): the own-lanes Wolff replicas, one thread per
 // replica running own_lanes.hpp's machine on its lane of each block (word k M + r of the block is
@@ -408,9 +408,9 @@ struct ChainOptions {
     std::size_t max_words = chunk_words; // words written at a time (whole sweeps, at least one)
     ChainCounts* counts = nullptr; // filled at the end where given
     PlantedFault fault = PlantedFault::none;
-    // Two buffers of numbers, the next filled while the passes on the other run; false: one,
-    // each fill after the passes before it.
-    bool overlap = true;
+    // Two buffers of numbers, the next filled while the passes on the other run; false (the
+    // default on CUDA, device_metropolis): one, each fill after the passes before it.
+    bool overlap = false;
 };
 
 // The bond sum of the spins, counted on the system (the result waited for).

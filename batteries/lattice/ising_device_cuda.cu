@@ -30,11 +30,12 @@ std::optional<DeviceMetropolisResult> device_metropolis(
 {
     if (static_cast<long long>(run.L) * run.L < smallest_device_lattice) return std::nullopt;
     device_chain::ChainOptions options;
-    // RNGVET_ISING_SERIAL_FILLS=1: one buffer of numbers, each fill after the passes before it
-    // (the chain before its fills overlapped the passes), to measure what the overlap gives.
-    const char* serial = std::getenv("RNGVET_ISING_SERIAL_FILLS");
-    options.overlap
-        = serial == nullptr || std::string(serial).empty() || std::string(serial) == "0";
+    // One buffer of numbers, each fill after the passes before it: on an H200 this chain ran at
+    // 1.09e11 spin updates/s at L = 4096, and with the fills beside the passes at 1.05e8
+    // (docs/benchmarks.md, part 9; the cause is not found). RNGVET_ISING_OVERLAP_FILLS=1 asks
+    // for the two buffers and the overlap, to measure it again.
+    const char* overlap = std::getenv("RNGVET_ISING_OVERLAP_FILLS");
+    options.overlap = overlap != nullptr && std::string(overlap) == "1";
     return native::device_calls::on_device(
         in, "ising Metropolis", [&] { return device_chain::metropolis_chain(in, run, options); });
 }
