@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "generators/error.hpp"
 #include "native/costs.hpp"
 #include "native/native.hpp"
 #include "process/child_pool.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <sstream>
@@ -209,6 +211,7 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     auto running = [&] { return children.running() + workers.busy(); };
     std::size_t next = 0;
     const int cores = native::threads();
+    const int fixed_threads = shard_threads();
     auto stopping = [&] { return options.stop_flag && *options.stop_flag; };
     while (next < tests.size() || running() > 0) {
         while (!stopping() && next < tests.size() && running() < options.jobs) {
@@ -219,7 +222,9 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
             // stay busy; the kernel shares the cores among the threads.
             const int beside = static_cast<int>(std::min<std::size_t>(
                 static_cast<std::size_t>(options.jobs), tests.size() - next + 1));
-            const int threads = std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
+            const int threads = fixed_threads > 0
+                ? fixed_threads
+                : std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
             if (native_test(options.engine, battery, test) != nullptr)
                 workers.start(test, threads);
             else
@@ -285,6 +290,18 @@ std::string host_name()
     char buf[256] = { 0 };
     if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
     return buf;
+}
+
+int shard_threads()
+{
+    const char* env = std::getenv("RNGVET_SHARD_THREADS");
+    if (env == nullptr || *env == '\0') return 0;
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (*end != '\0' || n < 1 || n > 4096)
+        throw InputError(std::string("RNGVET_SHARD_THREADS='") + env
+            + "' is not a number of threads from 1 to 4096");
+    return static_cast<int>(n);
 }
 
 std::vector<int> sharded_order(

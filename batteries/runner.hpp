@@ -62,6 +62,11 @@ struct RunnerResult {
     bool interrupted = false;
 };
 
+// RNGVET_SHARD_THREADS=N: every native test of a sharded run gets N threads (1 to 4096),
+// whatever runs beside it; unset or empty, 0 (then twice the cores shared by the tests running
+// at once, at most all of them). InputError for any other value.
+int shard_threads();
+
 // The order a sharded run starts `tests` in: longest first, by the native form's measured time
 // (native/costs.hpp) where `engine` runs the test natively and a run measured it, else by the
 // catalogue's cost; ties keep their order.

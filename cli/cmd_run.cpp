@@ -186,6 +186,7 @@ int cmd_run(int argc, char** argv)
         if (m == RunMode::serial && jobs > 1)
             throw InputError("--jobs " + std::to_string(jobs)
                 + " runs tests in parallel, which only --mode sharded does");
+        if (m == RunMode::sharded) (void)shard_threads(); // RNGVET_SHARD_THREADS, refused here
     };
 
     // A new run of config_options's configuration (`resolved`: that configuration, already

@@ -13,8 +13,9 @@
 
 namespace rngvet {
 
-// How fill_device writes numbers: the integers, GetU01's doubles x * 2^-bits, or top32 words.
-enum class DeviceFormat { u64, u01, u32 };
+// How fill_device writes numbers: the integers, GetU01's doubles x * 2^-bits, top32 words, or
+// the integers' low 32 bits as 64-bit words (the words of the low32 view, view.hpp).
+enum class DeviceFormat { u64, u01, u32, low32 };
 
 class Stream {
 public:

@@ -181,6 +181,15 @@ public:
         return done;
     }
     ReadAhead read_ahead() const override { return outputs_->read_ahead(); }
+    // The low32 view's words on the device: one word per output, its low 32 bits, made there
+    // (DeviceFormat::low32) while no word is held here. The other views, and other formats,
+    // stay on the host.
+    bool fill_device(void* out, std::size_t n, DeviceFormat format) override
+    {
+        if (view_ != BitView::low32 || format != DeviceFormat::u64 || next_ != words_.size())
+            return false;
+        return outputs_->fill_device(out, n, DeviceFormat::low32);
+    }
 
 private:
     // Converts the next outputs (enough groups for about `wanted` words) into words_.

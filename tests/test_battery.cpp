@@ -19,6 +19,7 @@ extern "C" {
 #include "batteries/testu01_gen.hpp"
 #include "generators/configuration.hpp"
 #include "generators/error.hpp"
+#include "tests/support.hpp"
 
 namespace rngvet {
 namespace {
@@ -165,6 +166,32 @@ TEST(Battery, ASubsetKeepsTheBatterysNumbering)
     EXPECT_EQ(r.statistics[2].stat_index, 9);
     EXPECT_EQ(r.statistics[2].test_number, 8);
     EXPECT_EQ(r.statistics[2].test_name, "MatrixRank");
+}
+
+// RNGVET_SHARD_THREADS: unset or empty, 0 (the runner's rule); a count from 1 to 4096 is taken;
+// anything else is refused in one line naming the variable.
+TEST(ShardThreads, TheEnvironmentGivesACountOrIsRefused)
+{
+    {
+        const rngvet_test::ScopedEnv unset("RNGVET_SHARD_THREADS", "");
+        EXPECT_EQ(shard_threads(), 0);
+    }
+    const std::vector<std::pair<std::string, int>> good{ { "1", 1 }, { "16", 16 },
+        { "4096", 4096 } };
+    for (const auto& [text, n] : good) {
+        const rngvet_test::ScopedEnv env("RNGVET_SHARD_THREADS", text);
+        EXPECT_EQ(shard_threads(), n);
+    }
+    for (const char* bad : { "0", "-2", "4097", "8x", "x" }) {
+        const rngvet_test::ScopedEnv env("RNGVET_SHARD_THREADS", bad);
+        try {
+            (void)shard_threads();
+            ADD_FAILURE() << bad << " was taken";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("RNGVET_SHARD_THREADS='" + std::string(bad) + "'"),
+                std::string::npos);
+        }
+    }
 }
 
 } // namespace

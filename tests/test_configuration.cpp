@@ -284,6 +284,72 @@ TEST(Configuration, SkipEqualsDiscardingFromTheStart)
     EXPECT_EQ(tail, std::vector<std::uint64_t>(whole.begin() + 12345, whole.end()));
 }
 
+// A stream of outputs x_k = (k + 1) * 0x9e3779b97f4a7c15 mod 2^48 whose "device" is host memory:
+// fill_device writes what fill would, in the format asked, and records the format.
+class RecordingDeviceStream final : public Stream {
+public:
+    int bits() const override { return 48; }
+    std::string name() const override { return "recording"; }
+    void fill(std::uint64_t* out, std::size_t n) override
+    {
+        for (std::size_t i = 0; i < n; ++i)
+            out[i] = ((next_++ + 1) * 0x9e3779b97f4a7c15ull) & ((std::uint64_t(1) << 48) - 1);
+    }
+    bool fill_device(void* out, std::size_t n, DeviceFormat format) override
+    {
+        formats.push_back(format);
+        if (format != DeviceFormat::u64 && format != DeviceFormat::low32) return false;
+        auto* x = static_cast<std::uint64_t*>(out);
+        std::vector<std::uint64_t> words(n);
+        fill(words.data(), n);
+        for (std::size_t i = 0; x != nullptr && i < n; ++i)
+            x[i] = format == DeviceFormat::low32 ? words[i] & 0xffffffffu : words[i];
+        return true;
+    }
+    std::vector<DeviceFormat> formats;
+
+private:
+    std::uint64_t next_ = 0;
+};
+
+// The low32 view hands its device words to the outputs' stream as DeviceFormat::low32 and gets
+// the words its host path gives; skipped words (out == nullptr) are outputs skipped; host and
+// device reads take turns in stream order. It declines other formats, and the other views
+// decline, asking nothing of the outputs.
+TEST(Configuration, TheLow32ViewWritesDeviceWordsAsItsHostPathDoes)
+{
+    RecordingDeviceStream* outputs = nullptr;
+    const auto make = [&](std::uint64_t skip) {
+        auto s = std::make_unique<RecordingDeviceStream>();
+        s->discard(skip);
+        outputs = s.get();
+        return s;
+    };
+    const auto host = take(*make_view_stream(BitView::low32, 48, 0, make, "host"), 3002);
+    auto view = make_view_stream(BitView::low32, 48, 0, make, "device");
+    std::vector<std::uint64_t> got(1000);
+    ASSERT_TRUE(view->fill_device(got.data(), 1000, DeviceFormat::u64));
+    EXPECT_EQ(outputs->formats, std::vector<DeviceFormat>{ DeviceFormat::low32 });
+    EXPECT_EQ(got, std::vector<std::uint64_t>(host.begin(), host.begin() + 1000));
+    ASSERT_TRUE(view->fill_device(nullptr, 1000, DeviceFormat::u64));
+    ASSERT_TRUE(view->fill_device(got.data(), 1000, DeviceFormat::u64));
+    EXPECT_EQ(got, std::vector<std::uint64_t>(host.begin() + 2000, host.begin() + 3000));
+    for (DeviceFormat other : { DeviceFormat::u32, DeviceFormat::u01, DeviceFormat::low32 })
+        EXPECT_FALSE(view->fill_device(got.data(), 1, other));
+    EXPECT_EQ(outputs->formats.size(), 3u);
+    // Host and device reads take turns in stream order (a low32 view holds no word between them).
+    std::uint64_t one = 0;
+    view->fill(&one, 1);
+    EXPECT_EQ(one, host[3000]);
+    ASSERT_TRUE(view->fill_device(got.data(), 1, DeviceFormat::u64));
+    EXPECT_EQ(got[0], host[3001]);
+    for (BitView other : { BitView::reversed, BitView::packed, BitView::sdk_float }) {
+        auto v = make_view_stream(other, 48, 0, make, "other");
+        EXPECT_FALSE(v->fill_device(got.data(), 1, DeviceFormat::u64));
+        EXPECT_TRUE(outputs->formats.empty());
+    }
+}
+
 TEST(Configuration, FileStreamReadsLittleEndianWordsAndNamesTheCountAtTheEnd)
 {
     const std::string path = testing::TempDir() + "rngvet_words.bin";

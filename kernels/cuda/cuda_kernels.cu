@@ -163,6 +163,13 @@ __global__ void u01_kernel(std::uint64_t* x, std::uint64_t n, int bits)
     }
 }
 
+__global__ void low32_kernel(std::uint64_t* x, std::uint64_t n)
+{
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x)
+        x[i] &= 0xffffffffu;
+}
+
 __global__ void top32_kernel(const std::uint64_t* x, std::uint32_t* out, std::uint64_t n, int bits)
 {
     for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
@@ -340,12 +347,15 @@ public:
                 done += n;
             }
         } else {
-            // The integers straight into dst; doubles converted there in place (same size).
+            // The integers straight into dst; doubles or low halves made there in place.
             std::uint64_t* x = static_cast<std::uint64_t*>(dst);
             enqueue(g0, len, x, false);
             check(cudaGetLastError(), "launching the kernel");
             if (format == static_cast<int>(DeviceFormat::u01)) {
                 u01_kernel<<<grid_for(len), convert_threads, 0, stream_>>>(x, len, bits);
+                check(cudaGetLastError(), "launching the conversion");
+            } else if (format == static_cast<int>(DeviceFormat::low32)) {
+                low32_kernel<<<grid_for(len), convert_threads, 0, stream_>>>(x, len);
                 check(cudaGetLastError(), "launching the conversion");
             }
         }
