@@ -216,15 +216,12 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     while (next < tests.size() || running() > 0) {
         while (!stopping() && next < tests.size() && running() < options.jobs) {
             const int test = tests[next++];
-            // The native engine's threads: the cores shared by the workers that run beside this
-            // one (fewer at the end of the run), twice over, so that a test whose replications
-            // run in parallel (ClosePairs) is not left alone on one core at the end while others
-            // stay busy; the kernel shares the cores among the threads.
-            const int beside = static_cast<int>(std::min<std::size_t>(
-                static_cast<std::size_t>(options.jobs), tests.size() - next + 1));
-            const int threads = fixed_threads > 0
-                ? fixed_threads
-                : std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
+            // The native engine's threads: every core, whatever runs beside (the kernel shares
+            // them), so that the parallel parts of the long tests, which start first, take the
+            // cores the short ones leave. On an H100 node's 16 cores BigCrush took 44.0 s so
+            // (44.2 s with 8 threads a test), 55.2 s with twice the cores shared by the tests
+            // running at once (docs/benchmarks.md, part 9); RNGVET_SHARD_THREADS overrides it.
+            const int threads = fixed_threads > 0 ? fixed_threads : cores;
             if (native_test(options.engine, battery, test) != nullptr)
                 workers.start(test, threads);
             else

@@ -58,7 +58,7 @@ constexpr std::uint64_t gpu_plan_launch = std::uint64_t(1) << 22;
 } // namespace
 
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
-    std::uint64_t openmp_min_length, std::uint64_t gpu_min_length)
+    std::uint64_t openmp_min_length, std::uint64_t gpu_min_length, std::uint64_t gpu_launch)
 {
     const bool cpu_threads = c.backend == Backend::openmp;
     if (!cpu_threads && gpu_min_length == 0) return {};
@@ -74,9 +74,9 @@ SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
     // native engine asks a stream for up to 2^25 numbers in one launch, whatever its launch
     // length): a longer launch makes several chunks per unit (docs/benchmarks.md, "Few
     // instances").
-    const std::uint64_t launch = cpu_threads
-        ? options.launch_numbers
-        : std::min<std::uint64_t>(options.launch_numbers, gpu_plan_launch);
+    const std::uint64_t launch = cpu_threads ? options.launch_numbers
+        : gpu_launch != 0                    ? gpu_launch
+                          : std::min<std::uint64_t>(options.launch_numbers, gpu_plan_launch);
     return plan_segments(static_cast<std::uint64_t>(c.instances), launch, target, min_length,
         options.segments, options.segment_length);
 }

@@ -117,9 +117,10 @@ SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::ui
 // a family whose chunks are at least `openmp_min_length` numbers on OpenMP and
 // `gpu_min_length` on the GPUs (0: none there): none from 256 instances on (GPUs) or from as
 // many instances as threads (OpenMP); else about twice the threads' units (OpenMP) or 4096
-// (GPUs), GPUs planned for launches of at most 2^22 numbers.
+// (GPUs), GPUs planned for launches of at most 2^22 numbers, or of `gpu_launch` whatever the
+// stream's launch length where it is not 0 (a shorter launch runs some of the units).
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
-    std::uint64_t openmp_min_length, std::uint64_t gpu_min_length);
+    std::uint64_t openmp_min_length, std::uint64_t gpu_min_length, std::uint64_t gpu_launch = 0);
 
 // Every backend that runs kernels, once: X(name), the name of its Backend value and of its
 // functions, declared here for each (RNGVET_BACKEND_FUNCTIONS) and defined in its folder, or by
