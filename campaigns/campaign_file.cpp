@@ -378,7 +378,7 @@ Campaign parse_campaign(
         }
         // A plugin: its library's absolute path and SHA-256 go into every task's arguments, and
         // its tests run sharded, which needs its skip.
-        if (family(first.generator) == GeneratorFamily::plugin) {
+        if (family(first.generator) == families::plugin) {
             if (!jumps_ahead(first))
                 p.fail(s->line,
                     "[configuration " + s->name

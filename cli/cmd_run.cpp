@@ -66,7 +66,7 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
 void refuse_sharded_without_jumps(const Configuration& config)
 {
     if (jumps_ahead(config)) return;
-    if (family(config.generator) == GeneratorFamily::plugin)
+    if (family(config.generator) == families::plugin)
         throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and the "
                          "plugin '"
             + plugin_library(config)->name
@@ -153,7 +153,7 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         const GeneratorFamily generator_family = family(parse_generator(config_options.generator));
-        if (generator_family == GeneratorFamily::external)
+        if (family_traits(generator_family).reads_words)
             throw InputError("--seeds counts up seeds, and the external stream '"
                 + config_options.generator + "' has none; run each stream on its own");
         try {
@@ -242,7 +242,7 @@ int cmd_run(int argc, char** argv)
         start.engine = engine;
         start.devices = devices;
         // RANMAR's one-number seed IJKL is stored as the IJ,KL it stands for.
-        if (family(config.generator) == GeneratorFamily::ranmar
+        if (family(config.generator) == families::ranmar
             && config_options.seed.find(',') == std::string::npos)
             config_options.seed = seed_string(config.seed);
         start.options = config_options.arguments();

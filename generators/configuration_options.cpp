@@ -33,7 +33,7 @@ std::string seed_help()
 void resolve_seed(Configuration& c, const ConfigurationText& t)
 {
     // An external stream's seed is the user's generator's, recorded as given.
-    if (family(c.generator) == GeneratorFamily::external)
+    if (family_traits(c.generator).reads_words)
         c.stream_seed = t.seed;
     else if (!t.seed.empty())
         c.seed = parse_seed(t.seed);
@@ -45,7 +45,7 @@ void resolve_seed(Configuration& c, const ConfigurationText& t)
 void check_library_sha256(const Configuration& c, const ConfigurationText& t)
 {
     if (t.library_sha256.empty()) return;
-    if (family(c.generator) != GeneratorFamily::plugin)
+    if (family(c.generator) != families::plugin)
         throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
             + to_string(c.generator));
     if (c.plugin->sha256 != t.library_sha256)

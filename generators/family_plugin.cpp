@@ -91,7 +91,7 @@ std::string parse_plugin_head(const std::string& head, const std::string&,
     if (input_path.empty())
         return "a plugin's name leaves out its library's path, which its run records";
     c.generator = parse_generator("lib:" + input_path);
-    if (c.generator.kind != GeneratorKind::plugin) return "not a plugin's path";
+    if (c.generator.kind != kinds::plugin) return "not a plugin's path";
     const std::string inner = head.substr(4, head.size() - 5);
     const auto sharp = inner.rfind('#');
     if (sharp == std::string::npos) return "expected lib[NAME#HASH]";
@@ -104,6 +104,27 @@ std::string plugin_head_mismatch(const Configuration& c, const std::string& hash
     if (c.plugin->sha256.substr(0, 8) == hash) return "";
     return "the library '" + c.generator.path + "' here has SHA-256 "
         + c.plugin->sha256.substr(0, 8) + "..., the name says " + hash;
+}
+
+// Whether text is a C identifier (a symbol name).
+bool is_identifier(const std::string& text)
+{
+    if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
+    for (char ch : text)
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+                || ch == '_'))
+            return false;
+    return true;
+}
+
+// lib:PATH:SYMBOL: a symbol after the path's last ':'.
+void parse_plugin_symbol(GeneratorName& g)
+{
+    const auto colon = g.path.rfind(':');
+    if (colon != std::string::npos && colon > 0 && is_identifier(g.path.substr(colon + 1))) {
+        g.symbol = g.path.substr(colon + 1);
+        g.path = g.path.substr(0, colon);
+    }
 }
 
 std::string describe_plugin(const GeneratorTraits& g)
@@ -147,11 +168,16 @@ std::vector<std::uint64_t> plugin_instance_seed(const Configuration& c, int inst
 
 const FamilyTraits& plugin_family()
 {
-    static const FamilyTraits row = { GeneratorFamily::plugin, "plugin", false, false, false, 1024,
+    static const FamilyTraits row = { families::plugin, "plugin", false, false, false, 1024,
         { 777 }, single_series, single_seed_of_number, nullptr, describe_plugin, false, false,
         check_plugin, make_plugin_reference, plugin_canonical_head, nullptr, load_plugin,
         plugin_instance_configuration, plugin_output_bits, plugin_jumps_ahead, "lib[",
-        parse_plugin_head, plugin_head_mismatch };
+        parse_plugin_head, plugin_head_mismatch, 50,
+        {
+            { kinds::plugin, "lib:PATH[:SYMBOL]", families::plugin, 0, "S or S1,S2,...", false,
+                "lib:", true },
+        },
+        parse_plugin_symbol };
     return row;
 }
 

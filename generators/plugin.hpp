@@ -4,6 +4,8 @@
 // of the configuration is a PluginEngine, one state of the library's generator.
 #pragma once
 
+#include "generator_id.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -12,6 +14,14 @@
 struct rngvet_plugin;
 
 namespace rngvet {
+
+// The family's words (generator_id.hpp): the family and its one generator, lib:PATH[:SYMBOL].
+namespace families {
+inline constexpr GeneratorFamily plugin{ "plugin" };
+}
+namespace kinds {
+inline constexpr GeneratorKind plugin{ "plugin" };
+}
 
 // A loaded and checked plugin library. The library stays loaded while any copy is alive.
 struct PluginLibrary {

@@ -34,6 +34,7 @@
 // orders (one 32-bit seed each; exact jump-ahead in jump.hpp).
 #pragma once
 
+#include "generator_id.hpp"
 #include "gf2poly.hpp"
 #include "stream.hpp"
 
@@ -42,6 +43,16 @@
 #include <string>
 
 namespace rngvet {
+
+// The family's words (generator_id.hpp): the family and its generators, whose tap order is the
+// kind's (r250 R250Taps::stated, r250gsl R250Taps::gsl).
+namespace families {
+inline constexpr GeneratorFamily r250{ "r250" };
+}
+namespace kinds {
+inline constexpr GeneratorKind r250{ "r250" };
+inline constexpr GeneratorKind r250gsl{ "r250gsl" };
+} // namespace kinds
 
 enum class R250Taps { stated, gsl };
 

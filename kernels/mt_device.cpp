@@ -30,7 +30,7 @@ SegmentPlan MtKernels::plan(const Configuration& c, const BackendOptions& option
     // least 10 times that: about 2.2e5 numbers for MT521, 2.8e8 for MT19937 (never at usual
     // launch lengths).
     if (c.backend != Backend::openmp) return {};
-    const int p = c.generator.kind == GeneratorKind::mt19937 ? 19937 : mtdc_param_set(c)->p;
+    const int p = c.generator.kind == kinds::mt19937 ? 19937 : mtdc_param_set(c)->p;
     const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
     return segment_plan(c, options, 45 * static_cast<std::uint64_t>(p) * (nn / 2 + 1), 0);
 }
@@ -92,7 +92,7 @@ MtSetup mt_setup(const Configuration& c)
 
 MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
-    if (family(c.generator) != GeneratorFamily::mt)
+    if (family(c.generator) != families::mt)
         throw InputError("mt_setup: '" + to_string(c.generator) + "' is not an MT");
     check_stream_positions(c);
     std::vector<MtParams> prms;

@@ -230,15 +230,16 @@ std::vector<std::string> further_seeds(
     const std::string& generator, const std::vector<std::string>& used, int count)
 {
     std::vector<std::string> out;
-    GeneratorFamily family;
+    GeneratorName g;
     try {
-        family = traits(parse_generator(generator)).family;
+        g = parse_generator(generator);
     } catch (const InputError&) {
         return out;
     }
+    const GeneratorFamily family = traits(g).family;
     if (!family_traits(family).series || used.empty() || count < 1) return out;
     const std::set<std::string> taken(used.begin(), used.end());
-    if (family == GeneratorFamily::ranmar) {
+    if (family == families::ranmar) {
         std::vector<std::int64_t> first = default_first_seed(family);
         int ij = 0, kl = 0;
         if (std::sscanf(used.front().c_str(), "%d,%d", &ij, &kl) == 2 && ij >= 0

@@ -451,7 +451,7 @@ TEST(Library, CernlibEntriesRunTheChosenConfiguration)
         ASSERT_EQ(std::count(want.begin(), want.end(), '\n'), static_cast<long>(count));
         // Seeded: IJKL 123456789 = (4103, 30043) for RANMAR, the seed itself for MT19937.
         Configuration s = c;
-        if (family(c.generator) == GeneratorFamily::ranmar)
+        if (family(c.generator) == families::ranmar)
             s.seed = { 123456789 / 30082, 123456789 % 30082 };
         else
             s.seed = { 123456789 };
