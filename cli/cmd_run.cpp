@@ -66,12 +66,9 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
 void refuse_sharded_without_jumps(const Configuration& config)
 {
     if (jumps_ahead(config)) return;
-    if (family(config.generator) == families::plugin)
-        throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and the "
-                         "plugin '"
-            + plugin_library(config)->name
-            + "' has no skip function; it can only run serially (--jobs 1)");
-    throw InputError("sharded mode jumps in the stream; an external stream can only run serially");
+    throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and "
+        + family_traits(config.generator).why_no_jumps(config)
+        + "; it can only run serially (--jobs 1)");
 }
 
 } // namespace

@@ -153,6 +153,11 @@ std::string describe_external(const GeneratorTraits& g)
     return std::to_string(g.bits) + "-bit words read, cpu only";
 }
 
+std::string external_no_jumps(const Configuration& c)
+{
+    return "the external stream '" + to_string(c.generator) + "' cannot jump ahead";
+}
+
 } // namespace
 
 const FamilyTraits& external_family()
@@ -167,7 +172,7 @@ const FamilyTraits& external_family()
             { kinds::stdin64, "stdin64", families::external, 64, "", false },
             { kinds::file64, "file64:PATH", families::external, 64, "", false, "file64:", true },
         },
-        nullptr };
+        nullptr, external_no_jumps, nullptr };
     return row;
 }
 

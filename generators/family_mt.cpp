@@ -284,7 +284,7 @@ const FamilyTraits& mt_family()
             { kinds::mtdc, "mtdc", families::mt, 32, "S", true },
             { kinds::mt19937, "mt19937", families::mt, 32, "S or K1,K2,...", false },
         },
-        nullptr };
+        nullptr, nullptr, nullptr };
     return row;
 }
 

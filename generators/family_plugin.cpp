@@ -22,7 +22,7 @@ constexpr std::uint64_t plugin_seed_modulus = std::uint64_t(1) << 63;
 std::string plugin_label(const Configuration& c, const PluginLibrary& library)
 {
     return "lib[" + library.name + "#" + library.sha256.substr(0, 8)
-        + (c.generator.symbol.empty() ? "" : ":" + c.generator.symbol) + "]";
+        + (c.generator.qualifier.empty() ? "" : ":" + c.generator.qualifier) + "]";
 }
 
 void check_plugin(const Configuration& c)
@@ -62,7 +62,7 @@ std::string plugin_canonical_head(const Configuration& c)
 void load_plugin(Configuration& c)
 {
     // The default function named explicitly is the default: one configuration, one name.
-    if (c.generator.symbol == default_plugin_symbol()) c.generator.symbol.clear();
+    if (c.generator.qualifier == default_plugin_symbol()) c.generator.qualifier.clear();
     c.plugin = plugin_library(c);
     c.generator.path = c.plugin->path;
 }
@@ -122,9 +122,20 @@ void parse_plugin_symbol(GeneratorName& g)
 {
     const auto colon = g.path.rfind(':');
     if (colon != std::string::npos && colon > 0 && is_identifier(g.path.substr(colon + 1))) {
-        g.symbol = g.path.substr(colon + 1);
+        g.qualifier = g.path.substr(colon + 1);
         g.path = g.path.substr(0, colon);
     }
+}
+
+std::string plugin_no_jumps(const Configuration& c)
+{
+    return "the plugin '" + plugin_library(c)->name + "' has no skip function";
+}
+
+// The library was hashed as it was loaded.
+std::string plugin_sha256(const Configuration& c)
+{
+    return plugin_library(c)->sha256;
 }
 
 std::string describe_plugin(const GeneratorTraits& g)
@@ -139,9 +150,9 @@ std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& c)
 {
     if (c.plugin && c.plugin->path == c.generator.path
         && c.plugin->symbol
-            == (c.generator.symbol.empty() ? default_plugin_symbol() : c.generator.symbol))
+            == (c.generator.qualifier.empty() ? default_plugin_symbol() : c.generator.qualifier))
         return c.plugin;
-    return load_plugin_library(c.generator.path, c.generator.symbol);
+    return load_plugin_library(c.generator.path, c.generator.qualifier);
 }
 
 std::vector<std::uint64_t> plugin_instance_seed(const Configuration& c, int instance)
@@ -177,7 +188,7 @@ const FamilyTraits& plugin_family()
             { kinds::plugin, "lib:PATH[:SYMBOL]", families::plugin, 0, "S or S1,S2,...", false,
                 "lib:", true },
         },
-        parse_plugin_symbol };
+        parse_plugin_symbol, plugin_no_jumps, plugin_sha256 };
     return row;
 }
 

@@ -78,7 +78,8 @@ void r250_instance_configuration(const Configuration& c, int i, Configuration& o
 R250State r250_instance_state(const Configuration& c, int instance)
 {
     R250State state{};
-    r250_seed(state, word_instance_seed(c, instance), c.generator.kind == kinds::r250gsl ? R250Taps::gsl : R250Taps::stated);
+    r250_seed(state, word_instance_seed(c, instance),
+        c.generator.kind == kinds::r250gsl ? R250Taps::gsl : R250Taps::stated);
     if (c.seeding.kind == SeedingKind::split)
         r250_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
@@ -130,7 +131,7 @@ const FamilyTraits& r250_family()
             { kinds::r250, "r250", families::r250, 32, "S", false },
             { kinds::r250gsl, "r250gsl", families::r250, 32, "S", false },
         },
-        nullptr };
+        nullptr, nullptr, nullptr };
     return row;
 }
 

@@ -143,7 +143,7 @@ const FamilyTraits& ranmar_family()
             { kinds::ranmar48, "ranmar48", families::ranmar, 48, "IJ,KL or IJKL", false },
             { kinds::ranmar48x, "ranmar48x", families::ranmar, 48, "IJ,KL or IJKL", false },
         },
-        nullptr };
+        nullptr, nullptr, nullptr };
     return row;
 }
 

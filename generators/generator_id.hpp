@@ -31,7 +31,8 @@ private:
     static constexpr int compare(const char* a, const char* b)
     {
         for (;; ++a, ++b) {
-            if (*a != *b) return static_cast<unsigned char>(*a) < static_cast<unsigned char>(*b) ? -1 : 1;
+            if (*a != *b)
+                return static_cast<unsigned char>(*a) < static_cast<unsigned char>(*b) ? -1 : 1;
             if (!*a) return 0;
         }
     }

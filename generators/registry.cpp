@@ -59,8 +59,8 @@ std::vector<FamilyTraits> make_family_registry()
     std::set<std::string> kinds;
     for (const FamilyTraits& f : table) {
         if (f.family.word() != std::string(f.name) || !families.insert(f.name).second)
-            throw std::logic_error(std::string("generator family '") + f.name
-                + "' is named twice or not by its word");
+            throw std::logic_error(
+                std::string("generator family '") + f.name + "' is named twice or not by its word");
         for (const GeneratorTraits& g : f.generators)
             if (g.family != f.family || !kinds.insert(g.kind.word()).second)
                 throw std::logic_error(std::string("generator '") + g.kind.word()
@@ -150,7 +150,7 @@ GeneratorName::GeneratorName(const char* name)
 
 bool operator==(const GeneratorName& a, const GeneratorName& b)
 {
-    return a.kind == b.kind && a.path == b.path && a.symbol == b.symbol;
+    return a.kind == b.kind && a.path == b.path && a.qualifier == b.qualifier;
 }
 
 bool operator!=(const GeneratorName& a, const GeneratorName& b)
@@ -177,7 +177,7 @@ std::string to_string(const GeneratorName& g)
 {
     const std::string prefix = traits(g).prefix;
     if (prefix.empty()) return traits(g).name;
-    return prefix + g.path + (g.symbol.empty() ? "" : ":" + g.symbol);
+    return prefix + g.path + (g.qualifier.empty() ? "" : ":" + g.qualifier);
 }
 
 const Words& zero_words()

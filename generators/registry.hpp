@@ -1,7 +1,8 @@
-// What a configuration's words name, typed: the generator (one row of the registry table below),
-// RANMAR's zero policy and the backend. Each is parsed from its command-line spelling in one
-// place (parse_generator, parse_zero_policy, parse_backend) with one error message, and written
-// back by to_string; everything after the parse switches on the enums.
+// What a configuration's words name, typed: the generator (one row of the registry table below,
+// which its family's file states), RANMAR's zero policy and the backend. Each is parsed from its
+// command-line spelling in one place (parse_generator, parse_zero_policy, parse_backend) with one
+// error message, and written back by to_string; everything after the parse asks the rows or
+// compares the typed words (generator_id.hpp).
 #pragma once
 
 #include "generator_id.hpp"
@@ -18,8 +19,9 @@ namespace rngvet {
 struct Configuration;
 class Stream;
 
-// A generator as a configuration names it: its kind, and for file:PATH and file64:PATH the
-// path, for lib:PATH[:SYMBOL] the library's path and the symbol. It converts from its name
+// A generator as a configuration names it: its kind, and for a name with an argument (file:PATH,
+// file64:PATH, lib:PATH[:SYMBOL]) the path and what its family reads after it. It converts from its
+// name
 // ("ranmar48", "file:words.bin") through parse_generator, so a name that is not a generator is
 // an InputError where it is given.
 struct GeneratorName {
@@ -27,9 +29,9 @@ struct GeneratorName {
     // The argument after the row's prefix: the file of 32-bit or 64-bit words (file:, file64:),
     // the library (lib:).
     std::string path;
-    // A plugin's exported function ("" for the default), which the family's parse_argument
-    // takes off the path.
-    std::string symbol;
+    // What the family's parse_argument takes off the end of the argument, written back after a
+    // ':' (PREFIX PATH[:QUALIFIER]: a plugin's exported function); "" for none.
+    std::string qualifier;
 
     GeneratorName() = default;
     GeneratorName(GeneratorKind k, std::string file_path = "")
@@ -149,6 +151,14 @@ struct FamilyTraits {
     // What a name's argument holds besides the path, taken off g.path after the row's prefix is
     // (a plugin's :SYMBOL); InputError where it is not such an argument. Null for the path alone.
     void (*parse_argument)(GeneratorName& g);
+    // Why a configuration whose stream does not jump ahead (jumps_ahead false) cannot: the clause
+    // of the refusals of sharded runs and campaigns ("the plugin 'NAME' has no skip function");
+    // null for a family that always jumps ahead.
+    std::string (*why_no_jumps)(const Configuration& config);
+    // The SHA-256 of the file that a configuration of the family loaded, taken as it was loaded
+    // (a plugin's library): what its run records, what a campaign's tasks pin, and what a
+    // resumed run checks before the file is loaded again. Null for a family that loads no file.
+    std::string (*loaded_sha256)(const Configuration& config);
 };
 
 // The family rows: each family file generators/family_<name>.cpp defines its row as

@@ -61,8 +61,7 @@ struct R250Kernels {
         for (std::uint64_t i = 0; i < out.instances; ++i) {
             R250State& s = out.states[i];
             s = r250_instance_state(c, static_cast<int>(i));
-            r250_jump(
-                s, rv_layout_count_before(out.instances, out.layout, out.block, i, c.skip));
+            r250_jump(s, rv_layout_count_before(out.instances, out.layout, out.block, i, c.skip));
         }
         return out;
     }

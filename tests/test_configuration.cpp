@@ -655,8 +655,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         EXPECT_EQ(back.param_id, c.param_id);
         EXPECT_EQ(back.stream_name, c.stream_name);
         EXPECT_EQ(back.stream_seed, c.stream_seed);
-        if (c.generator.kind != kinds::mtdc
-            && family(c.generator) != external_family_word) {
+        if (c.generator.kind != kinds::mtdc && family(c.generator) != external_family_word) {
             // The same numbers, not only the same name.
             auto a = make_stream(c), b = make_stream(back);
             EXPECT_EQ(take(*a, 1000), take(*b, 1000));
@@ -853,8 +852,7 @@ Configuration valid_configuration(const GeneratorTraits& g)
     Configuration c;
     c.generator = g.kind;
     if (g.family == families::ranmar) c.seed = { 1802, 9373 };
-    if (g.family == families::mt || g.family == families::r250
-        || g.family == families::plugin)
+    if (g.family == families::mt || g.family == families::r250 || g.family == families::plugin)
         c.seed = { 4172 };
     if (g.family == families::plugin) c.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     if (g.parameter_sets) c.params = "fixstars-mt521";
@@ -865,7 +863,8 @@ TEST(Registry, EveryNameParsesToItsRowAndBack)
 {
     for (const GeneratorTraits& g : generator_registry()) {
         SCOPED_TRACE(g.name);
-        const std::string name = g.kind == GeneratorName("file:x").kind ? "file:dir/words.bin" : g.name;
+        const std::string name
+            = g.kind == GeneratorName("file:x").kind ? "file:dir/words.bin" : g.name;
         const GeneratorName parsed = parse_generator(name);
         EXPECT_EQ(parsed.kind, g.kind);
         EXPECT_EQ(to_string(parsed), name);
@@ -935,7 +934,7 @@ TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
     const Configuration noskip = resolve_configuration(text);
     EXPECT_EQ(output_bits(noskip), 32);
     EXPECT_FALSE(jumps_ahead(noskip));
-    EXPECT_EQ(noskip.generator.symbol, "xorshift32_generator");
+    EXPECT_EQ(noskip.generator.qualifier, "xorshift32_generator");
     text.seeding = "split:10";
     EXPECT_NE(message_of([&] { resolve_configuration(text); }).find("has no skip function"),
         std::string::npos);
