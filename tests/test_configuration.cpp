@@ -185,6 +185,54 @@ TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
     EXPECT_GE(family_traits(families::mt).state_bytes, 1391u * 4);
 }
 
+// The generators as `rngvet list` has shown them since the registry was one table, in order.
+const char* const every_generator[] = { "ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937",
+    "r250", "r250gsl", "stdin32", "file:PATH", "stdin64", "file64:PATH", "lib:PATH[:SYMBOL]" };
+
+// Every family file (generators/family_<name>.cpp, found by the build) is a row of the family
+// table, with its generators, and nothing else is: the registry is assembled from the files,
+// and a family file dropped at the link, or a row in the wrong place, would show here. The rngvet
+// binary lists the same generators in the same order.
+TEST(Registry, EveryFamilyFileIsARowWithItsGenerators)
+{
+    const std::filesystem::path generators
+        = std::filesystem::path(RNGVET_DATA_DIR).parent_path(); // generators/params
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(generators)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("family_", 0) == 0 && entry.path().extension() == ".cpp")
+            files.insert(name.substr(7, name.size() - 7 - 4));
+    }
+    EXPECT_EQ(files.size(), 5u);
+    std::set<std::string> rows;
+    for (const FamilyTraits& f : family_registry()) {
+        rows.insert(f.name);
+        EXPECT_FALSE(f.generators.empty()) << f.name;
+        for (const GeneratorTraits& g : f.generators)
+            EXPECT_EQ(g.family, f.family) << g.name;
+    }
+    EXPECT_EQ(rows, files);
+    std::vector<std::string> names;
+    for (const GeneratorTraits& g : generator_registry()) {
+        names.push_back(g.name);
+        EXPECT_EQ(&traits(g.kind), &g) << g.name;
+    }
+    EXPECT_EQ(
+        names, std::vector<std::string>(std::begin(every_generator), std::end(every_generator)));
+    EXPECT_EQ(traits(kinds::r250gsl).family, families::r250);
+    EXPECT_EQ(traits(kinds::plugin).family, families::plugin);
+    EXPECT_THROW(traits(GeneratorKind("r251")), std::logic_error);
+    EXPECT_THROW(family_traits(GeneratorFamily("r251")), std::logic_error);
+
+    const rngvet_test::CliResult list = rngvet_test::run_rngvet("list");
+    ASSERT_EQ(list.status, 0) << list.err;
+    std::size_t at = 0;
+    for (const char* name : every_generator) {
+        at = list.out.find(std::string("\n  ") + name + " (", at);
+        EXPECT_NE(at, std::string::npos) << name << " is not listed in order:\n" << list.out;
+    }
+}
+
 // Every family row gives the generator side's answers that configuration.cpp asks without a
 // fallback (its checks, its reference stream, whether it jumps ahead), a family with seeds seeds
 // its instances, a family with a head of its own reads it back, and only the external streams,
