@@ -63,8 +63,8 @@ void load_plugin(Configuration& c)
 {
     // The default function named explicitly is the default: one configuration, one name.
     if (c.generator.qualifier == default_plugin_symbol()) c.generator.qualifier.clear();
-    c.plugin = plugin_library(c);
-    c.generator.path = c.plugin->path;
+    c.loaded = plugin_library(c);
+    c.generator.path = c.loaded->path;
 }
 
 void plugin_instance_configuration(const Configuration& c, int i, Configuration& one)
@@ -101,9 +101,10 @@ std::string parse_plugin_head(const std::string& head, const std::string&,
 
 std::string plugin_head_mismatch(const Configuration& c, const std::string& hash)
 {
-    if (c.plugin->sha256.substr(0, 8) == hash) return "";
-    return "the library '" + c.generator.path + "' here has SHA-256 "
-        + c.plugin->sha256.substr(0, 8) + "..., the name says " + hash;
+    const std::string sha256 = plugin_library(c)->sha256;
+    if (sha256.substr(0, 8) == hash) return "";
+    return "the library '" + c.generator.path + "' here has SHA-256 " + sha256.substr(0, 8)
+        + "..., the name says " + hash;
 }
 
 // Whether text is a C identifier (a symbol name).
@@ -148,10 +149,11 @@ std::string describe_plugin(const GeneratorTraits& g)
 
 std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& c)
 {
-    if (c.plugin && c.plugin->path == c.generator.path
-        && c.plugin->symbol
+    const auto loaded = std::dynamic_pointer_cast<const PluginLibrary>(c.loaded);
+    if (loaded && loaded->path == c.generator.path
+        && loaded->symbol
             == (c.generator.qualifier.empty() ? default_plugin_symbol() : c.generator.qualifier))
-        return c.plugin;
+        return loaded;
     return load_plugin_library(c.generator.path, c.generator.qualifier);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "generator_id.hpp"
+#include "loaded_file.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -23,11 +24,10 @@ namespace kinds {
 inline constexpr GeneratorKind plugin{ "plugin" };
 }
 
-// A loaded and checked plugin library. The library stays loaded while any copy is alive.
-struct PluginLibrary {
-    std::string path; // absolute, as loaded
+// A loaded and checked plugin library (its path and SHA-256 are the LoadedFile's). The library
+// stays loaded while any copy is alive.
+struct PluginLibrary : LoadedFile {
     std::string symbol; // the exported function called ("rngvet_generator" by default)
-    std::string sha256; // of the file's bytes, computed when it was loaded
     std::string name; // the generator's own name (rngvet_plugin::name)
     int bits = 0; // 32 or 64
     bool has_skip = false;
@@ -35,9 +35,7 @@ struct PluginLibrary {
     void* handle = nullptr;
 
     PluginLibrary() = default;
-    PluginLibrary(const PluginLibrary&) = delete;
-    PluginLibrary& operator=(const PluginLibrary&) = delete;
-    ~PluginLibrary();
+    ~PluginLibrary() override;
 };
 
 // The default exported function's name (RNGVET_PLUGIN_SYMBOL).
@@ -74,7 +72,7 @@ private:
 
 struct Configuration;
 
-// lib:PATH[:SYMBOL]: the configuration's library, config.plugin when it was loaded from the
+// lib:PATH[:SYMBOL]: the configuration's library, config.loaded when it was loaded from the
 // generator's path and symbol, else loaded now (family_plugin.cpp). Throws InputError.
 std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& config);
 

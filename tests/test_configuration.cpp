@@ -964,12 +964,12 @@ TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
     text.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     text.seed = "7";
     const Configuration c = resolve_configuration(text);
-    ASSERT_TRUE(c.plugin);
+    ASSERT_TRUE(c.loaded);
     EXPECT_EQ(c.generator.path, std::filesystem::canonical(RNGVET_EXAMPLE_PLUGIN).string());
-    EXPECT_EQ(c.plugin->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
+    EXPECT_EQ(c.loaded->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
     EXPECT_EQ(canonical_name(c),
-        "lib[splitmix64#" + c.plugin->sha256.substr(0, 8) + "]/1/single/increment/7");
-    EXPECT_EQ(plugin_library(c), c.plugin);
+        "lib[splitmix64#" + c.loaded->sha256.substr(0, 8) + "]/1/single/increment/7");
+    EXPECT_EQ(plugin_library(c).get(), c.loaded.get());
     EXPECT_EQ(output_bits(c), 64);
     EXPECT_TRUE(jumps_ahead(c));
     text.generator += ":rngvet_generator";
@@ -1149,7 +1149,8 @@ TEST(ConfigurationOptions, ResolutionRunsTheRowsInOrder)
         (void)resolve_configuration(text);
         FAIL() << "accepted";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("--library-sha256 applies to plugin generators"),
+        EXPECT_NE(std::string(e.what()).find(
+                      "--library-sha256 applies to generators that load a library"),
             std::string::npos)
             << e.what();
     }

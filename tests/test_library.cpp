@@ -8,6 +8,7 @@
 // not available here from a skip into a failure.
 #include "generators/configuration.hpp"
 #include "generators/mt.hpp"
+#include "generators/plugin.hpp"
 #include "generators/r250.hpp"
 #include "kernels/backend.hpp"
 #include "rngvet/rngvet.h"
