@@ -1,7 +1,8 @@
 // Plugin generators: a shared library that implements the C ABI of rngvet/plugin.h
 // (`--generator lib:PATH[:SYMBOL]`, docs/plugins.md). The library is loaded and checked once per
 // configuration (load_plugin_library) and shared by the configuration's copies; each instance
-// of the configuration is a PluginEngine, one state of the library's generator.
+// of the configuration is a PluginEngine, one state of the library's generator. All of it is
+// defined in the family's file, family_plugin.cpp.
 #pragma once
 
 #include "generator_id.hpp"
