@@ -1,7 +1,7 @@
 // What the family files (generators/family_<name>.cpp) share with configuration.cpp, which
-// defines them: the number parser of the options, the mixing of --seeding hash, the seeding of
-// one-word seeds, the words of the external streams' canonical names and the answer of a family
-// that always or never jumps ahead. Not a public header.
+// defines the functions: the number parser of the options, the mixing of --seeding hash, the
+// seeding of one-word seeds, the words of the external streams' canonical names; and, inline,
+// the answer of a family that always or never jumps ahead. Not a public header.
 #pragma once
 
 #include "registry.hpp"

@@ -211,7 +211,7 @@ Configuration stored_configuration(
         // only on the file it started with (its SHA-256 in full).
         const std::string now = sha256_of_file(generator.path);
         if (!run.input_sha256.empty() && now != run.input_sha256)
-            refuse_other_stream(run, "the file '" + generator.path + "'", run.input_sha256, now);
+            refuse_other_stream(run, "the library '" + generator.path + "'", run.input_sha256, now);
     }
     if (run.generator == "mtdc") {
         Configuration sets;
