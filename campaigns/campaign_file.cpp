@@ -311,22 +311,21 @@ Campaign parse_campaign(
             o.params = base_dir + "/" + o.params;
         if (o.generator.empty())
             p.fail(s->line, "[configuration " + s->name + "] needs 'generator'");
-        // A plugin library named relative to the campaign file.
-        if (lower_case(o.generator).rfind("lib:", 0) == 0 && o.generator.size() > 4
-            && o.generator[4] != '/' && !base_dir.empty()) {
-            try {
-                GeneratorName g = parse_generator(o.generator);
-                if (is_file(base_dir + "/" + g.path)) {
-                    g.path = base_dir + "/" + g.path;
-                    o.generator = to_string(g);
-                }
-            } catch (const InputError&) {
-                // refused with its line below
+        // A file that the generator loads (a plugin library) named relative to the campaign file;
+        // an external stream, refused.
+        bool external = false;
+        try {
+            GeneratorName g = parse_generator(o.generator);
+            external = family_traits(g).reads_words;
+            if (family_traits(g).loaded_sha256 && !g.path.empty() && g.path[0] != '/'
+                && !base_dir.empty() && is_file(base_dir + "/" + g.path)) {
+                g.path = base_dir + "/" + g.path;
+                o.generator = to_string(g);
             }
+        } catch (const InputError&) {
+            // refused with its line below
         }
-        const std::string generator = lower_case(o.generator); // read in any case
-        if (generator == "stdin32" || generator == "stdin64" || generator.rfind("file:", 0) == 0
-            || generator.rfind("file64:", 0) == 0)
+        if (external)
             p.fail(s->line,
                 "[configuration " + s->name
                     + "]: a campaign runs its tests sharded, and the external stream '"
@@ -376,16 +375,16 @@ Campaign parse_campaign(
             conf.configs.push_back(canonical_name(config));
             if (conf.configs.size() == 1) first = config;
         }
-        // A plugin: its library's absolute path and SHA-256 go into every task's arguments, and
-        // its tests run sharded, which needs its skip.
-        if (family(first.generator) == GeneratorFamily::plugin) {
-            if (!jumps_ahead(first))
-                p.fail(s->line,
-                    "[configuration " + s->name
-                        + "]: a campaign runs its tests sharded, and the plugin '"
-                        + first.plugin->name + "' has no skip function");
+        // Its tests run sharded, which needs its jumps (a plugin's skip function).
+        if (!jumps_ahead(first))
+            p.fail(s->line,
+                "[configuration " + s->name + "]: a campaign runs its tests sharded, and "
+                    + family_traits(first.generator).why_no_jumps(first));
+        // A loaded file (a plugin's library): its absolute path and SHA-256 go into every
+        // task's arguments.
+        if (family_traits(first.generator).loaded_sha256) {
             o.generator = to_string(first.generator);
-            o.library_sha256 = first.plugin->sha256;
+            o.library_sha256 = family_traits(first.generator).loaded_sha256(first);
         }
         c.configurations.push_back(conf);
     }

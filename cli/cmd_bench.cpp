@@ -417,7 +417,7 @@ int cmd_bench(int argc, char** argv)
                     few ? std::min(backend_launch, BackendOptions{}.launch_numbers)
                         : backend_launch);
                 if (few && std::string(placement) == "device"
-                    && (family(c.generator) == GeneratorFamily::ranmar || backend == "cuda"))
+                    && (family(c.generator) == families::ranmar || backend == "cuda"))
                     runs.emplace_back(placement, native_engine_launch);
             }
             for (const auto& [placement, run_launch] : runs) {

@@ -116,7 +116,7 @@ int cmd_generate(int argc, char** argv)
     }
     std::vector<std::string> inputs;
     if (reads_file(config.generator)) inputs.push_back(config.generator.path);
-    if (config.generator.kind == GeneratorKind::mtdc) inputs.push_back(config.params);
+    if (config.generator.kind == kinds::mtdc) inputs.push_back(config.params);
     refuse_overwriting_input(out_path, "--out", inputs);
     check_param_sets(config, allow_unverified);
     auto stream = make_backend_stream(config);

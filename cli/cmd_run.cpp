@@ -66,12 +66,9 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
 void refuse_sharded_without_jumps(const Configuration& config)
 {
     if (jumps_ahead(config)) return;
-    if (family(config.generator) == GeneratorFamily::plugin)
-        throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and the "
-                         "plugin '"
-            + plugin_library(config)->name
-            + "' has no skip function; it can only run serially (--jobs 1)");
-    throw InputError("sharded mode jumps in the stream; an external stream can only run serially");
+    throw InputError("sharded mode (--jobs > 1, --mode sharded) jumps in the stream, and "
+        + family_traits(config.generator).why_no_jumps(config)
+        + "; it can only run serially (--jobs 1)");
 }
 
 } // namespace
@@ -153,7 +150,7 @@ int cmd_run(int argc, char** argv)
         if (config_options.generator.empty())
             throw InputError("the option '--generator' is required but missing (see --help)");
         const GeneratorFamily generator_family = family(parse_generator(config_options.generator));
-        if (generator_family == GeneratorFamily::external)
+        if (family_traits(generator_family).reads_words)
             throw InputError("--seeds counts up seeds, and the external stream '"
                 + config_options.generator + "' has none; run each stream on its own");
         try {
@@ -243,7 +240,7 @@ int cmd_run(int argc, char** argv)
         start.engine = engine;
         start.devices = devices;
         // RANMAR's one-number seed IJKL is stored as the IJ,KL it stands for.
-        if (family(config.generator) == GeneratorFamily::ranmar
+        if (family(config.generator) == families::ranmar
             && config_options.seed.find(',') == std::string::npos)
             config_options.seed = seed_string(config.seed);
         start.options = config_options.arguments();

@@ -131,8 +131,9 @@ void check_log_path(const std::string& path)
 
 std::string check_external_input(const Configuration& config)
 {
-    // A plugin's library was hashed as it was loaded.
-    if (family(config.generator) == GeneratorFamily::plugin) return plugin_library(config)->sha256;
+    // A loaded file (a plugin's library) was hashed as it was loaded.
+    if (family_traits(config.generator).loaded_sha256)
+        return family_traits(config.generator).loaded_sha256(config);
     const int bytes = external_word_bytes(config.generator);
     if (bytes == 0) return "";
     const std::string word = std::to_string(8 * bytes) + "-bit word";
@@ -166,7 +167,7 @@ std::string check_external_input(const Configuration& config)
 
 std::string check_param_sets(const Configuration& config, bool allow_unverified)
 {
-    if (config.generator.kind != GeneratorKind::mtdc) return "";
+    if (config.generator.kind != kinds::mtdc) return "";
     if (allow_unverified) return "unverified (allowed)";
     const std::shared_ptr<const MtParamSet> set = mtdc_param_set(config);
     const std::string marker = verified_marker(set->sha256);

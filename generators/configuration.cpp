@@ -379,12 +379,15 @@ Configuration parse_canonical_name(
         // brackets too, follows "file:" or "file64:" instead).
         const std::string word = open == std::string::npos ? "" : head.substr(0, open);
         bool named = false;
+        bool file = false;
         for (const GeneratorKind kind : external_kinds())
-            named |= word == external_word(kind);
+            if (word == external_word(kind)) {
+                named = true;
+                file = reads_file(kind);
+            }
         if (named && head.back() == ']') {
             c.stream_name = head.substr(open + 1, head.size() - open - 2);
-            if (word == external_word(GeneratorKind::file)
-                || word == external_word(GeneratorKind::file64)) {
+            if (file) {
                 if (input_path.empty())
                     throw refuse("a named file stream's name leaves out its path, which its "
                                  "run records");

@@ -4,8 +4,8 @@
 // name, the result store and the reports all use.
 #pragma once
 
+#include "loaded_file.hpp"
 #include "mt_params.hpp"
-#include "plugin.hpp"
 #include "registry.hpp"
 #include "stream.hpp"
 #include "view.hpp"
@@ -46,10 +46,10 @@ struct Configuration {
     // mtdc: the sets `params` names, read, parsed and hashed once (load_param_sets) and shared
     // by every copy of the configuration; null until loaded.
     std::shared_ptr<const MtParamSet> param_sets;
-    // lib:PATH[:SYMBOL]: the library, loaded, checked and hashed once (load_param_sets) and
-    // shared by every copy of the configuration; null until loaded. Its seed is `seed`, the
-    // library's seed words.
-    std::shared_ptr<const PluginLibrary> plugin;
+    // The file the generator's family loads (the family row's load, through load_param_sets;
+    // lib:PATH[:SYMBOL]: its PluginLibrary), loaded, checked and hashed once and shared by every
+    // copy of the configuration; null until loaded, and for the families that load no file.
+    std::shared_ptr<const LoadedFile> loaded;
     int param_id = 0; // mtdc: instance i uses set param_id + i of the file
     int instances = 1;
     Layout layout;
@@ -117,7 +117,7 @@ std::string recorded_seed(const Configuration& config);
 
 // mtdc: loads the parameter sets config.params names (a built-in set, a file, or an inline
 // set) into config.param_sets, unless the sets loaded there are already those; a plugin: loads
-// its library into config.plugin (and makes its path absolute) unless it is loaded already;
+// its library into config.loaded (and makes its path absolute) unless it is loaded already;
 // other generators: nothing. Throws InputError.
 void load_param_sets(Configuration& config);
 

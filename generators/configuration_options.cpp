@@ -33,7 +33,7 @@ std::string seed_help()
 void resolve_seed(Configuration& c, const ConfigurationText& t)
 {
     // An external stream's seed is the user's generator's, recorded as given.
-    if (family(c.generator) == GeneratorFamily::external)
+    if (family_traits(c.generator).reads_words)
         c.stream_seed = t.seed;
     else if (!t.seed.empty())
         c.seed = parse_seed(t.seed);
@@ -45,12 +45,15 @@ void resolve_seed(Configuration& c, const ConfigurationText& t)
 void check_library_sha256(const Configuration& c, const ConfigurationText& t)
 {
     if (t.library_sha256.empty()) return;
-    if (family(c.generator) != GeneratorFamily::plugin)
-        throw InputError("--library-sha256 applies to plugin generators (lib:PATH), not to "
+    const FamilyTraits& f = family_traits(c.generator);
+    if (!f.loaded_sha256)
+        throw InputError("--library-sha256 applies to generators that load a library "
+                         "(lib:PATH), not to "
             + to_string(c.generator));
-    if (c.plugin->sha256 != t.library_sha256)
-        throw InputError("the library '" + c.generator.path + "' has SHA-256 " + c.plugin->sha256
-            + ", not " + t.library_sha256
+    const std::string sha256 = f.loaded_sha256(c);
+    if (sha256 != t.library_sha256)
+        throw InputError("the library '" + c.generator.path + "' has SHA-256 " + sha256 + ", not "
+            + t.library_sha256
             + " (--library-sha256): it changed since the run was "
               "planned");
 }
@@ -140,7 +143,7 @@ const std::vector<ConfigurationOption>& configuration_options()
             [](Configuration&, const ConfigurationText&) {}, check_library_sha256,
             [] {
                 return std::string(
-                    "plugin generators (lib:PATH): refuse unless the library's SHA-256 is this, "
+                    "generators that load a library (lib:PATH): refuse unless its SHA-256 is this, "
                     "e.g. the hash a campaign's tasks were planned with");
             },
             nullptr, on_command_line, Written::if_given },

@@ -1,6 +1,7 @@
 // What the family files (generators/family_<name>.cpp) share with configuration.cpp, which
-// defines them: the number parser of the options, the mixing of --seeding hash, the seeding of
-// one-word seeds, and the words of the external streams' canonical names. Not a public header.
+// defines the functions: the number parser of the options, the mixing of --seeding hash, the
+// seeding of one-word seeds, the words of the external streams' canonical names; and, inline,
+// the answer of a family that always or never jumps ahead. Not a public header.
 #pragma once
 
 #include "registry.hpp"
@@ -29,5 +30,12 @@ std::string external_word(GeneratorKind kind);
 
 // The options an external stream's canonical name may end with, in canonical_name's order.
 extern const char* const external_options[3];
+
+// The row's jumps_ahead of a family that always jumps ahead (Jumps = true: RANMAR, the Mersenne
+// Twisters, R250) or never does (false: the external streams).
+template <bool Jumps> bool jumps_ahead_fixed(const Configuration&)
+{
+    return Jumps;
+}
 
 } // namespace rngvet

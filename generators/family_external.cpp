@@ -14,6 +14,18 @@
 #include <vector>
 
 namespace rngvet {
+
+// The family's words (generator_id.hpp): the family and its generators, named nowhere else.
+namespace families {
+inline constexpr GeneratorFamily external{ "external" };
+}
+namespace kinds {
+inline constexpr GeneratorKind stdin32{ "stdin32" };
+inline constexpr GeneratorKind file{ "file" };
+inline constexpr GeneratorKind stdin64{ "stdin64" };
+inline constexpr GeneratorKind file64{ "file64" };
+} // namespace kinds
+
 namespace {
 
 // Raw little-endian words of 4 or 8 bytes from a pipe or a file. Never rewinds: running out is
@@ -141,19 +153,26 @@ std::string describe_external(const GeneratorTraits& g)
     return std::to_string(g.bits) + "-bit words read, cpu only";
 }
 
-bool never(const Configuration&)
+std::string external_no_jumps(const Configuration& c)
 {
-    return false;
+    return "the external stream '" + to_string(c.generator) + "' cannot jump ahead";
 }
 
 } // namespace
 
 const FamilyTraits& external_family()
 {
-    static const FamilyTraits row = { GeneratorFamily::external, "external", false, false, true,
-        1024, { 777 }, nullptr, nullptr, nullptr, describe_external, false, false, check_external,
-        make_external_reference, nullptr, external_canonical_name, nullptr, nullptr, nullptr, never,
-        nullptr, nullptr, nullptr };
+    static const FamilyTraits row = { families::external, "external", false, false, true, 1024,
+        { 777 }, nullptr, nullptr, nullptr, describe_external, false, false, check_external,
+        make_external_reference, nullptr, external_canonical_name, nullptr, nullptr, nullptr,
+        jumps_ahead_fixed<false>, nullptr, nullptr, nullptr, 40,
+        {
+            { kinds::stdin32, "stdin32", families::external, 32, "", false },
+            { kinds::file, "file:PATH", families::external, 32, "", false, "file:", true },
+            { kinds::stdin64, "stdin64", families::external, 64, "", false },
+            { kinds::file64, "file64:PATH", families::external, 64, "", false, "file64:", true },
+        },
+        nullptr, external_no_jumps, nullptr };
     return row;
 }
 

@@ -38,7 +38,7 @@ struct MtEngine {
 
 bool is_mtdc(const Configuration& c)
 {
-    return c.generator.kind == GeneratorKind::mtdc;
+    return c.generator.kind == kinds::mtdc;
 }
 
 std::uint32_t parse_hex32(const std::string& text, const std::string& what)
@@ -203,7 +203,7 @@ std::string parse_mtdc_head(const std::string& head, const std::string& params_f
     const auto at = inner.rfind('@');
     if (sharp == std::string::npos || at == std::string::npos || at < sharp)
         return "expected mtdc[SETS#HASH@ID]";
-    c.generator = GeneratorKind::mtdc;
+    c.generator = kinds::mtdc;
     c.params = inner.substr(0, sharp);
     if (!params_file.empty()) {
         // The name keeps a file's name without its directory (params_label).
@@ -227,11 +227,6 @@ std::string mtdc_head_mismatch(const Configuration& c, const std::string& hash)
     if (hash.empty() || !is_mtdc(c) || params_sha256(c).substr(0, 8) == hash) return "";
     return "the parameter sets '" + c.params + "' here have SHA-256 "
         + params_sha256(c).substr(0, 8) + "..., the name says " + hash;
-}
-
-bool always(const Configuration&)
-{
-    return true;
 }
 
 } // namespace
@@ -281,10 +276,15 @@ std::string params_sha256(const Configuration& c)
 
 const FamilyTraits& mt_family()
 {
-    static const FamilyTraits row = { GeneratorFamily::mt, "mt", true, true, false, 8192, { 777 },
+    static const FamilyTraits row = { families::mt, "mt", true, true, false, 8192, { 777 },
         single_series, single_seed_of_number, single_number_of_seed, describe_computed, true, false,
         check_mt, make_mt_reference, mt_canonical_head, nullptr, load_mt, mt_instance_configuration,
-        nullptr, always, "mtdc[", parse_mtdc_head, mtdc_head_mismatch };
+        nullptr, jumps_ahead_fixed<true>, "mtdc[", parse_mtdc_head, mtdc_head_mismatch, 20,
+        {
+            { kinds::mtdc, "mtdc", families::mt, 32, "S", true },
+            { kinds::mt19937, "mt19937", families::mt, 32, "S or K1,K2,...", false },
+        },
+        nullptr, nullptr, nullptr };
     return row;
 }
 

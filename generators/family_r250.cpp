@@ -73,17 +73,13 @@ void r250_instance_configuration(const Configuration& c, int i, Configuration& o
     one.seed[0] = word_instance_seed(c, i);
 }
 
-bool always(const Configuration&)
-{
-    return true;
-}
-
 } // namespace
 
 R250State r250_instance_state(const Configuration& c, int instance)
 {
     R250State state{};
-    r250_seed(state, word_instance_seed(c, instance), traits(c.generator).taps);
+    r250_seed(state, word_instance_seed(c, instance),
+        c.generator.kind == kinds::r250gsl ? R250Taps::gsl : R250Taps::stated);
     if (c.seeding.kind == SeedingKind::split)
         r250_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
@@ -125,10 +121,17 @@ void r250_jump(R250State& s, const Gf2Poly& g)
 
 const FamilyTraits& r250_family()
 {
-    static const FamilyTraits row = { GeneratorFamily::r250, "r250", true, false, false, 1024,
-        { 777 }, single_series, single_seed_of_number, single_number_of_seed, describe_computed,
-        false, false, check_r250, make_r250_reference, nullptr, nullptr, nullptr,
-        r250_instance_configuration, nullptr, always, nullptr, nullptr, nullptr };
+    static const FamilyTraits row = { families::r250, "r250", true, false, false, 1024, { 777 },
+        single_series, single_seed_of_number, single_number_of_seed, describe_computed, false,
+        false, check_r250, make_r250_reference, nullptr, nullptr, nullptr,
+        r250_instance_configuration, nullptr, jumps_ahead_fixed<true>, nullptr, nullptr, nullptr,
+        30,
+        {
+            // The tap order is the kind's: r250 R250Taps::stated, r250gsl R250Taps::gsl.
+            { kinds::r250, "r250", families::r250, 32, "S", false },
+            { kinds::r250gsl, "r250gsl", families::r250, 32, "S", false },
+        },
+        nullptr, nullptr, nullptr };
     return row;
 }
 

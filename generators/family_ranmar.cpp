@@ -111,9 +111,11 @@ void ranmar_instance_configuration(const Configuration& c, int i, Configuration&
     one.seed = { ij, kl };
 }
 
-bool always(const Configuration&)
+// The variant a generator of the family seeds.
+RanmarVariant ranmar_variant(GeneratorKind kind)
 {
-    return true;
+    if (kind == kinds::ranmar24) return RanmarVariant::r24;
+    return kind == kinds::ranmar48x ? RanmarVariant::r48x : RanmarVariant::r48;
 }
 
 } // namespace
@@ -123,7 +125,7 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
     int ij = 0, kl = 0;
     ranmar_instance_seed(c, instance, ij, kl);
     RanmarState state{};
-    ranmar_seed(state, traits(c.generator).variant, ij, kl, c.zero);
+    ranmar_seed(state, ranmar_variant(c.generator.kind), ij, kl, c.zero);
     if (c.seeding.kind == SeedingKind::split)
         ranmar_jump(state, c.seeding.stride * static_cast<std::uint64_t>(instance));
     return state;
@@ -131,10 +133,17 @@ RanmarState ranmar_instance_state(const Configuration& c, int instance)
 
 const FamilyTraits& ranmar_family()
 {
-    static const FamilyTraits row = { GeneratorFamily::ranmar, "ranmar", true, true, false, 1024,
+    static const FamilyTraits row = { families::ranmar, "ranmar", true, true, false, 1024,
         { 1802, 9373 }, ranmar_series, ranmar_seed_of_number, ranmar_number_of_seed,
         describe_computed, false, true, check_ranmar, make_ranmar_reference, nullptr, nullptr,
-        nullptr, ranmar_instance_configuration, nullptr, always, nullptr, nullptr, nullptr };
+        nullptr, ranmar_instance_configuration, nullptr, jumps_ahead_fixed<true>, nullptr, nullptr,
+        nullptr, 10,
+        {
+            { kinds::ranmar24, "ranmar24", families::ranmar, 24, "IJ,KL or IJKL", false },
+            { kinds::ranmar48, "ranmar48", families::ranmar, 48, "IJ,KL or IJKL", false },
+            { kinds::ranmar48x, "ranmar48x", families::ranmar, 48, "IJ,KL or IJKL", false },
+        },
+        nullptr, nullptr, nullptr };
     return row;
 }
 

@@ -11,19 +11,10 @@
 // jump ahead for F2-linear random number generators", INFORMS J. on Computing 20(3), 2008),
 // evaluated by Horner's rule with the step function. It agrees with n steps in every live bit;
 // the low rr bits of the word about to be replaced, which no step reads, may differ.
-//
-// R250: each bit column of x_n = x_{n-s} XOR x_{n-250} follows the recurrence with
-// characteristic polynomial P(x) = x^250 + x^(250-s) + 1 over GF(2), so with
-// g(x) = x^n mod P(x) = g_0 + ... + g_249 x^249 every word n ahead is
-// x_{t+n} = XOR of the x_{t+k} with g_k = 1, for every t. The register 250 words long at n
-// ahead follows from the current one and the next 249 words (250 * 250 word XORs at most), after
-// about 64 squarings modulo P: `rngvet generate --generator r250 --skip 2^62-1` takes 13 ms in
-// all on the development machine, so sharded runs' segments (2^40 apart) cost nothing.
 #pragma once
 
 #include "gf2poly.hpp"
 #include "mt.hpp"
-#include "r250.hpp"
 #include "ranmar.hpp"
 
 #include <cstdint>
@@ -61,6 +52,7 @@ void mt_jump(MtState& s, const MtParams& prm, const Gf2Poly& g);
 // the R250 jump use it).
 Gf2Poly gf2_jump_polynomial(const Gf2Poly& phi, std::uint64_t n);
 
-// R250's jump (r250_jump) is declared with its engine in r250.hpp.
+// A family's own jump built on gf2_jump_polynomial is declared with its engine (R250's
+// r250_jump in r250.hpp).
 
 } // namespace rngvet

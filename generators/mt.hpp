@@ -18,6 +18,7 @@
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
+#include "generator_id.hpp"
 #include "mt_step.hpp"
 #include "portable.hpp" // RNGVET_HD
 
@@ -25,6 +26,15 @@
 #include <cstdint>
 
 namespace rngvet {
+
+// The family's words (generator_id.hpp): the family and its generators.
+namespace families {
+inline constexpr GeneratorFamily mt{ "mt" };
+}
+namespace kinds {
+inline constexpr GeneratorKind mtdc{ "mtdc" };
+inline constexpr GeneratorKind mt19937{ "mt19937" };
+} // namespace kinds
 
 // Largest supported nn: p = 44497, w = 32 gives nn = 44497 / 32 + 1 = 1391.
 inline constexpr int mt_max_nn = 1391;

@@ -1,8 +1,12 @@
 // Plugin generators: a shared library that implements the C ABI of rngvet/plugin.h
 // (`--generator lib:PATH[:SYMBOL]`, docs/plugins.md). The library is loaded and checked once per
 // configuration (load_plugin_library) and shared by the configuration's copies; each instance
-// of the configuration is a PluginEngine, one state of the library's generator.
+// of the configuration is a PluginEngine, one state of the library's generator. All of it is
+// defined in the family's file, family_plugin.cpp.
 #pragma once
+
+#include "generator_id.hpp"
+#include "loaded_file.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -13,11 +17,18 @@ struct rngvet_plugin;
 
 namespace rngvet {
 
-// A loaded and checked plugin library. The library stays loaded while any copy is alive.
-struct PluginLibrary {
-    std::string path; // absolute, as loaded
+// The family's words (generator_id.hpp): the family and its one generator, lib:PATH[:SYMBOL].
+namespace families {
+inline constexpr GeneratorFamily plugin{ "plugin" };
+}
+namespace kinds {
+inline constexpr GeneratorKind plugin{ "plugin" };
+}
+
+// A loaded and checked plugin library (its path and SHA-256 are the LoadedFile's). The library
+// stays loaded while any copy is alive.
+struct PluginLibrary : LoadedFile {
     std::string symbol; // the exported function called ("rngvet_generator" by default)
-    std::string sha256; // of the file's bytes, computed when it was loaded
     std::string name; // the generator's own name (rngvet_plugin::name)
     int bits = 0; // 32 or 64
     bool has_skip = false;
@@ -25,9 +36,7 @@ struct PluginLibrary {
     void* handle = nullptr;
 
     PluginLibrary() = default;
-    PluginLibrary(const PluginLibrary&) = delete;
-    PluginLibrary& operator=(const PluginLibrary&) = delete;
-    ~PluginLibrary();
+    ~PluginLibrary() override;
 };
 
 // The default exported function's name (RNGVET_PLUGIN_SYMBOL).
@@ -64,7 +73,7 @@ private:
 
 struct Configuration;
 
-// lib:PATH[:SYMBOL]: the configuration's library, config.plugin when it was loaded from the
+// lib:PATH[:SYMBOL]: the configuration's library, config.loaded when it was loaded from the
 // generator's path and symbol, else loaded now (family_plugin.cpp). Throws InputError.
 std::shared_ptr<const PluginLibrary> plugin_library(const Configuration& config);
 

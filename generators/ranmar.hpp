@@ -14,12 +14,24 @@
 // down. A change that alters output needs a new generator name and new known-answer rows.
 #pragma once
 
+#include "generator_id.hpp"
 #include "portable.hpp" // RNGVET_HD
 #include "ranmar_step.hpp"
 
 #include <cstdint>
 
 namespace rngvet {
+
+// The family's words (generator_id.hpp): the family and its generators, whose variant is the
+// kind's (ranmar24 RanmarVariant::r24, ranmar48 r48, ranmar48x r48x).
+namespace families {
+inline constexpr GeneratorFamily ranmar{ "ranmar" };
+}
+namespace kinds {
+inline constexpr GeneratorKind ranmar24{ "ranmar24" };
+inline constexpr GeneratorKind ranmar48{ "ranmar48" };
+inline constexpr GeneratorKind ranmar48x{ "ranmar48x" };
+} // namespace kinds
 
 enum class RanmarVariant : int { r24 = 0, r48 = 1, r48x = 2 };
 

@@ -2,39 +2,12 @@
 
 #include "error.hpp"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
+#include <string>
 
 namespace rngvet {
-
-const std::vector<GeneratorTraits>& generator_registry()
-{
-    static const std::vector<GeneratorTraits> table = {
-        { GeneratorKind::ranmar24, "ranmar24", GeneratorFamily::ranmar, RanmarVariant::r24, 24,
-            "IJ,KL or IJKL", false },
-        { GeneratorKind::ranmar48, "ranmar48", GeneratorFamily::ranmar, RanmarVariant::r48, 48,
-            "IJ,KL or IJKL", false },
-        { GeneratorKind::ranmar48x, "ranmar48x", GeneratorFamily::ranmar, RanmarVariant::r48x, 48,
-            "IJ,KL or IJKL", false },
-        { GeneratorKind::mtdc, "mtdc", GeneratorFamily::mt, RanmarVariant::r48, 32, "S", true },
-        { GeneratorKind::mt19937, "mt19937", GeneratorFamily::mt, RanmarVariant::r48, 32,
-            "S or K1,K2,...", false },
-        { GeneratorKind::r250, "r250", GeneratorFamily::r250, RanmarVariant::r48, 32, "S", false,
-            R250Taps::stated },
-        { GeneratorKind::r250gsl, "r250gsl", GeneratorFamily::r250, RanmarVariant::r48, 32, "S",
-            false, R250Taps::gsl },
-        { GeneratorKind::stdin32, "stdin32", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false },
-        { GeneratorKind::file, "file:PATH", GeneratorFamily::external, RanmarVariant::r48, 32, "",
-            false, R250Taps::stated, "file:", true },
-        { GeneratorKind::stdin64, "stdin64", GeneratorFamily::external, RanmarVariant::r48, 64, "",
-            false },
-        { GeneratorKind::file64, "file64:PATH", GeneratorFamily::external, RanmarVariant::r48, 64,
-            "", false, R250Taps::stated, "file64:", true },
-        { GeneratorKind::plugin, "lib:PATH[:SYMBOL]", GeneratorFamily::plugin, RanmarVariant::r48,
-            0, "S or S1,S2,...", false, R250Taps::stated, "lib:", true },
-    };
-    return table;
-}
 
 // A seed of one number (or of several, which no series continues): a series counts it up by 1.
 std::vector<std::int64_t> single_series(const std::vector<std::int64_t>& first, std::int64_t k)
@@ -64,10 +37,54 @@ std::string describe_computed(const GeneratorTraits& g)
         + (f.on_devices && !f.on_gpus ? ", cpu and openmp only" : "");
 }
 
+// Each family file's row function, from the list of family files the build writes
+// (generators/CMakeLists.txt): RNGVET_FAMILY(name) for generators/family_<name>.cpp. Naming
+// every function here links every family file into every binary that links the registry.
+#define RNGVET_FAMILY(name) const FamilyTraits& name##_family();
+#include "family_files.inc"
+#undef RNGVET_FAMILY
+
+namespace {
+
+std::vector<FamilyTraits> make_family_registry()
+{
+    std::vector<FamilyTraits> table = {
+#define RNGVET_FAMILY(name) name##_family(),
+#include "family_files.inc"
+#undef RNGVET_FAMILY
+    };
+    std::stable_sort(table.begin(), table.end(),
+        [](const FamilyTraits& a, const FamilyTraits& b) { return a.order < b.order; });
+    std::set<std::string> families;
+    std::set<std::string> kinds;
+    for (const FamilyTraits& f : table) {
+        if (f.family.word() != std::string(f.name) || !families.insert(f.name).second)
+            throw std::logic_error(
+                std::string("generator family '") + f.name + "' is named twice or not by its word");
+        for (const GeneratorTraits& g : f.generators)
+            if (g.family != f.family || !kinds.insert(g.kind.word()).second)
+                throw std::logic_error(std::string("generator '") + g.kind.word()
+                    + "' is named twice or is in a family not its own");
+    }
+    return table;
+}
+
+} // namespace
+
 const std::vector<FamilyTraits>& family_registry()
 {
-    static const std::vector<FamilyTraits> table
-        = { ranmar_family(), mt_family(), r250_family(), external_family(), plugin_family() };
+    static const std::vector<FamilyTraits> table = make_family_registry();
+    return table;
+}
+
+const std::vector<GeneratorTraits>& generator_registry()
+{
+    static const std::vector<GeneratorTraits> table = [] {
+        std::vector<GeneratorTraits> rows;
+        for (const FamilyTraits& f : family_registry())
+            rows.insert(rows.end(), f.generators.begin(), f.generators.end());
+        return rows;
+    }();
     return table;
 }
 
@@ -75,14 +92,16 @@ const FamilyTraits& family_traits(GeneratorFamily family)
 {
     for (const FamilyTraits& f : family_registry())
         if (f.family == family) return f;
-    throw std::logic_error("generator family missing from the family table");
+    throw std::logic_error(
+        std::string("generator family '") + family.word() + "' missing from the family table");
 }
 
 const GeneratorTraits& traits(GeneratorKind kind)
 {
     for (const GeneratorTraits& t : generator_registry())
         if (t.kind == kind) return t;
-    throw std::logic_error("generator kind missing from the registry");
+    throw std::logic_error(
+        std::string("generator '") + kind.word() + "' missing from the registry");
 }
 
 std::string seed_string(const std::vector<std::int64_t>& seed)
@@ -101,21 +120,6 @@ std::string generator_list()
     return list;
 }
 
-namespace {
-
-// Whether text is a C identifier (a symbol name).
-bool is_identifier(const std::string& text)
-{
-    if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
-    for (char ch : text)
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
-                || ch == '_'))
-            return false;
-    return true;
-}
-
-} // namespace
-
 GeneratorName parse_generator(const std::string& name)
 {
     const std::string lower = lower_case(name);
@@ -126,15 +130,7 @@ GeneratorName parse_generator(const std::string& name)
             throw InputError(
                 "--generator " + std::string(t.name) + " needs a path after '" + prefix + "'");
         GeneratorName g{ t.kind, name.substr(prefix.size()) };
-        if (t.kind == GeneratorKind::plugin) {
-            // lib:PATH:SYMBOL: a symbol after the path's last ':'.
-            const auto colon = g.path.rfind(':');
-            if (colon != std::string::npos && colon > 0
-                && is_identifier(g.path.substr(colon + 1))) {
-                g.symbol = g.path.substr(colon + 1);
-                g.path = g.path.substr(0, colon);
-            }
-        }
+        if (family_traits(t.family).parse_argument) family_traits(t.family).parse_argument(g);
         return g;
     }
     for (const GeneratorTraits& t : generator_registry())
@@ -154,7 +150,7 @@ GeneratorName::GeneratorName(const char* name)
 
 bool operator==(const GeneratorName& a, const GeneratorName& b)
 {
-    return a.kind == b.kind && a.path == b.path && a.symbol == b.symbol;
+    return a.kind == b.kind && a.path == b.path && a.qualifier == b.qualifier;
 }
 
 bool operator!=(const GeneratorName& a, const GeneratorName& b)
@@ -164,7 +160,7 @@ bool operator!=(const GeneratorName& a, const GeneratorName& b)
 
 bool reads_file(const GeneratorName& g)
 {
-    return g.kind == GeneratorKind::file || g.kind == GeneratorKind::file64;
+    return family_traits(g).reads_words && *traits(g).prefix;
 }
 
 std::string hashed_file(const GeneratorName& g)
@@ -174,15 +170,14 @@ std::string hashed_file(const GeneratorName& g)
 
 int external_word_bytes(const GeneratorName& g)
 {
-    if (!family_traits(g).reads_words) return 0;
-    return g.kind == GeneratorKind::stdin64 || g.kind == GeneratorKind::file64 ? 8 : 4;
+    return family_traits(g).reads_words ? traits(g).bits / 8 : 0;
 }
 
 std::string to_string(const GeneratorName& g)
 {
     const std::string prefix = traits(g).prefix;
     if (prefix.empty()) return traits(g).name;
-    return prefix + g.path + (g.symbol.empty() ? "" : ":" + g.symbol);
+    return prefix + g.path + (g.qualifier.empty() ? "" : ":" + g.qualifier);
 }
 
 const Words& zero_words()

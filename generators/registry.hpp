@@ -1,11 +1,12 @@
-// What a configuration's words name, typed: the generator (one row of the registry table below),
-// RANMAR's zero policy and the backend. Each is parsed from its command-line spelling in one
-// place (parse_generator, parse_zero_policy, parse_backend) with one error message, and written
-// back by to_string; everything after the parse switches on the enums.
+// What a configuration's words name, typed: the generator (one row of the registry table below,
+// which its family's file states), RANMAR's zero policy and the backend. Each is parsed from its
+// command-line spelling in one place (parse_generator, parse_zero_policy, parse_backend) with one
+// error message, and written back by to_string; everything after the parse asks the rows or
+// compares the typed words (generator_id.hpp).
 #pragma once
 
-#include "r250.hpp"
-#include "ranmar.hpp"
+#include "generator_id.hpp"
+#include "ranmar.hpp" // ZeroPolicy
 #include "words.hpp"
 
 #include <cstdint>
@@ -18,35 +19,19 @@ namespace rngvet {
 struct Configuration;
 class Stream;
 
-enum class GeneratorKind {
-    ranmar24,
-    ranmar48,
-    ranmar48x,
-    mtdc,
-    mt19937,
-    r250,
-    r250gsl,
-    stdin32,
-    file,
-    stdin64,
-    file64,
-    plugin
-};
-
-// The engines behind the generators: RANMAR (the variant is in the registry row), the Mersenne
-// Twisters (Dynamic Creator sets or MT19937), R250 (the tap order is in the registry row),
-// words read from outside, and a generator of a shared library (plugin.hpp).
-enum class GeneratorFamily { ranmar, mt, r250, external, plugin };
-
-// A generator as a configuration names it: its kind, and for file:PATH and file64:PATH the
-// path, for lib:PATH[:SYMBOL] the library's path and the symbol. It converts from its name
+// A generator as a configuration names it: its kind, and for a name with an argument (file:PATH,
+// file64:PATH, lib:PATH[:SYMBOL]) the path and what its family reads after it. It converts from its
+// name
 // ("ranmar48", "file:words.bin") through parse_generator, so a name that is not a generator is
 // an InputError where it is given.
 struct GeneratorName {
-    GeneratorKind kind = GeneratorKind::ranmar48;
-    // GeneratorKind::file, file64: the file of 32-bit or 64-bit words; plugin: the library
+    GeneratorKind kind{ "ranmar48" }; // the default generator
+    // The argument after the row's prefix: the file of 32-bit or 64-bit words (file:, file64:),
+    // the library (lib:).
     std::string path;
-    std::string symbol; // GeneratorKind::plugin: the exported function ("" for the default)
+    // What the family's parse_argument takes off the end of the argument, written back after a
+    // ':' (PREFIX PATH[:QUALIFIER]: a plugin's exported function); "" for none.
+    std::string qualifier;
 
     GeneratorName() = default;
     GeneratorName(GeneratorKind k, std::string file_path = "")
@@ -61,16 +46,34 @@ struct GeneratorName {
 bool operator==(const GeneratorName& a, const GeneratorName& b);
 bool operator!=(const GeneratorName& a, const GeneratorName& b);
 
-struct GeneratorTraits;
+// One row of the registry: what a generator is.
+struct GeneratorTraits {
+    GeneratorKind kind; // the word that names it in the code ("ranmar48", "file")
+    const char* name; // as written after --generator ("file:PATH", "file64:PATH" for the files)
+    GeneratorFamily family;
+    // Resolution of its outputs (before a view). 64 for the 64-bit external streams, whose
+    // outputs are always read through a view of 32-bit words (make_stream); 0 for a plugin,
+    // whose library says (32 or 64: output_bits of configuration.hpp).
+    int bits;
+    const char* seed_format; // what --seed takes ("" for none)
+    bool parameter_sets; // takes --params and --param-id
+    // The prefix of a name with an argument ("file:", "file64:", "lib:"); "" for none.
+    const char* prefix = "";
+    // Whether a run records the SHA-256 of the file its name holds (runs.input_sha256): the
+    // input files, the plugin library.
+    bool hashed = false;
+};
 
 // One row per family: what every generator of the family shares, stated once, so that the
 // files that would switch on the family (the seeds' series and one-number form, the
 // configuration's memory bound and its checks, its canonical name, its reference stream and
 // instance seeding, librngvet's `auto` and CERNLIB seeds, `rngvet list`, the reports) ask the
 // row instead. Each row is its family's file, generators/family_<name>.cpp (family_ranmar,
-// family_mt, family_r250, family_external, family_plugin), with the family's answers; the
-// engines, their seeding and jumps are its header's (ranmar.hpp, mt.hpp, r250.hpp,
-// plugin.hpp); its kernels, where it has any, kernels/families.hpp's traits.
+// family_mt, family_r250, family_external, family_plugin), with the family's answers and its
+// generators' rows; the engines, their seeding and jumps, and the words of its kinds and family,
+// are its header's (ranmar.hpp, mt.hpp, r250.hpp, plugin.hpp; the external streams' words are
+// their family file's, as nothing else names them); its kernels, where it has any, the traits
+// of kernels/families.hpp's list.
 struct FamilyTraits {
     GeneratorFamily family;
     const char* name; // "ranmar", "mt", "r250", "external", "plugin"
@@ -139,14 +142,28 @@ struct FamilyTraits {
     std::string (*parse_head)(const std::string& head, const std::string& params_file,
         const std::string& input_path, Configuration& config, std::string& hash);
     std::string (*head_mismatch)(const Configuration& config, const std::string& hash);
+    // Its place in the registry: the families in ascending `order` (ranmar 10, mt 20, r250 30,
+    // external 40, plugin 50), then each family's generators in their order, are `rngvet list`'s
+    // order and the order in which parse_generator tries the names.
+    int order;
+    // Its generators, the rows of the registry (each row's `family` is this family's).
+    std::vector<GeneratorTraits> generators;
+    // What a name's argument holds besides the path, taken off g.path after the row's prefix is
+    // (a plugin's :SYMBOL); InputError where it is not such an argument. Null for the path alone.
+    void (*parse_argument)(GeneratorName& g);
+    // Why a configuration whose stream does not jump ahead (jumps_ahead false) cannot: the clause
+    // of the refusals of sharded runs and campaigns ("the plugin 'NAME' has no skip function");
+    // null for a family that always jumps ahead.
+    std::string (*why_no_jumps)(const Configuration& config);
+    // The SHA-256 of the file that a configuration of the family loaded, taken as it was loaded
+    // (a plugin's library): what its run records, what a campaign's tasks pin, and what a
+    // resumed run checks before the file is loaded again. Null for a family that loads no file.
+    std::string (*loaded_sha256)(const Configuration& config);
 };
 
-// The family rows, each defined in its family's file (generators/family_<name>.cpp).
-const FamilyTraits& ranmar_family();
-const FamilyTraits& mt_family();
-const FamilyTraits& r250_family();
-const FamilyTraits& external_family();
-const FamilyTraits& plugin_family();
+// The family rows: each family file generators/family_<name>.cpp defines its row as
+// `const FamilyTraits& <name>_family()`, and the registry asks each of them, from the list of
+// family files that the build writes (generators/CMakeLists.txt), so that no file names them all.
 
 // What the families of single-number seeds share (mt, r250, plugin): a series counts the seed
 // up by 1; one number n is the seed n and back. And `rngvet list`'s line of a family rngvet
@@ -156,31 +173,14 @@ std::vector<std::int64_t> single_seed_of_number(const std::string& generator, st
 std::int64_t single_number_of_seed(const std::vector<std::int64_t>& seed);
 std::string describe_computed(const GeneratorTraits& generator);
 
-// The family table, one row per GeneratorFamily.
+// The family table, one row per family file, in ascending `order`. Throws std::logic_error
+// where two families or two generators have one word, or a generator's row names another
+// family.
 const std::vector<FamilyTraits>& family_registry();
 const FamilyTraits& family_traits(GeneratorFamily family);
 
-// One row of the registry: what a generator is.
-struct GeneratorTraits {
-    GeneratorKind kind;
-    const char* name; // as written after --generator ("file:PATH", "file64:PATH" for the files)
-    GeneratorFamily family;
-    RanmarVariant variant; // GeneratorFamily::ranmar: the variant it seeds (others: unused)
-    // Resolution of its outputs (before a view). 64 for the 64-bit external streams, whose
-    // outputs are always read through a view of 32-bit words (make_stream); 0 for a plugin,
-    // whose library says (32 or 64: output_bits of configuration.hpp).
-    int bits;
-    const char* seed_format; // what --seed takes ("" for none)
-    bool parameter_sets; // takes --params and --param-id
-    R250Taps taps = R250Taps::stated; // GeneratorFamily::r250: the tap order (others: unused)
-    // The prefix of a name with an argument ("file:", "file64:", "lib:"); "" for none.
-    const char* prefix = "";
-    // Whether a run records the SHA-256 of the file its name holds (runs.input_sha256): the
-    // input files, the plugin library.
-    bool hashed = false;
-};
-
-// The registry, one row per generator, in the order `rngvet list` shows them.
+// The registry, one row per generator: the families' generators, in the order `rngvet list`
+// shows them.
 const std::vector<GeneratorTraits>& generator_registry();
 const GeneratorTraits& traits(GeneratorKind kind);
 inline const GeneratorTraits& traits(const GeneratorName& g)

@@ -12,7 +12,7 @@ namespace rngvet {
 
 SegmentPlan MtKernels::plan(const Configuration& c, const BackendOptions& options)
 {
-    const int p = c.generator.kind == GeneratorKind::mt19937 ? 19937 : mtdc_param_set(c)->p;
+    const int p = c.generator.kind == kinds::mt19937 ? 19937 : mtdc_param_set(c)->p;
     const std::uint64_t nn = static_cast<std::uint64_t>(p / 32 + 1);
     // CUDA: below cuda_mt_segment_limit instances, one warp per unit (mt_segments_body): the
     // lane kernel runs so few instances on one or a few blocks (32 instances: 256 threads) and
@@ -97,7 +97,7 @@ MtSetup mt_setup(const Configuration& c)
 
 MtSetup mt_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
-    if (family(c.generator) != GeneratorFamily::mt)
+    if (family(c.generator) != families::mt)
         throw InputError("mt_setup: '" + to_string(c.generator) + "' is not an MT");
     check_stream_positions(c);
     std::vector<MtParams> prms;

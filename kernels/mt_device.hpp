@@ -59,7 +59,7 @@ inline constexpr int cuda_mt_segment_limit = 64;
 // chunks (mt_segments_body).
 
 struct MtKernels {
-    static constexpr GeneratorFamily family = GeneratorFamily::mt;
+    static constexpr GeneratorFamily family = families::mt;
     static constexpr KernelForm form = KernelForm::grids;
     using Setup = MtSetup;
     static SegmentPlan plan(const Configuration& c, const BackendOptions& options);

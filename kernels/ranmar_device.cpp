@@ -25,7 +25,7 @@ RanmarSetup ranmar_setup(const Configuration& c)
 
 RanmarSetup ranmar_setup(const Configuration& c, std::uint64_t segments, std::uint64_t length)
 {
-    if (family(c.generator) != GeneratorFamily::ranmar)
+    if (family(c.generator) != families::ranmar)
         throw InputError("ranmar_setup: '" + to_string(c.generator) + "' is not RANMAR");
     check_stream_positions(c);
     if (segments < 1) segments = 1;

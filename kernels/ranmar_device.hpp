@@ -43,7 +43,7 @@ void ranmar_device_state(const RanmarState& s, std::uint64_t position, std::uint
 // jump-parallel generation for few instances with chunks of at least 32768 numbers on OpenMP
 // and 4096 on the GPUs.
 struct RanmarKernels {
-    static constexpr GeneratorFamily family = GeneratorFamily::ranmar;
+    static constexpr GeneratorFamily family = families::ranmar;
     static constexpr KernelForm form = KernelForm::grids;
     using Setup = RanmarSetup;
     static SegmentPlan plan(const Configuration& c, const BackendOptions& options)

@@ -137,8 +137,7 @@ Configuration rngvet::library::configuration_from_text(const char* text, std::st
         throw InputError(std::string("the view ") + rngvet::to_string(c.view)
             + " tests what a simulation makes of the numbers; a stream for use has a bit view "
               "(top32, low32, reversed, packed)");
-    if (c.generator.kind == rngvet::GeneratorKind::stdin32
-        || c.generator.kind == rngvet::GeneratorKind::stdin64)
+    if (rngvet::family_traits(c.generator).reads_words && !rngvet::reads_file(c.generator))
         throw InputError(rngvet::to_string(c.generator)
             + " is not a stream a library can open; use file:PATH or file64:PATH");
     return c;

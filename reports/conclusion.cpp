@@ -168,9 +168,9 @@ std::string bits_read_text(const std::string& generator, const std::string& conf
     const std::string of = "the generator's " + std::to_string(b) + " bits";
     const std::string tag = " (view " + view + ")";
     if (external) return "the 32-bit words of the input as they came" + tag;
-    // A plugin's bits are its library's, which a report does not load.
+    // Bits 0: the generator's library says (a plugin's), which a report does not load.
     if (b == 0)
-        return "32-bit words of the plugin's outputs (32 or 64 bits, as its library says)" + tag;
+        return "32-bit words of the generator's outputs (32 or 64 bits, as its library says)" + tag;
     if (view == "top32") {
         if (b == 32) return "all 32 bits of each output" + tag;
         if (b > 32)
@@ -230,15 +230,16 @@ std::vector<std::string> further_seeds(
     const std::string& generator, const std::vector<std::string>& used, int count)
 {
     std::vector<std::string> out;
-    GeneratorFamily family;
+    GeneratorName g;
     try {
-        family = traits(parse_generator(generator)).family;
+        g = parse_generator(generator);
     } catch (const InputError&) {
         return out;
     }
+    const GeneratorFamily family = traits(g).family;
     if (!family_traits(family).series || used.empty() || count < 1) return out;
     const std::set<std::string> taken(used.begin(), used.end());
-    if (family == GeneratorFamily::ranmar) {
+    if (family == families::ranmar) {
         std::vector<std::int64_t> first = default_first_seed(family);
         int ij = 0, kl = 0;
         if (std::sscanf(used.front().c_str(), "%d,%d", &ij, &kl) == 2 && ij >= 0

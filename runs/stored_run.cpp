@@ -200,17 +200,18 @@ Configuration stored_configuration(
     }
     if (backend == Backend::automatic)
         refuse_damaged(run, "backend", run.backend, "a run records the backend it chose");
-    if (run.generator.rfind("lib:", 0) == 0) {
-        // A plugin continues only on the library it started with (its SHA-256 in full).
-        std::string path = run.generator;
-        try {
-            path = parse_generator(run.generator).path;
-        } catch (const InputError& e) {
-            refuse_damaged(run, "generator", run.generator, e.what());
-        }
-        const std::string now = sha256_of_file(path);
+    GeneratorName generator;
+    try {
+        generator = parse_generator(run.generator);
+    } catch (const InputError& e) {
+        refuse_damaged(run, "generator", run.generator, e.what());
+    }
+    if (family_traits(generator).loaded_sha256) {
+        // A loaded file (a plugin's library) is checked before it is loaded: the run continues
+        // only on the file it started with (its SHA-256 in full).
+        const std::string now = sha256_of_file(generator.path);
         if (!run.input_sha256.empty() && now != run.input_sha256)
-            refuse_other_stream(run, "the library '" + path + "'", run.input_sha256, now);
+            refuse_other_stream(run, "the library '" + generator.path + "'", run.input_sha256, now);
     }
     if (run.generator == "mtdc") {
         Configuration sets;
@@ -222,12 +223,11 @@ Configuration stored_configuration(
     }
     Configuration config;
     try {
-        // A named file stream's name and a plugin's leave out the path; the generator column
-        // holds it.
-        const std::string prefix = run.generator.substr(0, run.generator.find(':') + 1);
-        const bool file = prefix == "file:" || prefix == "file64:" || prefix == "lib:";
-        config = parse_canonical_name(
-            run.config, params, file ? run.generator.substr(prefix.size()) : "");
+        // The name of a generator whose name holds a path (a named file stream's, a plugin's)
+        // leaves out the path; the generator column holds it, after the row's prefix.
+        const std::size_t prefix = std::string(traits(generator).prefix).size();
+        config
+            = parse_canonical_name(run.config, params, prefix ? run.generator.substr(prefix) : "");
     } catch (const InputError& e) {
         refuse_damaged(run, "config", run.config, e.what());
     }

@@ -75,7 +75,7 @@ protected:
         visit_kernel_family(family(c.generator), [&](auto kernels) {
             using Family = decltype(kernels);
             // OpenCL has no jump-parallel MT (its plan never has units): its own grids.
-            const bool units = !(Family::family == GeneratorFamily::mt && GetParam() == "opencl");
+            const bool units = !(Family::family == families::mt && GetParam() == "opencl");
             d = make_device<Family>(parse_backend(GetParam()),
                 Family::setup(c, units ? SegmentPlan{ segments, length } : SegmentPlan{}), -1);
         });

@@ -3,6 +3,8 @@
 #include "generators/configuration.hpp"
 #include "generators/configuration_options.hpp"
 #include "generators/error.hpp"
+#include "generators/mt.hpp"
+#include "generators/plugin.hpp"
 #include "generators/r250.hpp"
 #include "generators/ranmar.hpp"
 #include "generators/sha256.hpp"
@@ -20,6 +22,9 @@
 
 namespace rngvet {
 namespace {
+
+// The external streams' family, whose words only its family file states.
+inline constexpr GeneratorFamily external_family_word{ "external" };
 
 Configuration ranmar(const std::string& g, int instances, const std::string& layout,
     const std::string& seeding = "increment", std::int64_t ij = 1802, std::int64_t kl = 9373)
@@ -136,7 +141,7 @@ TEST(Configuration, RanmarIjklSeedResolvesToItsIjKlPair)
 // a single number counts up, and a key array has no series.
 TEST(Configuration, SeedSeriesFollowsTheFindingsRule)
 {
-    const GeneratorFamily ranmar_family = GeneratorFamily::ranmar;
+    const GeneratorFamily ranmar_family = families::ranmar;
     const std::vector<std::int64_t> first = default_first_seed(ranmar_family);
     EXPECT_EQ(first, (std::vector<std::int64_t>{ 1802, 9373 }));
     EXPECT_EQ(series_seed(ranmar_family, first, 0), first);
@@ -144,10 +149,10 @@ TEST(Configuration, SeedSeriesFollowsTheFindingsRule)
     EXPECT_EQ(series_seed(ranmar_family, first, 19), (std::vector<std::int64_t>{ 31309, 30040 }));
     EXPECT_EQ(
         series_seed(ranmar_family, { 54217137 }, 1), (std::vector<std::int64_t>{ 3355, 12044 }));
-    EXPECT_EQ(default_first_seed(GeneratorFamily::mt), (std::vector<std::int64_t>{ 777 }));
-    EXPECT_EQ(series_seed(GeneratorFamily::mt, { 777 }, 19), (std::vector<std::int64_t>{ 796 }));
-    EXPECT_THROW(series_seed(GeneratorFamily::mt, { 1, 2, 3 }, 1), InputError);
-    EXPECT_THROW(series_seed(GeneratorFamily::external, { 1 }, 1), InputError);
+    EXPECT_EQ(default_first_seed(families::mt), (std::vector<std::int64_t>{ 777 }));
+    EXPECT_EQ(series_seed(families::mt, { 777 }, 19), (std::vector<std::int64_t>{ 796 }));
+    EXPECT_THROW(series_seed(families::mt, { 1, 2, 3 }, 1), InputError);
+    EXPECT_THROW(series_seed(external_family_word, { 1 }, 1), InputError);
 }
 
 // The family table has one row per family, each generator's family has its row, and a family's
@@ -160,24 +165,72 @@ TEST(Configuration, FamilyRowsAnswerForTheirFamilies)
         EXPECT_TRUE(seen.insert(f.family).second) << f.name << " has two rows";
     for (const GeneratorTraits& g : generator_registry())
         EXPECT_EQ(family_traits(g.family).family, g.family) << g.name;
-    const FamilyTraits& ranmar = family_traits(GeneratorFamily::ranmar);
+    const FamilyTraits& ranmar = family_traits(families::ranmar);
     EXPECT_EQ(
         ranmar.seed_of_number("ranmar48", 54217137), (std::vector<std::int64_t>{ 1802, 9373 }));
     EXPECT_EQ(ranmar.number_of_seed({ 1802, 9373 }), 54217137);
     EXPECT_EQ(ranmar.number_of_seed({ 54217137 }), -1);
     EXPECT_THROW(ranmar.seed_of_number("ranmar48", 900000001), InputError);
-    for (const GeneratorFamily single : { GeneratorFamily::mt, GeneratorFamily::r250 }) {
+    for (const GeneratorFamily single : { families::mt, families::r250 }) {
         const FamilyTraits& f = family_traits(single);
         EXPECT_EQ(f.seed_of_number(f.name, 4242), (std::vector<std::int64_t>{ 4242 }));
         EXPECT_EQ(f.number_of_seed({ 4242 }), 4242);
         EXPECT_EQ(f.number_of_seed({ 1, 2 }), -1);
     }
-    const FamilyTraits& external = family_traits(GeneratorFamily::external);
+    const FamilyTraits& external = family_traits(external_family_word);
     EXPECT_TRUE(external.reads_words);
     EXPECT_EQ(external.seed_of_number, nullptr);
     EXPECT_EQ(external.series, nullptr);
     // The --instances bound: an MT state (1391 words for p = 44497) fits its row's bytes.
-    EXPECT_GE(family_traits(GeneratorFamily::mt).state_bytes, 1391u * 4);
+    EXPECT_GE(family_traits(families::mt).state_bytes, 1391u * 4);
+}
+
+// The generators as `rngvet list` has shown them since the registry was one table, in order.
+const char* const every_generator[] = { "ranmar24", "ranmar48", "ranmar48x", "mtdc", "mt19937",
+    "r250", "r250gsl", "stdin32", "file:PATH", "stdin64", "file64:PATH", "lib:PATH[:SYMBOL]" };
+
+// Every family file (generators/family_<name>.cpp, found by the build) is a row of the family
+// table, with its generators, and nothing else is: the registry is assembled from the files,
+// and a family file dropped at the link, or a row in the wrong place, would show here. The rngvet
+// binary lists the same generators in the same order.
+TEST(Registry, EveryFamilyFileIsARowWithItsGenerators)
+{
+    const std::filesystem::path generators
+        = std::filesystem::path(RNGVET_DATA_DIR).parent_path(); // generators/params
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(generators)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("family_", 0) == 0 && entry.path().extension() == ".cpp")
+            files.insert(name.substr(7, name.size() - 7 - 4));
+    }
+    EXPECT_EQ(files.size(), 5u);
+    std::set<std::string> rows;
+    for (const FamilyTraits& f : family_registry()) {
+        rows.insert(f.name);
+        EXPECT_FALSE(f.generators.empty()) << f.name;
+        for (const GeneratorTraits& g : f.generators)
+            EXPECT_EQ(g.family, f.family) << g.name;
+    }
+    EXPECT_EQ(rows, files);
+    std::vector<std::string> names;
+    for (const GeneratorTraits& g : generator_registry()) {
+        names.push_back(g.name);
+        EXPECT_EQ(&traits(g.kind), &g) << g.name;
+    }
+    EXPECT_EQ(
+        names, std::vector<std::string>(std::begin(every_generator), std::end(every_generator)));
+    EXPECT_EQ(traits(kinds::r250gsl).family, families::r250);
+    EXPECT_EQ(traits(kinds::plugin).family, families::plugin);
+    EXPECT_THROW(traits(GeneratorKind("r251")), std::logic_error);
+    EXPECT_THROW(family_traits(GeneratorFamily("r251")), std::logic_error);
+
+    const rngvet_test::CliResult list = rngvet_test::run_rngvet("list");
+    ASSERT_EQ(list.status, 0) << list.err;
+    std::size_t at = 0;
+    for (const char* name : every_generator) {
+        at = list.out.find(std::string("\n  ") + name + " (", at);
+        EXPECT_NE(at, std::string::npos) << name << " is not listed in order:\n" << list.out;
+    }
 }
 
 // Every family row gives the generator side's answers that configuration.cpp asks without a
@@ -197,7 +250,7 @@ TEST(Configuration, EveryFamilyRowAnswersForItsGenerators)
         EXPECT_EQ(f.reads_words, f.canonical_name != nullptr);
     }
     Configuration in;
-    in.generator = GeneratorKind::stdin32;
+    in.generator = GeneratorName("stdin32");
     EXPECT_FALSE(jumps_ahead(in));
     EXPECT_TRUE(jumps_ahead(Configuration{}));
 }
@@ -433,7 +486,7 @@ TEST(MtConfiguration, RejectsTooFewParameterSetsAndMissingParams)
 TEST(MtConfiguration, InstanceConfigurationReproducesEachInstanceAlone)
 {
     Configuration mt = mtdc(3, "interleave", "increment", 5489);
-    mt.generator = GeneratorKind::mt19937;
+    mt.generator = kinds::mt19937;
     mt.params.clear();
     for (const Configuration& c :
         { mtdc(6, "block:5", "stride:0x33ff", 3), mtdc(4, "interleave", "hash", 9), mt }) {
@@ -666,7 +719,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     file.view = BitView::reversed;
     configs.push_back(file);
     Configuration in;
-    in.generator = GeneratorKind::stdin32;
+    in.generator = GeneratorName("stdin32");
     configs.push_back(in);
     // 64-bit streams, with a recorded seed, a skip, a view and a name.
     Configuration wide;
@@ -676,7 +729,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
     wide.view = BitView::low32;
     configs.push_back(wide);
     Configuration named;
-    named.generator = GeneratorKind::stdin64;
+    named.generator = GeneratorName("stdin64");
     named.stream_name = "splitmix64";
     named.stream_seed = "1,2";
     named.view = BitView::packed;
@@ -701,7 +754,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         const std::string name = canonical_name(c);
         SCOPED_TRACE(name);
         // A plugin's name leaves out its library's path, which its run records.
-        const Configuration back = c.generator.kind == GeneratorKind::plugin
+        const Configuration back = c.generator.kind == kinds::plugin
             ? parse_canonical_name(name, "", to_string(c.generator).substr(4))
             : parse_canonical_name(name);
         EXPECT_EQ(canonical_name(back), name);
@@ -716,8 +769,7 @@ TEST(CanonicalName, ParseIsTheInverseOfCanonicalName)
         EXPECT_EQ(back.param_id, c.param_id);
         EXPECT_EQ(back.stream_name, c.stream_name);
         EXPECT_EQ(back.stream_seed, c.stream_seed);
-        if (c.generator.kind != GeneratorKind::mtdc
-            && family(c.generator) != GeneratorFamily::external) {
+        if (c.generator.kind != kinds::mtdc && family(c.generator) != external_family_word) {
             // The same numbers, not only the same name.
             auto a = make_stream(c), b = make_stream(back);
             EXPECT_EQ(take(*a, 1000), take(*b, 1000));
@@ -913,11 +965,10 @@ Configuration valid_configuration(const GeneratorTraits& g)
 {
     Configuration c;
     c.generator = g.kind;
-    if (g.family == GeneratorFamily::ranmar) c.seed = { 1802, 9373 };
-    if (g.family == GeneratorFamily::mt || g.family == GeneratorFamily::r250
-        || g.family == GeneratorFamily::plugin)
+    if (g.family == families::ranmar) c.seed = { 1802, 9373 };
+    if (g.family == families::mt || g.family == families::r250 || g.family == families::plugin)
         c.seed = { 4172 };
-    if (g.family == GeneratorFamily::plugin) c.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+    if (g.family == families::plugin) c.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     if (g.parameter_sets) c.params = "fixstars-mt521";
     return c;
 }
@@ -926,7 +977,8 @@ TEST(Registry, EveryNameParsesToItsRowAndBack)
 {
     for (const GeneratorTraits& g : generator_registry()) {
         SCOPED_TRACE(g.name);
-        const std::string name = g.kind == GeneratorKind::file ? "file:dir/words.bin" : g.name;
+        const std::string name
+            = g.kind == GeneratorName("file:x").kind ? "file:dir/words.bin" : g.name;
         const GeneratorName parsed = parse_generator(name);
         EXPECT_EQ(parsed.kind, g.kind);
         EXPECT_EQ(to_string(parsed), name);
@@ -953,13 +1005,13 @@ TEST(Registry, EveryNameParsesToItsRowAndBack)
 TEST(Registry, EachEngineFillsTheBitsItsRowStates)
 {
     for (const GeneratorTraits& g : generator_registry()) {
-        if (g.family == GeneratorFamily::external) continue;
+        if (g.family == external_family_word) continue;
         SCOPED_TRACE(g.name);
         const Configuration c = valid_configuration(g);
         // A plugin's bits are its library's: the example's 64-bit outputs, read through the
         // top32 view as their high halves.
-        const int bits = g.family == GeneratorFamily::plugin ? 32 : g.bits;
-        if (g.family == GeneratorFamily::plugin) {
+        const int bits = g.family == families::plugin ? 32 : g.bits;
+        if (g.family == families::plugin) {
             EXPECT_EQ(output_bits(c), 64);
         }
         EXPECT_EQ(resolution_bits(c), bits);
@@ -978,12 +1030,12 @@ TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
     text.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
     text.seed = "7";
     const Configuration c = resolve_configuration(text);
-    ASSERT_TRUE(c.plugin);
+    ASSERT_TRUE(c.loaded);
     EXPECT_EQ(c.generator.path, std::filesystem::canonical(RNGVET_EXAMPLE_PLUGIN).string());
-    EXPECT_EQ(c.plugin->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
+    EXPECT_EQ(c.loaded->sha256, sha256_of_file(RNGVET_EXAMPLE_PLUGIN));
     EXPECT_EQ(canonical_name(c),
-        "lib[splitmix64#" + c.plugin->sha256.substr(0, 8) + "]/1/single/increment/7");
-    EXPECT_EQ(plugin_library(c), c.plugin);
+        "lib[splitmix64#" + c.loaded->sha256.substr(0, 8) + "]/1/single/increment/7");
+    EXPECT_EQ(plugin_library(c).get(), c.loaded.get());
     EXPECT_EQ(output_bits(c), 64);
     EXPECT_TRUE(jumps_ahead(c));
     text.generator += ":rngvet_generator";
@@ -996,7 +1048,7 @@ TEST(ResolveConfiguration, APluginIsLoadedOnceByItsAbsolutePathWithItsHash)
     const Configuration noskip = resolve_configuration(text);
     EXPECT_EQ(output_bits(noskip), 32);
     EXPECT_FALSE(jumps_ahead(noskip));
-    EXPECT_EQ(noskip.generator.symbol, "xorshift32_generator");
+    EXPECT_EQ(noskip.generator.qualifier, "xorshift32_generator");
     text.seeding = "split:10";
     EXPECT_NE(message_of([&] { resolve_configuration(text); }).find("has no skip function"),
         std::string::npos);
@@ -1163,7 +1215,8 @@ TEST(ConfigurationOptions, ResolutionRunsTheRowsInOrder)
         (void)resolve_configuration(text);
         FAIL() << "accepted";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("--library-sha256 applies to plugin generators"),
+        EXPECT_NE(std::string(e.what()).find(
+                      "--library-sha256 applies to generators that load a library"),
             std::string::npos)
             << e.what();
     }

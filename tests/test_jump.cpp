@@ -5,6 +5,7 @@
 #include "generators/jump.hpp"
 #include "generators/mt_charpoly.hpp"
 #include "generators/mt_params.hpp"
+#include "generators/r250.hpp"
 
 #include <gtest/gtest.h>
 #include <random>

@@ -7,6 +7,9 @@
 // $RNGVET_REQUIRE_BACKENDS (comma-separated; scripts/gpu-check sets it) turns a backend that is
 // not available here from a skip into a failure.
 #include "generators/configuration.hpp"
+#include "generators/mt.hpp"
+#include "generators/plugin.hpp"
+#include "generators/r250.hpp"
 #include "kernels/backend.hpp"
 #include "rngvet/rngvet.h"
 #include "rngvet/rngvet.hpp"
@@ -17,6 +20,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <set>
 #include <sqlite3.h>
 #include <thread>
 #ifdef RNGVET_TEST_CUDA
@@ -305,6 +309,48 @@ TEST(Library, BadInputIsAnErrorCodeWithOneLine)
     EXPECT_STREQ(rngvet_last_error(), "");
 }
 
+// librngvet holds every family of the registry: each generator a library can open (all but
+// stdin32 and stdin64) opens through the options form and gives, bit for bit, the reference
+// stream of the same options, and the generators opened cover every family row.
+TEST(Library, EveryFamilyOpensThroughTheLibrary)
+{
+    const std::string path = fresh("library_words.bin");
+    {
+        std::ofstream out(path, std::ios::binary);
+        for (std::uint32_t i = 0; i < 4096; ++i) {
+            const std::uint32_t w = i * 2654435761u;
+            out.write(reinterpret_cast<const char*>(&w), sizeof w);
+        }
+    }
+    std::set<std::string> opened;
+    for (const GeneratorTraits& g : generator_registry()) {
+        ConfigurationText t;
+        t.generator = *g.prefix ? std::string(g.prefix) + path : std::string(g.name);
+        if (g.family == families::plugin) t.generator = "lib:" RNGVET_EXAMPLE_PLUGIN;
+        if (g.family == families::ranmar) t.seed = "1802,9373";
+        if (g.family == families::mt || g.family == families::r250) t.seed = "4357";
+        if (g.family == families::plugin) t.seed = "1";
+        if (g.kind == kinds::mtdc) t.params = "fixstars-mt521";
+        if (family_traits(g.family).reads_words && !*g.prefix) continue; // stdin32, stdin64
+        SCOPED_TRACE(t.generator);
+        std::string options = "--generator " + t.generator;
+        if (!t.seed.empty()) options += " --seed " + t.seed;
+        if (!t.params.empty()) options += " --params " + t.params;
+        rngvet_stream* s = open(options, "cpu", RNGVET_DIRECT);
+        ASSERT_NE(s, nullptr);
+        std::vector<std::uint64_t> got(1000), want(1000);
+        ASSERT_EQ(rngvet_raw(s, got.data(), got.size()), RNGVET_OK) << rngvet_last_error();
+        rngvet_close(s);
+        make_stream(resolve_configuration(t))->fill(want.data(), want.size());
+        EXPECT_TRUE(got == want);
+        opened.insert(family_traits(g.family).name);
+    }
+    std::set<std::string> rows;
+    for (const FamilyTraits& f : family_registry())
+        rows.insert(f.name);
+    EXPECT_EQ(opened, rows);
+}
+
 TEST(Library, AFileStreamThatEndsIsAnErrorNotAnExit)
 {
     const std::string path = fresh("library_short.bin");
@@ -451,7 +497,7 @@ TEST(Library, CernlibEntriesRunTheChosenConfiguration)
         ASSERT_EQ(std::count(want.begin(), want.end(), '\n'), static_cast<long>(count));
         // Seeded: IJKL 123456789 = (4103, 30043) for RANMAR, the seed itself for MT19937.
         Configuration s = c;
-        if (family(c.generator) == GeneratorFamily::ranmar)
+        if (family(c.generator) == families::ranmar)
             s.seed = { 123456789 / 30082, 123456789 % 30082 };
         else
             s.seed = { 123456789 };

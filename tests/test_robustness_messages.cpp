@@ -358,7 +358,7 @@ TEST(Messages, EachBadPluginIsOneLineBeforeTheStore)
         { { example, "--seed", "1", "--backend", "openmp" }, "use --backend cpu" },
         { { example, "--seed", "1", "--library-sha256", "0123" }, "(--library-sha256)" },
         { { "ranmar48", "--seed", "1802,9373", "--library-sha256", "0123" },
-            "--library-sha256 applies to plugin generators" },
+            "--library-sha256 applies to generators that load a library" },
     };
     const std::string before = store_bytes(db);
     int refusals = 0;
