@@ -216,12 +216,19 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     while (next < tests.size() || running() > 0) {
         while (!stopping() && next < tests.size() && running() < options.jobs) {
             const int test = tests[next++];
-            // The native engine's threads: every core, whatever runs beside (the kernel shares
-            // them), so that the parallel parts of the long tests, which start first, take the
-            // cores the short ones leave. On an H100 node's 16 cores BigCrush took 44.0 s so
-            // (44.2 s with 8 threads a test), 55.2 s with twice the cores shared by the tests
-            // running at once (docs/benchmarks.md, part 9); RNGVET_SHARD_THREADS overrides it.
-            const int threads = fixed_threads > 0 ? fixed_threads : cores;
+            // The native engine's threads (RNGVET_SHARD_THREADS overrides them). A stream on a
+            // CUDA device: every core, whatever runs beside (the kernel shares them), so that
+            // the parallel parts of the long tests, which start first, take the cores the short
+            // ones leave: on an H100 node's 16 cores BigCrush took 44.0 s so, 55.2 s with the
+            // rule below (docs/benchmarks.md, part 9). On the host, where the tests' work is
+            // several times larger, the cores shared by the workers that run beside this one
+            // (fewer at the end of the run), twice over, so that a test with little parallel work
+            // left does not leave its core idle: all the cores were slower there (part 4).
+            const int beside = static_cast<int>(std::min<std::size_t>(
+                static_cast<std::size_t>(options.jobs), tests.size() - next + 1));
+            const int threads = fixed_threads > 0 ? fixed_threads
+                : options.on_device               ? cores
+                                    : std::max(1, std::min(cores, 2 * cores / std::max(1, beside)));
             if (native_test(options.engine, battery, test) != nullptr)
                 workers.start(test, threads);
             else

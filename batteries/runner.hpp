@@ -63,8 +63,9 @@ struct RunnerResult {
 };
 
 // RNGVET_SHARD_THREADS=N: every native test of a sharded run gets N threads (1 to 4096),
-// whatever runs beside it; unset or empty, 0 (then every core this process may run on).
-// InputError for any other value.
+// whatever runs beside it; unset or empty, 0 (then, for a stream on a CUDA device, every core
+// this process may run on; else twice the cores shared by the tests running at once, at most all
+// of them). InputError for any other value.
 int shard_threads();
 
 // The order a sharded run starts `tests` in: longest first, by the native form's measured time

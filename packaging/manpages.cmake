@@ -82,9 +82,9 @@ rather than after them, to measure what the overlap gives. The statistics do
 not change.
 .TP
 .B RNGVET_SHARD_THREADS
-Threads of each native test in a sharded run (1 to 4096); unset, every core the
-run may use, whatever runs beside (the kernel shares them). The p-values do not
-change.
+Threads of each native test in a sharded run (1 to 4096); unset, on a CUDA
+device every core the run may use (the kernel shares them), on the host twice
+the cores shared by the tests running at once. The p-values do not change.
 .TP
 .B RNGVET_AUTO_GPU
 For --backend auto on a machine without a GPU: the available backend (such as
