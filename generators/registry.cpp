@@ -204,34 +204,31 @@ const char* to_string(ZeroPolicy zero)
 
 std::vector<Backend> all_backends()
 {
-    return { Backend::cpu, Backend::openmp, Backend::opencl, Backend::cuda, Backend::automatic };
+#define RNGVET_BACKEND_OF(name, gpu) Backend::name,
+    return { Backend::cpu, RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_OF) Backend::automatic };
+#undef RNGVET_BACKEND_OF
 }
 
 const Words& backend_words()
 {
+#define RNGVET_BACKEND_WORD(name, gpu) { #name, "" },
     static const Words words = {
         { "cpu", "the reference; the default" },
-        { "openmp", "" },
-        { "opencl", "" },
-        { "cuda", "" },
-        { "auto", "the faster of the GPU and openmp, measured; the run records the one chosen" },
+        RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_WORD){
+            "auto", "the faster of the GPU and openmp, measured; the run records the one chosen" },
     };
+#undef RNGVET_BACKEND_WORD
     return words;
 }
 
 bool runs_on(const GeneratorTraits& g, Backend b)
 {
     const FamilyTraits& f = family_traits(g.family);
-    switch (b) {
-    case Backend::cpu:
-    case Backend::automatic:
-        return true;
-    case Backend::openmp:
-        return f.on_devices;
-    case Backend::opencl:
-    case Backend::cuda:
-        return f.on_devices && f.on_gpus;
-    }
+    if (b == Backend::cpu || b == Backend::automatic) return true;
+#define RNGVET_RUNS_ON(name, gpu)                                                                  \
+    if (b == Backend::name) return f.on_devices && (!(gpu) || f.on_gpus);
+    RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_RUNS_ON)
+#undef RNGVET_RUNS_ON
     return false;
 }
 
@@ -245,18 +242,12 @@ Backend parse_backend(const std::string& text)
 
 const char* to_string(Backend backend)
 {
-    switch (backend) {
-    case Backend::cpu:
-        return "cpu";
-    case Backend::openmp:
-        return "openmp";
-    case Backend::opencl:
-        return "opencl";
-    case Backend::cuda:
-        return "cuda";
-    case Backend::automatic:
-        return "auto";
-    }
+    if (backend == Backend::cpu) return "cpu";
+    if (backend == Backend::automatic) return "auto";
+#define RNGVET_BACKEND_NAME(name, gpu)                                                             \
+    if (backend == Backend::name) return #name;
+    RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_NAME)
+#undef RNGVET_BACKEND_NAME
     return "?";
 }
 

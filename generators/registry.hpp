@@ -5,6 +5,7 @@
 // compares the typed words (generator_id.hpp).
 #pragma once
 
+#include "backend_list.hpp"
 #include "generator_id.hpp"
 #include "ranmar.hpp" // ZeroPolicy
 #include "words.hpp"
@@ -219,9 +220,12 @@ ZeroPolicy parse_zero_policy(const std::string& text);
 const Words& zero_words();
 const char* to_string(ZeroPolicy zero);
 
-// Where a stream is computed: the reference engine, the kernels of kernels/ on OpenMP, OpenCL
-// or CUDA, or "auto" (chosen by measuring, before any stream is made).
-enum class Backend { cpu, openmp, opencl, cuda, automatic };
+// Where a stream is computed: the reference engine, the kernels of kernels/ on a backend of
+// RNGVET_FOR_EACH_KERNEL_BACKEND (backend_list.hpp: OpenMP, OpenCL, CUDA), or "auto" (chosen by
+// measuring, before any stream is made).
+#define RNGVET_BACKEND_VALUE(name, gpu) name,
+enum class Backend { cpu, RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_BACKEND_VALUE) automatic };
+#undef RNGVET_BACKEND_VALUE
 // A backend's name in any case ("CUDA" is cuda).
 Backend parse_backend(const std::string& text);
 // The values --backend accepts (all_backends, with what each means).

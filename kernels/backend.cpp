@@ -58,7 +58,7 @@ const BackendProbe& backend_probe()
 {
     static const BackendProbe result = [] {
         BackendProbe p;
-#define RNGVET_PROBE(name)                                                                         \
+#define RNGVET_PROBE(name, gpu)                                                                    \
     if (std::string why; name##_usable(why))                                                       \
         p.available.push_back(Backend::name);                                                      \
     else                                                                                           \
@@ -95,7 +95,7 @@ Backend parse_backend_here(const std::string& text)
 std::vector<std::string> backend_devices(Backend backend)
 {
     if (backend == Backend::cpu) return { "reference engine (one host thread)" };
-#define RNGVET_DEVICES_OF(name)                                                                    \
+#define RNGVET_DEVICES_OF(name, gpu)                                                               \
     if (backend == Backend::name) return name##_device_names();
     RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_DEVICES_OF)
 #undef RNGVET_DEVICES_OF

@@ -122,16 +122,15 @@ SegmentPlan plan_segments(std::uint64_t instances, std::uint64_t launch, std::ui
 SegmentPlan segment_plan(const Configuration& c, const BackendOptions& options,
     std::uint64_t openmp_min_length, std::uint64_t gpu_min_length, std::uint64_t gpu_launch = 0);
 
-// Every backend that runs kernels, once: X(name), the name of its Backend value and of its
-// functions, declared here for each (RNGVET_BACKEND_FUNCTIONS) and defined in its folder, or by
+// Every backend that runs kernels (RNGVET_FOR_EACH_KERNEL_BACKEND, generators/backend_list.hpp):
+// its functions, declared here for each (RNGVET_BACKEND_FUNCTIONS) and defined in its folder, or by
 // kernels/not_built.cpp, which says why, when its option is OFF: whether it can run here
 // (name_usable, why not if not), its devices (name_device_names), and its one device template
 // make_name_device<Family>, instantiated for every family of RNGVET_FOR_EACH_KERNEL_FAMILY
 // (families.hpp; Family::Setup, the host-side setup; device: index into opencl_device_names()
 // / CUDA ordinal, -1 chooses, unused by OpenMP).
-#define RNGVET_FOR_EACH_KERNEL_BACKEND(X) X(openmp) X(opencl) X(cuda)
 
-#define RNGVET_BACKEND_FUNCTIONS(name)                                                             \
+#define RNGVET_BACKEND_FUNCTIONS(name, gpu)                                                        \
     bool name##_usable(std::string& why);                                                          \
     std::vector<std::string> name##_device_names();                                                \
     template <class Family>                                                                        \

@@ -1,5 +1,5 @@
 // The generator families that have kernels, listed once, and the dispatch over them and the
-// backends (whose list is device.hpp's).
+// backends (whose list is generators/backend_list.hpp).
 //
 // A family states its kernels once, as a traits struct beside its host-side setup
 // (ranmar_device.hpp's RanmarKernels, mt_device.hpp's MtKernels, r250_device.hpp's R250Kernels):
@@ -15,7 +15,8 @@
 // folder instantiates for every family of the list below (RNGVET_INSTANTIATE_DEVICES), as
 // kernels/not_built.cpp does for a backend configured off. So a family with kernels is a traits
 // struct with its setup plus one line of RNGVET_FOR_EACH_KERNEL_FAMILY. A backend is its own
-// folder plus one line of RNGVET_FOR_EACH_KERNEL_BACKEND (device.hpp) and its not_built.cpp stubs.
+// folder plus one line of RNGVET_FOR_EACH_KERNEL_BACKEND (generators/backend_list.hpp), its
+// not_built.cpp stubs and its sources in kernels/CMakeLists.txt.
 #pragma once
 
 #include "generators/configuration.hpp"
@@ -46,7 +47,7 @@ template <class Family>
 std::unique_ptr<KernelDevice> make_device(
     Backend backend, const typename Family::Setup& setup, int device)
 {
-#define RNGVET_DEVICE_ON(name)                                                                     \
+#define RNGVET_DEVICE_ON(name, gpu)                                                                \
     if (backend == Backend::name) return make_##name##_device<Family>(setup, device);
     RNGVET_FOR_EACH_KERNEL_BACKEND(RNGVET_DEVICE_ON)
 #undef RNGVET_DEVICE_ON
