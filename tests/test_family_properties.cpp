@@ -117,9 +117,9 @@ std::vector<std::uint64_t> tail(const std::vector<std::uint64_t>& v, std::size_t
 }
 
 // Combined index of instance i's number t under c's layout (n instances), restated from the
-// layouts' definitions (docs: --layout): interleave i + n*t; block:K (t / K)*n*K + i*K + t mod K;
-// request:R each request of R numbers shared in instance order, instance i taking
-// R / n + (i < R mod n) of them.
+// table of generators/layout_index.hpp rather than computed by its functions: interleave
+// i + n*t; block:K (t / K)*n*K + i*K + t mod K; request:R each request of R numbers shared in
+// instance order, instance i taking R / n + (i < R mod n) of them.
 std::uint64_t combined_index(const Configuration& c, std::uint64_t i, std::uint64_t t)
 {
     const std::uint64_t n = static_cast<std::uint64_t>(c.instances), k = c.layout.block;
