@@ -34,11 +34,12 @@
 
 namespace rngvet {
 
-// A parameter as GoogleTest prints it: its generator and seed (found by argument-dependent
-// lookup, so in the configuration's namespace).
+// A parameter as GoogleTest prints it: its generator (a words file's row, whose path is the test
+// directory's) and seed; found by argument-dependent lookup, so in the configuration's namespace.
 static void PrintTo(const Configuration& c, std::ostream* out)
 {
-    *out << to_string(c.generator) << " seed " << seed_string(c.seed);
+    *out << (reads_file(c.generator) ? traits(c.generator).name : to_string(c.generator))
+         << " seed " << seed_string(c.seed);
 }
 
 namespace {
