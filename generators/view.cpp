@@ -181,6 +181,22 @@ public:
         return done;
     }
     ReadAhead read_ahead() const override { return outputs_->read_ahead(); }
+    // The words held here, then whole groups by the outputs' own discard (a jump where they
+    // have one), then the first words of one more group.
+    void discard(std::uint64_t n) override
+    {
+        const std::uint64_t held = std::min<std::uint64_t>(n, words_.size() - next_);
+        next_ += static_cast<std::size_t>(held);
+        n -= held;
+        if (n == 0) return;
+        const std::uint64_t per = static_cast<std::uint64_t>(group_.words);
+        outputs_->discard(n / per * static_cast<std::uint64_t>(group_.outputs));
+        const std::size_t rest = static_cast<std::size_t>(n % per);
+        if (rest == 0) return;
+        if (!refill() || words_.size() < rest)
+            throw InputError(name_ + ": the stream ended; more words were needed");
+        next_ = rest;
+    }
     // The low32 view's words on the device: one word per output, its low 32 bits, made there
     // (DeviceFormat::low32) while no word is held here. The other views, and other formats,
     // stay on the host.

@@ -337,6 +337,25 @@ TEST(Configuration, SkipEqualsDiscardingFromTheStart)
     EXPECT_EQ(tail, std::vector<std::uint64_t>(whole.begin() + 12345, whole.end()));
 }
 
+// A view's discard goes past the words it holds, whole groups (by the outputs' jump) and part
+// of a group, and lands where a skip does: words held after a read of 5, then 10^9 + 7 more
+// (packed: groups of 2 words from 3 outputs, so neither a held count nor the rest is whole).
+TEST(Configuration, AViewDiscardsWhereASkipLands)
+{
+    for (BitView view :
+        { BitView::low32, BitView::reversed, BitView::packed, BitView::box_muller }) {
+        Configuration c = ranmar("ranmar48", 1, "single");
+        c.view = view;
+        SCOPED_TRACE(canonical_name(c));
+        auto s = make_stream(c);
+        (void)take(*s, 5);
+        s->discard(1000000007);
+        const auto after = take(*s, 100);
+        c.skip = 5 + 1000000007;
+        EXPECT_EQ(after, take(*make_stream(c), 100));
+    }
+}
+
 // A stream of outputs x_k = (k + 1) * 0x9e3779b97f4a7c15 mod 2^48 whose "device" is host memory:
 // fill_device writes what fill would, in the format asked, and records the format.
 class RecordingDeviceStream final : public Stream {
