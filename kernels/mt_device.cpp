@@ -17,19 +17,22 @@ SegmentPlan MtKernels::plan(const Configuration& c, const BackendOptions& option
     // CUDA: below cuda_mt_segment_limit instances, one warp per unit (mt_segments_body): the
     // lane kernel runs so few instances on one or a few blocks (32 instances: 256 threads) and
     // one MT19937 on one thread, where the units spread over the device, each paying a jump per
-    // chunk. Chunks of at least 8192 numbers and p nn / 100 (a jump's p steps on nn words), and
-    // the units planned for the native engine's launches of 2^25 numbers. On an H100 (part 9 of
+    // chunk. Chunks of at least 8192 numbers and p nn / 100 (a jump's p steps on nn words),
+    // rounded up to a power of two, and the units planned for the native engine's launches of
+    // 2^25 numbers, so that a launch is whole rounds of chunks. On an H100 (part 9 of
     // docs/benchmarks.md, launches of 2^25) MT19937 ran at 2.45e9 numbers/s in 256 units of
-    // 131072 (2.9e8 in 1024 of 4096, the plan before), the OpenCL book's 32 MT521 at 3.5e10 in
-    // 128 units of 8192 each (1.5e10 in 32 of 4096). A kernel forced by RNGVET_MT_KERNEL
-    // (launch_plan.hpp) runs without units. OpenCL: none.
+    // 131072 (2.9e8 in 1024 of 4096, the plan before; 1.48e9 in 269 of 124406, whose rounds do not
+    // fill a launch), the OpenCL book's 32 MT521 at 3.5e10 in 128 units of 8192 each (1.5e10 in
+    // 32 of 4096). A kernel forced by RNGVET_MT_KERNEL (launch_plan.hpp) runs without units.
+    // OpenCL: none.
     if (c.backend == Backend::cuda) {
         const char* forced = std::getenv("RNGVET_MT_KERNEL");
         const bool kernel_forced = forced != nullptr && forced[0] != '\0';
         if ((c.instances >= cuda_mt_segment_limit || kernel_forced) && options.segments == 0)
             return {};
-        const std::uint64_t chunk
-            = std::max<std::uint64_t>(8192, static_cast<std::uint64_t>(p) * nn / 100);
+        std::uint64_t chunk = 8192;
+        while (chunk < static_cast<std::uint64_t>(p) * nn / 100)
+            chunk *= 2;
         return segment_plan(c, options, 0, chunk, std::uint64_t(1) << 25);
     }
     // OpenMP: a jump (Horner's rule, p sequential steps and about p/2 additions of the nn-word

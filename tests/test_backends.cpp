@@ -642,9 +642,10 @@ TEST(JumpParallelPlan, CudaPlansFewMersenneTwisters)
     const Configuration many
         = on(mt_config("mtdc", sdk_dat(), 64, "interleave", "same", { 1 }), cuda);
     const BackendOptions plain;
-    // Chunks of at least 8192 numbers and p nn / 100 (MT19937: 124406), units for 2^25 numbers.
+    // Chunks of a power of two, at least 8192 numbers and p nn / 100 (MT19937: 124406), units
+    // for 2^25 numbers.
     EXPECT_EQ(jump_parallel_plan(book, plain), "128 units x 8192 numbers per instance");
-    EXPECT_EQ(jump_parallel_plan(one, plain), "269 units x 124406 numbers per instance");
+    EXPECT_EQ(jump_parallel_plan(one, plain), "256 units x 131072 numbers per instance");
     EXPECT_EQ(jump_parallel_plan(many, plain), "");
     EXPECT_EQ(jump_parallel_plan(on(book, rngvet::Backend::opencl), plain), "");
     BackendOptions off;
