@@ -25,3 +25,17 @@ wait
 one mt-5489 "$W)" --generator mt19937 --seed 5489 &
 one r250-1 "$W)" --generator r250 --seed 1
 wait
+# Then 10 more seeds of each, by the findings' rule (IJ = (1802 + 1553 k) mod 31329, KL = (9373 +
+# 2671 k) mod 30082): per site k = 4..13, one stream k = 14..23, so that no single stream is
+# seeded as a per-site run's instance.
+seed() { echo "$(((1802 + 1553 * $1) % 31329)),$(((9373 + 2671 * $1) % 30082))"; }
+for k in 4 6 8 10 12; do
+    one "pl-k$k" "$W,lanes=64)" --generator ranmar48 --seed "$(seed $k)" --instances 64 --layout interleave &
+    one "pl-k$((k + 1))" "$W,lanes=64)" --generator ranmar48 --seed "$(seed $((k + 1)))" --instances 64 --layout interleave
+    wait
+done
+for k in 14 16 18 20 22; do
+    one "one-k$k" "$W)" --generator ranmar48 --seed "$(seed $k)" &
+    one "one-k$((k + 1))" "$W)" --generator ranmar48 --seed "$(seed $((k + 1)))"
+    wait
+done
