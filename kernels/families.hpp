@@ -15,8 +15,8 @@
 // folder instantiates for every family of the list below (RNGVET_INSTANTIATE_DEVICES), as
 // kernels/not_built.cpp does for a backend configured off. So a family with kernels is a traits
 // struct with its setup plus one line of RNGVET_FOR_EACH_KERNEL_FAMILY. A backend is its own
-// folder plus one line of RNGVET_FOR_EACH_KERNEL_BACKEND (generators/backend_list.hpp), its
-// not_built.cpp stubs and its sources in kernels/CMakeLists.txt.
+// folder, one line of RNGVET_FOR_EACH_KERNEL_BACKEND (generators/backend_list.hpp), its stubs in
+// kernels/not_built.cpp and its sources in kernels/CMakeLists.txt: three files besides the folder.
 #pragma once
 
 #include "generators/configuration.hpp"
