@@ -96,7 +96,7 @@ inline constexpr std::uint64_t mt_register_min_instances = 2048;
 Launch mt_register_choice(const MtKernelParams& p, int multiprocessors);
 
 // CUDA's jump-parallel RANMAR under interleave: the instances per block of the interleaved grid
-// (min(N, RNGVET_RANMAR_ILV_TILE) from 2 instances on), or 0 for one warp per unit (1
+// (min(N, RNGVET_RANMAR_ILV_TILE_CHOSEN) from 2 instances on), or 0 for one warp per unit (1
 // instance, whose numbers are neighbours already). RNGVET_RANMAR_KERNEL forces one:
 // `segments` (0) or `interleaved:T` (T from 1 to RNGVET_RANMAR_ILV_TILE, at most N), for the
 // exactness tests and the benchmark's comparison; InputError for any other value.

@@ -734,8 +734,9 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
 /* Jump-parallel generation under interleave with coalesced stores (CUDA's grid for p.segments > 1,
  * layout interleave, 2 or more instances). In ranmar_segments_body a warp makes one instance's
  * numbers, which lie N words apart under interleave, so its 32 stores of a step touch 32
- * sectors. Here a block holds the same unit s of T = min(N, RNGVET_RANMAR_ILV_TILE) neighbouring
- * instances (warp w: instance first + w, unit (first + w) * S + s, the states and jumps of
+ * sectors. Here a block holds the same unit s of T = min(N, RNGVET_RANMAR_ILV_TILE_CHOSEN)
+ * neighbouring instances (or the T, at most RNGVET_RANMAR_ILV_TILE, that RNGVET_RANMAR_KERNEL
+ * forces) (warp w: instance first + w, unit (first + w) * S + s, the states and jumps of
  * ranmar_segments_body), and its warps go through their chunks in step.
  *
  * Chunk k of every instance fills one run of combined indices. Instance i's position origin_i
@@ -751,32 +752,37 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
  * tile, row w, column l; after a block-wide barrier thread e writes element (e mod T, e / T) of
  * the tile to out: neighbouring threads write the same column of neighbouring instances, whose
  * combined indices are neighbours (one row of T words of the output, broken at most once where
- * rho wraps from N - 1 to 0), so a warp's 32 stores cover 32 / T runs of T words (for N = 8,
- * 32 consecutive words). Two tiles alternate, counted across pieces, so one barrier per step
- * suffices (the tile a step fills was last read before the previous step's barrier), and a
- * thread stores what it loaded from the tile only after the next step's values are made. Every warp
- * makes as many steps as the block's longest count (ceil(n / 32 N) for n = hi - lo, the counts
- * differing by one at most), then 3 more where hi > B_{k+1} - N (the instances' last numbers of
- * the chunk lie in [B_{k+1} - N, B_{k+1}), so a warp's piece may end its chunk: a warp jumps
- * where its own piece ends at its chunk's end, as in ranmar_segments_body, even where the
- * launch ends before B_{k+1}), and only a piece's last RNGVET_RANMAR_ILV_RING_STEPS steps write
- * the ring: a warp may make up to 63 values past its own end, and 8 steps (the whole ring)
- * still hold the 193 values the jump reads and the 97 a launch's end stores. A warp with no
- * number in a piece (its numbers of the chunk all came before the launch, or a launch shorter
- * than N) runs the same steps and barriers on its registers and then takes back the ones it
- * had; its tile row and ring are not read. Every barrier is reached by every thread of the block
- * the same number of times (warps past N included). Scratch: RNGVET_RANMAR_SEG_SCRATCH words per
- * warp (ring, then ext), xch T * RNGVET_RANMAR_LANES words (ranmar_shuffle where there is no warp
- * shuffle), and the tiles, 2 * T * ranmar_interleaved_pitch(T) words (at most
- * RNGVET_RANMAR_ILV_TILE_WORDS). */
+ * rho wraps from N - 1 to 0), so a warp's 32 stores cover 32 / T runs of T words (for N = 8:
+ * at T = 8, 32 consecutive words; at T = 4, 8 runs of 4 words, each one 32-byte sector). Two tiles
+ * alternate, counted across pieces, so one barrier per step suffices (the tile a step fills was
+ * last read before the previous step's barrier), and a thread stores what it loaded from the tile
+ * only after the next step's values are made. Every warp makes as many steps as the block's longest
+ * count (ceil(n / 32 N) for n = hi - lo, the counts differing by one at most), then 3 more where hi
+ * > B_{k+1} - N (the instances' last numbers of the chunk lie in [B_{k+1} - N, B_{k+1}), so a
+ * warp's piece may end its chunk: a warp jumps where its own piece ends at its chunk's end, as in
+ * ranmar_segments_body, even where the launch ends before B_{k+1}), and only a piece's last
+ * RNGVET_RANMAR_ILV_RING_STEPS steps write the ring: a warp may make up to 63 values past its own
+ * end, and 8 steps (the whole ring) still hold the 193 values the jump reads and the 97 a launch's
+ * end stores. A warp with no number in a piece (its numbers of the chunk all came before the
+ * launch, or a launch shorter than N) runs the same steps and barriers on its registers and then
+ * takes back the ones it had; its tile row and ring are not read. Every barrier is reached by every
+ * thread of the block the same number of times (warps past N included). Scratch:
+ * RNGVET_RANMAR_SEG_SCRATCH words per warp (ring, then ext), xch T * RNGVET_RANMAR_LANES words
+ * (ranmar_shuffle where there is no warp shuffle), and the tiles, 2 * T *
+ * ranmar_interleaved_pitch(T) words (at most RNGVET_RANMAR_ILV_TILE_WORDS). */
 #define RNGVET_RANMAR_ILV_TILE 8
+/* The tile taken unless RNGVET_RANMAR_KERNEL forces another: 4 instances a block ran faster than 8
+ * for 8 interleaved instances on an H100 (2.06e11 against 1.99e11 numbers/s) and on an H200
+ * (2.01e11 against 1.95e11) (docs/benchmarks.md, part 10). */
+#define RNGVET_RANMAR_ILV_TILE_CHOSEN 4
 #define RNGVET_RANMAR_ILV_RING_STEPS 8
 #define RNGVET_RANMAR_ILV_TILE_WORDS (2 * RNGVET_RANMAR_ILV_TILE * (RNGVET_RANMAR_LANES + 16))
 
 /* Instances (warps) per block of ranmar_interleaved_body for N instances. */
 RNGVET_HD unsigned ranmar_interleaved_tile(rv_u64 instances)
 {
-    return instances < RNGVET_RANMAR_ILV_TILE ? (unsigned)instances : RNGVET_RANMAR_ILV_TILE;
+    return instances < RNGVET_RANMAR_ILV_TILE_CHOSEN ? (unsigned)instances
+                                                     : RNGVET_RANMAR_ILV_TILE_CHOSEN;
 }
 
 /* Words per tile row: 32 + ceil(16 / T), so that the 16 threads of a half-warp, which read rows

@@ -324,7 +324,7 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
             EXPECT_EQ(got.threads, expect.threads) << what;
             EXPECT_EQ(got.per_block, expect.per_block) << what;
             EXPECT_EQ(
-                got.per_block, static_cast<unsigned>(std::min(c.instances, RNGVET_RANMAR_ILV_TILE)))
+                got.per_block, static_cast<unsigned>(std::min(c.instances, RNGVET_RANMAR_ILV_TILE_CHOSEN)))
                 << what;
             // Neither OpenCL nor OpenMP has the grid.
             EXPECT_NE(LaunchPlan(setup, backends[1].shape).grid(), Grid::ranmar_interleaved);
