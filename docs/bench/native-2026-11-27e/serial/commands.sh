@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# How this folder's stores were made, on the 2-core development machine (binary of b5995f4;
+# RNGVET is build/cli/rngvet, HERE this folder, S the whole serial Crush stores of 2026-11-26).
+RNGVET=${RNGVET:-build/cli/rngvet}
+HERE=docs/bench/native-2026-11-27e
+S=docs/bench/native-2026-11-26d/serial
+# 1. The method on Crush: each of TestU01's 96 tests run alone at the native serial run's
+#    offset, against the native run and against TestU01's whole serial run (1000 s, one job).
+python3 $HERE/serial_by_offsets.py $RNGVET $S/crush-serial-native.sqlite out/crush --jobs 1 \
+    --reference $S/crush-serial-testu01.sqlite -- --generator ranmar48 --seed 1802,9373
+cp out/crush/by-offsets.sqlite $HERE/serial/crush-ranmar48-by-offsets.sqlite
+# 2. BigCrush in serial mode, native (1540 s on the 2 cores for ranmar48).
+for g in ranmar48 ranmar48x; do
+  $RNGVET run --generator $g --seed 1802,9373 --battery bigcrush --mode serial --engine native \
+      --db $HERE/serial/bigcrush-$g-serial-native.sqlite
+done
+# 3. TestU01's tests whose count of numbers depends on the numbers (CouponCollector 30-33, Gap
+#    34-37, SumCollector 65, Run of bits 101-102) and some short fixed ones, alone at the native
+#    offsets (the rest of BigCrush is 9000 CPU s more: --jobs 64 on a large host, no --tests).
+T=30,31,32,33,34,35,36,37,65,101,102,53,54,55,56,59,60,61,62,63,64,72,79
+for g in ranmar48 ranmar48x; do
+  python3 $HERE/serial_by_offsets.py $RNGVET $HERE/serial/bigcrush-$g-serial-native.sqlite \
+      out/big-$g --jobs 2 --tests $T -- --generator $g --seed 1802,9373
+  cp out/big-$g/by-offsets.sqlite $HERE/serial/bigcrush-$g-by-offsets.sqlite
+done
