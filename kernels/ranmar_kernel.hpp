@@ -772,8 +772,8 @@ RV_BODY void ranmar_segments_body(RanmarKernelParams p, RV_GLOBAL rv_u64* state,
  * ranmar_interleaved_pitch(T) words (at most RNGVET_RANMAR_ILV_TILE_WORDS). */
 #define RNGVET_RANMAR_ILV_TILE 8
 /* The tile taken unless RNGVET_RANMAR_KERNEL forces another: 4 instances a block ran faster than 8
- * for 8 interleaved instances on an H100 (2.06e11 against 1.99e11 numbers/s) and on an H200
- * (2.01e11 against 1.95e11) (docs/benchmarks.md, part 10). */
+ * for 8 interleaved instances on an H100 (2.06e11 against 1.99e11 numbers/s in one call), and
+ * 2.01e11 on an H200 where 8 had given 1.95e11 in an earlier call (docs/benchmarks.md, part 10). */
 #define RNGVET_RANMAR_ILV_TILE_CHOSEN 4
 #define RNGVET_RANMAR_ILV_RING_STEPS 8
 #define RNGVET_RANMAR_ILV_TILE_WORDS (2 * RNGVET_RANMAR_ILV_TILE * (RNGVET_RANMAR_LANES + 16))

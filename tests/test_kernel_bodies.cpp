@@ -282,7 +282,7 @@ std::vector<std::uint64_t> interleaved_on_host(RanmarSetup setup, std::size_t n,
     return out;
 }
 
-// Interleaved instances 1, 2, 3, 8 (one whole tile) and 16 (two), chunk lengths and launches
+// Interleaved instances 1, 2, 3, 8 (two whole tiles of 4) and 16 (four), chunk lengths and launches
 // that are no multiple of a tile's step (32 N numbers), of a chunk or of a round of chunks,
 // skips that put the chunks' first numbers on any instance: the body on the host grid, threads
 // resumed in both orders, is the reference bit for bit, and CUDA's plan runs it from 2
@@ -323,8 +323,8 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
             EXPECT_EQ(got.blocks, expect.blocks) << what;
             EXPECT_EQ(got.threads, expect.threads) << what;
             EXPECT_EQ(got.per_block, expect.per_block) << what;
-            EXPECT_EQ(
-                got.per_block, static_cast<unsigned>(std::min(c.instances, RNGVET_RANMAR_ILV_TILE_CHOSEN)))
+            EXPECT_EQ(got.per_block,
+                static_cast<unsigned>(std::min(c.instances, RNGVET_RANMAR_ILV_TILE_CHOSEN)))
                 << what;
             // Neither OpenCL nor OpenMP has the grid.
             EXPECT_NE(LaunchPlan(setup, backends[1].shape).grid(), Grid::ranmar_interleaved);
@@ -340,8 +340,9 @@ TEST(KernelBodies, RanmarInterleavedJumpParallelIsTheReference)
 }
 
 // RNGVET_RANMAR_KERNEL: `segments` gives CUDA's one warp per unit, `interleaved:T` blocks of T
-// instances (a last block with fewer: 8 instances in tiles of 3, 16 in tiles of 5), each the
-// reference; other values are refused in one line naming the variable.
+// instances (a last block with fewer: 8 instances in tiles of 3, 16 in tiles of 5; tiles of 8,
+// the largest, on 8 and 16), each the reference; other values are refused in one line naming the
+// variable.
 TEST(KernelBodies, RanmarInterleavedTileIsForcedOrRefused)
 {
     constexpr std::size_t n = 9000;
@@ -359,6 +360,8 @@ TEST(KernelBodies, RanmarInterleavedTileIsForcedOrRefused)
         { eight, "interleaved:3", Grid::ranmar_interleaved, 3 },
         { eight, "interleaved:4", Grid::ranmar_interleaved, 4 },
         { sixteen, "interleaved:5", Grid::ranmar_interleaved, 5 },
+        { eight, "interleaved:8", Grid::ranmar_interleaved, 8 },
+        { sixteen, "interleaved:8", Grid::ranmar_interleaved, 8 },
         { ranmar_config("ranmar48x", 1, "interleave", "increment", 1802, 9373), "interleaved:8",
             Grid::ranmar_interleaved, 1 },
     };
@@ -368,8 +371,8 @@ TEST(KernelBodies, RanmarInterleavedTileIsForcedOrRefused)
         SCOPED_TRACE(canonical_name(f.c) + ", " + f.kernel);
         EXPECT_EQ(LaunchPlan(setup, backends[0].shape).launch(0, 1, false).per_block, f.tile);
         for (bool reverse : { false, true })
-            EXPECT_TRUE(same_words(reference(f.c, n),
-                on_host(setup, backends[0].shape, f.grid, n, reverse)));
+            EXPECT_TRUE(same_words(
+                reference(f.c, n), on_host(setup, backends[0].shape, f.grid, n, reverse)));
     }
     {
         const ScopedEnv env("RNGVET_RANMAR_KERNEL", "");
