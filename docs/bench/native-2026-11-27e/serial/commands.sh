@@ -15,9 +15,9 @@ for g in ranmar48 ranmar48x; do
       --db $HERE/serial/bigcrush-$g-serial-native.sqlite
 done
 # 3. TestU01's tests whose count of numbers depends on the numbers (CouponCollector 30-33, Gap
-#    34-37, SumCollector 65, Run of bits 101-102) and some short fixed ones, alone at the native
-#    offsets (the rest of BigCrush is 9000 CPU s more: --jobs 64 on a large host, no --tests).
-T=30,31,32,33,34,35,36,37,65,101,102,53,54,55,56,59,60,61,62,63,64,72,79
+#    34-37, SumCollector 65, GCD 73, Run of bits 101-102) and some short fixed ones, alone at the native
+#    offsets (the rest of BigCrush is about 10000 CPU s more: --jobs 64 on a large host, no --tests).
+T=30,31,32,33,34,35,36,37,65,73,101,102,53,54,55,56,59,60,61,62,63,64,72,79
 for g in ranmar48 ranmar48x; do
   python3 $HERE/serial_by_offsets.py $RNGVET $HERE/serial/bigcrush-$g-serial-native.sqlite \
       out/big-$g --jobs 2 --tests $T -- --generator $g --seed 1802,9373
