@@ -148,21 +148,23 @@ CampaignMerge merge_campaign_task(Store& store, const std::string& task_db,
                     + " tests '" + spec.stamp.tests + "' of " + spec.config);
         if (task_runs.empty()) return result; // nothing to fold yet
 
-        // What is copied must be what a run stores: every p-value a number in [0, 1] (SQLite
-        // keeps a NaN as NULL), and each finished test of the task's selection with exactly the
-        // statistics the battery's catalogue gives it, at their positions, under its name.
+        // What is copied must be what a run stores: every p-value a number in [0, 1] or
+        // TestU01's -1 for a test it stopped (verdict.hpp; SQLite keeps a NaN as NULL), and each
+        // finished test of the task's selection with exactly the statistics the battery's catalogue
+        // gives it, at their positions, under its name.
         const BatteryCatalogue& battery = catalogue_for(spec.battery);
         const std::set<int> selected = test_list(spec.stamp.tests);
         for (const RunRecord& run : task_runs) {
             const std::string which = "its run " + std::to_string(run.run_id);
             Statement bad(db,
                 "SELECT stat_index, test_number, quote(pvalue) FROM task.statistics "
-                "WHERE run_id = ?1 AND (pvalue IS NULL OR typeof(pvalue) NOT IN ('real', "
-                "'integer') OR pvalue < 0 OR pvalue > 1 OR test_name IS NULL) LIMIT 1");
+                "WHERE run_id = ?1 AND (pvalue IS NULL OR "
+                    + sql_is_impossible("pvalue") + " OR test_name IS NULL) LIMIT 1");
             bad.bind(1, run.run_id);
             if (bad.step())
                 throw InputError(which + " holds statistic " + bad.text(0) + " (test " + bad.text(1)
-                    + ") with p-value " + bad.text(2) + ", which is not a number in [0, 1]");
+                    + ") with p-value " + bad.text(2) + ", which is not a number in [0, 1]"
+                    + " (nor TestU01's -1 for a test it stopped)");
             std::set<int> finished;
             Statement tests_q(db, "SELECT test_number FROM task.tests WHERE run_id = ?1");
             tests_q.bind(1, run.run_id);

@@ -322,7 +322,10 @@ Comparison compare_runs(Store& store, const std::vector<RunRecord>& runs)
                 // Unknown battery or test: never excused by resolution.
             }
             s.discrete = discrete_family(s.test_name) || has_ties(s.pvalues);
-            if (s.pvalues.size() >= 3) s.uniformity = uniformity_test(s.pvalues);
+            // Uniformity over the seeds asks for p-values; a test TestU01 stopped has none.
+            if (s.pvalues.size() >= 3
+                && std::none_of(s.pvalues.begin(), s.pvalues.end(), is_not_done))
+                s.uniformity = uniformity_test(s.pvalues);
             if (!s.beyond_resolution) ++c.testable_statistics;
             c.stats.push_back(std::move(s));
         }

@@ -1,5 +1,7 @@
 #include "markdown.hpp"
 
+#include "verdict.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
@@ -12,6 +14,7 @@ using markdown::printf_string;
 
 std::string format_pvalue(double p)
 {
+    if (is_not_done(p)) return "not done (-1)";
     if (p < 1e-300) return "eps";
     if (p >= 1.0 - 1e-15) return "1 - eps1";
     if (p > 1.0 - 1e-4) return "1 - " + printf_string("%.1e", 1.0 - p);

@@ -313,8 +313,7 @@ std::string Store::impossible_pvalue(std::int64_t run_id)
 {
     Statement q(db_,
         "SELECT stat_index, quote(pvalue) FROM statistics WHERE run_id = ?1 AND "
-        "(typeof(pvalue) NOT IN ('real', 'integer') OR pvalue < 0 OR pvalue > 1) "
-        "ORDER BY stat_index LIMIT 1");
+            + sql_is_impossible("pvalue") + " ORDER BY stat_index LIMIT 1");
     q.bind(1, run_id);
     if (!q.step()) return "";
     return "statistic " + std::to_string(q.integer(0)) + ": p-value " + q.text(1);

@@ -23,6 +23,18 @@ inline constexpr double failure_level = 1e-10;
 // The probability that one p-value of a sound generator is suspect: 2 x 0.001 = 0.002.
 inline constexpr double suspect_probability = 2 * suspect_level;
 
+// TestU01 1.2.3 leaves -1 in place of the p-values of a test it stopped because the stream made
+// it impossible (bbattery.c: "That test was not done: pVal = -1"). sstring_Run stops so when a
+// run of n equal bits begins (n = 2 x 10^9 bits in BigCrush): the bits it reads are constant, as
+// those beyond a 24-bit generator's resolution are. The native engine stops where TestU01 does
+// and stores the same -1. It is stored as it came, and it is a clear failure (it lies below
+// failure_level, in the store's view as in C++). Reports write it "not done (-1)".
+inline constexpr double not_done_pvalue = -1.0;
+constexpr bool is_not_done(double p)
+{
+    return p == not_done_pvalue;
+}
+
 // p outside [0.001, 0.999] (failures included).
 constexpr bool is_suspect(double p)
 {
@@ -81,6 +93,13 @@ inline std::string sql_is_suspect(const std::string& column)
 {
     return column + " < " + shortest_decimal(suspect_level) + " OR " + column + " > 1 - "
         + shortest_decimal(suspect_level);
+}
+// SQL condition on a stored p-value column: a value that no test stores (not a number in
+// [0, 1], and not TestU01's not_done_pvalue).
+inline std::string sql_is_impossible(const std::string& column)
+{
+    return "(typeof(" + column + ") NOT IN ('real', 'integer') OR ((" + column + " < 0 OR " + column
+        + " > 1) AND " + column + " <> " + shortest_decimal(not_done_pvalue) + "))";
 }
 inline std::string sql_is_failure(const std::string& column)
 {

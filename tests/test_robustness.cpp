@@ -709,4 +709,39 @@ TEST(Robustness, MergeRefusesWrongTargetsCorruptTasksAndTruncatedTables)
     EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
 }
 
+// TestU01 leaves -1 for a test it stopped (sstring_Run on constant bits; reports/verdict.hpp):
+// the store keeps it, merge and report take it as a clear failure written "not done (-1)", and
+// a value no test gives (-0.5) is still refused as damage.
+TEST(Robustness, TestU01sNotDoneIsStoredMergedAndReportedAsAFailure)
+{
+    const std::string file = write_file("robust_not_done.ini",
+        "[campaign]\nname = notdone\nbattery = smallcrush\ntests = 2\nshards = 1\n"
+        "seeds = 1802,9373\n[configuration r48]\ngenerator = ranmar48\n");
+    const std::string dir = testing::TempDir() + "robust_not_done_dir";
+    std::system(("rm -rf " + dir).c_str());
+    ASSERT_EQ(run_rngvet("campaign run " + file + " --out " + dir).status, 0);
+    const std::string task = dir + "/tasks/task-0.sqlite";
+    sql(task, "UPDATE statistics SET pvalue = -1");
+    const std::string merged = fresh("robust_not_done.sqlite");
+    CliResult r = run_rngvet("campaign merge " + dir + " --db " + merged);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(sql(merged, "SELECT DISTINCT pvalue || ' ' || verdict FROM pvalues"), "-1.0 fail");
+    const std::string md = testing::TempDir() + "robust_not_done.md";
+    r = run_rngvet("report --db " + merged + " --out " + md);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(md);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("not done (-1)"), std::string::npos) << text;
+    EXPECT_EQ(run_rngvet("report --db " + merged + " --fail-on fail --out /dev/null").status, 3);
+
+    sql(task, "UPDATE statistics SET pvalue = -0.5");
+    r = run_rngvet("campaign merge " + dir + " --db " + fresh("robust_not_done_2.sqlite"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("not a number in [0, 1]"), std::string::npos) << r.err;
+    sql(merged, "UPDATE statistics SET pvalue = -0.5");
+    r = run_rngvet("report --db " + merged + " --out /dev/null");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("the store is damaged"), std::string::npos) << r.err;
+}
+
 } // namespace
