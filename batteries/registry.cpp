@@ -70,7 +70,7 @@ const std::vector<BatteryFamily>& battery_registry()
         { "bigcrush", "BigCrush", "", tables::bigcrush_tests, {}, "bigcrush", {},
             [](Given) -> Battery { return bigcrush_catalogue(); },
             [](unif01_Gen* gen, Battery, int* rep) { bbattery_RepeatBigCrush(gen, rep); }, nullptr,
-            false, true, false },
+            false, true, true },
         { "rabbit", "Rabbit", "", tables::rabbit_tests, { "nb" }, "rabbit(nb=BITS)", { nb },
             rabbit_from,
             [](unif01_Gen* gen, Battery b, int* rep) { bbattery_RepeatRabbit(gen, b.nb, rep); },

@@ -50,7 +50,7 @@ struct BatteryFamily {
     bool resolution_matters;
     // `--engine auto` is the default: every test has a native form and the whole battery's
     // p-values are proven equal to TestU01's (SmallCrush: tests/test_native_battery.cpp, in CI;
-    // Crush: whole runs in both modes on ranmar48 and ranmar48x, docs/native.md).
+    // Crush and BigCrush: whole runs in both modes on ranmar48 and ranmar48x, docs/native.md).
     bool native_by_default;
 };
 

@@ -30,3 +30,15 @@ T2=$T2,81,39,24,80
 python3 $HERE/serial_by_offsets.py $RNGVET $HERE/serial/bigcrush-ranmar48-serial-native.sqlite \
     out/big-ranmar48 --jobs 2 --reuse --tests $T2 -- --generator ranmar48 --seed 1802,9373
 cp out/big-ranmar48/by-offsets.sqlite $HERE/serial/bigcrush-ranmar48-by-offsets.sqlite
+# 5. (2026-11-27, a later session) The rest of both generators: ranmar48's other 17 tests and
+#    ranmar48x's other 82, run alone in TestU01 at the native offsets on a host of 4 GPUs and 64
+#    cores (docs/bench/native-2026-11-27f/callK.sh, calls K and L: `rngvet run --generator G
+#    --seed 1802,9373 --battery bigcrush --tests k --skip O_k --mode serial --engine testu01
+#    --backend cpu --db ser/G/test-k.sqlite`, the lines of serial-tests-call-K.txt, 60 at once),
+#    their stores brought back to out/big-G/ and compared here (binary of 9c95f07 throughout):
+for g in ranmar48 ranmar48x; do
+  T=$(awk -v g=$g '$1 == g {print $2}' docs/bench/native-2026-11-27f/serial-tests-call-K.txt | paste -sd,)
+  python3 $HERE/serial_by_offsets.py $RNGVET $HERE/serial/bigcrush-$g-serial-native.sqlite \
+      out/big-$g --reuse --tests $T -- --generator $g --seed 1802,9373 --backend cpu
+  cp out/big-$g/by-offsets.sqlite $HERE/serial/bigcrush-$g-by-offsets-2.sqlite
+done
