@@ -75,9 +75,8 @@ int cmd_report(int argc, char** argv)
     for (const RunRecord& r : runs)
         if (const std::string bad = store.impossible_pvalue(r.run_id); !bad.empty())
             throw InputError("run " + std::to_string(r.run_id) + " of " + db_path + " holds " + bad
-                + ", which is not a p-value in [0, 1] (nor TestU01's -1 for a test it stopped); "
-                  "the "
-                + "store is damaged");
+                + ", which is not a p-value in [0, 1] (nor TestU01's -1 for a test it "
+                  "stopped); the store is damaged");
     ReportOptions report_options;
     report_options.compare_only = compare;
     report_options.runs = with_runs;
