@@ -15,10 +15,9 @@
 // folder instantiates for every family of the list below (RNGVET_INSTANTIATE_DEVICES), as
 // kernels/not_built.cpp does for a backend configured off. So a family with kernels is a traits
 // struct with its setup plus one line of RNGVET_FOR_EACH_KERNEL_FAMILY. A backend is its own
-// folder and its part of three files:
-//   generators/backend_list.hpp   its entry in RNGVET_FOR_EACH_KERNEL_BACKEND;
-//   kernels/not_built.cpp         its stubs, for a build configured without it;
-//   kernels/CMakeLists.txt        its sources.
+// folder plus an entry in each of three files: its line of RNGVET_FOR_EACH_KERNEL_BACKEND
+// (generators/backend_list.hpp), its RNGVET_NOT_BUILT block in kernels/not_built.cpp (what a
+// build configured without it links instead) and its sources in kernels/CMakeLists.txt.
 #pragma once
 
 #include "generators/configuration.hpp"
