@@ -63,23 +63,48 @@ A=$(awk '$1 == "array" {print $2}' "$C/jobs.tsv")
 M=$(awk '$1 == "merge" {print $2}' "$C/jobs.tsv")
 [ -n "$A" ] && [ -n "$M" ] || fail "no job ids recorded in jobs.tsv"
 
-# Kill one task as soon as it has stored some but not all of its tests.
+# partial DB: the task database holds some but not all of its run's tests.
+partial() {
+  local done_tests all_tests
+  done_tests=$(q "$1" "SELECT count(*) FROM tests" 2>/dev/null || echo 0)
+  all_tests=$(q "$1" "SELECT length(tests_selected) - length(replace(tests_selected, ',', '')) + 1 FROM runs" 2>/dev/null || echo 0)
+  [ "${done_tests:-0}" -ge 1 ] && [ "${done_tests:-0}" -lt "${all_tests:-0}" ] || return 1
+  echo "$done_tests of $all_tests"
+}
+
+# stopped PID...: every one of these processes is stopped or gone (the state field follows the
+# command's closing parenthesis in /proc/PID/stat).
+stopped() {
+  local p s
+  for p in "$@"; do
+    s=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -c1) || continue
+    case "$s" in "" | T | t | Z | X) ;; *) return 1 ;; esac
+  done
+}
+
+# Kill one task by Slurm while it has stored some but not all of its tests. A native SmallCrush
+# test takes milliseconds, so a task seen part way may finish before a signal lands: the task's
+# processes are first stopped (SIGSTOP, this is a single-node Slurm), its database is read again
+# while nothing can write it, and only a task still part way is killed; any other goes on.
 killed=""
 end=$((SECONDS + 60))
 while [ -z "$killed" ] && [ "$SECONDS" -lt "$end" ] && [ -n "$(squeue -h -j "$A" 2>/dev/null)" ]; do
   for db in "$C"/tasks/task-*.sqlite; do
     [ -e "$db" ] || continue
     t=${db##*/task-}; t=${t%.sqlite}
-    done_tests=$(q "$db" "SELECT count(*) FROM tests" 2>/dev/null || echo 0)
-    all_tests=$(q "$db" "SELECT length(tests_selected) - length(replace(tests_selected, ',', '')) + 1 FROM runs" 2>/dev/null || echo 0)
-    if [ "${done_tests:-0}" -ge 1 ] && [ "${done_tests:-0}" -lt "${all_tests:-0}" ] \
-       && [ "$(squeue -h -j "${A}_$t" -o %T 2>/dev/null)" = RUNNING ]; then
+    partial "$db" >/dev/null || continue
+    mapfile -t pids < <(pgrep -f -- "--db $db\$" || true)
+    [ "${#pids[@]}" -gt 0 ] || continue
+    kill -STOP "${pids[@]}" 2>/dev/null || true
+    for _ in $(seq 500); do stopped "${pids[@]}" && break; sleep 0.01; done
+    if stopped "${pids[@]}" && seen=$(partial "$db") && [ "$(squeue -h -j "${A}_$t" -o %T 2>/dev/null)" = RUNNING ]; then
       scancel --full --signal=KILL "${A}_$t" && killed=$t
-      echo "killed task $t after $done_tests of $all_tests tests"
+      echo "killed task $t after $seen tests"
       break
     fi
+    kill -CONT "${pids[@]}" 2>/dev/null || true
   done
-  sleep 0.1
+  sleep 0.05
 done
 [ -n "$killed" ] || fail "no task was seen part way through to kill"
 
