@@ -7,16 +7,27 @@
 #include "layout_index.hpp"
 #include "stream.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace rngvet {
 
-// An Engine has next() (its next output) and jump(n) (n outputs ahead, as n calls of next).
+// An Engine has next() (its next output) and jump(n) (n outputs ahead, as n calls of next), and
+// may have fill(out, n) (n calls of next at once), which a stream of one instance uses.
 // Outputs are consumed strictly in stream order, so each instance simply hands out its own next
 // number when its slot comes up.
+template <class Engine, class = void> struct HasBlockFill : std::false_type {
+};
+template <class Engine>
+struct HasBlockFill<Engine,
+    std::void_t<decltype(std::declval<Engine&>().fill(
+        static_cast<std::uint64_t*>(nullptr), std::size_t{}))>> : std::true_type {
+};
+
 template <class Engine> class CombinedStream final : public Stream {
 public:
     CombinedStream(std::vector<Engine> engines, Layout layout, int bits, std::string name)
@@ -32,6 +43,13 @@ public:
     void fill(std::uint64_t* out, std::size_t n) override
     {
         const std::uint64_t count = engines_.size();
+        if constexpr (HasBlockFill<Engine>::value) {
+            if (count == 1) {
+                engines_[0].fill(out, n);
+                position_ += n;
+                return;
+            }
+        }
         for (std::size_t t = 0; t < n; ++t, ++position_)
             out[t] = engines_[rv_layout_instance(count, kind_, block_, position_)].next();
     }

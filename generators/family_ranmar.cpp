@@ -8,6 +8,7 @@
 #include "jump.hpp"
 #include "ranmar.hpp"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ namespace {
 struct RanmarEngine {
     RanmarState state;
     std::uint64_t next() { return ranmar_next(state); }
+    void fill(std::uint64_t* out, std::size_t n) { ranmar_fill(state, out, n); }
     void jump(std::uint64_t n) { ranmar_jump(state, n); }
 };
 
@@ -119,6 +121,66 @@ RanmarVariant ranmar_variant(GeneratorKind kind)
 }
 
 } // namespace
+
+// The numbers are made a block at a time in a straight window, w[m] = X_{k-97+m} for the block's
+// first number k. X_k reads X_{k-97} and X_{k-33}, so 33 consecutive values never read each other
+// and the block's loop runs them side by side. c runs as `lanes` chains, lane l holding every
+// lanes-th value, each stepping back lanes * cd at once (ranmar_c_back takes any d < cm). GCC
+// makes an AVX2 form of it beside the plain x86-64 one, picked when the program loads (the loops
+// vectorize whole there; this file is built with GCC's dynamic vectorizer cost model,
+// generators/CMakeLists.txt).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void ranmar_fill_window(std::uint64_t* window, std::uint64_t& c_last, const RanmarArithmetic& a,
+    std::uint64_t* out, std::size_t n)
+{
+    constexpr std::size_t lags = ranmar_lags;
+    constexpr std::size_t lanes = 8;
+    constexpr std::size_t block = 2048; // a multiple of lanes
+    const std::uint64_t mask = a.mask, cd = a.cd, cm = a.cm, zero_smallest = a.zero_smallest;
+    const std::uint64_t lanes_cd = lanes * cd % cm;
+    alignas(64) std::uint64_t w[lags + block];
+    alignas(64) std::uint64_t c[block];
+    std::uint64_t chain[lanes];
+    std::memcpy(w, window, lags * sizeof(std::uint64_t));
+    for (std::size_t done = 0; done < n;) {
+        const std::size_t b = n - done < block ? n - done : block;
+        for (std::size_t j = 0; j < b; ++j)
+            w[lags + j] = ranmar_lag_step(w[j], w[j + lags - ranmar_short_lag], mask);
+        std::uint64_t now = c_last;
+        for (std::size_t l = 0; l < lanes; ++l)
+            chain[l] = now = ranmar_c_back(now, cd, cm);
+        for (std::size_t g = 0; g < b; g += lanes)
+            for (std::size_t l = 0; l < lanes; ++l) {
+                c[g + l] = chain[l];
+                chain[l] = ranmar_c_back(chain[l], lanes_cd, cm);
+            }
+        for (std::size_t j = 0; j < b; ++j)
+            out[done + j] = ranmar_output(w[lags + j], c[j], mask, zero_smallest);
+        c_last = c[b - 1];
+        std::memmove(w, w + b, lags * sizeof(std::uint64_t));
+        done += b;
+    }
+    std::memcpy(window, w, lags * sizeof(std::uint64_t));
+}
+
+// The table u read from i97 downwards is the window (as jump.cpp reads it).
+void ranmar_fill(RanmarState& s, std::uint64_t* out, std::size_t n)
+{
+    constexpr std::size_t lags = ranmar_lags;
+    std::uint64_t w[lags];
+    for (std::size_t m = 0; m < lags; ++m)
+        w[m] = s.u[(static_cast<std::size_t>(s.i97) + lags - m) % lags];
+    const RanmarArithmetic a{ (1ull << s.bits) - 1, s.cd, s.cm,
+        s.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1ull : 0ull };
+    ranmar_fill_window(w, s.c, a, out, n);
+    const std::size_t back = n % lags;
+    s.i97 = static_cast<int>((static_cast<std::size_t>(s.i97) + lags - back) % lags);
+    s.j97 = static_cast<int>((static_cast<std::size_t>(s.j97) + lags - back) % lags);
+    for (std::size_t m = 0; m < lags; ++m)
+        s.u[(static_cast<std::size_t>(s.i97) + lags - m) % lags] = w[m];
+}
 
 RanmarState ranmar_instance_state(const Configuration& c, int instance)
 {

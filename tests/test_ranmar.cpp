@@ -1,7 +1,10 @@
 // RANMAR reference engine: the known-answer table's RANMAR rows (validators/known_answers.txt,
 // with their sources), the structure of the three variants, and bit-exact agreement with
 // TestU01's own RANMAR.
+#include <cstring>
 #include <gtest/gtest.h>
+#include <iterator>
+#include <vector>
 
 extern "C" {
 #include <testu01/umarsa.h>
@@ -136,6 +139,51 @@ TEST(RanmarZero, SmallestPolicyReplacesOnlyExactZeros)
         }
     }
     EXPECT_EQ(zeros, 2) << "expected two exact zeros within 1e8 outputs of a 24-bit stream";
+}
+
+// ranmar_fill makes a block at once (the hot path of every one-instance host stream): the same
+// outputs as ranmar_next, number by number, and the same state after every block, for block
+// sizes around its window (97) and its own block (2048), on every variant and zero policy. The
+// 24-bit stream under ZeroPolicy::smallest runs until it has replaced two exact zeros.
+TEST(RanmarFill, IsRanmarNextNumberByNumberWithTheSameState)
+{
+    const std::size_t sizes[] = { 1, 33, 96, 97, 98, 2047, 2048, 2049, 4096 + 33, 65536, 0, 5 };
+    struct Case {
+        RanmarVariant variant;
+        ZeroPolicy zero;
+        std::uint64_t numbers;
+    };
+    for (const Case k : { Case{ RanmarVariant::r24, ZeroPolicy::keep, 3000000 },
+             Case{ RanmarVariant::r48, ZeroPolicy::keep, 3000000 },
+             Case{ RanmarVariant::r48x, ZeroPolicy::smallest, 3000000 },
+             Case{ RanmarVariant::r24, ZeroPolicy::smallest, 100000000 } }) {
+        RanmarState one = seeded(k.variant, 1802, 9373, k.zero);
+        RanmarState block = one;
+        RanmarState plain = seeded(k.variant); // ZeroPolicy::keep: where the zeros are
+        std::vector<std::uint64_t> out;
+        std::uint64_t done = 0;
+        int replaced = 0; // exact zeros of the stream (each replaced under smallest)
+        for (std::size_t b = 0; done < k.numbers && replaced < 2; ++b) {
+            const std::size_t n = sizes[b % std::size(sizes)];
+            out.assign(n + 1, 0xdeadbeef);
+            ranmar_fill(block, out.data(), n);
+            for (std::size_t j = 0; j < n; ++j) {
+                const std::uint64_t want = ranmar_next(one);
+                ASSERT_EQ(out[j], want) << "variant " << static_cast<int>(k.variant) << ", number "
+                                        << done + j << ", block of " << n;
+                if (ranmar_next(plain) == 0) ++replaced;
+            }
+            ASSERT_EQ(out[n], 0xdeadbeefu) << "wrote past the block of " << n;
+            ASSERT_EQ(std::memcmp(block.u, one.u, sizeof one.u), 0) << "after number " << done + n;
+            ASSERT_EQ(block.c, one.c);
+            ASSERT_EQ(block.i97, one.i97);
+            ASSERT_EQ(block.j97, one.j97);
+            done += n;
+        }
+        if (k.numbers == 100000000) {
+            EXPECT_EQ(replaced, 2) << "two zeros expected in 1e8";
+        }
+    }
 }
 
 } // namespace

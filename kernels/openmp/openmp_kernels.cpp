@@ -28,6 +28,7 @@
 #include "generators/error.hpp"
 #include "generators/jump.hpp"
 #include "generators/layout_index.hpp"
+#include "generators/ranmar.hpp"
 #include "kernels/families.hpp"
 #include "kernels/launch_plan.hpp"
 
@@ -205,9 +206,25 @@ void ranmar_group(const RanmarKernelParams p, std::uint64_t first, int n, std::u
     }
 }
 
+// A piece of a single-layout stream by the host's block fill (ranmar_fill_window, ranmar.hpp):
+// the history, X_k in slot k mod 97, read as its straight window and written back.
+void ranmar_piece_fill(
+    const RanmarKernelParams& p, std::uint64_t* hist, std::uint64_t* out, RanmarSegment g)
+{
+    const std::uint64_t e = ranmar_segment_piece_end(g);
+    std::uint64_t window[RNGVET_RANMAR_LAGS];
+    for (std::uint64_t m = 0; m < RNGVET_RANMAR_LAGS; ++m)
+        window[m] = hist[(g.pos + m) % RNGVET_RANMAR_LAGS];
+    ranmar_fill_window(window, hist[RNGVET_RANMAR_C], { p.mask, p.cd, p.cm, p.zero_smallest },
+        out + (g.pos - p.g0), static_cast<std::size_t>(e - g.pos));
+    for (std::uint64_t m = 0; m < RNGVET_RANMAR_LAGS; ++m)
+        hist[(e + m) % RNGVET_RANMAR_LAGS] = window[m];
+}
+
 // Jump-parallel: unit `unit` (instance unit / S, chunk s = unit % S) over the launch
-// (ranmar_kernel.hpp, "Jump-parallel generation"): each piece number by number
-// (ranmar_segment_run), each jump's phases with 32 lanes as one warp's.
+// (ranmar_kernel.hpp, "Jump-parallel generation"): each piece by the block fill where the stream
+// is one instance's numbers in order, else number by number (ranmar_segment_run); each jump's
+// phases with 32 lanes as one warp's.
 void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* state,
     const std::uint64_t* poly, std::uint64_t* out)
 {
@@ -219,8 +236,12 @@ void ranmar_unit(const RanmarKernelParams p, std::uint64_t unit, std::uint64_t* 
     std::uint64_t* const st = state + unit * RNGVET_RANMAR_STRIDE;
     for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
         ranmar_segment_load(st, hist, l);
+    const bool contiguous = p.layout == RNGVET_LAYOUT_SINGLE && p.count_mode == 0;
     while (g.pos < g.end) {
-        ranmar_segment_run(p, hist, out, i, g);
+        if (contiguous)
+            ranmar_piece_fill(p, hist, out, g);
+        else
+            ranmar_segment_run(p, hist, out, i, g);
         if (ranmar_segment_jumps(g)) {
             for (unsigned l = 0; l < RNGVET_RANMAR_LANES; ++l)
                 ranmar_jump_window(hist, ext, g, l);
