@@ -4,6 +4,7 @@
 #include "native/costs.hpp"
 #include "native/native.hpp"
 #include "process/child_pool.hpp"
+#include "process/memory.hpp"
 #include "process/worker_pool.hpp"
 #include "testu01_gen.hpp"
 
@@ -203,8 +204,10 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     };
     ChildPool children(options.jobs);
     WorkerPool workers(options.jobs, run_test, "test");
-    if (options.warm_up)
-        workers.set_on_fork([warm_up = options.warm_up] { std::thread(warm_up).detach(); });
+    workers.set_on_fork([warm_up = options.warm_up] {
+        keep_freed_memory();
+        if (warm_up) std::thread(warm_up).detach();
+    });
     // The workers of the native tests forked at once, each setting up while tests are handed out.
     workers.prepare(static_cast<int>(std::count_if(tests.begin(), tests.end(),
         [&](int test) { return native_test(options.engine, battery, test) != nullptr; })));

@@ -2,8 +2,12 @@
 
 #include "generators/error.hpp"
 
+#include <climits>
 #include <cstdio>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace rngvet {
 
@@ -31,6 +35,14 @@ void check_fits_in_memory(std::uint64_t bytes, const std::string& what)
             double(bytes) / double(1ull << 30), double(memory) / double(1ull << 30));
         throw InputError(line);
     }
+}
+
+void keep_freed_memory()
+{
+#if defined(__GLIBC__)
+    ::mallopt(M_MMAP_MAX, 0);
+    ::mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
 }
 
 } // namespace rngvet
