@@ -361,8 +361,12 @@ int run_and_store(Store& store, std::int64_t run_id, const RunRecord& run,
     ro.engine = parse_engine(run.engine); // checked when the run was started or resumed
     ro.jobs = jobs;
     ro.on_device = config.backend == Backend::cuda;
+    // On the host backends the cores that run the tests make the numbers: a producer thread
+    // would only copy each block once more and hand it over (native Crush of ranmar48 on openmp,
+    // --jobs 2, 2-core machine: 249 CPU s of tests with it, 219 without; docs/benchmarks.md).
     ro.prefetch = prefetch == Prefetch::on
-        || (prefetch == Prefetch::automatic && config.backend != Backend::cpu);
+        || (prefetch == Prefetch::automatic && config.backend != Backend::cpu
+            && config.backend != Backend::openmp);
     ro.serial_start = serial_start;
     ro.log_path = log_path;
     ro.stop_flag = &stop_requested;

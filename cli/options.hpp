@@ -60,7 +60,7 @@ enum class Prefetch { on, off, automatic };
 inline constexpr Term<Prefetch> prefetch_terms[] = {
     { Prefetch::on, "on", "" },
     { Prefetch::off, "off", "" },
-    { Prefetch::automatic, "auto", "on for device backends" },
+    { Prefetch::automatic, "auto", "on for GPU backends (cuda, opencl)" },
 };
 inline constexpr Term<Prefetch> feed_prefetch_terms[] = {
     { Prefetch::on, "on", "" },

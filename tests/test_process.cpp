@@ -10,12 +10,15 @@
 
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <map>
 #include <sched.h>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -293,6 +296,53 @@ TEST(Memory, SizesBeyondHalfOfThisMachineAreRefusedNamingTheOption)
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()).rfind("--instances 999 needs about ", 0), 0u) << e.what();
     }
+}
+
+// A buffer of 256 MiB freed and allocated again, written whole each time: after
+// keep_freed_memory() the second writes fault no pages (the memory stayed with the process),
+// where by default (a mapping of its own, unmapped when freed) every page faults again. Each
+// runs in a child of its own, so that this process's allocator stays as it was.
+TEST(Memory, KeepFreedMemoryMakesAReusedBufferFaultNoPagesAgain)
+{
+    constexpr std::size_t bytes = std::size_t(256) << 20;
+    const long pages
+        = static_cast<long>(bytes / static_cast<std::size_t>(::sysconf(_SC_PAGE_SIZE)));
+    // The faults of the second allocation, written whole, after a first one freed; from a child.
+    auto second_faults = [&](bool keep) {
+        int fds[2];
+        if (::pipe(fds) != 0) return -1L;
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            if (keep) keep_freed_memory();
+            long faults = -1;
+            for (int round = 0; round < 2; ++round) {
+                rusage before{}, after{};
+                ::getrusage(RUSAGE_SELF, &before);
+                char* volatile p = static_cast<char*>(std::malloc(bytes));
+                if (!p) ::_exit(3);
+                std::memset(p, round + 1, bytes);
+                ::getrusage(RUSAGE_SELF, &after);
+                std::free(p);
+                faults = after.ru_minflt - before.ru_minflt;
+            }
+            const ssize_t w = ::write(fds[1], &faults, sizeof faults);
+            ::_exit(w == sizeof faults ? 0 : 4);
+        }
+        ::close(fds[1]);
+        long faults = -1;
+        const ssize_t r = ::read(fds[0], &faults, sizeof faults);
+        ::close(fds[0]);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return r == sizeof faults && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? faults : -1L;
+    };
+    const long by_default = second_faults(false);
+    const long kept = second_faults(true);
+    ASSERT_GE(by_default, 0);
+    ASSERT_GE(kept, 0);
+    // Transparent huge pages make the default's faults fewer (one per 2 MiB), never none.
+    EXPECT_GT(by_default, 0) << "the default allocator kept the buffer: nothing to show";
+    EXPECT_LT(kept * 10, by_default) << "kept memory faulted again (" << pages << " pages)";
 }
 
 } // namespace
