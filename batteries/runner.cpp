@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <omp.h>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -191,9 +192,12 @@ RunnerResult run_sharded(const StreamFactoryFn& make, const std::string& name,
     // A worker: default signal handling, no database; runs the test, returns its report.
     auto run_test = [&](int test, int threads) {
         const std::uint64_t start = static_cast<std::uint64_t>(test - 1) * shard_stride;
+        // The test's threads also make its numbers where OpenMP does (backend openmp): a stream
+        // of the machine's every core in each of `jobs` workers would take turns on the cores.
+        native::set_threads(threads);
+        omp_set_num_threads(threads);
         auto stream = make(start);
         RunnerOptions worker = options;
-        native::set_threads(threads);
         worker.stop_flag = nullptr;
         worker.on_failure = nullptr;
         TestU01Generator gen(*stream, name, feed_options(worker));

@@ -388,6 +388,15 @@ private:
     void ranmar_warps(const RanmarKernelParams p, std::uint64_t blocks, std::uint64_t* out)
     {
         std::uint64_t* const state = buffer<std::uint64_t>(0);
+        // One instance's numbers in order (a plan without chunks: one thread): the block fill
+        // on its state, which holds the history by slot and c as a unit's scratch does.
+        if (p.layout == RNGVET_LAYOUT_SINGLE && p.count_mode == 0) {
+            RanmarSegment g;
+            g.pos = ranmar_count_before(p, 0, p.g0);
+            g.end = g.chunk_end = ranmar_count_before(p, 0, p.g0 + p.len);
+            ranmar_piece_fill(p, state, out, g);
+            return;
+        }
         const auto threads = static_cast<std::uint64_t>(omp_get_max_threads());
         std::uint64_t blocks_per_group = blocks / threads;
         if (blocks_per_group < 1) blocks_per_group = 1;
