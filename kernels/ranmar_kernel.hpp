@@ -41,8 +41,9 @@
  * exactly, as without segments. The warp keeps the history in registers, not in a table
  * (ranmar_segments_body); under interleave CUDA runs the same units with a block's warps on the
  * same unit of neighbouring instances, so that their stores coalesce (ranmar_interleaved_body);
- * the OpenMP backend runs a unit number by number (ranmar_segment_run) and the jump's phases
- * lane by lane (ranmar_jump_window, _extend, _apply).
+ * the OpenMP backend runs a unit number by number (ranmar_segment_run), or for one instance in
+ * order by the host's block fill (ranmar_fill_window, generators/ranmar.hpp), and the jump's
+ * phases lane by lane (ranmar_jump_window, _extend, _apply).
  */
 #ifndef RNGVET_RANMAR_KERNEL_HPP
 #define RNGVET_RANMAR_KERNEL_HPP
