@@ -24,7 +24,7 @@ void check_fits_in_memory(std::uint64_t bytes, const std::string& what);
 // of going back to the system, so that a buffer does not pay its pages' first-touch faults again
 // (glibc: no chunks of their own mappings, no trimming below 2 GiB). What the process holds is
 // then its largest use so far. Crush of ranmar48 on backend openmp, --jobs 2, on the 2-core
-// machine: 296 -> 247 CPU s of tests, system time 39 -> 16 s. Nothing where the C library is not
+// machine: 296 -> 249 CPU s of tests, system time 39 -> 15 s. Nothing where the C library is not
 // glibc.
 void keep_freed_memory();
 
