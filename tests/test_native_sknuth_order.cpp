@@ -348,6 +348,42 @@ TEST(PermutationCell, ChosenValues)
     }
 }
 
+// Random keys for every t, from a range of 4 values (ties nearly always: where the moves put the
+// equal keys decides) to one of 2^20 (ties rare), against TestU01's function.
+TEST(PermutationCell, RandomValuesWithAndWithoutTies)
+{
+    std::uint64_t x = 0x9e3779b97f4a7c15ull; // splitmix64's sequence, for the draws
+    auto draw = [&x](std::uint64_t range) {
+        std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return (z ^ (z >> 31)) % range;
+    };
+    static std::vector<std::uint64_t> values;
+    static std::size_t next;
+    unif01_Gen* gen = unif01_CreateExternGen01(
+        const_cast<char*>("drawn"), [] { return static_cast<double>(values[next++]) / 1048576.0; });
+    int with_ties = 0, without = 0;
+    for (int t = 2; t <= 20; ++t)
+        for (const std::uint64_t range : { 4ull, 64ull, 1048576ull })
+            for (int round = 0; round < 300; ++round) {
+                values.resize(static_cast<std::size_t>(t));
+                for (std::uint64_t& v : values)
+                    v = draw(range);
+                next = 0;
+                const std::uint64_t expected = smultin_GenerCellPermut(gen, 0, t, 0);
+                ASSERT_EQ(rngvet::native::permutation_cell(values.data(), t), expected)
+                    << "t = " << t << ", range " << range << ", round " << round;
+                std::vector<std::uint64_t> sorted = values;
+                std::sort(sorted.begin(), sorted.end());
+                (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ? with_ties
+                                                                                  : without)++;
+            }
+    unif01_DeleteExternGen01(gen);
+    EXPECT_GT(with_ties, 1000);
+    EXPECT_GT(without, 1000);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The battery rows, against bbattery.c's calls and names (written out here from bbattery.c,
 // independently of sknuth_order.cpp's table).
