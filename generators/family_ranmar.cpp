@@ -165,21 +165,29 @@ void ranmar_fill_window(std::uint64_t* window, std::uint64_t& c_last, const Ranm
     std::memcpy(window, w, lags * sizeof(std::uint64_t));
 }
 
-// The table u read from i97 downwards is the window (as jump.cpp reads it).
+void ranmar_window(const RanmarState& s, std::uint64_t* window)
+{
+    for (int m = 0; m < ranmar_lags; ++m)
+        window[m] = s.u[(s.i97 - m + ranmar_lags) % ranmar_lags];
+}
+
+// James's indices move down by one a number; J97 stays 64 (97 - 33) below I97.
+void ranmar_set_window(RanmarState& s, const std::uint64_t* window, std::uint64_t n)
+{
+    s.i97 = (s.i97 - static_cast<int>(n % ranmar_lags) + ranmar_lags) % ranmar_lags;
+    s.j97 = (s.i97 - (ranmar_lags - ranmar_short_lag) + ranmar_lags) % ranmar_lags;
+    for (int m = 0; m < ranmar_lags; ++m)
+        s.u[(s.i97 - m + ranmar_lags) % ranmar_lags] = window[m];
+}
+
 void ranmar_fill(RanmarState& s, std::uint64_t* out, std::size_t n)
 {
-    constexpr std::size_t lags = ranmar_lags;
-    std::uint64_t w[lags];
-    for (std::size_t m = 0; m < lags; ++m)
-        w[m] = s.u[(static_cast<std::size_t>(s.i97) + lags - m) % lags];
+    std::uint64_t w[ranmar_lags];
+    ranmar_window(s, w);
     const RanmarArithmetic a{ (1ull << s.bits) - 1, s.cd, s.cm,
         s.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1ull : 0ull };
     ranmar_fill_window(w, s.c, a, out, n);
-    const std::size_t back = n % lags;
-    s.i97 = static_cast<int>((static_cast<std::size_t>(s.i97) + lags - back) % lags);
-    s.j97 = static_cast<int>((static_cast<std::size_t>(s.j97) + lags - back) % lags);
-    for (std::size_t m = 0; m < lags; ++m)
-        s.u[(static_cast<std::size_t>(s.i97) + lags - m) % lags] = w[m];
+    ranmar_set_window(s, w, n);
 }
 
 RanmarState ranmar_instance_state(const Configuration& c, int instance)

@@ -74,10 +74,9 @@ void ranmar_jump(RanmarState& s, std::uint64_t n)
 {
     if (n == 0) return;
     const std::uint64_t mask = (1ull << s.bits) - 1;
-    // The current window: w[m] = X_{now-97+m} = u[(i97 - m) mod 97].
+    // The current window: w[m] = X_{now-97+m}.
     Poly window(lags);
-    for (int m = 0; m < lags; ++m)
-        window[m] = s.u[(s.i97 - m + lags) % lags];
+    ranmar_window(s, window.data());
     Poly r = x_pow_mod_p(n, mask);
     Poly next(lags);
     for (int j = 0; j < lags; ++j) {
@@ -87,11 +86,7 @@ void ranmar_jump(RanmarState& s, std::uint64_t n)
         next[j] = acc & mask;
         r = times_x(r, mask);
     }
-    const int shift = static_cast<int>(n % lags);
-    s.i97 = (s.i97 - shift + lags) % lags;
-    s.j97 = (s.i97 - short_offset + lags) % lags;
-    for (int m = 0; m < lags; ++m)
-        s.u[(s.i97 - m + lags) % lags] = next[m];
+    ranmar_set_window(s, next.data(), n);
     // c_(now+n) = (c - n cd) mod cm.
     s.c = ranmar_c_back(s.c, mulmod(s.cd, n, s.cm), s.cm);
 }
@@ -114,19 +109,17 @@ void ranmar_jump(RanmarState& s, const RanmarJump& j)
     const std::uint64_t mask = (1ull << s.bits) - 1;
     // ext[m] = X_{e-97+m}, m = 0..192: the window, then 96 values of the recurrence.
     std::uint64_t ext[2 * lags - 1];
-    for (int m = 0; m < lags; ++m)
-        ext[m] = s.u[(s.i97 - m + lags) % lags];
+    ranmar_window(s, ext);
     for (int t = lags; t < 2 * lags - 1; ++t)
         ext[t] = ranmar_lag_step(ext[t - lags], ext[t - ranmar_short_lag], mask);
-    const int shift = static_cast<int>(j.n % lags);
-    s.i97 = (s.i97 - shift + lags) % lags;
-    s.j97 = (s.i97 - short_offset + lags) % lags;
+    std::uint64_t next[lags];
     for (int w = 0; w < lags; ++w) {
         std::uint64_t acc = 0;
         for (int m = 0; m < lags; ++m)
             acc += j.poly[m] * ext[w + m];
-        s.u[(s.i97 - w + lags) % lags] = acc & mask;
+        next[w] = acc & mask;
     }
+    ranmar_set_window(s, next, j.n);
     s.c = ranmar_c_back(s.c, j.c_back, s.cm);
 }
 

@@ -127,6 +127,12 @@ RNGVET_HD std::uint64_t ranmar_next(RanmarState& s)
         x, s.c, mask, s.zero_policy == static_cast<int>(ZeroPolicy::smallest) ? 1 : 0);
 }
 
+// The table as a straight window after k numbers: window[m] = X_{k-97+m} = u[(i97 - m) mod 97],
+// m < 97 (the order the jump and the block fill work in). Host only.
+void ranmar_window(const RanmarState& s, std::uint64_t* window);
+// The table and its indices n numbers on, from the window there (c is the caller's). Host only.
+void ranmar_set_window(RanmarState& s, const std::uint64_t* window, std::uint64_t n);
+
 // n numbers of ranmar_next at once into out[0, n): the same outputs and the same final state,
 // twice as fast on the host (family_ranmar.cpp). Host only.
 void ranmar_fill(RanmarState& s, std::uint64_t* out, std::size_t n);
